@@ -1,0 +1,49 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "FetchLab",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "FetchLab", targets: ["FetchLabCore", "FetchLabIngest", "FetchLabStore"]),
+        .executable(name: "fetchlab", targets: ["fetchlab"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .target(name: "FetchLabCore"),
+        .target(name: "FetchLabIngest", dependencies: ["FetchLabCore", "CZlib"]),
+        .target(
+            name: "FetchLabStore",
+            dependencies: [
+                "FetchLabCore", "FetchLabIngest",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        .executableTarget(
+            name: "fetchlab",
+            dependencies: [
+                "FetchLabCore", "FetchLabIngest", "FetchLabStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "FetchLabIngestTests", dependencies: ["FetchLabIngest"]),
+        .testTarget(
+            name: "FetchLabStoreTests",
+            dependencies: ["FetchLabStore", "FetchLabIngest", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "FetchLabCLITests",
+            dependencies: ["FetchLabStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

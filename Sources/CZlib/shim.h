@@ -1,0 +1,9 @@
+#ifndef FETCHLAB_CZLIB_SHIM_H
+#define FETCHLAB_CZLIB_SHIM_H
+#include <zlib.h>
+
+/// `inflateInit2` is a macro in zlib.h; Swift cannot call macros, so wrap it.
+static inline int fetchlab_inflateInit2(z_streamp strm, int windowBits) {
+    return inflateInit2(strm, windowBits);
+}
+#endif

@@ -1,0 +1,70 @@
+import FetchLabCore
+import Foundation
+
+/// How to read one input file.
+public struct ReadOptions: Sendable {
+    /// Force a format instead of detecting it from the header.
+    public var format: LogFormat?
+    /// Read the bytes as raw deflate (no gzip/zlib header), which cannot be detected.
+    public var rawDeflate = false
+    /// Zone for local date-times that carry no offset; nil reads them as UTC.
+    public var timeZone: TimeZone?
+    /// Unit of numeric (epoch) timestamps.
+    public var epochUnit: EpochUnit = .auto
+    /// Header renames, `column → field` (`--map ts=timestamp`).
+    public var columnMap: [String: String] = [:]
+    /// Use this user (or device) name for every row instead of the file's.
+    public var user: String?
+    /// Foreground logs: a sample of the same app after this gap starts a new launch.
+    public var sessionGap: Microseconds = 5 * 60_000_000
+    /// Foreground logs: how far back an out-of-order line may go and still be sorted in.
+    public var reorderWindow: Microseconds = 3_600_000_000
+    /// Apps (glob patterns with `*` and `?`) whose rows are skipped.
+    public var excludedApps: [String] = []
+    /// Stop at the first bad row instead of recording it as a reject.
+    public var strict = false
+    /// Timestamps outside `earliest..<latest` are rejected (1970 placeholders are common).
+    public var earliest: Microseconds = 946_684_800_000_000  // 2000-01-01T00:00:00Z
+    public var latest: Microseconds = 4_102_444_800_000_000  // 2100-01-01T00:00:00Z
+    /// Rows per batch handed to the store.
+    public var batchSize = 65_536
+
+    public init() {}
+}
+
+/// Matches app names against `*`/`?` glob patterns.
+struct GlobSet: Sendable {
+    let patterns: [[UInt8]]
+
+    init(_ patterns: [String]) { self.patterns = patterns.map { Array($0.utf8) } }
+
+    var isEmpty: Bool { patterns.isEmpty }
+
+    func matches(_ name: String) -> Bool {
+        let text = Array(name.utf8)
+        return patterns.contains { Self.match($0[...], text[...]) }
+    }
+
+    static func match(_ p: ArraySlice<UInt8>, _ t: ArraySlice<UInt8>) -> Bool {
+        var pi = p.startIndex, ti = t.startIndex
+        var star = -1, mark = t.startIndex
+        while ti < t.endIndex {
+            if pi < p.endIndex, p[pi] == UInt8(ascii: "?") || p[pi] == t[ti] {
+                pi += 1
+                ti += 1
+            } else if pi < p.endIndex, p[pi] == UInt8(ascii: "*") {
+                star = pi
+                pi += 1
+                mark = ti
+            } else if star >= 0 {
+                pi = star + 1
+                mark += 1
+                ti = mark
+            } else {
+                return false
+            }
+        }
+        while pi < p.endIndex, p[pi] == UInt8(ascii: "*") { pi += 1 }
+        return pi == p.endIndex
+    }
+}

@@ -1,0 +1,287 @@
+import FetchLabCore
+import FetchLabIngest
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Writes one file's batches inside the import transaction.
+struct BatchWriter {
+    private let db: Database
+    private let connection: OpaquePointer
+    private let path: String
+    private let timeZone: String?
+    let importID: Int64
+    private(set) var counts = ReadCounts()
+    private var inserted = ImportSummary.Inserted()
+    private var firstRejects: [RejectedRow] = []
+    private let format: LogFormat
+    private let syntax: RowSyntax?
+    private let compression: () -> CompressionFormat?
+    private let byteCounts: () -> (Int64, Int64)
+
+    // Reader name id → database id (0 = not yet resolved).
+    private var userNames: [String] = []
+    private var userIDs: [Int64] = []
+    private var appNames: [String] = []
+    private var appIDs: [Int64] = []
+
+    private static let rowsPerInsert = 64
+    private let insertUsageMany: Statement
+    private let insertUsageOne: Statement
+    private let insertContext: Statement
+    private let selectContext: Statement
+    private let insertContent: Statement
+    private let insertReject: Statement
+    private let insertUser: Statement
+    private let selectUser: Statement
+    private let insertApp: Statement
+    private let selectApp: Statement
+
+    init(db: Database, reader: LogReader, path: String, options: ReadOptions) throws {
+        self.db = db
+        guard let connection = db.sqliteConnection else { throw StoreError(.database, "\(path): database is closed") }
+        self.connection = connection
+        self.path = path
+        timeZone = options.timeZone?.identifier
+        format = reader.format
+        syntax = reader.syntax
+        compression = { reader.compression }
+        byteCounts = { (reader.inputBytesRead, reader.decompressedBytes) }
+        let optionsJSON = Self.describe(options)
+        try db.execute(
+            sql: """
+                INSERT INTO import (path, content_sha256, format, syntax, bytes, decompressed_bytes, options, started_at)
+                VALUES (?, '', ?, ?, 0, 0, ?, ?)
+                """,
+            arguments: [path, reader.format.rawValue, reader.syntax?.rawValue, optionsJSON, Self.now()])
+        importID = db.lastInsertedRowID
+        let values = Array(repeating: "(?,?,?,?,?,\(importID))", count: Self.rowsPerInsert).joined(separator: ",")
+        insertUsageMany = try db.makeStatement(
+            sql: "INSERT OR IGNORE INTO usage_event (user_id, app_id, time, kind, utc_offset, import_id) VALUES \(values)")
+        insertUsageOne = try db.makeStatement(
+            sql: "INSERT OR IGNORE INTO usage_event (user_id, app_id, time, kind, utc_offset, import_id) VALUES (?,?,?,?,?,\(importID))")
+        insertContext = try db.makeStatement(
+            sql: """
+                INSERT OR IGNORE INTO context_sample (user_id, time, battery, charging, network, low_power, screen_on, import_id)
+                VALUES (?,?,?,?,?,?,?,\(importID))
+                """)
+        selectContext = try db.makeStatement(
+            sql: "SELECT battery, charging, network, low_power, screen_on FROM context_sample WHERE user_id = ? AND time = ?")
+        insertContent = try db.makeStatement(
+            sql: "INSERT OR IGNORE INTO content_update (app_id, time, import_id) VALUES (?,?,\(importID))")
+        insertReject = try db.makeStatement(
+            sql: "INSERT INTO rejected_row (import_id, line, reason, raw) VALUES (\(importID),?,?,?)")
+        insertUser = try db.makeStatement(sql: "INSERT INTO user (name, time_zone) VALUES (?, ?) ON CONFLICT(name) DO NOTHING")
+        selectUser = try db.makeStatement(sql: "SELECT id FROM user WHERE name = ?")
+        insertApp = try db.makeStatement(sql: "INSERT INTO app (name) VALUES (?) ON CONFLICT(name) DO NOTHING")
+        selectApp = try db.makeStatement(sql: "SELECT id FROM app WHERE name = ?")
+    }
+
+    mutating func write(_ batch: RecordBatch) throws {
+        userNames += batch.newUsers
+        userIDs += Array(repeating: 0, count: batch.newUsers.count)
+        appNames += batch.newApps
+        appIDs += Array(repeating: 0, count: batch.newApps.count)
+        counts += batch.counts
+
+        if !batch.usage.isEmpty { try writeUsage(batch.usage) }
+        if !batch.context.isEmpty { try writeContext(batch.context) }
+        for row in batch.content.sorted(by: { ($0.app, $0.time) < ($1.app, $1.time) }) {
+            let s = insertContent.sqliteStatement
+            sqlite3_bind_int64(s, 1, try app(row.app))
+            sqlite3_bind_int64(s, 2, row.time)
+            try step(s)
+            if sqlite3_changes(connection) == 1 { inserted.contentUpdates += 1 } else { counts.duplicate += 1 }
+        }
+        for reject in batch.rejects { try recordReject(reject) }
+    }
+
+    private mutating func writeUsage(_ rows: [UsageRow]) throws {
+        // Sorting by the primary key keeps B-tree inserts local: far fewer pages touched.
+        var rows = rows
+        for i in rows.indices {
+            rows[i].user = Int32(try user(rows[i].user))
+            rows[i].app = Int32(try app(rows[i].app))
+        }
+        rows.sort { a, b in
+            if a.user != b.user { return a.user < b.user }
+            if a.app != b.app { return a.app < b.app }
+            if a.time != b.time { return a.time < b.time }
+            return a.kind.rawValue < b.kind.rawValue
+        }
+        var before = Int(sqlite3_total_changes(connection))
+        var i = 0
+        let many = insertUsageMany.sqliteStatement
+        let one = insertUsageOne.sqliteStatement
+        while i + Self.rowsPerInsert <= rows.count {
+            var p: Int32 = 1
+            for k in i..<(i + Self.rowsPerInsert) {
+                bindUsage(many, rows[k], at: p)
+                p += 5
+            }
+            try step(many)
+            i += Self.rowsPerInsert
+        }
+        while i < rows.count {
+            bindUsage(one, rows[i], at: 1)
+            try step(one)
+            i += 1
+        }
+        let after = Int(sqlite3_total_changes(connection))
+        let added = after - before
+        before = after
+        inserted.usageEvents += added
+        counts.duplicate += rows.count - added
+    }
+
+    @inline(__always)
+    private func bindUsage(_ s: OpaquePointer?, _ row: UsageRow, at p: Int32) {
+        sqlite3_bind_int64(s, p, Int64(row.user))
+        sqlite3_bind_int64(s, p + 1, Int64(row.app))
+        sqlite3_bind_int64(s, p + 2, row.time)
+        sqlite3_bind_int64(s, p + 3, Int64(row.kind.rawValue))
+        if let offset = row.utcOffset {
+            sqlite3_bind_int64(s, p + 4, Int64(offset))
+        } else {
+            sqlite3_bind_null(s, p + 4)
+        }
+    }
+
+    private mutating func writeContext(_ rows: [ContextRow]) throws {
+        let s = insertContext.sqliteStatement
+        for row in rows {
+            let userID = try user(row.user)
+            sqlite3_bind_int64(s, 1, userID)
+            sqlite3_bind_int64(s, 2, row.time)
+            Self.bind(s, 3, row.battery)
+            Self.bind(s, 4, row.charging.map { $0 ? 1 : 0 })
+            Self.bind(s, 5, row.network.map(\.rawValue))
+            Self.bind(s, 6, row.lowPower.map { $0 ? 1 : 0 })
+            Self.bind(s, 7, row.screenOn.map { $0 ? 1 : 0 })
+            try step(s)
+            if sqlite3_changes(connection) == 1 {
+                inserted.contextSamples += 1
+                continue
+            }
+            // Same user and time as a stored sample: a duplicate if it says the same thing.
+            let existing = try Row.fetchOne(selectContext, arguments: [userID, row.time])
+            let same =
+                existing.map {
+                    $0[0] as Double? == row.battery && $0[1] as Bool? == row.charging
+                        && ($0[2] as Int?).flatMap(NetworkType.init(rawValue:)) == row.network
+                        && $0[3] as Bool? == row.lowPower && $0[4] as Bool? == row.screenOn
+                } ?? false
+            if same {
+                counts.duplicate += 1
+            } else {
+                counts.accepted -= 1
+                counts.rejected += 1
+                try recordReject(
+                    RejectedRow(
+                        line: row.line,
+                        reason: "conflicts with the sample already stored for this device at the same time",
+                        raw: row.raw ?? ""))
+            }
+        }
+    }
+
+    private mutating func recordReject(_ reject: RejectedRow) throws {
+        let s = insertReject.sqliteStatement
+        sqlite3_bind_int64(s, 1, Int64(reject.line))
+        Self.bind(s, 2, reject.reason)
+        Self.bind(s, 3, reject.raw)
+        try step(s)
+        if firstRejects.count < 10 { firstRejects.append(reject) }
+    }
+
+    private mutating func user(_ local: Int32) throws -> Int64 {
+        let index = Int(local)
+        if userIDs[index] != 0 { return userIDs[index] }
+        let name = userNames[index]
+        try insertUser.execute(arguments: [name, timeZone])
+        guard let id = try Int64.fetchOne(selectUser, arguments: [name]) else {
+            throw StoreError(.database, "\(path): could not store user \(name)")
+        }
+        if let timeZone {
+            try db.execute(sql: "UPDATE user SET time_zone = ? WHERE id = ? AND time_zone IS NULL", arguments: [timeZone, id])
+        }
+        userIDs[index] = id
+        return id
+    }
+
+    private mutating func app(_ local: Int32) throws -> Int64 {
+        let index = Int(local)
+        if appIDs[index] != 0 { return appIDs[index] }
+        let name = appNames[index]
+        try insertApp.execute(arguments: [name])
+        guard let id = try Int64.fetchOne(selectApp, arguments: [name]) else {
+            throw StoreError(.database, "\(path): could not store app \(name)")
+        }
+        appIDs[index] = id
+        return id
+    }
+
+    @inline(__always)
+    private func step(_ s: OpaquePointer?) throws {
+        let rc = sqlite3_step(s)
+        sqlite3_reset(s)
+        guard rc == SQLITE_DONE else {
+            let message = String(cString: sqlite3_errmsg(connection))
+            throw StoreError(.database, "\(path): SQLite error \(rc): \(message)")
+        }
+    }
+
+    private static func bind(_ s: OpaquePointer?, _ p: Int32, _ value: Double?) {
+        if let value { sqlite3_bind_double(s, p, value) } else { sqlite3_bind_null(s, p) }
+    }
+
+    private static func bind(_ s: OpaquePointer?, _ p: Int32, _ value: Int?) {
+        if let value { sqlite3_bind_int64(s, p, Int64(value)) } else { sqlite3_bind_null(s, p) }
+    }
+
+    private static func bind(_ s: OpaquePointer?, _ p: Int32, _ value: String) {
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        sqlite3_bind_text(s, p, value, -1, transient)
+    }
+
+    /// Fills in the import row and returns the summary.
+    func finish(contentSHA256: String, seconds: Double) throws -> ImportSummary {
+        let (bytes, decompressed) = byteCounts()
+        try db.execute(
+            sql: """
+                UPDATE import SET content_sha256 = ?, compression = ?, bytes = ?, decompressed_bytes = ?,
+                    rows_read = ?, rows_accepted = ?, rows_rejected = ?, rows_duplicate = ?, rows_excluded = ?,
+                    records_inserted = ?, finished_at = ?
+                WHERE id = ?
+                """,
+            arguments: [
+                contentSHA256, compression()?.rawValue, bytes, decompressed, counts.rows, counts.accepted,
+                counts.rejected, counts.duplicate, counts.excluded, inserted.total, Self.now(), importID,
+            ])
+        return ImportSummary(
+            path: path, status: .imported, importID: importID, format: format.rawValue, syntax: syntax?.rawValue,
+            compression: compression()?.rawValue, bytes: bytes, decompressedBytes: decompressed, counts: counts,
+            inserted: inserted, seconds: seconds, firstRejects: firstRejects)
+    }
+
+    static func now() -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: Date())
+    }
+
+    static func describe(_ options: ReadOptions) -> String {
+        var parts: [String: String] = [:]
+        if let f = options.format { parts["format"] = f.rawValue }
+        if let tz = options.timeZone { parts["timezone"] = tz.identifier }
+        if options.epochUnit != .auto { parts["epoch_unit"] = options.epochUnit.rawValue }
+        if let u = options.user { parts["user"] = u }
+        if !options.excludedApps.isEmpty { parts["exclude"] = options.excludedApps.joined(separator: " ") }
+        if options.strict { parts["strict"] = "true" }
+        if options.rawDeflate { parts["raw_deflate"] = "true" }
+        for (k, v) in options.columnMap { parts["map." + k] = v }
+        parts["session_gap_s"] = String(options.sessionGap / 1_000_000)
+        let data = (try? JSONSerialization.data(withJSONObject: parts, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+
+/// A FetchLab SQLite database: opens or creates it, checks that it is one, migrates it.
+///
+/// The database runs in WAL mode with a busy timeout, so several processes may import into
+/// it at once (their write transactions run one after the other) while others read.
+public final class FetchLabDatabase: Sendable {
+    public let path: String
+    public let writer: any DatabaseWriter
+
+    /// Opens (creating if needed) the database at `path`.
+    ///
+    /// - Parameter busyTimeout: how long a writer waits for another process's transaction.
+    /// - Throws: ``StoreError`` when the file is not a FetchLab database or cannot be opened.
+    public init(path: String, busyTimeout: TimeInterval = 600, readOnly: Bool = false) throws(StoreError) {
+        self.path = path
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        if isDirectory.boolValue {
+            throw StoreError(.database, "\(path): is a directory, not a database file")
+        }
+        if readOnly && !exists {
+            throw StoreError(.database, "\(path): no such database (import some logs first: fetchlab import FILE)")
+        }
+        if exists { try Self.checkIsFetchLab(path) }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.readonly = readOnly
+        configuration.label = "fetchlab"
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            if !readOnly { try Schema.migrator.migrate(pool) }
+            writer = pool
+        } catch let error as DatabaseError {
+            throw StoreError(.database, "\(path): \(error.message ?? "\(error)")")
+        } catch {
+            throw StoreError(.database, "\(path): \(error)")
+        }
+    }
+
+    /// Refuses files that are not SQLite, or SQLite databases of another application.
+    static func checkIsFetchLab(_ path: String) throws(StoreError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StoreError(.database, "\(path): cannot be opened for reading")
+        }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 100)) ?? Data()
+        if head.isEmpty { return }  // an empty file becomes a new database
+        guard head.count >= 100, head.starts(with: Array("SQLite format 3\0".utf8)) else {
+            throw StoreError(.notFetchLab, "\(path): not a SQLite database; refusing to touch it")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let (id, tables): (Int32, Int)
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            (id, tables) = try queue.read { db in
+                (
+                    try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+                )
+            }
+            try queue.close()
+        } catch {
+            throw StoreError(.database, "\(path): cannot read the database: \(error)")
+        }
+        if id != Schema.applicationID && tables > 0 {
+            throw StoreError(
+                .notFetchLab, "\(path): a SQLite database of another application, not FetchLab's; refusing to touch it")
+        }
+    }
+}

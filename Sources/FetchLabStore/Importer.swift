@@ -1,0 +1,142 @@
+import FetchLabCore
+import FetchLabIngest
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Imports log files into a ``FetchLabDatabase``: each file in one transaction, all or nothing.
+///
+/// Reading (inflate, split, parse, validate) runs on a second thread and hands batches to the
+/// writer, which sorts each batch by key and inserts it with reused prepared statements and
+/// raw binds. Duplicates are dropped by the tables' primary keys (`INSERT OR IGNORE`), so
+/// overlapping files never double an event; a file whose content was imported before is
+/// recognised by its SHA-256 and left alone.
+public struct Importer: Sendable {
+    public let database: FetchLabDatabase
+
+    public init(database: FetchLabDatabase) { self.database = database }
+
+    /// Imports one file (`-` for standard input).
+    ///
+    /// - Throws: ``IngestError`` for unreadable, corrupt or (in strict mode) malformed input,
+    ///   ``StoreError`` for database failures. Nothing of the file is committed then.
+    public func importFile(
+        _ path: String, options: ReadOptions = ReadOptions(),
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) throws -> ImportSummary {
+        let clock = ContinuousClock()
+        let start = clock.now
+        func elapsed() -> Double {
+            let d = clock.now - start
+            return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        }
+
+        if let earlier = try earlierImportOfSameContent(path) {
+            return ImportSummary(
+                path: path, status: .unchanged, importID: earlier.id, format: earlier.format, syntax: nil,
+                compression: nil, bytes: earlier.bytes, decompressedBytes: 0, counts: ReadCounts(),
+                inserted: .init(), seconds: elapsed(), firstRejects: [])
+        }
+
+        let reader = try LogReader(path: path, options: options)
+        let pipe = BatchPipe()
+        let box = ReaderBox(reader)
+        let thread = Thread {
+            do {
+                while let batch = try box.reader.nextBatch() {
+                    if !pipe.put(batch) { break }
+                }
+                pipe.finish(nil)
+            } catch {
+                pipe.finish(error)
+            }
+        }
+        thread.stackSize = 8 << 20
+        thread.name = "fetchlab-reader"
+        thread.start()
+        defer {
+            pipe.cancel()
+            pipe.waitUntilFinished()
+        }
+
+        do {
+            return try database.writer.writeWithoutTransaction { db -> ImportSummary in
+                try db.execute(sql: "PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536")
+                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+                var summary: ImportSummary?
+                try db.inTransaction(.immediate) {
+                    var writer = try BatchWriter(db: db, reader: reader, path: path, options: options)
+                    while let batch = try pipe.take() {
+                        try writer.write(batch)
+                        progress?(
+                            ImportProgress(
+                                path: path, bytesRead: batch.inputBytesRead, totalBytes: reader.totalBytes,
+                                rows: writer.counts.rows, elapsed: elapsed()))
+                    }
+                    // The reader is done: its content hash is complete.
+                    let hash = reader.contentSHA256
+                    if let earlier = try Row.fetchOne(
+                        db, sql: "SELECT id, format, bytes FROM import WHERE content_sha256 = ? AND id <> ?",
+                        arguments: [hash, writer.importID])
+                    {
+                        summary = ImportSummary(
+                            path: path, status: .unchanged, importID: earlier["id"], format: earlier["format"],
+                            syntax: nil, compression: nil, bytes: earlier["bytes"], decompressedBytes: 0,
+                            counts: ReadCounts(), inserted: .init(), seconds: elapsed(), firstRejects: [])
+                        return .rollback
+                    }
+                    summary = try writer.finish(contentSHA256: hash, seconds: elapsed())
+                    return .commit
+                }
+                guard let summary else { throw StoreError(.database, "\(path): import did not finish") }
+                return summary
+            }
+        } catch let error as IngestError {
+            throw error
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw StoreError(.database, "\(database.path): \(error.message ?? "\(error)") (while importing \(path))")
+        }
+    }
+
+    /// For a regular file whose size matches an earlier import, hashes it to see whether
+    /// it is the same content, so that re-imports are recognised without reading the rows.
+    private func earlierImportOfSameContent(_ path: String) throws -> (id: Int64, format: String, bytes: Int64)? {
+        guard path != "-",
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = (attributes[.size] as? NSNumber)?.int64Value
+        else { return nil }
+        let candidates = try database.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, format, content_sha256 FROM import WHERE bytes = ?", arguments: [size])
+        }
+        guard !candidates.isEmpty, let hash = try? Self.sha256(ofFile: path) else { return nil }
+        for row in candidates where row["content_sha256"] == hash {
+            return (row["id"], row["format"], size)
+        }
+        return nil
+    }
+
+    static func sha256(ofFile path: String) throws -> String {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw StoreError(.database, "\(path): cannot be opened") }
+        defer { close(fd) }
+        var hasher = SHA256()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = read(fd, buffer.baseAddress, buffer.count)
+            if n < 0 { throw StoreError(.database, "\(path): read failed") }
+            if n == 0 { break }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        }
+        return SHA256.hex(hasher.finalize())
+    }
+}
+
+/// Carries the reader to its thread (it is used by that thread only until it finishes).
+private final class ReaderBox: @unchecked Sendable {
+    let reader: LogReader
+    init(_ reader: LogReader) { self.reader = reader }
+}

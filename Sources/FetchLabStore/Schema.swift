@@ -1,0 +1,111 @@
+import GRDB
+
+/// The database schema, as migrations. Tables are singular (`usage_event`); views with
+/// readable columns are plural (`usage_events`) for people who open the file in `sqlite3`.
+enum Schema {
+    /// `PRAGMA application_id` of FetchLab databases ("FLAB").
+    static let applicationID: Int32 = 0x464C_4142
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+            try db.execute(
+                sql: """
+                    CREATE TABLE user (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL UNIQUE,
+                        time_zone TEXT
+                    );
+                    CREATE TABLE app (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL UNIQUE
+                    );
+                    CREATE TABLE import (
+                        id INTEGER PRIMARY KEY,
+                        path TEXT NOT NULL,
+                        content_sha256 TEXT NOT NULL,
+                        format TEXT NOT NULL,
+                        syntax TEXT,
+                        compression TEXT,
+                        bytes INTEGER NOT NULL,
+                        decompressed_bytes INTEGER NOT NULL,
+                        rows_read INTEGER NOT NULL DEFAULT 0,
+                        rows_accepted INTEGER NOT NULL DEFAULT 0,
+                        rows_rejected INTEGER NOT NULL DEFAULT 0,
+                        rows_duplicate INTEGER NOT NULL DEFAULT 0,
+                        rows_excluded INTEGER NOT NULL DEFAULT 0,
+                        records_inserted INTEGER NOT NULL DEFAULT 0,
+                        options TEXT NOT NULL DEFAULT '{}',
+                        started_at TEXT NOT NULL,
+                        finished_at TEXT
+                    );
+                    CREATE INDEX import_by_hash ON import(content_sha256);
+                    CREATE TABLE usage_event (
+                        user_id INTEGER NOT NULL REFERENCES user(id),
+                        app_id INTEGER NOT NULL REFERENCES app(id),
+                        time INTEGER NOT NULL,          -- microseconds since 1970 UTC
+                        kind INTEGER NOT NULL,          -- 0 launch, 1 close, 2 force_quit
+                        utc_offset INTEGER,             -- seconds, when the log said
+                        import_id INTEGER NOT NULL REFERENCES import(id),
+                        PRIMARY KEY (user_id, app_id, time, kind)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE context_sample (
+                        user_id INTEGER NOT NULL REFERENCES user(id),
+                        time INTEGER NOT NULL,
+                        battery REAL,                   -- percent 0-100
+                        charging INTEGER,               -- 0/1
+                        network INTEGER,                -- 0 none, 1 wifi, 2 cellular
+                        low_power INTEGER,              -- 0/1
+                        screen_on INTEGER,              -- 0/1
+                        import_id INTEGER NOT NULL REFERENCES import(id),
+                        PRIMARY KEY (user_id, time)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE content_update (
+                        app_id INTEGER NOT NULL REFERENCES app(id),
+                        time INTEGER NOT NULL,
+                        import_id INTEGER NOT NULL REFERENCES import(id),
+                        PRIMARY KEY (app_id, time)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE rejected_row (
+                        id INTEGER PRIMARY KEY,
+                        import_id INTEGER NOT NULL REFERENCES import(id) ON DELETE CASCADE,
+                        line INTEGER NOT NULL,
+                        reason TEXT NOT NULL,
+                        raw TEXT NOT NULL
+                    );
+                    CREATE INDEX rejected_row_by_import ON rejected_row(import_id, line);
+
+                    CREATE VIEW usage_events AS
+                    SELECT u.name AS user, a.name AS app,
+                           strftime('%Y-%m-%dT%H:%M:%fZ', e.time / 1000000.0, 'unixepoch') AS time_utc,
+                           CASE e.kind WHEN 0 THEN 'launch' WHEN 1 THEN 'close' ELSE 'force_quit' END AS event,
+                           e.utc_offset, e.time AS time_us, e.import_id
+                    FROM usage_event e JOIN user u ON u.id = e.user_id JOIN app a ON a.id = e.app_id;
+                    CREATE VIEW context_samples AS
+                    SELECT u.name AS user,
+                           strftime('%Y-%m-%dT%H:%M:%fZ', c.time / 1000000.0, 'unixepoch') AS time_utc,
+                           c.battery,
+                           CASE c.charging WHEN 1 THEN 'true' WHEN 0 THEN 'false' END AS charging,
+                           CASE c.network WHEN 0 THEN 'none' WHEN 1 THEN 'wifi' WHEN 2 THEN 'cellular' END AS network,
+                           CASE c.low_power WHEN 1 THEN 'true' WHEN 0 THEN 'false' END AS low_power,
+                           CASE c.screen_on WHEN 1 THEN 'true' WHEN 0 THEN 'false' END AS screen_on,
+                           c.time AS time_us, c.import_id
+                    FROM context_sample c JOIN user u ON u.id = c.user_id;
+                    CREATE VIEW content_updates AS
+                    SELECT a.name AS app,
+                           strftime('%Y-%m-%dT%H:%M:%fZ', c.time / 1000000.0, 'unixepoch') AS time_utc,
+                           c.time AS time_us, c.import_id
+                    FROM content_update c JOIN app a ON a.id = c.app_id;
+                    CREATE VIEW imports AS
+                    SELECT id, path, format, compression, bytes, rows_read, rows_accepted, rows_rejected,
+                           rows_duplicate, rows_excluded, records_inserted, started_at, finished_at, content_sha256
+                    FROM import;
+                    CREATE VIEW rejected_rows AS
+                    SELECT i.path, r.line, r.reason, r.raw, r.import_id
+                    FROM rejected_row r JOIN import i ON i.id = r.import_id;
+                    """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,21 @@
+/// The one error type of the store: a one-line message that names the database or the file.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    public enum Code: String, Sendable {
+        /// The file exists but is not a FetchLab database; FetchLab refuses to touch it.
+        case notFetchLab
+        /// The database could not be opened, read or written.
+        case database
+        /// The database was written by a newer FetchLab.
+        case tooNew
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}

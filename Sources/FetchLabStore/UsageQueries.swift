@@ -1,0 +1,113 @@
+import FetchLabCore
+import GRDB
+
+/// How one user uses one app, for `fetchlab inspect`.
+public struct AppUsage: Sendable, Codable, Hashable {
+    public var user: String
+    public var app: String
+    public var launches: Int
+    /// First and last launch (UTC, microseconds).
+    public var firstLaunch: Microseconds
+    public var lastLaunch: Microseconds
+    /// Calendar days from the first to the last launch, both included (local days).
+    public var daysCovered: Int
+    /// Days with at least one launch.
+    public var activeDays: Int
+    /// Launches per covered day.
+    public var launchesPerDay: Double
+    /// Launches in each local hour of the day, 0–23.
+    public var hourly: [Int]
+    /// Whether the hours are local (the log carried offsets or a time zone) or UTC.
+    public var localTime: Bool
+}
+
+/// Read-only questions about what is stored.
+public struct UsageQueries: Sendable {
+    public let database: FetchLabDatabase
+
+    public init(database: FetchLabDatabase) { self.database = database }
+
+    /// Launch statistics per user and app, optionally for one user or one app.
+    public func appUsage(user: String? = nil, app: String? = nil) throws(StoreError) -> [AppUsage] {
+        do {
+            return try database.writer.read { db in
+                var filters = ["e.kind = 0"]
+                var arguments: StatementArguments = []
+                if let user {
+                    filters.append("u.name = ?")
+                    arguments += [user]
+                }
+                if let app {
+                    filters.append("a.name = ?")
+                    arguments += [app]
+                }
+                let sql = """
+                    SELECT u.name, a.name, (e.time / 1000000 + COALESCE(e.utc_offset, 0)) / 86400 AS day,
+                           ((e.time / 1000000 + COALESCE(e.utc_offset, 0)) / 3600) % 24 AS hour,
+                           COUNT(*), MIN(e.time), MAX(e.time), MAX(e.utc_offset IS NOT NULL)
+                    FROM usage_event e JOIN user u ON u.id = e.user_id JOIN app a ON a.id = e.app_id
+                    WHERE \(filters.joined(separator: " AND "))
+                    GROUP BY e.user_id, e.app_id, day, hour
+                    ORDER BY u.name, a.name
+                    """
+                var result: [AppUsage] = []
+                var minDay = 0
+                var maxDay = 0
+                var days = Set<Int>()
+                func close() {
+                    guard var last = result.popLast() else { return }
+                    last.daysCovered = maxDay - minDay + 1
+                    last.activeDays = days.count
+                    last.launchesPerDay = Double(last.launches) / Double(max(1, last.daysCovered))
+                    result.append(last)
+                }
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                while let row = try rows.next() {
+                    let (userName, appName): (String, String) = (row[0], row[1])
+                    let day: Int = row[2]
+                    let hour: Int = row[3]
+                    let count: Int = row[4]
+                    if result.last?.user != userName || result.last?.app != appName {
+                        close()
+                        result.append(
+                            AppUsage(
+                                user: userName, app: appName, launches: 0, firstLaunch: .max, lastLaunch: .min,
+                                daysCovered: 0, activeDays: 0, launchesPerDay: 0,
+                                hourly: Array(repeating: 0, count: 24), localTime: false))
+                        minDay = .max
+                        maxDay = .min
+                        days.removeAll(keepingCapacity: true)
+                    }
+                    let i = result.count - 1
+                    result[i].launches += count
+                    result[i].hourly[hour] += count
+                    result[i].firstLaunch = min(result[i].firstLaunch, row[5])
+                    result[i].lastLaunch = max(result[i].lastLaunch, row[6])
+                    result[i].localTime = result[i].localTime || row[7] as Bool
+                    minDay = min(minDay, day)
+                    maxDay = max(maxDay, day)
+                    days.insert(day)
+                }
+                close()
+                return result
+            }
+        } catch {
+            throw StoreError(.database, "\(database.path): \(error)")
+        }
+    }
+
+    /// Totals of what is stored, for summaries.
+    public func totals() throws(StoreError) -> [String: Int] {
+        do {
+            return try database.writer.read { db in
+                var totals: [String: Int] = [:]
+                for table in ["user", "app", "usage_event", "context_sample", "content_update", "import", "rejected_row"] {
+                    totals[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
+                }
+                return totals
+            }
+        } catch {
+            throw StoreError(.database, "\(database.path): \(error)")
+        }
+    }
+}

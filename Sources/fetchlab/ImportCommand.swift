@@ -1,0 +1,213 @@
+import ArgumentParser
+import FetchLabCore
+import FetchLabIngest
+import FetchLabStore
+import Foundation
+
+extension LogFormat: ExpressibleByArgument {}
+extension EpochUnit: ExpressibleByArgument {}
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import usage, device-context and content-update logs (gzip, zlib or plain) into the database.",
+        discussion: """
+            Each file is imported in one transaction: all of it or nothing. The compression is read from \
+            the bytes and the format from the first line. Malformed rows are recorded as rejects (see the \
+            rejected_rows view) and the import goes on, unless --strict. Re-importing the same content \
+            changes nothing; overlapping files do not duplicate events.
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Argument(help: "Files, directories or glob patterns to import; - reads standard input.")
+    var files: [String]
+
+    @Option(name: .customLong("input-format"), help: "Read as this format instead of detecting it (\(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))).")
+    var inputFormat: LogFormat?
+
+    @Flag(name: .customLong("raw-deflate"), help: "The input is raw deflate data (no gzip or zlib header).")
+    var rawDeflate = false
+
+    @Option(help: "IANA time zone for date-times without an offset (default: UTC), e.g. Europe/Berlin.")
+    var timezone: String?
+
+    @Option(name: .customLong("epoch-unit"), help: "Unit of numeric timestamps (auto detects by magnitude).")
+    var epochUnit: EpochUnit = .auto
+
+    @Option(name: .customLong("map"), help: "Read header COLUMN as FIELD (timestamp, user, app, event, battery, charging, network, low_power, screen_on). Repeatable.")
+    var maps: [String] = []
+
+    @Option(help: "User (or device) name for every row; foreground logs default to the file name.")
+    var user: String?
+
+    @Option(name: .customLong("session-gap"), help: "Foreground logs: a sample of the same app after this gap is a new launch (e.g. 300s, 5m).")
+    var sessionGap = "5m"
+
+    @Option(name: .customLong("reorder-window"), help: "Foreground logs: how far back an out-of-order line may go (e.g. 1h).")
+    var reorderWindow = "1h"
+
+    @Option(name: .customLong("exclude"), help: "Skip apps matching this glob (e.g. '*launcher*'). Repeatable.")
+    var excludes: [String] = []
+
+    @Option(help: "Reject timestamps before this date (ISO-8601).")
+    var earliest = "2000-01-01T00:00:00Z"
+
+    @Option(help: "Reject timestamps at or after this date (ISO-8601).")
+    var latest = "2100-01-01T00:00:00Z"
+
+    @Flag(help: "Fail the file at its first bad row (nothing of it is committed).")
+    var strict = false
+
+    @Option(help: "Output: text or json.")
+    var format: OutputFormat = .text
+
+    @Option(name: .customLong("busy-timeout"), help: "Seconds to wait for another process's import into the same database.")
+    var busyTimeout: Double = 600
+
+    func validate() throws {
+        if let timezone, TimeZone(identifier: timezone) == nil {
+            throw ValidationError("unknown time zone '\(timezone)' (use an IANA name such as Europe/Berlin)")
+        }
+        for map in maps where map.split(separator: "=").count != 2 {
+            throw ValidationError("--map takes COLUMN=FIELD, got '\(map)'")
+        }
+        _ = try Self.duration(sessionGap, option: "--session-gap")
+        _ = try Self.duration(reorderWindow, option: "--reorder-window")
+    }
+
+    func readOptions() throws -> ReadOptions {
+        var options = ReadOptions()
+        options.format = inputFormat
+        options.rawDeflate = rawDeflate
+        options.timeZone = timezone.flatMap(TimeZone.init(identifier:))
+        options.epochUnit = epochUnit
+        for map in maps {
+            let parts = map.split(separator: "=", maxSplits: 1).map(String.init)
+            options.columnMap[parts[0]] = parts[1]
+        }
+        options.user = user
+        options.sessionGap = try Self.duration(sessionGap, option: "--session-gap")
+        options.reorderWindow = try Self.duration(reorderWindow, option: "--reorder-window")
+        options.excludedApps = excludes
+        options.strict = strict
+        var parser = TimestampParser()
+        do {
+            options.earliest = try parser.parse(earliest).microseconds
+            options.latest = try parser.parse(latest).microseconds
+        } catch {
+            throw ValidationError("--earliest/--latest: \(error)")
+        }
+        return options
+    }
+
+    static func duration(_ text: String, option: String) throws -> Microseconds {
+        let units: [(String, Double)] = [("ms", 1e3), ("s", 1e6), ("m", 60e6), ("min", 60e6), ("h", 3600e6), ("d", 86400e6)]
+        for (suffix, scale) in units.sorted(by: { $0.0.count > $1.0.count }) where text.hasSuffix(suffix) {
+            if let value = Double(text.dropLast(suffix.count)), value >= 0 { return Microseconds(value * scale) }
+        }
+        if let seconds = Double(text), seconds >= 0 { return Microseconds(seconds * 1e6) }
+        throw ValidationError("\(option): '\(text)' is not a duration (e.g. 90s, 5m, 1h)")
+    }
+
+    func run() throws {
+        let options = try readOptions()
+        let paths = try InputPaths.expand(files)
+        let store: FetchLabDatabase
+        do {
+            store = try FetchLabDatabase(path: database.db, busyTimeout: busyTimeout)
+        } catch {
+            Terminal.error(error.description)
+            throw ExitCode(2)
+        }
+        let importer = Importer(database: store)
+        let showProgress = Terminal.stderrIsTerminal && format == .text
+        var summaries: [ImportSummary] = []
+        var failures: [String] = []
+        for path in paths {
+            do {
+                let summary = try importer.importFile(path, options: options) { p in
+                    guard showProgress else { return }
+                    var line = "\(path)  \(Format.count(p.rows)) rows"
+                    let rate = p.elapsed > 0 ? Double(p.rows) / p.elapsed : 0
+                    line += "  \(Format.count(Int(rate))) rows/s"
+                    if let total = p.totalBytes, total > 0 {
+                        let fraction = Double(p.bytesRead) / Double(total)
+                        line = "\(Terminal.bar(fraction: fraction)) \(Format.bytes(p.bytesRead))/\(Format.bytes(total))  " + line
+                        if fraction > 0.01 { line += "  ETA \(Format.seconds(p.elapsed / fraction - p.elapsed))" }
+                    }
+                    Terminal.progress(line)
+                }
+                if showProgress { Terminal.clearProgress() }
+                summaries.append(summary)
+                if format == .text { print(ImportRenderer.text(summary)) }
+            } catch {
+                if showProgress { Terminal.clearProgress() }
+                let message = "\(error)"
+                failures.append(message)
+                Terminal.error("\(message) — nothing from this file was imported")
+            }
+        }
+        if format == .json {
+            print(Format.json(ImportReport(database: database.db, files: summaries, errors: failures)))
+        } else if paths.count > 1 {
+            print(ImportRenderer.total(summaries, failed: failures.count))
+        }
+        if !failures.isEmpty { throw ExitCode(1) }
+    }
+}
+
+struct ImportReport: Encodable {
+    var database: String
+    var files: [ImportSummary]
+    var errors: [String]
+}
+
+/// Turns the command's file arguments into a list of files.
+enum InputPaths {
+    static func expand(_ arguments: [String]) throws -> [String] {
+        var paths: [String] = []
+        for argument in arguments {
+            if argument == "-" {
+                paths.append(argument)
+                continue
+            }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) {
+                if isDirectory.boolValue {
+                    let entries = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
+                    let files = entries.sorted().filter { !$0.hasPrefix(".") }.map { (argument as NSString).appendingPathComponent($0) }
+                        .filter { path in
+                            var dir: ObjCBool = false
+                            return FileManager.default.fileExists(atPath: path, isDirectory: &dir) && !dir.boolValue
+                        }
+                    if files.isEmpty { throw ValidationError("\(argument): directory has no files") }
+                    paths += files
+                } else {
+                    paths.append(argument)
+                }
+                continue
+            }
+            if argument.contains(where: { "*?[".contains($0) }) {
+                let matches = glob(argument)
+                if matches.isEmpty { throw ValidationError("\(argument): no file matches") }
+                paths += matches
+                continue
+            }
+            // Let the importer report it with the file's name.
+            paths.append(argument)
+        }
+        return paths
+    }
+
+    private static func glob(_ pattern: String) -> [String] {
+        var result = glob_t()
+        defer { globfree(&result) }
+        guard Glibc.glob(pattern, 0, nil, &result) == 0 else { return [] }
+        return (0..<Int(result.gl_pathc)).compactMap { i in result.gl_pathv[i].map { String(cString: $0) } }
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif
