@@ -35,14 +35,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "FetchLabIngestTests", dependencies: ["FetchLabIngest"]),
+        .target(name: "_FetchLabTestSupport"),
+        .testTarget(name: "FetchLabIngestTests", dependencies: ["FetchLabIngest", "_FetchLabTestSupport"]),
         .testTarget(
             name: "FetchLabStoreTests",
-            dependencies: ["FetchLabStore", "FetchLabIngest", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "FetchLabStore", "FetchLabIngest", "_FetchLabTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "FetchLabCLITests",
-            dependencies: ["FetchLabStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["fetchlab", "_FetchLabTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+import Testing
+import _FetchLabTestSupport
+
+/// Runs the built `fetchlab` binary as a user would.
+@Suite struct EndToEndTests {
+    let dir = TemporaryDirectory()
+    var db: String { dir.path("e2e.sqlite") }
+
+    func fetchlab(_ arguments: [String], input: Data? = nil) throws -> ProcessResult {
+        try run(fetchlabBinary(), arguments, input: input, cwd: dir.url.path)
+    }
+
+    func usageText(users: Int, events: Int, seed: Int = 1, userPrefix: String = "user") -> String {
+        var text = "timestamp,user,app,event\n"
+        var x = UInt64(seed)
+        for i in 0..<events {
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            text += "\(1_709_294_400 + i * 7),\(userPrefix)\(Int(x >> 33) % users),com.app\(Int(x >> 40) % 9),launch\n"
+        }
+        return text
+    }
+
+    @Test func importThenInspect() throws {
+        let file = try dir.writeGzip("usage.csv.gz", usageText(users: 3, events: 500))
+        let imported = try fetchlab(["import", "--db", db, file])
+        #expect(imported.status == 0, "\(imported.err)")
+        #expect(imported.out.contains("usage.csv.gz (usage/csv, gzip"))
+        #expect(imported.out.contains("500 rows → 500 new events, 0 duplicate, 0 rejected, 0 excluded"))
+        #expect(imported.err.isEmpty)  // no progress bar when stderr is not a terminal
+
+        let inspect = try fetchlab(["inspect", "--db", db])
+        #expect(inspect.status == 0)
+        let lines = inspect.out.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("user") == true)
+        #expect(lines.filter { $0.hasPrefix("user0") }.count == 9)
+
+        let json = try fetchlab(["inspect", "--db", db, "--user", "user1", "--format", "json"])
+        let decoded = try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]]
+        let rows = try #require(decoded)
+        #expect(rows.count == 9)
+        #expect(rows.allSatisfy { $0["user"] as? String == "user1" && ($0["hourly"] as? [Int])?.count == 24 })
+        let total = try GRDB.DatabaseQueue(path: db).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM usage_event WHERE user_id = (SELECT id FROM user WHERE name = 'user1')") }
+        #expect(rows.reduce(0) { $0 + ($1["launches"] as? Int ?? 0) } == total)
+    }
+
+    @Test func jsonSummaryAndReimportIsANoOp() throws {
+        let file = try dir.write("usage.csv", usageText(users: 2, events: 50))
+        let first = try fetchlab(["import", "--db", db, "--format", "json", file])
+        #expect(first.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: first.stdout) as? [String: Any])
+        let files = try #require(object["files"] as? [[String: Any]])
+        #expect(files.first?["status"] as? String == "imported")
+        #expect((files.first?["counts"] as? [String: Any])?["rows"] as? Int == 50)
+
+        let again = try fetchlab(["import", "--db", db, file])
+        #expect(again.status == 0)
+        #expect(again.out.contains("unchanged — the same content was imported before"))
+    }
+
+    @Test func standardInputIsRecognisedAfterReading() throws {
+        let text = usageText(users: 2, events: 40)
+        let gz = try gzip(Data(text.utf8))
+        let first = try fetchlab(["import", "--db", db, "-"], input: gz)
+        #expect(first.status == 0, "\(first.err)")
+        #expect(first.out.contains("40 new events"))
+        let second = try fetchlab(["import", "--db", db, "-"], input: gz)
+        #expect(second.out.contains("unchanged"))
+    }
+
+    @Test func directoriesAndGlobsExpand() throws {
+        let sub = dir.url.appendingPathComponent("logs")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        try Data(usageText(users: 2, events: 10, seed: 1).utf8).write(to: sub.appendingPathComponent("a.csv"))
+        try gzip(Data(usageText(users: 2, events: 10, seed: 2).utf8)).write(to: sub.appendingPathComponent("b.csv.gz"))
+        let result = try fetchlab(["import", "--db", db, sub.path])
+        #expect(result.status == 0)
+        #expect(result.out.contains("total: 2 files imported, 0 failed"))
+        let globbed = try fetchlab(["import", "--db", dir.path("g.sqlite"), sub.path + "/*.gz"])
+        #expect(globbed.status == 0)
+        #expect(globbed.out.contains("b.csv.gz"))
+        #expect(!globbed.out.contains("a.csv "))
+    }
+
+    @Test func badInputsGiveOneLineErrorsAndNonZeroExit() throws {
+        let missing = try fetchlab(["import", "--db", db, "nope.csv.gz"])
+        #expect(missing.status == 1)
+        #expect(missing.err.hasPrefix("fetchlab: error: nope.csv.gz: "))
+        #expect(missing.err.split(separator: "\n").count == 1)
+
+        var gz = try gzip(Data(usageText(users: 2, events: 2000).utf8))
+        gz[gz.count - 6] ^= 0xFF  // corrupt the CRC in the trailer
+        let corrupt = try dir.write("corrupt.csv.gz", gz)
+        let crc = try fetchlab(["import", "--db", db, corrupt])
+        #expect(crc.status == 1)
+        #expect(crc.err.contains("corrupt.csv.gz: byte "))
+        #expect(!crc.err.contains("Fatal error"))
+
+        let strictFile = try dir.write("strict.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,u,a\nbad,u,a\n")
+        let strict = try fetchlab(["import", "--db", db, "--strict", strictFile])
+        #expect(strict.status == 1)
+        #expect(strict.err.contains("strict.csv:3: "))
+
+        let notDB = try dir.write("text.sqlite", "not a database")
+        let refused = try fetchlab(["import", "--db", notDB, strictFile])
+        #expect(refused.status == 2)
+        #expect(refused.err.contains("refusing to touch it"))
+
+        let badZone = try fetchlab(["import", "--db", db, "--timezone", "Mars/Olympus", strictFile])
+        #expect(badZone.status != 0)
+        #expect(badZone.err.contains("unknown time zone 'Mars/Olympus'"))
+
+        // Nothing of the failed files reached the database.
+        let count = try GRDB.DatabaseQueue(path: db).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM usage_event") }
+        #expect(count == 0)
+    }
+
+    @Test func twoConcurrentImportsBothSucceed() throws {
+        let a = try dir.writeGzip("a.csv.gz", usageText(users: 20, events: 150_000, seed: 1))
+        let b = try dir.writeGzip("b.csv.gz", usageText(users: 20, events: 150_000, seed: 2, userPrefix: "other"))
+        // Create the database first so both processes find the schema.
+        _ = try fetchlab(["import", "--db", db, try dir.write("seed.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,u,a\n")])
+        nonisolated(unsafe) var results: [ProcessResult?] = [nil, nil]
+        let group = DispatchGroup()
+        for (i, file) in [a, b].enumerated() {
+            group.enter()
+            DispatchQueue.global().async {
+                results[i] = try? fetchlab(["import", "--db", db, file])
+                group.leave()
+            }
+        }
+        group.wait()
+        for result in results {
+            let r = try #require(result)
+            #expect(r.status == 0, "\(r.err)")
+        }
+        let count = try GRDB.DatabaseQueue(path: db).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM usage_event") }
+        #expect(count == 300_001)
+    }
+
+    @Test func helpListsTheCommands() throws {
+        let help = try fetchlab(["--help"])
+        #expect(help.status == 0)
+        #expect(help.out.contains("import"))
+        #expect(help.out.contains("inspect"))
+    }
+}
