@@ -362,7 +362,8 @@ public final class LogReader {
         } else {
             guard splitter.split(line) else { return "unclosed quote" }
             if splitter.fields.count != columnCount {
-                return "expected \(columnCount) fields, found \(splitter.fields.count)"
+                let glued = columnCount >= 4 && splitter.fields.count >= 2 * columnCount - 1 ? " (two lines run together?)" : ""
+                return "expected \(columnCount) fields, found \(splitter.fields.count)\(glued)"
             }
             fields = splitter.fields
         }
@@ -545,7 +546,6 @@ public final class LogReader {
         emittedUpTo = sample.time
         if let last = lastSample, last.time == sample.time, last.app == sample.app {
             batch.counts.duplicate += 1
-            batch.counts.accepted -= 1
             return
         }
         lastSample = (sample.time, sample.app)

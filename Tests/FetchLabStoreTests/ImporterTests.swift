@@ -56,11 +56,12 @@ struct Fixture {
         #expect(summary.inserted.usageEvents == 5)
         let rows = try f.rows("SELECT user, app, time_utc, event, utc_offset FROM usage_events ORDER BY time_us, app")
         #expect(rows.count == 5)
-        #expect(rows.map { $0["event"] as String } == ["launch", "close", "launch", "force_quit", "launch"])
+        #expect(rows.map { $0["event"] as String } == ["launch", "force_quit", "launch", "launch", "close"])
         // 12:06+01:00 is 11:06Z; its offset is kept for local-time profiles.
         #expect(rows[0]["time_utc"] as String == "2024-03-01T11:06:00.000Z")
         #expect(rows[0]["utc_offset"] as Int? == 3600)
-        #expect(rows[4]["time_utc"] as String == "2024-03-01T12:00:00.123Z")
+        #expect(rows[3]["time_utc"] as String == "2024-03-01T12:00:00.123Z")
+        #expect(rows[3]["app"] as String == "com.example.maps")
         #expect(try f.count("user") == 2)
         #expect(try f.count("app") == 3)
     }
@@ -265,7 +266,7 @@ struct Fixture {
         // 1709294400000 µs is 1970-01-20: outside the default range, so a reject.
         #expect(s.counts.rejected == 1)
         options.earliest = 0
-        let t = try f.importer.importFile(try f.dir.write("t2.csv", "timestamp,user,app\n1709294400000,u1,com.a\n"), options: options)
+        let t = try f.importer.importFile(try f.dir.write("t2.csv", "timestamp,user,app\n1709294400000,u1,com.a\n\n"), options: options)
         #expect(t.inserted.usageEvents == 1)
         #expect(try f.rows("SELECT time_us FROM usage_events").first?["time_us"] as Int64? == 1_709_294_400_000)
     }

@@ -54,14 +54,15 @@ import _FetchLabTestSupport
             #expect(s.format == (file.hasPrefix("battery") ? "battery" : "foreground"))
             // Every row is accepted (then stored, dropped as duplicate or excluded) or rejected.
             #expect(s.counts.accepted + s.counts.rejected == s.counts.rows, "\(file)")
-            #expect(s.counts.rejected * 50 < s.counts.rows, "\(file): too many rejects")
+            // The 1970 placeholders are up to 4% of a foreground log.
+            #expect(s.counts.rejected * 20 < s.counts.rows, "\(file): too many rejects")
             totalRejected += s.counts.rejected
         }
         #expect(try f.count("usage_event") > 500)
         #expect(try f.count("context_sample") > 50_000)
-        // The 1970 placeholders and the NUL-padded line are the rejects, with line numbers.
+        // The 1970 placeholders, the NUL-padded line and two battery lines run together are the rejects.
         let reasons = try f.rows("SELECT reason FROM rejected_row").map { $0["reason"] as String }
         #expect(reasons.count == totalRejected)
-        #expect(reasons.allSatisfy { $0.contains("outside") || $0.contains("NUL") || $0.contains("conflicts") || $0.contains("out of order") })
+        #expect(reasons.allSatisfy { $0.contains("outside") || $0.contains("NUL") || $0.contains("fields, found") || $0.contains("conflicts") || $0.contains("out of order") })
     }
 }
