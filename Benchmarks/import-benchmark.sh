@@ -28,11 +28,11 @@ if [ ! -s "$FILE" ]; then
 fi
 BYTES=$(stat -c %s "$FILE")
 
-measure() {  # name, command...; prints "seconds peak_kb"
+measure() {  # name, command...; prints "seconds peak_kb" (peak RSS of the largest process)
   local name=$1; shift
-  local t0 t1 out
-  out=$( { /usr/bin/time -f "%e %M" bash -c "$*" >/dev/null 2>/dev/null; } 2>&1 | tail -n 1)
-  echo "$out"
+  /usr/bin/time -o "$WORK/time.txt" -f "%e %M" bash -c "$*" >/dev/null 2>"$WORK/$name.stderr" \
+    || { echo "$name failed:" >&2; cat "$WORK/$name.stderr" >&2; exit 1; }
+  tail -n 1 "$WORK/time.txt"
 }
 
 declare -A T M
@@ -43,7 +43,7 @@ for r in $(seq "$REPEATS"); do
   sqlite3 "$WORK/cli.sqlite" 'CREATE TABLE events(timestamp TEXT, user TEXT, app TEXT, event TEXT);'
   read -r s m < <(measure sqlite3 "gzip -dc '$FILE' | sqlite3 '$WORK/cli.sqlite' '.import --csv --skip 1 /dev/stdin events'"); T[sqlite3]+="$s "; M[sqlite3]+="$m "
   read -r s m < <(measure fetchlab "'$BIN' import --db '$WORK/bench.sqlite' '$FILE'"); T[fetchlab]+="$s "; M[fetchlab]+="$m "
-  echo "run $r: floor ${T[floor]##* } sqlite3 ... fetchlab ..." >/dev/null
+  echo "run $r/$REPEATS (seconds so far): floor ${T[floor]}| sqlite3 ${T[sqlite3]}| fetchlab ${T[fetchlab]}" >&2
 done
 
 ROWS_CLI=$(sqlite3 "$WORK/cli.sqlite" 'SELECT count(*) FROM events')

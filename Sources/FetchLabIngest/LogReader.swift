@@ -26,7 +26,11 @@ public final class LogReader {
     private var splitter: FieldSplitter
     private var json = JSONLineParser()
     private var jsonFields: [UnsafeRawBufferPointer] = []
-    private var columns: [Field: Int] = [:]
+    private var columns: [Field: Int] = [:] {
+        didSet { columnIndex = Field.allCases.map { columns[$0] ?? -1 } }
+    }
+    /// `columns` as an array indexed by `Field.ordinal`: no hashing per field per row.
+    private var columnIndex = [Int](repeating: -1, count: Field.allCases.count)
     private var columnCount = 0
     private var firstDataLine: [UInt8]?
     private let fixedUser: Int32?
@@ -339,8 +343,20 @@ public final class LogReader {
 
     // MARK: FetchLab, battery-sampler and LSApp rows
 
+    /// The event names FetchLab writes, compared as bytes (the common case, no String made).
+    @inline(__always)
+    private static func canonicalKind(_ b: UnsafeRawBufferPointer) -> UsageEventKind? {
+        switch b.count {
+        case 6 where b.elementsEqual("launch".utf8): return .launch
+        case 5 where b.elementsEqual("close".utf8): return .close
+        case 10 where b.elementsEqual("force_quit".utf8): return .forceQuit
+        default: return nil
+        }
+    }
+
     private func field(_ f: Field, _ fields: [UnsafeRawBufferPointer]) -> UnsafeRawBufferPointer? {
-        guard let index = columns[f], index < fields.count else { return nil }
+        let index = columnIndex[f.ordinal]
+        guard index >= 0, index < fields.count else { return nil }
         return trim(fields[index])
     }
 
@@ -389,8 +405,10 @@ public final class LogReader {
             guard let a = field(.app, fields), a.count > 0 else { return "empty app" }
             var kind = UsageEventKind.launch
             if let e = field(.event, fields), e.count > 0 {
-                let name = String(decoding: e, as: UTF8.self)
-                if format == .lsapp {
+                if format == .usage, let k = Self.canonicalKind(e) {
+                    kind = k
+                } else if format == .lsapp {
+                    let name = String(decoding: e, as: UTF8.self)
                     switch name.lowercased() {
                     case "opened": kind = .launch
                     case "closed": kind = .close
@@ -401,6 +419,7 @@ public final class LogReader {
                     default: return "unknown LSApp event \"\(name.prefix(40))\" (expected Opened, Closed, User_Interaction or Broken)"
                     }
                 } else {
+                    let name = String(decoding: e, as: UTF8.self)
                     guard let k = UsageEventKind(name: name) else {
                         return "unknown event \"\(name.prefix(40))\" (expected launch, close or force_quit)"
                     }

@@ -8,6 +8,14 @@ public struct UsageRow: Sendable, Hashable {
     public var kind: UsageEventKind
     /// `nil` when the log did not say.
     public var utcOffset: Int32?
+
+    public init(time: Microseconds, user: Int32, app: Int32, kind: UsageEventKind, utcOffset: Int32?) {
+        self.time = time
+        self.user = user
+        self.app = app
+        self.kind = kind
+        self.utcOffset = utcOffset
+    }
 }
 
 /// A device-context sample with the user replaced by its name id.

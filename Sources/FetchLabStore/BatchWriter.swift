@@ -26,6 +26,7 @@ struct BatchWriter {
     private var appIDs: [Int64] = []
 
     private static let rowsPerInsert = 64
+    private let usageSorter: UsageRunSorter
     private let insertUsageMany: Statement
     private let insertUsageOne: Statement
     private let insertContext: Statement
@@ -37,11 +38,12 @@ struct BatchWriter {
     private let insertApp: Statement
     private let selectApp: Statement
 
-    init(db: Database, reader: LogReader, path: String, options: ReadOptions) throws {
+    init(db: Database, reader: LogReader, path: String, options: ReadOptions, sortRunRows: Int) throws {
         self.db = db
         guard let connection = db.sqliteConnection else { throw StoreError(.database, "\(path): database is closed") }
         self.connection = connection
         self.path = path
+        usageSorter = UsageRunSorter(runCapacity: sortRunRows)
         timeZone = options.timeZone?.identifier
         format = reader.format
         syntax = reader.syntax
@@ -97,41 +99,46 @@ struct BatchWriter {
     }
 
     private mutating func writeUsage(_ rows: [UsageRow]) throws {
-        // Sorting by the primary key keeps B-tree inserts local: far fewer pages touched.
-        var rows = rows
-        for i in rows.indices {
-            rows[i].user = Int32(try user(rows[i].user))
-            rows[i].app = Int32(try app(rows[i].app))
+        for var row in rows {
+            row.user = Int32(try user(row.user))
+            row.app = Int32(try app(row.app))
+            try usageSorter.append(row)
         }
-        rows.sort { a, b in
-            if a.user != b.user { return a.user < b.user }
-            if a.app != b.app { return a.app < b.app }
-            if a.time != b.time { return a.time < b.time }
-            return a.kind.rawValue < b.kind.rawValue
-        }
-        var before = Int(sqlite3_total_changes(connection))
-        var i = 0
+    }
+
+    /// Inserts the file's usage rows in primary-key order: one sweep over the B-tree,
+    /// however the file was ordered. Duplicates (in the file or already stored) are ignored and counted.
+    private mutating func insertSortedUsage(progress: (_ stored: Int, _ total: Int) -> Void) throws {
+        let rowCount = usageSorter.count
+        guard rowCount > 0 else { return }
+        let before = Int(sqlite3_total_changes(connection))
         let many = insertUsageMany.sqliteStatement
         let one = insertUsageOne.sqliteStatement
-        while i + Self.rowsPerInsert <= rows.count {
-            var p: Int32 = 1
-            for k in i..<(i + Self.rowsPerInsert) {
-                bindUsage(many, rows[k], at: p)
-                p += 5
+        var stored = 0
+        try usageSorter.drain { rows in
+            defer {
+                stored += rows.count
+                progress(stored, rowCount)
             }
-            try step(many)
-            i += Self.rowsPerInsert
+            var i = 0
+            while i + Self.rowsPerInsert <= rows.count {
+                var p: Int32 = 1
+                for k in i..<(i + Self.rowsPerInsert) {
+                    bindUsage(many, rows[k], at: p)
+                    p += 5
+                }
+                try step(many)
+                i += Self.rowsPerInsert
+            }
+            while i < rows.count {
+                bindUsage(one, rows[i], at: 1)
+                try step(one)
+                i += 1
+            }
         }
-        while i < rows.count {
-            bindUsage(one, rows[i], at: 1)
-            try step(one)
-            i += 1
-        }
-        let after = Int(sqlite3_total_changes(connection))
-        let added = after - before
-        before = after
+        let added = Int(sqlite3_total_changes(connection)) - before
         inserted.usageEvents += added
-        counts.duplicate += rows.count - added
+        counts.duplicate += rowCount - added
     }
 
     @inline(__always)
@@ -245,7 +252,10 @@ struct BatchWriter {
     }
 
     /// Fills in the import row and returns the summary.
-    func finish(contentSHA256: String, seconds: Double) throws -> ImportSummary {
+    mutating func finish(
+        contentSHA256: String, seconds: () -> Double, progress: (_ stored: Int, _ total: Int) -> Void
+    ) throws -> ImportSummary {
+        try insertSortedUsage(progress: progress)
         let (bytes, decompressed) = byteCounts()
         try db.execute(
             sql: """
@@ -261,7 +271,7 @@ struct BatchWriter {
         return ImportSummary(
             path: path, status: .imported, importID: importID, format: format.rawValue, syntax: syntax?.rawValue,
             compression: compression()?.rawValue, bytes: bytes, decompressedBytes: decompressed, counts: counts,
-            inserted: inserted, seconds: seconds, firstRejects: firstRejects)
+            inserted: inserted, seconds: seconds(), firstRejects: firstRejects)
     }
 
     static func now() -> String {

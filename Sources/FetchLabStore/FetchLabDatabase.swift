@@ -28,6 +28,11 @@ public final class FetchLabDatabase: Sendable {
         configuration.busyMode = .timeout(busyTimeout)
         configuration.readonly = readOnly
         configuration.label = "fetchlab"
+        // WAL with synchronous=NORMAL: commits are atomic and survive a crash of the process;
+        // only a power cut can lose the last commits (never corrupt the file).
+        configuration.prepareDatabase { db in
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        }
         do {
             let pool = try DatabasePool(path: path, configuration: configuration)
             if !readOnly { try Schema.migrator.migrate(pool) }

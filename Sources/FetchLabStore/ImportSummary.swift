@@ -57,9 +57,19 @@ extension RejectedRow: Codable {
 
 /// Where an import is, for a progress bar.
 public struct ImportProgress: Sendable {
+    public enum Phase: String, Sendable {
+        /// Decompressing, parsing and validating; `bytesRead` of `totalBytes` done.
+        case reading
+        /// Inserting the file's usage events in key order; `stored` of `rows` done.
+        case storing
+    }
+
     public var path: String
+    public var phase: Phase = .reading
     public var bytesRead: Int64
     public var totalBytes: Int64?
     public var rows: Int
+    /// Usage events handed to SQLite so far in the storing phase.
+    public var stored = 0
     public var elapsed: Double
 }

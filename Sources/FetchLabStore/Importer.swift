@@ -7,14 +7,20 @@ import GRDBSQLite
 /// Imports log files into a ``FetchLabDatabase``: each file in one transaction, all or nothing.
 ///
 /// Reading (inflate, split, parse, validate) runs on a second thread and hands batches to the
-/// writer, which sorts each batch by key and inserts it with reused prepared statements and
-/// raw binds. Duplicates are dropped by the tables' primary keys (`INSERT OR IGNORE`), so
+/// writer. Usage events are put in primary-key order (sorted runs, merged; see
+/// ``UsageRunSorter``) and inserted as one sweep with reused prepared statements and raw binds. Duplicates are dropped by the tables' primary keys (`INSERT OR IGNORE`), so
 /// overlapping files never double an event; a file whose content was imported before is
 /// recognised by its SHA-256 and left alone.
 public struct Importer: Sendable {
     public let database: FetchLabDatabase
+    /// Usage rows sorted in memory before a sorted run spills to a temporary file; bounds the
+    /// importer's memory whatever the file size (32 bytes a row).
+    public var sortRunRows: Int
 
-    public init(database: FetchLabDatabase) { self.database = database }
+    public init(database: FetchLabDatabase, sortRunRows: Int = UsageRunSorter.defaultRunCapacity) {
+        self.database = database
+        self.sortRunRows = sortRunRows
+    }
 
     /// Imports one file (`-` for standard input).
     ///
@@ -61,11 +67,12 @@ public struct Importer: Sendable {
 
         do {
             return try database.writer.writeWithoutTransaction { db -> ImportSummary in
-                try db.execute(sql: "PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536")
+                try db.execute(sql: "PRAGMA foreign_keys = OFF; PRAGMA cache_size = -32768")
                 defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
                 var summary: ImportSummary?
                 try db.inTransaction(.immediate) {
-                    var writer = try BatchWriter(db: db, reader: reader, path: path, options: options)
+                    var writer = try BatchWriter(
+                        db: db, reader: reader, path: path, options: options, sortRunRows: sortRunRows)
                     while let batch = try pipe.take() {
                         try writer.write(batch)
                         progress?(
@@ -85,7 +92,14 @@ public struct Importer: Sendable {
                             counts: ReadCounts(), inserted: .init(), seconds: elapsed(), firstRejects: [])
                         return .rollback
                     }
-                    summary = try writer.finish(contentSHA256: hash, seconds: elapsed())
+                    let totalBytes = reader.totalBytes
+                    let bytesRead = reader.inputBytesRead
+                    summary = try writer.finish(contentSHA256: hash, seconds: elapsed) { stored, rows in
+                        progress?(
+                            ImportProgress(
+                                path: path, phase: .storing, bytesRead: bytesRead, totalBytes: totalBytes,
+                                rows: rows, stored: stored, elapsed: elapsed()))
+                    }
                     return .commit
                 }
                 guard let summary else { throw StoreError(.database, "\(path): import did not finish") }

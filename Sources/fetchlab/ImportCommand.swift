@@ -128,6 +128,12 @@ struct ImportCommand: ParsableCommand {
             do {
                 let summary = try importer.importFile(path, options: options) { p in
                     guard showProgress else { return }
+                    if p.phase == .storing {
+                        let fraction = p.rows > 0 ? Double(p.stored) / Double(p.rows) : 1
+                        Terminal.progress(
+                            "\(Terminal.bar(fraction: fraction)) storing \(Format.count(p.stored))/\(Format.count(p.rows)) events in key order  \(path)")
+                        return
+                    }
                     var line = "\(path)  \(Format.count(p.rows)) rows"
                     let rate = p.elapsed > 0 ? Double(p.rows) / p.elapsed : 0
                     line += "  \(Format.count(Int(rate))) rows/s"
@@ -176,12 +182,17 @@ enum InputPaths {
             if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) {
                 if isDirectory.boolValue {
                     let entries = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
-                    let files = entries.sorted().filter { !$0.hasPrefix(".") }.map { (argument as NSString).appendingPathComponent($0) }
+                    // A directory contributes its log files (by name); files named one by one are always read.
+                    let files = entries.sorted().filter { !$0.hasPrefix(".") && looksLikeLog($0) }
+                        .map { (argument as NSString).appendingPathComponent($0) }
                         .filter { path in
                             var dir: ObjCBool = false
                             return FileManager.default.fileExists(atPath: path, isDirectory: &dir) && !dir.boolValue
                         }
-                    if files.isEmpty { throw ValidationError("\(argument): directory has no files") }
+                    if files.isEmpty {
+                        throw ValidationError(
+                            "\(argument): directory has no log files (.csv, .tsv, .jsonl, .txt, .log, optionally .gz/.zz)")
+                    }
                     paths += files
                 } else {
                     paths.append(argument)
@@ -200,14 +211,27 @@ enum InputPaths {
         return paths
     }
 
+    /// Whether a file name in a directory is a log to import: a text-log extension, optionally
+    /// followed by a compression one (`usage.csv.gz`). Other files (`habits.json`, `README.md`) are skipped.
+    static func looksLikeLog(_ name: String) -> Bool {
+        var parts = name.lowercased().split(separator: ".").dropFirst()
+        if let last = parts.last, ["gz", "gzip", "z", "zz", "zlib", "deflate"].contains(last) { parts.removeLast() }
+        guard let ext = parts.last else { return false }
+        return ["csv", "tsv", "jsonl", "ndjson", "txt", "log"].contains(ext)
+    }
+
     private static func glob(_ pattern: String) -> [String] {
         var result = glob_t()
         defer { globfree(&result) }
-        guard Glibc.glob(pattern, 0, nil, &result) == 0 else { return [] }
+        guard systemGlob(pattern, 0, nil, &result) == 0 else { return [] }
         return (0..<Int(result.gl_pathc)).compactMap { i in result.gl_pathv[i].map { String(cString: $0) } }
     }
 }
 
 #if canImport(Glibc)
     import Glibc
+    private let systemGlob = Glibc.glob
+#elseif canImport(Darwin)
+    import Darwin
+    private let systemGlob = Darwin.glob
 #endif

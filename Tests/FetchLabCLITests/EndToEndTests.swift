@@ -74,9 +74,13 @@ import _FetchLabTestSupport
         try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
         try Data(usageText(users: 2, events: 10, seed: 1).utf8).write(to: sub.appendingPathComponent("a.csv"))
         try gzip(Data(usageText(users: 2, events: 10, seed: 2).utf8)).write(to: sub.appendingPathComponent("b.csv.gz"))
+        // Files that are not logs (ground truth, notes) are skipped when a directory is expanded.
+        try Data("{\"users\": []}".utf8).write(to: sub.appendingPathComponent("habits.json"))
+        try Data("notes".utf8).write(to: sub.appendingPathComponent("README.md"))
         let result = try fetchlab(["import", "--db", db, sub.path])
         #expect(result.status == 0)
         #expect(result.out.contains("total: 2 files imported, 0 failed"))
+        #expect(!result.out.contains("habits.json") && !result.err.contains("habits.json"))
         let globbed = try fetchlab(["import", "--db", dir.path("g.sqlite"), sub.path + "/*.gz"])
         #expect(globbed.status == 0)
         #expect(globbed.out.contains("b.csv.gz"))

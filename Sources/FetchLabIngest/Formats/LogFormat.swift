@@ -23,6 +23,21 @@ public enum RowSyntax: String, Sendable, Hashable, Codable {
 enum Field: String, CaseIterable {
     case timestamp, user, app, event, battery, charging, network, lowPower = "low_power", screenOn = "screen_on"
 
+    /// Position in `allCases`, for array-indexed lookups.
+    var ordinal: Int {
+        switch self {
+        case .timestamp: 0
+        case .user: 1
+        case .app: 2
+        case .event: 3
+        case .battery: 4
+        case .charging: 5
+        case .network: 6
+        case .lowPower: 7
+        case .screenOn: 8
+        }
+    }
+
     static func canonical(_ header: String) -> Field? {
         let name = header.lowercased()
         if let field = Field(rawValue: name) { return field }

@@ -1,0 +1,197 @@
+import FetchLabIngest
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Puts a file's usage rows into primary-key order (user, app, time, kind) with bounded memory,
+/// so that they reach SQLite's B-tree as one in-order sweep instead of scattered inserts.
+///
+/// Rows collect in memory up to `runCapacity`; a full buffer is sorted and spilled as a run to an
+/// unlinked temporary file (gone when the process ends, even by SIGKILL). ``drain(_:)`` then
+/// merges the runs. A file that fits one run never touches the disk.
+public final class UsageRunSorter {
+    /// Rows held in memory before a run spills (512 Ki rows ≈ 16 MB).
+    public static let defaultRunCapacity = 1 << 19
+    /// Rows read ahead from each run while merging, at most this many bytes over all runs.
+    private static let mergeBudgetBytes = 8 << 20
+    fileprivate static let rowBytes = MemoryLayout<UsageRow>.stride
+
+    private let runCapacity: Int
+    private let temporaryDirectory: String
+    private var buffer: [UsageRow] = []
+    private var fd: Int32 = -1
+    private var runs: [(offset: Int, count: Int)] = []
+    private var fileEnd = 0
+
+    /// Rows added so far.
+    private(set) var count = 0
+    /// Runs spilled to disk so far.
+    var spilledRuns: Int { runs.count }
+
+    init(runCapacity: Int = defaultRunCapacity, temporaryDirectory: String = NSTemporaryDirectory()) {
+        self.runCapacity = max(1, runCapacity)
+        self.temporaryDirectory = temporaryDirectory
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+    }
+
+    @inline(__always)
+    static func precedes(_ a: UsageRow, _ b: UsageRow) -> Bool {
+        if a.user != b.user { return a.user < b.user }
+        if a.app != b.app { return a.app < b.app }
+        if a.time != b.time { return a.time < b.time }
+        return a.kind.rawValue < b.kind.rawValue
+    }
+
+    func append(_ row: UsageRow) throws {
+        if buffer.isEmpty { buffer.reserveCapacity(min(runCapacity, 1 << 16)) }
+        buffer.append(row)
+        count += 1
+        if buffer.count >= runCapacity { try spill() }
+    }
+
+    /// Calls `body` with consecutive chunks of all rows in primary-key order, then empties the sorter.
+    func drain(_ body: (UnsafeBufferPointer<UsageRow>) throws -> Void) throws {
+        defer { reset() }
+        if runs.isEmpty {
+            buffer.sort(by: Self.precedes)
+            try buffer.withUnsafeBufferPointer { try body($0) }
+            return
+        }
+        if !buffer.isEmpty { try spill() }
+        buffer = []
+        try merge(body)
+    }
+
+    private func reset() {
+        buffer = []
+        runs = []
+        fileEnd = 0
+        count = 0
+        if fd >= 0 {
+            close(fd)
+            fd = -1
+        }
+    }
+
+    private func spill() throws {
+        buffer.sort(by: Self.precedes)
+        if fd < 0 { fd = try Self.openUnlinkedTemporaryFile(in: temporaryDirectory) }
+        let bytes = buffer.count * Self.rowBytes
+        try buffer.withUnsafeBytes { raw in
+            var written = 0
+            while written < bytes {
+                let n = pwrite(fd, raw.baseAddress! + written, bytes - written, off_t(fileEnd + written))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw StoreError(.database, "temporary sort file in \(temporaryDirectory): \(String(cString: strerror(errno)))")
+                }
+                written += n
+            }
+        }
+        runs.append((fileEnd, buffer.count))
+        fileEnd += bytes
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// A k-way merge of the spilled runs through a binary heap of run cursors.
+    private func merge(_ body: (UnsafeBufferPointer<UsageRow>) throws -> Void) throws {
+        let perRun = max(1024, Self.mergeBudgetBytes / Self.rowBytes / runs.count)
+        var cursors = runs.map { RunCursor(offset: $0.offset, remaining: $0.count, capacity: perRun) }
+        defer { for c in cursors { c.buffer.deallocate() } }
+        var heap: [Int] = []
+        for i in cursors.indices {
+            try cursors[i].refill(fd)
+            if cursors[i].available { heap.append(i) }
+        }
+        func less(_ i: Int, _ j: Int) -> Bool { Self.precedes(cursors[i].current, cursors[j].current) }
+        func siftDown(_ start: Int) {
+            var parent = start
+            while true {
+                let left = 2 * parent + 1
+                if left >= heap.count { return }
+                var child = left
+                if left + 1 < heap.count, less(heap[left + 1], heap[left]) { child = left + 1 }
+                if !less(heap[child], heap[parent]) { return }
+                heap.swapAt(child, parent)
+                parent = child
+            }
+        }
+        for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
+
+        let outCapacity = 1 << 14
+        let out = UnsafeMutableBufferPointer<UsageRow>.allocate(capacity: outCapacity)
+        defer { out.deallocate() }
+        var filled = 0
+        while let top = heap.first {
+            out[filled] = cursors[top].current
+            filled += 1
+            if filled == outCapacity {
+                try body(UnsafeBufferPointer(out))
+                filled = 0
+            }
+            cursors[top].position += 1
+            if !cursors[top].available { try cursors[top].refill(fd) }
+            if !cursors[top].available {
+                heap[0] = heap[heap.count - 1]
+                heap.removeLast()
+            }
+            if !heap.isEmpty { siftDown(0) }
+        }
+        if filled > 0 { try body(UnsafeBufferPointer(rebasing: out[0..<filled])) }
+    }
+
+    private struct RunCursor {
+        var offset: Int
+        var remaining: Int
+        let buffer: UnsafeMutableBufferPointer<UsageRow>
+        var position = 0
+        var end = 0
+
+        init(offset: Int, remaining: Int, capacity: Int) {
+            self.offset = offset
+            self.remaining = remaining
+            buffer = .allocate(capacity: min(capacity, max(remaining, 1)))
+        }
+
+        var available: Bool { position < end }
+        var current: UsageRow { buffer[position] }
+
+        mutating func refill(_ fd: Int32) throws {
+            let n = min(buffer.count, remaining)
+            position = 0
+            end = 0
+            guard n > 0 else { return }
+            let bytes = n * UsageRunSorter.rowBytes
+            let raw = UnsafeMutableRawPointer(buffer.baseAddress!)
+            var done = 0
+            while done < bytes {
+                let r = pread(fd, raw + done, bytes - done, off_t(offset + done))
+                if r < 0 && errno == EINTR { continue }
+                if r <= 0 { throw StoreError(.database, "temporary sort file: read failed") }
+                done += r
+            }
+            offset += bytes
+            remaining -= n
+            end = n
+        }
+    }
+
+    private static func openUnlinkedTemporaryFile(in directory: String) throws -> Int32 {
+        var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast())
+        template += Array("fetchlab-sort-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw StoreError(
+                .database, "cannot create a temporary sort file in \(directory): \(String(cString: strerror(errno)))")
+        }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        return fd
+    }
+}

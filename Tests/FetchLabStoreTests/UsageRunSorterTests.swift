@@ -1,0 +1,89 @@
+import FetchLabCore
+import FetchLabIngest
+import Foundation
+import Testing
+import _FetchLabTestSupport
+
+@testable import FetchLabStore
+
+@Suite struct UsageRunSorterTests {
+    /// A seeded generator, so a failure reproduces.
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    func rows(_ n: Int, seed: UInt64) -> [UsageRow] {
+        var rng = SplitMix(state: seed)
+        return (0..<n).map { _ in
+            UsageRow(
+                time: Int64.random(in: 0..<1_000, using: &rng), user: Int32.random(in: 0..<5, using: &rng),
+                app: Int32.random(in: 0..<4, using: &rng), kind: UsageEventKind.allCases.randomElement(using: &rng)!,
+                utcOffset: Bool.random(using: &rng) ? nil : 3600)
+        }
+    }
+
+    func drained(_ sorter: UsageRunSorter) throws -> [UsageRow] {
+        var out: [UsageRow] = []
+        try sorter.drain { out.append(contentsOf: $0) }
+        return out
+    }
+
+    @Test(arguments: [1, 7, 100, 5_000, 1 << 19])
+    func drainsEveryRowInKeyOrderWhateverTheRunSize(runCapacity: Int) throws {
+        let input = rows(3_001, seed: 42)
+        let sorter = UsageRunSorter(runCapacity: runCapacity)
+        for row in input { try sorter.append(row) }
+        #expect(sorter.count == input.count)
+        #expect(sorter.spilledRuns == (runCapacity >= input.count ? 0 : input.count / runCapacity))
+        let output = try drained(sorter)
+        // The same multiset, in key order (ties in the key may come in any order).
+        #expect(output.count == input.count)
+        #expect(zip(output, output.dropFirst()).allSatisfy { !UsageRunSorter.precedes($1, $0) })
+        let key = { (r: UsageRow) in "\(r.user) \(r.app) \(r.time) \(r.kind.rawValue) \(r.utcOffset ?? -1)" }
+        #expect(output.map(key).sorted() == input.map(key).sorted())
+        // Drained means empty: the sorter can be reused.
+        #expect(sorter.count == 0)
+        #expect(try drained(sorter).isEmpty)
+    }
+
+    @Test func aMissingTemporaryDirectoryIsAClearError() throws {
+        let sorter = UsageRunSorter(runCapacity: 2, temporaryDirectory: "/nonexistent-fetchlab-dir")
+        try sorter.append(rows(1, seed: 1)[0])
+        let error = #expect(throws: StoreError.self) { try sorter.append(rows(1, seed: 2)[0]) }
+        #expect(error?.message.contains("/nonexistent-fetchlab-dir") == true)
+    }
+
+    /// An import whose rows spill into many runs stores exactly what an in-memory one does,
+    /// and counts duplicates that fall into different runs.
+    @Test func spillingImportMatchesInMemoryImport() throws {
+        var lines = ["timestamp,user,app,event"]
+        var rng = SplitMix(state: 7)
+        for _ in 0..<20_000 {
+            let t = 1_709_294_400 + Int.random(in: 0..<86_400, using: &rng)
+            lines.append("\(t),u\(Int.random(in: 0..<30, using: &rng)),com.app\(Int.random(in: 0..<9, using: &rng)),launch")
+        }
+        lines += lines[1...500]  // exact duplicates, far from their originals
+        let text = lines.joined(separator: "\n") + "\n"
+        var results: [[String]] = []
+        var summaries: [ImportSummary] = []
+        for runRows in [1 << 19, 333] {
+            let f = try Fixture()
+            var importer = f.importer
+            importer.sortRunRows = runRows
+            summaries.append(try importer.importFile(try f.dir.write("u.csv", text)))
+            results.append(try f.rows("SELECT user, app, time_us, event FROM usage_events ORDER BY 1, 2, 3").map { "\($0)" })
+        }
+        #expect(results[0] == results[1])
+        #expect(summaries[0].inserted.usageEvents == summaries[1].inserted.usageEvents)
+        #expect(summaries[1].counts.duplicate == summaries[0].counts.duplicate)
+        #expect(summaries[1].counts.duplicate >= 500)
+        #expect(summaries[1].inserted.usageEvents + summaries[1].counts.duplicate == 20_500)
+    }
+}
