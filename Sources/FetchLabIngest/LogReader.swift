@@ -26,6 +26,9 @@ public final class LogReader {
     private var splitter: FieldSplitter
     private var json = JSONLineParser()
     private var jsonFields: [UnsafeRawBufferPointer] = []
+    /// The header line's bytes: when files are concatenated (`cat a.csv.gz b.csv.gz`), their
+    /// headers recur inside the stream and are skipped, not rejected.
+    private var headerLine: [UInt8] = []
     private var columns: [Field: Int] = [:] {
         didSet { columnIndex = Field.allCases.map { columns[$0] ?? -1 } }
     }
@@ -89,7 +92,7 @@ public final class LogReader {
         format = detected.0
         syntax = detected.1
         header = detected.2
-        if detected.3 { firstDataLine = first }
+        if detected.3 { firstDataLine = first } else if syntax != .jsonLines { headerLine = first }
         splitter = FieldSplitter(delimiter: syntax == .tsv || format == .lsapp ? 0x09 : 0x2C)
 
         if let user = options.user {
@@ -286,9 +289,15 @@ public final class LogReader {
         return batch
     }
 
+    private func isRepeatedHeader(_ line: UnsafeRawBufferPointer) -> Bool {
+        let body = line.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeRawBufferPointer(rebasing: line[3...]) : line
+        return body.count == headerLine.count && body.elementsEqual(headerLine)
+    }
+
     @inline(__always)
     private func handle(_ line: UnsafeRawBufferPointer, number: Int) throws(IngestError) {
         if isBlank(line) { return }
+        if line.count >= headerLine.count, !headerLine.isEmpty, isRepeatedHeader(line) { return }
         batch.counts.rows += 1
         let problem: String?
         switch format {

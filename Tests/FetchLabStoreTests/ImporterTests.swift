@@ -183,6 +183,18 @@ struct Fixture {
         #expect(try f.count("usage_event") == 200)
     }
 
+    /// `cat a.csv.gz b.csv.gz > ab.csv.gz`: a multi-member gzip whose second header is skipped, not rejected.
+    @Test func concatenatedGzipFilesWithHeadersImportAsOne() throws {
+        let f = try Fixture()
+        let a = try gzip(Data("timestamp,user,app\n2024-03-01T12:00:00Z,u1,com.a\n".utf8))
+        let b = try gzip(Data("\u{FEFF}timestamp,user,app\r\n2024-03-01T13:00:00Z,u1,com.b\r\n".utf8))
+        let s = try f.importer.importFile(try f.dir.write("ab.csv.gz", a + b))
+        #expect(s.counts.rows == 2)
+        #expect(s.counts.rejected == 0)
+        #expect(s.inserted.usageEvents == 2)
+        #expect(try f.launches("u1").map(\.0) == ["com.a", "com.b"])
+    }
+
     @Test func aFileFailingHalfwayLeavesNothing() throws {
         let f = try Fixture()
         var text = "timestamp,user,app\n"
