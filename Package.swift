@@ -16,7 +16,9 @@ let package = Package(
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+            // libsqlite3-dev: GRDB links the system SQLite (GRDBSQLite); named here so that a missing
+            // library points at both packages.
+            providers: [.apt(["zlib1g-dev", "libsqlite3-dev"]), .brew(["zlib", "sqlite"])]
         ),
         .target(name: "FetchLabCore"),
         .target(name: "FetchLabIngest", dependencies: ["FetchLabCore", "CZlib"]),
@@ -40,7 +42,8 @@ let package = Package(
         .testTarget(
             name: "FetchLabStoreTests",
             dependencies: [
-                "FetchLabStore", "FetchLabIngest", "_FetchLabTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "FetchLabStore", "FetchLabIngest", "_FetchLabTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

@@ -68,7 +68,9 @@ public struct UsageEvent: Hashable, Sendable, Codable {
     /// The UTC offset of the local time the log wrote, when the log said it.
     public var utcOffsetSeconds: Int32?
 
-    public init(time: Microseconds, user: UserID, app: AppID, kind: UsageEventKind = .launch, utcOffsetSeconds: Int32? = nil) {
+    public init(
+        time: Microseconds, user: UserID, app: AppID, kind: UsageEventKind = .launch, utcOffsetSeconds: Int32? = nil
+    ) {
         self.time = time
         self.user = user
         self.app = app

@@ -183,7 +183,9 @@ public final class LogReader {
         if forced == .battery || (forced == nil && lower.isSuperset(of: ["id", "level", "status", "timestamp"])) {
             return .battery
         }
-        if forced == .lsapp || (forced == nil && lower.isSuperset(of: ["user_id", "app_name", "event_type", "timestamp"])) {
+        if forced == .lsapp
+            || (forced == nil && lower.isSuperset(of: ["user_id", "app_name", "event_type", "timestamp"]))
+        {
             return .lsapp
         }
         let fields = Set(header.compactMap { Field.canonical(map[$0] ?? $0) })
@@ -202,7 +204,9 @@ public final class LogReader {
         if fields.contains(.app) { return .content }
         throw IngestError(
             .format, source: source, line: 1,
-            message: "header \"\(header.joined(separator: ",").prefix(120))\" names neither an app nor device-context columns")
+            message:
+                "header \"\(header.joined(separator: ",").prefix(120))\" names neither an app nor device-context columns"
+        )
     }
 
     private func bindColumns() throws(IngestError) {
@@ -337,7 +341,8 @@ public final class LogReader {
             let text = String(decoding: field.prefix(40), as: UTF8.self)
             return .failure(
                 TimestampError(
-                    message: "timestamp \"\(text)\" is outside \(Self.isoDate(options.earliest))..\(Self.isoDate(options.latest))"
+                    message:
+                        "timestamp \"\(text)\" is outside \(Self.isoDate(options.earliest))..\(Self.isoDate(options.latest))"
                         + " (a placeholder?); change the range with --earliest/--latest"))
         }
         return .success(ts)
@@ -387,7 +392,8 @@ public final class LogReader {
         } else {
             guard splitter.split(line) else { return "unclosed quote" }
             if splitter.fields.count != columnCount {
-                let glued = columnCount >= 4 && splitter.fields.count >= 2 * columnCount - 1 ? " (two lines run together?)" : ""
+                let glued =
+                    columnCount >= 4 && splitter.fields.count >= 2 * columnCount - 1 ? " (two lines run together?)" : ""
                 return "expected \(columnCount) fields, found \(splitter.fields.count)\(glued)"
             }
             fields = splitter.fields
@@ -425,7 +431,9 @@ public final class LogReader {
                         batch.counts.accepted += 1
                         batch.counts.excluded += 1
                         return nil
-                    default: return "unknown LSApp event \"\(name.prefix(40))\" (expected Opened, Closed, User_Interaction or Broken)"
+                    default:
+                        return
+                            "unknown LSApp event \"\(name.prefix(40))\" (expected Opened, Closed, User_Interaction or Broken)"
                     }
                 } else {
                     let name = String(decoding: e, as: UTF8.self)
@@ -441,7 +449,8 @@ public final class LogReader {
                 batch.counts.excluded += 1
                 return nil
             }
-            batch.usage.append(UsageRow(time: ts.microseconds, user: user, app: app, kind: kind, utcOffset: ts.utcOffsetSeconds))
+            batch.usage.append(
+                UsageRow(time: ts.microseconds, user: user, app: app, kind: kind, utcOffset: ts.utcOffsetSeconds))
         case .content:
             guard let a = field(.app, fields), a.count > 0 else { return "empty app" }
             let app = apps.id(of: a)
@@ -468,7 +477,8 @@ public final class LogReader {
                     case "3", "4": row.charging = false
                     case "1": row.charging = nil
                     default:
-                        return "status \"\(String(decoding: s.prefix(40), as: UTF8.self))\" is not an Android battery status (1–5)"
+                        return
+                            "status \"\(String(decoding: s.prefix(40), as: UTF8.self))\" is not an Android battery status (1–5)"
                     }
                 }
                 let wifi = field(.network, fields).flatMap { bool($0) } ?? nil
@@ -587,6 +597,7 @@ public final class LogReader {
             return
         }
         if sample.app == sessionApp && sample.time - sessionLast <= options.sessionGap { return }
-        batch.usage.append(UsageRow(time: sample.time, user: user, app: sample.app, kind: .launch, utcOffset: sample.offset))
+        batch.usage.append(
+            UsageRow(time: sample.time, user: user, app: sample.app, kind: .launch, utcOffset: sample.offset))
     }
 }

@@ -59,21 +59,28 @@ struct BatchWriter {
         importID = db.lastInsertedRowID
         let values = Array(repeating: "(?,?,?,?,?,\(importID))", count: Self.rowsPerInsert).joined(separator: ",")
         insertUsageMany = try db.makeStatement(
-            sql: "INSERT OR IGNORE INTO usage_event (user_id, app_id, time, kind, utc_offset, import_id) VALUES \(values)")
+            sql:
+                "INSERT OR IGNORE INTO usage_event (user_id, app_id, time, kind, utc_offset, import_id) VALUES \(values)"
+        )
         insertUsageOne = try db.makeStatement(
-            sql: "INSERT OR IGNORE INTO usage_event (user_id, app_id, time, kind, utc_offset, import_id) VALUES (?,?,?,?,?,\(importID))")
+            sql:
+                "INSERT OR IGNORE INTO usage_event (user_id, app_id, time, kind, utc_offset, import_id) VALUES (?,?,?,?,?,\(importID))"
+        )
         insertContext = try db.makeStatement(
             sql: """
                 INSERT OR IGNORE INTO context_sample (user_id, time, battery, charging, network, low_power, screen_on, import_id)
                 VALUES (?,?,?,?,?,?,?,\(importID))
                 """)
         selectContext = try db.makeStatement(
-            sql: "SELECT battery, charging, network, low_power, screen_on FROM context_sample WHERE user_id = ? AND time = ?")
+            sql:
+                "SELECT battery, charging, network, low_power, screen_on FROM context_sample WHERE user_id = ? AND time = ?"
+        )
         insertContent = try db.makeStatement(
             sql: "INSERT OR IGNORE INTO content_update (app_id, time, import_id) VALUES (?,?,\(importID))")
         insertReject = try db.makeStatement(
             sql: "INSERT INTO rejected_row (import_id, line, reason, raw) VALUES (\(importID),?,?,?)")
-        insertUser = try db.makeStatement(sql: "INSERT INTO user (name, time_zone) VALUES (?, ?) ON CONFLICT(name) DO NOTHING")
+        insertUser = try db.makeStatement(
+            sql: "INSERT INTO user (name, time_zone) VALUES (?, ?) ON CONFLICT(name) DO NOTHING")
         selectUser = try db.makeStatement(sql: "SELECT id FROM user WHERE name = ?")
         insertApp = try db.makeStatement(sql: "INSERT INTO app (name) VALUES (?) ON CONFLICT(name) DO NOTHING")
         selectApp = try db.makeStatement(sql: "SELECT id FROM app WHERE name = ?")
@@ -210,7 +217,8 @@ struct BatchWriter {
             throw StoreError(.database, "\(path): could not store user \(name)")
         }
         if let timeZone {
-            try db.execute(sql: "UPDATE user SET time_zone = ? WHERE id = ? AND time_zone IS NULL", arguments: [timeZone, id])
+            try db.execute(
+                sql: "UPDATE user SET time_zone = ? WHERE id = ? AND time_zone IS NULL", arguments: [timeZone, id])
         }
         userIDs[index] = id
         return id

@@ -43,8 +43,9 @@ extension RejectedRow: Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(line: try c.decode(Int.self, forKey: .line), reason: try c.decode(String.self, forKey: .reason),
-                  raw: try c.decode(String.self, forKey: .raw))
+        self.init(
+            line: try c.decode(Int.self, forKey: .line), reason: try c.decode(String.self, forKey: .reason),
+            raw: try c.decode(String.self, forKey: .raw))
     }
 
     public func encode(to encoder: any Encoder) throws {

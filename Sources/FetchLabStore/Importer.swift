@@ -123,7 +123,8 @@ public struct Importer: Sendable {
             let size = (attributes[.size] as? NSNumber)?.int64Value
         else { return nil }
         let candidates = try database.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, format, content_sha256 FROM import WHERE bytes = ?", arguments: [size])
+            try Row.fetchAll(
+                db, sql: "SELECT id, format, content_sha256 FROM import WHERE bytes = ?", arguments: [size])
         }
         guard !candidates.isEmpty, let hash = try? Self.sha256(ofFile: path) else { return nil }
         for row in candidates where row["content_sha256"] == hash {

@@ -101,7 +101,9 @@ public struct UsageQueries: Sendable {
         do {
             return try database.writer.read { db in
                 var totals: [String: Int] = [:]
-                for table in ["user", "app", "usage_event", "context_sample", "content_update", "import", "rejected_row"] {
+                for table in [
+                    "user", "app", "usage_event", "context_sample", "content_update", "import", "rejected_row",
+                ] {
                     totals[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
                 }
                 return totals

@@ -90,7 +90,8 @@ public final class UsageRunSorter {
                 let n = pwrite(fd, raw.baseAddress! + written, bytes - written, off_t(fileEnd + written))
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw StoreError(.database, "temporary sort file in \(temporaryDirectory): \(String(cString: strerror(errno)))")
+                    throw StoreError(
+                        .database, "temporary sort file in \(temporaryDirectory): \(String(cString: strerror(errno)))")
                 }
                 written += n
             }

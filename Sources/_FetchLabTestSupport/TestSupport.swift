@@ -50,7 +50,9 @@ public struct ProcessResult: Sendable {
 }
 
 /// Runs a program with optional standard input and collects its output.
-public func run(_ executable: String, _ arguments: [String], input: Data? = nil, cwd: String? = nil) throws -> ProcessResult {
+public func run(_ executable: String, _ arguments: [String], input: Data? = nil, cwd: String? = nil) throws
+    -> ProcessResult
+{
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments

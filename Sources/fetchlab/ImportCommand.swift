@@ -23,7 +23,11 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: "Files, directories or glob patterns to import; - reads standard input.")
     var files: [String]
 
-    @Option(name: .customLong("input-format"), help: "Read as this format instead of detecting it (\(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))).")
+    @Option(
+        name: .customLong("input-format"),
+        help:
+            "Read as this format instead of detecting it (\(LogFormat.allCases.map(\.rawValue).joined(separator: ", ")))."
+    )
     var inputFormat: LogFormat?
 
     @Flag(name: .customLong("raw-deflate"), help: "The input is raw deflate data (no gzip or zlib header).")
@@ -35,16 +39,24 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("epoch-unit"), help: "Unit of numeric timestamps (auto detects by magnitude).")
     var epochUnit: EpochUnit = .auto
 
-    @Option(name: .customLong("map"), help: "Read header COLUMN as FIELD (timestamp, user, app, event, battery, charging, network, low_power, screen_on). Repeatable.")
+    @Option(
+        name: .customLong("map"),
+        help:
+            "Read header COLUMN as FIELD (timestamp, user, app, event, battery, charging, network, low_power, screen_on). Repeatable."
+    )
     var maps: [String] = []
 
     @Option(help: "User (or device) name for every row; foreground logs default to the file name.")
     var user: String?
 
-    @Option(name: .customLong("session-gap"), help: "Foreground logs: a sample of the same app after this gap is a new launch (e.g. 300s, 5m).")
+    @Option(
+        name: .customLong("session-gap"),
+        help: "Foreground logs: a sample of the same app after this gap is a new launch (e.g. 300s, 5m).")
     var sessionGap = "5m"
 
-    @Option(name: .customLong("reorder-window"), help: "Foreground logs: how far back an out-of-order line may go (e.g. 1h).")
+    @Option(
+        name: .customLong("reorder-window"),
+        help: "Foreground logs: how far back an out-of-order line may go (e.g. 1h).")
     var reorderWindow = "1h"
 
     @Option(name: .customLong("exclude"), help: "Skip apps matching this glob (e.g. '*launcher*'). Repeatable.")
@@ -62,7 +74,8 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "Output: text or json.")
     var format: OutputFormat = .text
 
-    @Option(name: .customLong("busy-timeout"), help: "Seconds to wait for another process's import into the same database.")
+    @Option(
+        name: .customLong("busy-timeout"), help: "Seconds to wait for another process's import into the same database.")
     var busyTimeout: Double = 600
 
     func validate() throws {
@@ -102,7 +115,9 @@ struct ImportCommand: ParsableCommand {
     }
 
     static func duration(_ text: String, option: String) throws -> Microseconds {
-        let units: [(String, Double)] = [("ms", 1e3), ("s", 1e6), ("m", 60e6), ("min", 60e6), ("h", 3600e6), ("d", 86400e6)]
+        let units: [(String, Double)] = [
+            ("ms", 1e3), ("s", 1e6), ("m", 60e6), ("min", 60e6), ("h", 3600e6), ("d", 86400e6),
+        ]
         for (suffix, scale) in units.sorted(by: { $0.0.count > $1.0.count }) where text.hasSuffix(suffix) {
             if let value = Double(text.dropLast(suffix.count)), value >= 0 { return Microseconds(value * scale) }
         }
@@ -131,7 +146,8 @@ struct ImportCommand: ParsableCommand {
                     if p.phase == .storing {
                         let fraction = p.rows > 0 ? Double(p.stored) / Double(p.rows) : 1
                         Terminal.progress(
-                            "\(Terminal.bar(fraction: fraction)) storing \(Format.count(p.stored))/\(Format.count(p.rows)) events in key order  \(path)")
+                            "\(Terminal.bar(fraction: fraction)) storing \(Format.count(p.stored))/\(Format.count(p.rows)) events in key order  \(path)"
+                        )
                         return
                     }
                     var line = "\(path)  \(Format.count(p.rows)) rows"
@@ -139,7 +155,9 @@ struct ImportCommand: ParsableCommand {
                     line += "  \(Format.count(Int(rate))) rows/s"
                     if let total = p.totalBytes, total > 0 {
                         let fraction = Double(p.bytesRead) / Double(total)
-                        line = "\(Terminal.bar(fraction: fraction)) \(Format.bytes(p.bytesRead))/\(Format.bytes(total))  " + line
+                        line =
+                            "\(Terminal.bar(fraction: fraction)) \(Format.bytes(p.bytesRead))/\(Format.bytes(total))  "
+                            + line
                         if fraction > 0.01 { line += "  ETA \(Format.seconds(p.elapsed / fraction - p.elapsed))" }
                     }
                     Terminal.progress(line)
@@ -191,7 +209,8 @@ enum InputPaths {
                         }
                     if files.isEmpty {
                         throw ValidationError(
-                            "\(argument): directory has no log files (.csv, .tsv, .jsonl, .txt, .log, optionally .gz/.zz)")
+                            "\(argument): directory has no log files (.csv, .tsv, .jsonl, .txt, .log, optionally .gz/.zz)"
+                        )
                     }
                     paths += files
                 } else {

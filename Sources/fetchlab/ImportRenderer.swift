@@ -20,7 +20,9 @@ enum ImportRenderer {
             lines.append("  \(s.path):\(reject.line): \(reject.reason)")
         }
         if s.counts.rejected > 3 {
-            lines.append("  … \(Format.count(s.counts.rejected - 3)) more rejects in the rejected_rows view (import #\(s.importID))")
+            lines.append(
+                "  … \(Format.count(s.counts.rejected - 3)) more rejects in the rejected_rows view (import #\(s.importID))"
+            )
         }
         return lines.joined(separator: "\n")
     }
@@ -38,7 +40,8 @@ enum ImportRenderer {
         let new = summaries.reduce(0) { $0 + $1.inserted.total }
         let rejected = summaries.reduce(0) { $0 + $1.counts.rejected }
         let seconds = summaries.reduce(0) { $0 + $1.seconds }
-        return "total: \(summaries.count) files imported, \(failed) failed; \(Format.count(rows)) rows, "
+        return
+            "total: \(summaries.count) file\(summaries.count == 1 ? "" : "s") imported, \(failed) failed; \(Format.count(rows)) rows, "
             + "\(Format.count(new)) new records, \(Format.count(rejected)) rejected in \(Format.seconds(seconds))"
     }
 }

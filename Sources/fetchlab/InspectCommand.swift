@@ -40,7 +40,8 @@ struct InspectCommand: ParsableCommand {
             return
         }
         if shown.isEmpty {
-            Terminal.note("no launches stored\(user.map { " for user \($0)" } ?? "")\(app.map { " of app \($0)" } ?? "")")
+            Terminal.note(
+                "no launches stored\(user.map { " for user \($0)" } ?? "")\(app.map { " of app \($0)" } ?? "")")
             return
         }
         print(InspectRenderer.table(shown))
@@ -72,7 +73,8 @@ enum InspectRenderer {
         let appWidth = max(3, min(40, rows.map(\.app.count).max() ?? 3))
         var lines: [String] = []
         lines.append(
-            Format.pad("user", userWidth) + "  " + Format.pad("app", appWidth) + "  launches  days  /day  first       last        "
+            Format.pad("user", userWidth) + "  " + Format.pad("app", appWidth)
+                + "  launches  days  /day  first       last        "
                 + "0     6     12    18    ")
         for r in rows {
             let app = r.app.count > appWidth ? String(r.app.prefix(appWidth - 1)) + "…" : r.app
@@ -85,7 +87,9 @@ enum InspectRenderer {
                     + (r.localTime ? "" : " UTC"))
         }
         lines.append("")
-        lines.append("Profile: launches per hour of the local day (UTC where the log gave no offset or --timezone), scaled to each row's peak.")
+        lines.append(
+            "Profile: launches per hour of the local day (UTC where the log gave no offset or --timezone), scaled to each row's peak."
+        )
         return lines.joined(separator: "\n")
     }
 }

@@ -41,7 +41,10 @@ import _FetchLabTestSupport
         let rows = try #require(decoded)
         #expect(rows.count == 9)
         #expect(rows.allSatisfy { $0["user"] as? String == "user1" && ($0["hourly"] as? [Int])?.count == 24 })
-        let total = try GRDB.DatabaseQueue(path: db).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM usage_event WHERE user_id = (SELECT id FROM user WHERE name = 'user1')") }
+        let total = try GRDB.DatabaseQueue(path: db).read {
+            try Int.fetchOne(
+                $0, sql: "SELECT count(*) FROM usage_event WHERE user_id = (SELECT id FROM user WHERE name = 'user1')")
+        }
         #expect(rows.reduce(0) { $0 + ($1["launches"] as? Int ?? 0) } == total)
     }
 
@@ -116,7 +119,9 @@ import _FetchLabTestSupport
         #expect(badZone.err.contains("unknown time zone 'Mars/Olympus'"))
 
         // Nothing of the failed files reached the database.
-        let count = try GRDB.DatabaseQueue(path: db).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM usage_event") }
+        let count = try GRDB.DatabaseQueue(path: db).read {
+            try Int.fetchOne($0, sql: "SELECT count(*) FROM usage_event")
+        }
         #expect(count == 0)
     }
 
@@ -124,7 +129,9 @@ import _FetchLabTestSupport
         let a = try dir.writeGzip("a.csv.gz", usageText(users: 20, events: 150_000, seed: 1))
         let b = try dir.writeGzip("b.csv.gz", usageText(users: 20, events: 150_000, seed: 2, userPrefix: "other"))
         // Create the database first so both processes find the schema.
-        _ = try fetchlab(["import", "--db", db, try dir.write("seed.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,u,a\n")])
+        _ = try fetchlab([
+            "import", "--db", db, try dir.write("seed.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,u,a\n"),
+        ])
         nonisolated(unsafe) var results: [ProcessResult?] = [nil, nil]
         let group = DispatchGroup()
         for (i, file) in [a, b].enumerated() {
@@ -139,7 +146,9 @@ import _FetchLabTestSupport
             let r = try #require(result)
             #expect(r.status == 0, "\(r.err)")
         }
-        let count = try GRDB.DatabaseQueue(path: db).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM usage_event") }
+        let count = try GRDB.DatabaseQueue(path: db).read {
+            try Int.fetchOne($0, sql: "SELECT count(*) FROM usage_event")
+        }
         #expect(count == 300_001)
     }
 

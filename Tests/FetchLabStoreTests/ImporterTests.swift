@@ -68,7 +68,8 @@ struct Fixture {
 
     @Test func tsvAndJSONLinesReadTheSame() throws {
         let f = try Fixture()
-        let tsv = try f.dir.write("u.tsv", "timestamp\tuser\tapp\n2024-03-01T12:00:00Z\tu1\tcom.a\n2024-03-01T13:00:00Z\tu1\tcom.b\n")
+        let tsv = try f.dir.write(
+            "u.tsv", "timestamp\tuser\tapp\n2024-03-01T12:00:00Z\tu1\tcom.a\n2024-03-01T13:00:00Z\tu1\tcom.b\n")
         let jsonl = try f.dir.write(
             "u.jsonl",
             """
@@ -99,7 +100,11 @@ struct Fixture {
         let f = try Fixture()
         let path = try f.dir.write("m.csv", "when,who,bundle_name\n2024-03-01T12:00:00Z,u1,com.a\n")
         let s = try f.importer.importFile(
-            path, options: { var o = ReadOptions(); o.columnMap = ["when": "timestamp", "who": "user", "bundle_name": "app"]; return o }())
+            path,
+            options: {
+                var o = ReadOptions(); o.columnMap = ["when": "timestamp", "who": "user", "bundle_name": "app"];
+                return o
+            }())
         #expect(s.inserted.usageEvents == 1)
     }
 
@@ -239,7 +244,8 @@ struct Fixture {
         let f = try Fixture()
         let path = try f.dir.write(
             "local.csv",
-            "timestamp,user,app\n2024-03-31 01:30:00,u1,com.a\n2024-03-31 02:30:00,u1,com.b\n2024-03-31 03:30:00,u1,com.c\n")
+            "timestamp,user,app\n2024-03-31 01:30:00,u1,com.a\n2024-03-31 02:30:00,u1,com.b\n2024-03-31 03:30:00,u1,com.c\n"
+        )
         var options = ReadOptions()
         options.timeZone = TimeZone(identifier: "Europe/Berlin")
         let s = try f.importer.importFile(path, options: options)
@@ -278,7 +284,8 @@ struct Fixture {
         // 1709294400000 µs is 1970-01-20: outside the default range, so a reject.
         #expect(s.counts.rejected == 1)
         options.earliest = 0
-        let t = try f.importer.importFile(try f.dir.write("t2.csv", "timestamp,user,app\n1709294400000,u1,com.a\n\n"), options: options)
+        let t = try f.importer.importFile(
+            try f.dir.write("t2.csv", "timestamp,user,app\n1709294400000,u1,com.a\n\n"), options: options)
         #expect(t.inserted.usageEvents == 1)
         #expect(try f.rows("SELECT time_us FROM usage_events").first?["time_us"] as Int64? == 1_709_294_400_000)
     }
@@ -346,7 +353,9 @@ struct Fixture {
     @Test func contentUpdates() throws {
         let f = try Fixture()
         let path = try f.dir.writeGzip(
-            "content.csv.gz", "timestamp,app\n2024-03-01T06:00:00Z,com.news\n2024-03-01T06:30:00Z,com.news\n2024-03-01T06:30:00Z,com.news\n")
+            "content.csv.gz",
+            "timestamp,app\n2024-03-01T06:00:00Z,com.news\n2024-03-01T06:30:00Z,com.news\n2024-03-01T06:30:00Z,com.news\n"
+        )
         let s = try f.importer.importFile(path)
         #expect(s.format == "content")
         #expect(s.inserted.contentUpdates == 2)
@@ -355,7 +364,8 @@ struct Fixture {
 
     @Test func androidBatterySampler() throws {
         let f = try Fixture()
-        let header = "_id,ID,level,temperature,voltage,technology,status,health,usage,WiFi,Cellular,Hotspot,GPS,Bluetooth,RAM,Brightness,isInteractive,SampleFreq,brandModel,androidVersion,availCapacityPercentage,Timestamp"
+        let header =
+            "_id,ID,level,temperature,voltage,technology,status,health,usage,WiFi,Cellular,Hotspot,GPS,Bluetooth,RAM,Brightness,isInteractive,SampleFreq,brandModel,androidVersion,availCapacityPercentage,Timestamp"
         let path = try f.dir.writeGzip(
             "battery.csv.gz",
             """
@@ -370,7 +380,8 @@ struct Fixture {
         #expect(s.format == "battery")
         #expect(s.inserted.contextSamples == 3)
         #expect(s.counts.rejected == 1)
-        let rows = try f.rows("SELECT user, battery, charging, network, screen_on, time_utc FROM context_samples ORDER BY time_us")
+        let rows = try f.rows(
+            "SELECT user, battery, charging, network, screen_on, time_utc FROM context_samples ORDER BY time_us")
         #expect(rows.map { $0["user"] as String } == ["dev1", "dev1", "dev1"])
         #expect(rows.map { $0["charging"] as String } == ["false", "true", "true"])
         #expect(rows.map { $0["network"] as String } == ["wifi", "cellular", "none"])
@@ -401,7 +412,8 @@ struct Fixture {
 
     @Test func lsappWithoutHeader() throws {
         let f = try Fixture()
-        let path = try f.dir.write("lsapp.tsv", "7\t1\t2018-01-16 06:01:05\tGmail\tOpened\n7\t1\t2018-01-16 06:01:30\tGmail\tClosed\n")
+        let path = try f.dir.write(
+            "lsapp.tsv", "7\t1\t2018-01-16 06:01:05\tGmail\tOpened\n7\t1\t2018-01-16 06:01:30\tGmail\tClosed\n")
         let s = try f.importer.importFile(path)
         #expect(s.format == "lsapp")
         #expect(s.inserted.usageEvents == 2)
@@ -409,7 +421,9 @@ struct Fixture {
 }
 
 @Suite struct ForegroundImportTests {
-    func importForeground(_ text: String, _ configure: (inout ReadOptions) -> Void = { _ in }) throws -> (Fixture, ImportSummary) {
+    func importForeground(_ text: String, _ configure: (inout ReadOptions) -> Void = { _ in }) throws -> (
+        Fixture, ImportSummary
+    ) {
         let f = try Fixture()
         let path = try f.dir.writeGzip("foreground-user_x.csv.gz", text)
         var options = ReadOptions()
@@ -515,7 +529,8 @@ struct Fixture {
         let path = dir.path("own.sqlite")
         do {
             let db = try FetchLabDatabase(path: path)
-            _ = try Importer(database: db).importFile(try dir.write("u.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,u,a\n"))
+            _ = try Importer(database: db).importFile(
+                try dir.write("u.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,u,a\n"))
         }
         let again = try FetchLabDatabase(path: path)
         #expect(try again.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM usage_event") } == 1)

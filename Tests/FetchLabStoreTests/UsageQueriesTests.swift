@@ -43,7 +43,8 @@ import _FetchLabTestSupport
     func sharedDatasetsImport() throws {
         let dir = try #require(sharedDatasets())
         let f = try Fixture()
-        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".gz") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".gz") }
+            .sorted()
         #expect(files.count >= 5)
         var options = ReadOptions()
         options.excludedApps = ["*launcher*", "com.example.nextapp"]
@@ -63,6 +64,10 @@ import _FetchLabTestSupport
         // The 1970 placeholders, the NUL-padded line and two battery lines run together are the rejects.
         let reasons = try f.rows("SELECT reason FROM rejected_row").map { $0["reason"] as String }
         #expect(reasons.count == totalRejected)
-        #expect(reasons.allSatisfy { $0.contains("outside") || $0.contains("NUL") || $0.contains("fields, found") || $0.contains("conflicts") || $0.contains("out of order") })
+        #expect(
+            reasons.allSatisfy {
+                $0.contains("outside") || $0.contains("NUL") || $0.contains("fields, found") || $0.contains("conflicts")
+                    || $0.contains("out of order")
+            })
     }
 }

@@ -67,7 +67,8 @@ import _FetchLabTestSupport
         var rng = SplitMix(state: 7)
         for _ in 0..<20_000 {
             let t = 1_709_294_400 + Int.random(in: 0..<86_400, using: &rng)
-            lines.append("\(t),u\(Int.random(in: 0..<30, using: &rng)),com.app\(Int.random(in: 0..<9, using: &rng)),launch")
+            lines.append(
+                "\(t),u\(Int.random(in: 0..<30, using: &rng)),com.app\(Int.random(in: 0..<9, using: &rng)),launch")
         }
         lines += lines[1...500]  // exact duplicates, far from their originals
         let text = lines.joined(separator: "\n") + "\n"
@@ -78,7 +79,8 @@ import _FetchLabTestSupport
             var importer = f.importer
             importer.sortRunRows = runRows
             summaries.append(try importer.importFile(try f.dir.write("u.csv", text)))
-            results.append(try f.rows("SELECT user, app, time_us, event FROM usage_events ORDER BY 1, 2, 3").map { "\($0)" })
+            results.append(
+                try f.rows("SELECT user, app, time_us, event FROM usage_events ORDER BY 1, 2, 3").map { "\($0)" })
         }
         #expect(results[0] == results[1])
         #expect(summaries[0].inserted.usageEvents == summaries[1].inserted.usageEvents)
