@@ -486,3 +486,47 @@ struct DecompressionTests {
         }
     }
 }
+
+@Suite("GzipMemberWriter") struct GzipWriterTests {
+    func inflate(_ bytes: [UInt8]) throws -> [UInt8] {
+        let dir = try DecompressionFixtures.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let reader = try DecompressingReader(path: try DecompressionFixtures.write(bytes, "w.gz", in: dir))
+        return try DecompressionFixtures.readAll(reader).bytes
+    }
+
+    @Test func roundTripsThroughTheReaderAndIsDeterministic() throws {
+        let text = (0..<50_000).map { "2024-04-01T12:00:\($0 % 60)Z,u\($0 % 97),com.example.app\($0 % 13)\n" }.joined()
+        let a = GzipMemberWriter(level: 6)
+        a.write(text)
+        let first = a.finish()
+        #expect(first.starts(with: [0x1F, 0x8B, 0x08]))
+        #expect(first[4..<8].allSatisfy { $0 == 0 })  // mtime 0: the same bytes on every run
+        #expect(try inflate(first) == Array(text.utf8))
+        let b = GzipMemberWriter(level: 6)
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() { b.write(line + "\n") }
+        #expect(b.finish() == first)
+    }
+
+    @Test func membersConcatenateIntoOneStream() throws {
+        let x = GzipMemberWriter(level: 1)
+        x.write("first\n")
+        let y = GzipMemberWriter(level: 9)
+        y.write("second\n")
+        let empty = GzipMemberWriter()
+        #expect(try inflate(x.finish() + empty.finish() + y.finish()) == Array("first\nsecond\n".utf8))
+        // And the system's gzip agrees.
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("fl-gzw-\(getpid()).gz")
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        try Data(x.finish() + y.finish()).write(to: tmp)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "gzip -dc '\(tmp.path)' | wc -l"]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        p.waitUntilExit()
+        let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(lines.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
+    }
+}
