@@ -9,6 +9,10 @@ public enum UsageEventKind: Int, Sendable, Hashable, Codable, CaseIterable, Cust
     case close = 1
     /// The user force-quit the app (no background fetch until the next launch).
     case forceQuit = 2
+    /// Background App Refresh was switched off for the app (no background fetch until `refreshOn`).
+    case refreshOff = 3
+    /// Background App Refresh was switched back on.
+    case refreshOn = 4
 
     /// The name used in logs and in the database views.
     public var name: String {
@@ -16,15 +20,19 @@ public enum UsageEventKind: Int, Sendable, Hashable, Codable, CaseIterable, Cust
         case .launch: "launch"
         case .close: "close"
         case .forceQuit: "force_quit"
+        case .refreshOff: "refresh_off"
+        case .refreshOn: "refresh_on"
         }
     }
 
-    /// Reads a log's event name (`launch`, `close`, `force_quit`; case-insensitive, `-` or `_`).
+    /// Reads a log's event name (`launch`, `close`, `force_quit`, `refresh_off`, `refresh_on`; case-insensitive).
     public init?(name: String) {
         switch name.lowercased() {
         case "launch", "open", "opened", "foreground": self = .launch
         case "close", "closed", "background": self = .close
         case "force_quit", "force-quit", "forcequit", "kill", "killed": self = .forceQuit
+        case "refresh_off", "refresh-off": self = .refreshOff
+        case "refresh_on", "refresh-on": self = .refreshOn
         default: return nil
         }
     }

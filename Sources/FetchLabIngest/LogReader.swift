@@ -364,6 +364,8 @@ public final class LogReader {
         case 6 where b.elementsEqual("launch".utf8): return .launch
         case 5 where b.elementsEqual("close".utf8): return .close
         case 10 where b.elementsEqual("force_quit".utf8): return .forceQuit
+        case 11 where b.elementsEqual("refresh_off".utf8): return .refreshOff
+        case 10 where b.elementsEqual("refresh_on".utf8): return .refreshOn
         default: return nil
         }
     }
@@ -438,7 +440,7 @@ public final class LogReader {
                 } else {
                     let name = String(decoding: e, as: UTF8.self)
                     guard let k = UsageEventKind(name: name) else {
-                        return "unknown event \"\(name.prefix(40))\" (expected launch, close or force_quit)"
+                        return "unknown event \"\(name.prefix(40))\" (expected launch, close, force_quit, refresh_off or refresh_on)"
                     }
                     kind = k
                 }

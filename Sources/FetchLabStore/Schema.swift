@@ -106,6 +106,20 @@ enum Schema {
                     FROM rejected_row r JOIN import i ON i.id = r.import_id;
                     """)
         }
+        migrator.registerMigration("v2: Background App Refresh events") { db in
+            // kind 3 refresh_off, 4 refresh_on: Background App Refresh switched off/on for the app.
+            try db.execute(
+                sql: """
+                    DROP VIEW usage_events;
+                    CREATE VIEW usage_events AS
+                    SELECT u.name AS user, a.name AS app,
+                           strftime('%Y-%m-%dT%H:%M:%fZ', e.time / 1000000.0, 'unixepoch') AS time_utc,
+                           CASE e.kind WHEN 0 THEN 'launch' WHEN 1 THEN 'close' WHEN 2 THEN 'force_quit'
+                                       WHEN 3 THEN 'refresh_off' WHEN 4 THEN 'refresh_on' END AS event,
+                           e.utc_offset, e.time AS time_us, e.import_id
+                    FROM usage_event e JOIN user u ON u.id = e.user_id JOIN app a ON a.id = e.app_id;
+                    """)
+        }
         return migrator
     }
 }

@@ -200,6 +200,25 @@ struct Fixture {
         #expect(try f.launches("u1").map(\.0) == ["com.a", "com.b"])
     }
 
+    @Test func backgroundRefreshSwitchesAreEvents() throws {
+        let f = try Fixture()
+        let path = try f.dir.write(
+            "bar.csv",
+            """
+            timestamp,user,app,event
+            2024-03-01T08:00:00Z,u1,com.a,refresh_off
+            2024-03-01T09:00:00Z,u1,com.a,launch
+            2024-03-03T08:00:00Z,u1,com.a,REFRESH_ON
+
+            """)
+        let s = try f.importer.importFile(path)
+        #expect(s.counts.rejected == 0)
+        let events = try f.rows("SELECT event FROM usage_events ORDER BY time_us").map { $0["event"] as String }
+        #expect(events == ["refresh_off", "launch", "refresh_on"])
+        // Only launches count as use.
+        #expect(try UsageQueries(database: f.db).appUsage(user: "u1").first?.launches == 1)
+    }
+
     @Test func aFileFailingHalfwayLeavesNothing() throws {
         let f = try Fixture()
         var text = "timestamp,user,app\n"
@@ -535,5 +554,27 @@ struct Fixture {
         let again = try FetchLabDatabase(path: path)
         #expect(try again.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM usage_event") } == 1)
         #expect(try again.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+    }
+
+    @Test func migratesADatabaseOfAnEarlierVersion() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("v1.sqlite")
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try Schema.migrator.migrate(queue, upTo: "v1")
+            try queue.write { db in
+                try db.execute(sql: "INSERT INTO user (id, name) VALUES (1, 'u'); INSERT INTO app (id, name) VALUES (1, 'a')")
+                try db.execute(
+                    sql: """
+                        INSERT INTO import (id, path, content_sha256, format, bytes, decompressed_bytes, started_at)
+                        VALUES (1, 'x', 'h', 'usage', 0, 0, '');
+                        INSERT INTO usage_event VALUES (1, 1, 0, 3, NULL, 1);
+                        """)
+            }
+        }
+        let db = try FetchLabDatabase(path: path)
+        let applied = try db.writer.read { try Schema.migrator.appliedMigrations($0) }
+        #expect(applied == ["v1", "v2: Background App Refresh events"])
+        #expect(try db.writer.read { try String.fetchOne($0, sql: "SELECT event FROM usage_events") } == "refresh_off")
     }
 }
