@@ -5,7 +5,7 @@ let package = Package(
     name: "FetchLab",
     platforms: [.macOS(.v13)],
     products: [
-        .library(name: "FetchLab", targets: ["FetchLabCore", "FetchLabIngest", "FetchLabStore"]),
+        .library(name: "FetchLab", targets: ["FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth"]),
         .executable(name: "fetchlab", targets: ["fetchlab"]),
     ],
     dependencies: [
@@ -30,10 +30,11 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        .target(name: "FetchLabSynth", dependencies: ["FetchLabCore", "FetchLabIngest"]),
         .executableTarget(
             name: "fetchlab",
             dependencies: [
-                "FetchLabCore", "FetchLabIngest", "FetchLabStore",
+                "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -46,6 +47,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        .testTarget(name: "FetchLabSynthTests", dependencies: ["FetchLabSynth", "FetchLabCore", "_FetchLabTestSupport"]),
         .testTarget(
             name: "FetchLabCLITests",
             dependencies: ["fetchlab", "_FetchLabTestSupport", .product(name: "GRDB", package: "GRDB.swift")]

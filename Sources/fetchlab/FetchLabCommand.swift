@@ -4,9 +4,9 @@ import ArgumentParser
 struct FetchLabCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetchlab",
-        abstract: "Usage-predictive background-fetch analytics: import usage logs, inspect habits.",
+        abstract: "Usage-predictive background-fetch analytics: import usage logs, inspect habits, generate populations.",
         version: "0.1.0",
-        subcommands: [ImportCommand.self, InspectCommand.self]
+        subcommands: [ImportCommand.self, InspectCommand.self, GenerateCommand.self]
     )
 }
 

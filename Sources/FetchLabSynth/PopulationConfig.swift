@@ -1,0 +1,121 @@
+/// Every parameter of a synthetic population, with defaults. `fetchlab generate --print-config`
+/// prints them as JSON; `--config FILE` reads a JSON object overriding any of them.
+public struct PopulationConfig: Codable, Sendable, Equatable {
+    /// A range of integers, both ends included.
+    public struct IntRange: Codable, Sendable, Equatable {
+        public var min: Int
+        public var max: Int
+        public init(_ min: Int, _ max: Int) {
+            self.min = min
+            self.max = max
+        }
+    }
+
+    /// IANA zones users live in, with weights.
+    public var timeZones: [String: Double] = [
+        "Europe/Berlin": 3, "America/New_York": 3, "America/Los_Angeles": 2, "Europe/London": 2,
+        "Asia/Kolkata": 2, "Asia/Tokyo": 1, "Australia/Sydney": 1, "America/Sao_Paulo": 1,
+    ]
+    /// Apps per user (from the catalog).
+    public var appsPerUser = IntRange(4, 8)
+    /// Share of routine habits that happen on weekdays only.
+    public var weekdayOnlyShare = 0.3
+    /// Share of routine habits that drift; how far they move per week (minutes, either way).
+    public var driftShare = 0.15
+    public var driftMinutesPerWeek = IntRange(20, 90)
+    /// Share of users with a vacation; its length in days (routines pause, the user wakes later).
+    public var vacationShare = 0.3
+    public var vacationDays = IntRange(4, 10)
+    /// Probability that a given day has no phone use at all.
+    public var offDayProbability = 0.02
+    /// Share of users who travel to another time zone; the trip's length in days.
+    public var tripShare = 0.1
+    public var tripDays = IntRange(3, 8)
+    /// Share of users whose phone enters Low Power Mode below `lowPowerThreshold` percent.
+    public var lowPowerShare = 0.3
+    public var lowPowerThreshold = 20.0
+    /// Probability of charging during a workday (at the desk), besides overnight.
+    public var daytimeChargeProbability = 0.25
+    /// Probability that a session ends with a force-quit rather than a close.
+    public var forceQuitProbability = 0.03
+    /// Share of users who switch Background App Refresh off for one app for a while.
+    public var refreshOffShare = 0.1
+    public var refreshOffDays = IntRange(5, 20)
+    /// Share of users with a habitual sequence (app B right after app A).
+    public var sequenceShare = 0.6
+    /// Probability per day of a stretch without network (a subway, a dead zone).
+    public var noNetworkProbability = 0.15
+    /// Share of users whose workplace has no Wi-Fi for them (cellular at work).
+    public var cellularAtWorkShare = 0.3
+    /// Device-context samples: every this many minutes, and at every change of charging,
+    /// network or Low Power Mode.
+    public var contextIntervalMinutes = 60
+
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        // Every key is optional: a config file names only what it changes.
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = PopulationConfig()
+        timeZones = try c.decodeIfPresent([String: Double].self, forKey: .timeZones) ?? d.timeZones
+        appsPerUser = try c.decodeIfPresent(IntRange.self, forKey: .appsPerUser) ?? d.appsPerUser
+        weekdayOnlyShare = try c.decodeIfPresent(Double.self, forKey: .weekdayOnlyShare) ?? d.weekdayOnlyShare
+        driftShare = try c.decodeIfPresent(Double.self, forKey: .driftShare) ?? d.driftShare
+        driftMinutesPerWeek = try c.decodeIfPresent(IntRange.self, forKey: .driftMinutesPerWeek) ?? d.driftMinutesPerWeek
+        vacationShare = try c.decodeIfPresent(Double.self, forKey: .vacationShare) ?? d.vacationShare
+        vacationDays = try c.decodeIfPresent(IntRange.self, forKey: .vacationDays) ?? d.vacationDays
+        offDayProbability = try c.decodeIfPresent(Double.self, forKey: .offDayProbability) ?? d.offDayProbability
+        tripShare = try c.decodeIfPresent(Double.self, forKey: .tripShare) ?? d.tripShare
+        tripDays = try c.decodeIfPresent(IntRange.self, forKey: .tripDays) ?? d.tripDays
+        lowPowerShare = try c.decodeIfPresent(Double.self, forKey: .lowPowerShare) ?? d.lowPowerShare
+        lowPowerThreshold = try c.decodeIfPresent(Double.self, forKey: .lowPowerThreshold) ?? d.lowPowerThreshold
+        daytimeChargeProbability =
+            try c.decodeIfPresent(Double.self, forKey: .daytimeChargeProbability) ?? d.daytimeChargeProbability
+        forceQuitProbability = try c.decodeIfPresent(Double.self, forKey: .forceQuitProbability) ?? d.forceQuitProbability
+        refreshOffShare = try c.decodeIfPresent(Double.self, forKey: .refreshOffShare) ?? d.refreshOffShare
+        refreshOffDays = try c.decodeIfPresent(IntRange.self, forKey: .refreshOffDays) ?? d.refreshOffDays
+        sequenceShare = try c.decodeIfPresent(Double.self, forKey: .sequenceShare) ?? d.sequenceShare
+        noNetworkProbability = try c.decodeIfPresent(Double.self, forKey: .noNetworkProbability) ?? d.noNetworkProbability
+        cellularAtWorkShare = try c.decodeIfPresent(Double.self, forKey: .cellularAtWorkShare) ?? d.cellularAtWorkShare
+        contextIntervalMinutes =
+            try c.decodeIfPresent(Int.self, forKey: .contextIntervalMinutes) ?? d.contextIntervalMinutes
+    }
+
+    /// Problems that make the config unusable, as readable sentences.
+    public func problems() -> [String] {
+        var out: [String] = []
+        func share(_ name: String, _ v: Double) { if !(0...1).contains(v) { out.append("\(name) must be in 0…1, not \(v)") } }
+        func range(_ name: String, _ r: IntRange, _ floor: Int) {
+            if r.min < floor || r.max < r.min { out.append("\(name) must have \(floor) ≤ min ≤ max, not \(r.min)…\(r.max)") }
+        }
+        share("weekdayOnlyShare", weekdayOnlyShare)
+        share("driftShare", driftShare)
+        share("vacationShare", vacationShare)
+        share("offDayProbability", offDayProbability)
+        share("tripShare", tripShare)
+        share("lowPowerShare", lowPowerShare)
+        share("daytimeChargeProbability", daytimeChargeProbability)
+        share("forceQuitProbability", forceQuitProbability)
+        share("refreshOffShare", refreshOffShare)
+        share("sequenceShare", sequenceShare)
+        share("noNetworkProbability", noNetworkProbability)
+        share("cellularAtWorkShare", cellularAtWorkShare)
+        range("appsPerUser", appsPerUser, 1)
+        range("driftMinutesPerWeek", driftMinutesPerWeek, 0)
+        range("vacationDays", vacationDays, 1)
+        range("tripDays", tripDays, 1)
+        range("refreshOffDays", refreshOffDays, 1)
+        if appsPerUser.max > AppCatalog.apps.count {
+            out.append("appsPerUser.max must be at most \(AppCatalog.apps.count) (the catalog's size)")
+        }
+        if !(0...100).contains(lowPowerThreshold) { out.append("lowPowerThreshold must be a percentage") }
+        if !(5...1440).contains(contextIntervalMinutes) { out.append("contextIntervalMinutes must be in 5…1440") }
+        if timeZones.isEmpty || timeZones.values.contains(where: { $0 < 0 }) || timeZones.values.reduce(0, +) <= 0 {
+            out.append("timeZones must give at least one zone a positive weight")
+        }
+        for name in timeZones.keys.sorted() where TimeZoneCache.zone(name) == nil {
+            out.append("timeZones: \"\(name)\" is not an IANA time zone")
+        }
+        return out
+    }
+}

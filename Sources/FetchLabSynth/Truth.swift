@@ -1,0 +1,146 @@
+import Foundation
+
+/// How new content for an app appears on its server (global: the same for every user).
+public struct ContentProcess: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable {
+        /// Every `minMinutes`…`maxMinutes` between `activeFrom` and `activeTo` (local minutes of
+        /// the publisher's zone), every `nightMinutes` outside.
+        case interval
+        /// At random, `meanMinutes` apart on average (continuous feeds, mail).
+        case poisson
+        /// Daily at each of `minutes` (local), give or take `jitterMinutes`.
+        case daily
+        /// At the start of every hour (UTC).
+        case hourly
+        /// Weekly on `weekday` (1 = Sunday … 7 = Saturday) at `minutes[0]` (local).
+        case weekly
+    }
+
+    public var kind: Kind
+    public var timeZone = "UTC"
+    public var minMinutes: Double?
+    public var maxMinutes: Double?
+    public var activeFrom: Int?
+    public var activeTo: Int?
+    public var nightMinutes: Double?
+    public var meanMinutes: Double?
+    public var minutes: [Int]?
+    public var jitterMinutes: Double?
+    public var weekday: Int?
+
+    /// Updates per day this process produces on average (for checks and the README).
+    public var expectedPerDay: Double {
+        switch kind {
+        case .interval:
+            let day = Double((activeTo ?? 1440) - (activeFrom ?? 0))
+            let mean = ((minMinutes ?? 30) + (maxMinutes ?? 30)) / 2
+            return day / mean + (1440 - day) / (nightMinutes ?? 1e9)
+        case .poisson: return 1440 / (meanMinutes ?? 60)
+        case .daily: return Double(minutes?.count ?? 1)
+        case .hourly: return 24
+        case .weekly: return 1.0 / 7
+        }
+    }
+}
+
+/// What kind of habit a user has with an app.
+public enum HabitKind: String, Codable, Sendable {
+    /// Clock-like: at set times of day (peaks).
+    case routine
+    /// Several short sessions close together, a few times a day.
+    case burst
+    /// At random times while awake.
+    case irregular
+}
+
+/// One time-of-day peak of a routine habit, in the user's local time.
+public struct Peak: Codable, Sendable, Equatable {
+    /// Local minute of day on weekdays, on day 0 (before drift).
+    public var minute: Double
+    /// "HH:MM" of `minute`, for people reading the file.
+    public var time: String
+    /// Standard deviation of the launch time around the peak, minutes.
+    public var spreadMinutes: Double
+    /// Probability of a launch on a weekday (outside vacations).
+    public var probability: Double
+    /// Weekdays only: no launch from this peak on Saturdays and Sundays.
+    public var weekdayOnly: Bool
+    /// Local minute on weekend days (people start later) and its probability.
+    public var weekendMinute: Double?
+    public var weekendProbability: Double
+    /// How far the peak moves per week (minutes; negative = earlier).
+    public var driftMinutesPerWeek: Double
+
+    /// Where the peak is on day `day` (weekend or not), drift included.
+    public func expectedMinute(day: Int, weekend: Bool) -> Double? {
+        if weekend && weekdayOnly { return nil }
+        let base = weekend ? (weekendMinute ?? minute) : minute
+        return base + driftMinutesPerWeek * Double(day) / 7
+    }
+}
+
+/// App B habitually right after app A.
+public struct Follow: Codable, Sendable, Equatable {
+    public var after: String
+    public var probability: Double
+    /// Mean delay after A's launch, minutes.
+    public var delayMinutes: Double
+}
+
+/// One user's habit with one app.
+public struct AppHabit: Codable, Sendable, Equatable {
+    public var app: String
+    public var kind: HabitKind
+    public var peaks: [Peak] = []
+    public var burstsPerDay: Double?
+    public var launchesPerBurst: Double?
+    public var ratePerDay: Double?
+    public var follows: Follow?
+    /// Mean time in the foreground per launch, minutes.
+    public var sessionMinutes: Double
+}
+
+/// Days `[start, end)` counted from the first day of the log.
+public struct DayRange: Codable, Sendable, Equatable {
+    public var start: Int
+    public var end: Int
+    public func contains(_ day: Int) -> Bool { day >= start && day < end }
+}
+
+/// A journey to another zone: on these days the user's clock is `timeZone`'s.
+public struct Trip: Codable, Sendable, Equatable {
+    public var days: DayRange
+    public var timeZone: String
+}
+
+/// Background App Refresh switched off for `app` on `days`.
+public struct RefreshOff: Codable, Sendable, Equatable {
+    public var app: String
+    public var days: DayRange
+}
+
+/// Everything the generator decided about one user: the truth that their logs were drawn from.
+public struct UserTruth: Codable, Sendable, Equatable {
+    public var name: String
+    public var timeZone: String
+    public var wakeMinute: Int
+    public var weekendWakeMinute: Int
+    public var sleepMinute: Int
+    /// Goes to work on weekdays (commute on cellular, work on Wi-Fi unless `cellularAtWork`).
+    public var works: Bool
+    public var leaveHomeMinute: Int
+    public var arriveWorkMinute: Int
+    public var leaveWorkMinute: Int
+    public var arriveHomeMinute: Int
+    public var cellularAtWork: Bool
+    /// Low Power Mode turns on below this battery percentage (nil: never).
+    public var lowPowerThreshold: Double?
+    public var daytimeChargeProbability: Double
+    /// Battery drain with the screen on, percent per minute.
+    public var screenDrainPerMinute: Double
+    public var vacation: DayRange?
+    public var trip: Trip?
+    public var offDays: [Int]
+    public var refreshOff: RefreshOff?
+    public var apps: [AppHabit]
+}

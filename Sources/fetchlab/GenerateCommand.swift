@@ -1,0 +1,133 @@
+import ArgumentParser
+import FetchLabSynth
+import Foundation
+
+struct GenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Write a synthetic population's logs (usage, device context, content updates) and its truth.",
+        discussion: """
+            Writes usage.csv.gz, context.csv.gz and content.csv.gz in FetchLab's own formats, and
+            truth.json: every user's habits (routine times, spreads, weekday-only, drift), zone, trips,
+            vacations, days off, charging and Low Power Mode traits, Background App Refresh switches,
+            and each app's content-update process. The same options give byte-identical files.
+            Population parameters have defaults (--print-config shows them); --config FILE overrides any.
+            """
+    )
+
+    @Option(help: "Number of users.")
+    var users = 25
+
+    @Option(help: "Number of days.")
+    var days = 42
+
+    @Option(help: "Random seed: the same seed gives the same files.")
+    var seed: UInt64 = 1
+
+    @Option(help: "First day (local date, YYYY-MM-DD).")
+    var start = "2024-03-04"
+
+    @Option(name: [.short, .long], help: "Directory to write into (created if needed).")
+    var output: String?
+
+    @Option(help: "A JSON file of population parameters overriding the defaults (see --print-config).")
+    var config: String?
+
+    @Option(help: "gzip level, 1 (fastest) to 9 (smallest).")
+    var level: Int32 = 6
+
+    @Flag(help: "Print the population parameters (defaults merged with --config) as JSON and exit.")
+    var printConfig = false
+
+    @Option(help: "Output: text or json.")
+    var format: OutputFormat = .text
+
+    func run() throws {
+        var population = PopulationConfig()
+        if let config {
+            guard let data = FileManager.default.contents(atPath: config) else {
+                Terminal.error("\(config): cannot read the config file")
+                throw ExitCode(1)
+            }
+            do {
+                population = try JSONDecoder().decode(PopulationConfig.self, from: data)
+            } catch {
+                Terminal.error("\(config): not a population config: \(Self.describe(error))")
+                throw ExitCode(1)
+            }
+        }
+        if printConfig {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(population), as: UTF8.self))
+            return
+        }
+        guard let output else { throw ValidationError("Missing --output DIR (where to write the files).") }
+        guard let startDay = CivilTime.parseDate(start) else {
+            throw ValidationError("--start \"\(start)\" is not a date (YYYY-MM-DD).")
+        }
+        var options = GenerateOptions(users: users, days: days, seed: seed, startDay: startDay)
+        options.config = population
+        options.level = level
+        options.command = recordedCommand()
+        let showProgress = Terminal.stderrIsTerminal && format == .text
+        let total = users
+        do {
+            let generator = try Generator(options: options)
+            let summary = try generator.write(to: output) { done in
+                if showProgress {
+                    Terminal.progress(
+                        "\(Terminal.bar(fraction: Double(done) / Double(total))) \(Format.count(done))/\(Format.count(total)) users")
+                }
+            }
+            if showProgress { Terminal.clearProgress() }
+            switch format {
+            case .json:
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+            case .text:
+                print(
+                    "\(output): \(Format.count(summary.users)) users × \(summary.days) days from \(summary.start) (seed \(summary.seed)) in \(Format.seconds(summary.seconds))"
+                )
+                let rows = [
+                    ("usage.csv.gz", summary.usageEvents, "usage events"),
+                    ("context.csv.gz", summary.contextSamples, "context samples"),
+                    ("content.csv.gz", summary.contentUpdates, "content updates"),
+                    ("truth.json", summary.users, "users' habits"),
+                ]
+                for (file, count, what) in rows {
+                    let size = Format.bytes(Int64(summary.files[file] ?? 0))
+                    print("  \(file.padding(toLength: 15, withPad: " ", startingAt: 0)) \(size.leftPadded(9))  \(Format.count(count).leftPadded(12)) \(what)")
+                }
+            }
+        } catch {
+            if showProgress { Terminal.clearProgress() }
+            Terminal.error("\(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// The command that reproduces the files (without --output: any directory gives the same bytes).
+    func recordedCommand() -> String {
+        var parts = ["fetchlab generate", "--users \(users)", "--days \(days)", "--seed \(seed)", "--start \(start)"]
+        if level != 6 { parts.append("--level \(level)") }
+        if let config { parts.append("--config \((config as NSString).lastPathComponent)") }
+        return parts.joined(separator: " ")
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c):
+            return "\(c.codingPath.map(\.stringValue).joined(separator: ".")): \(c.debugDescription)"
+        case DecodingError.dataCorrupted(let c):
+            return c.debugDescription
+        default:
+            return "\(error)"
+        }
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}
