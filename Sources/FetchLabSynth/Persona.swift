@@ -102,7 +102,7 @@ public struct PersonaFactory: Sendable {
                     : 0
                 let probability = rng.uniform(0.65, 0.95)
                 let rounded = (minute * 10).rounded() / 10
-                let weekend = weekdayOnly ? nil : ((minute + rng.uniform(20, 120)) * 10).rounded() / 10
+                let weekend = weekdayOnly ? nil : (min(Double(sleep - 5), minute + rng.uniform(20, 120)) * 10).rounded() / 10
                 return Peak(
                     minute: rounded, time: Self.hhmm(rounded), spreadMinutes: (rng.uniform(4, 20) * 10).rounded() / 10,
                     probability: (probability * 100).rounded() / 100, weekdayOnly: weekdayOnly,

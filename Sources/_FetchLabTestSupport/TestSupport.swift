@@ -108,3 +108,13 @@ public func sharedDatasets() -> URL? {
     }
     return nil
 }
+
+/// The package's top directory (where Package.swift is).
+public func packageRoot() -> URL {
+    var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    for _ in 0..<6 {
+        if FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) { return dir }
+        dir = dir.deletingLastPathComponent()
+    }
+    return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+}
