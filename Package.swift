@@ -47,7 +47,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "FetchLabSynthTests", dependencies: ["FetchLabSynth", "FetchLabCore", "_FetchLabTestSupport"]),
+        .testTarget(
+            name: "FetchLabSynthTests", dependencies: ["FetchLabSynth", "FetchLabCore", "_FetchLabTestSupport"]),
         .testTarget(
             name: "FetchLabCLITests",
             dependencies: ["fetchlab", "_FetchLabTestSupport", .product(name: "GRDB", package: "GRDB.swift")]

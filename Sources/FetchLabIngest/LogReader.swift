@@ -440,7 +440,8 @@ public final class LogReader {
                 } else {
                     let name = String(decoding: e, as: UTF8.self)
                     guard let k = UsageEventKind(name: name) else {
-                        return "unknown event \"\(name.prefix(40))\" (expected launch, close, force_quit, refresh_off or refresh_on)"
+                        return
+                            "unknown event \"\(name.prefix(40))\" (expected launch, close, force_quit, refresh_off or refresh_on)"
                     }
                     kind = k
                 }

@@ -1,4 +1,5 @@
 import FetchLabCore
+import Foundation
 import GRDB
 
 /// How one user uses one app, for `fetchlab inspect`.
@@ -9,6 +10,9 @@ public struct AppUsage: Sendable, Codable, Hashable {
     /// First and last launch (UTC, microseconds).
     public var firstLaunch: Microseconds
     public var lastLaunch: Microseconds
+    /// The local dates (YYYY-MM-DD) of the first and last launch.
+    public var firstDay = ""
+    public var lastDay = ""
     /// Calendar days from the first to the last launch, both included (local days).
     public var daysCovered: Int
     /// Days with at least one launch.
@@ -26,6 +30,13 @@ public struct UsageQueries: Sendable {
     public let database: FetchLabDatabase
 
     public init(database: FetchLabDatabase) { self.database = database }
+
+    /// YYYY-MM-DD of a day count since 1970.
+    static func date(_ day: Int) -> String {
+        var f = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!)
+        f = f.year().month().day()
+        return Date(timeIntervalSince1970: Double(day) * 86_400).formatted(f)
+    }
 
     /// Launch statistics per user and app, optionally for one user or one app.
     public func appUsage(user: String? = nil, app: String? = nil) throws(StoreError) -> [AppUsage] {
@@ -57,6 +68,8 @@ public struct UsageQueries: Sendable {
                 func close() {
                     guard var last = result.popLast() else { return }
                     last.daysCovered = maxDay - minDay + 1
+                    last.firstDay = Self.date(minDay)
+                    last.lastDay = Self.date(maxDay)
                     last.activeDays = days.count
                     last.launchesPerDay = Double(last.launches) / Double(max(1, last.daysCovered))
                     result.append(last)

@@ -39,7 +39,8 @@ public enum AppCatalog {
             peakMinutes: [525, 810, 1020], sessionMinutes: 3),
         AppTemplate(
             name: "com.example.podcast",
-            content: ContentProcess(kind: .daily, timeZone: "America/Los_Angeles", minutes: [300, 900], jitterMinutes: 30),
+            content: ContentProcess(
+                kind: .daily, timeZone: "America/Los_Angeles", minutes: [300, 900], jitterMinutes: 30),
             kind: .routine, peakMinutes: [495, 1065], commute: true, sessionMinutes: 25),
         AppTemplate(
             name: "com.example.music",

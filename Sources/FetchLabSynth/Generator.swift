@@ -277,7 +277,9 @@ public struct Generator: Sendable {
                 + "days are counted from start (day 0). A peak's expected minute on day d is "
                 + "minute (or weekendMinute) + driftMinutesPerWeek * d / 7.")
         let apps = AppCatalog.apps.map {
-            AppEntry(name: $0.name, content: $0.content, expectedUpdatesPerDay: ($0.content.expectedPerDay * 100).rounded() / 100)
+            AppEntry(
+                name: $0.name, content: $0.content,
+                expectedUpdatesPerDay: ($0.content.expectedPerDay * 100).rounded() / 100)
         }
         return "{\n  \"generator\": \(try json(generated)),\n  \"config\": \(try json(options.config)),\n"
             + "  \"apps\": [\n    \(try apps.map { (a) throws(SynthError) in try json(a) }.joined(separator: ",\n    "))\n  ],\n"

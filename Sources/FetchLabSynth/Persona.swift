@@ -102,18 +102,21 @@ public struct PersonaFactory: Sendable {
                     : 0
                 let probability = rng.uniform(0.65, 0.95)
                 let rounded = (minute * 10).rounded() / 10
-                let weekend = weekdayOnly ? nil : (min(Double(sleep - 5), minute + rng.uniform(20, 120)) * 10).rounded() / 10
+                let weekend =
+                    weekdayOnly ? nil : (min(Double(sleep - 5), minute + rng.uniform(20, 120)) * 10).rounded() / 10
                 return Peak(
                     minute: rounded, time: Self.hhmm(rounded), spreadMinutes: (rng.uniform(4, 20) * 10).rounded() / 10,
                     probability: (probability * 100).rounded() / 100, weekdayOnly: weekdayOnly,
-                    weekendMinute: weekend, weekendProbability: weekdayOnly ? 0 : ((probability * 0.8) * 100).rounded() / 100,
+                    weekendMinute: weekend,
+                    weekendProbability: weekdayOnly ? 0 : ((probability * 0.8) * 100).rounded() / 100,
                     driftMinutesPerWeek: drift)
             }
             return AppHabit(app: t.name, kind: .routine, peaks: peaks, sessionMinutes: (session * 10).rounded() / 10)
         case .burst:
             return AppHabit(
                 app: t.name, kind: .burst, burstsPerDay: (t.burstsPerDay * rng.uniform(0.5, 1.5) * 10).rounded() / 10,
-                launchesPerBurst: (rng.uniform(2, 4) * 10).rounded() / 10, sessionMinutes: (session * 10).rounded() / 10)
+                launchesPerBurst: (rng.uniform(2, 4) * 10).rounded() / 10, sessionMinutes: (session * 10).rounded() / 10
+            )
         case .irregular:
             return AppHabit(
                 app: t.name, kind: .irregular, ratePerDay: (t.ratePerDay * rng.uniform(0.5, 2) * 100).rounded() / 100,

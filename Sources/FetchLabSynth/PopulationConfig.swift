@@ -61,7 +61,8 @@ public struct PopulationConfig: Codable, Sendable, Equatable {
         appsPerUser = try c.decodeIfPresent(IntRange.self, forKey: .appsPerUser) ?? d.appsPerUser
         weekdayOnlyShare = try c.decodeIfPresent(Double.self, forKey: .weekdayOnlyShare) ?? d.weekdayOnlyShare
         driftShare = try c.decodeIfPresent(Double.self, forKey: .driftShare) ?? d.driftShare
-        driftMinutesPerWeek = try c.decodeIfPresent(IntRange.self, forKey: .driftMinutesPerWeek) ?? d.driftMinutesPerWeek
+        driftMinutesPerWeek =
+            try c.decodeIfPresent(IntRange.self, forKey: .driftMinutesPerWeek) ?? d.driftMinutesPerWeek
         vacationShare = try c.decodeIfPresent(Double.self, forKey: .vacationShare) ?? d.vacationShare
         vacationDays = try c.decodeIfPresent(IntRange.self, forKey: .vacationDays) ?? d.vacationDays
         offDayProbability = try c.decodeIfPresent(Double.self, forKey: .offDayProbability) ?? d.offDayProbability
@@ -71,11 +72,13 @@ public struct PopulationConfig: Codable, Sendable, Equatable {
         lowPowerThreshold = try c.decodeIfPresent(Double.self, forKey: .lowPowerThreshold) ?? d.lowPowerThreshold
         daytimeChargeProbability =
             try c.decodeIfPresent(Double.self, forKey: .daytimeChargeProbability) ?? d.daytimeChargeProbability
-        forceQuitProbability = try c.decodeIfPresent(Double.self, forKey: .forceQuitProbability) ?? d.forceQuitProbability
+        forceQuitProbability =
+            try c.decodeIfPresent(Double.self, forKey: .forceQuitProbability) ?? d.forceQuitProbability
         refreshOffShare = try c.decodeIfPresent(Double.self, forKey: .refreshOffShare) ?? d.refreshOffShare
         refreshOffDays = try c.decodeIfPresent(IntRange.self, forKey: .refreshOffDays) ?? d.refreshOffDays
         sequenceShare = try c.decodeIfPresent(Double.self, forKey: .sequenceShare) ?? d.sequenceShare
-        noNetworkProbability = try c.decodeIfPresent(Double.self, forKey: .noNetworkProbability) ?? d.noNetworkProbability
+        noNetworkProbability =
+            try c.decodeIfPresent(Double.self, forKey: .noNetworkProbability) ?? d.noNetworkProbability
         cellularAtWorkShare = try c.decodeIfPresent(Double.self, forKey: .cellularAtWorkShare) ?? d.cellularAtWorkShare
         contextIntervalMinutes =
             try c.decodeIfPresent(Int.self, forKey: .contextIntervalMinutes) ?? d.contextIntervalMinutes
@@ -84,9 +87,13 @@ public struct PopulationConfig: Codable, Sendable, Equatable {
     /// Problems that make the config unusable, as readable sentences.
     public func problems() -> [String] {
         var out: [String] = []
-        func share(_ name: String, _ v: Double) { if !(0...1).contains(v) { out.append("\(name) must be in 0…1, not \(v)") } }
+        func share(_ name: String, _ v: Double) {
+            if !(0...1).contains(v) { out.append("\(name) must be in 0…1, not \(v)") }
+        }
         func range(_ name: String, _ r: IntRange, _ floor: Int) {
-            if r.min < floor || r.max < r.min { out.append("\(name) must have \(floor) ≤ min ≤ max, not \(r.min)…\(r.max)") }
+            if r.min < floor || r.max < r.min {
+                out.append("\(name) must have \(floor) ≤ min ≤ max, not \(r.min)…\(r.max)")
+            }
         }
         share("weekdayOnlyShare", weekdayOnlyShare)
         share("driftShare", driftShare)

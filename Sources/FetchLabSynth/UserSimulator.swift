@@ -202,7 +202,8 @@ public struct UserSimulator: Sendable {
             } else if asleep {
                 place = .home
             } else if working {
-                if m >= t.leaveHomeMinute && m < t.arriveWorkMinute || m >= t.leaveWorkMinute && m < t.arriveHomeMinute {
+                if m >= t.leaveHomeMinute && m < t.arriveWorkMinute || m >= t.leaveWorkMinute && m < t.arriveHomeMinute
+                {
                     place = .transit
                 } else if m >= t.arriveWorkMinute && m < t.leaveWorkMinute {
                     place = .work

@@ -4,7 +4,8 @@ import ArgumentParser
 struct FetchLabCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetchlab",
-        abstract: "Usage-predictive background-fetch analytics: import usage logs, inspect habits, generate populations.",
+        abstract:
+            "Usage-predictive background-fetch analytics: import usage logs, inspect habits, generate populations.",
         version: "0.1.0",
         subcommands: [ImportCommand.self, InspectCommand.self, GenerateCommand.self]
     )

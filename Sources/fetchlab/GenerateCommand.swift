@@ -77,7 +77,8 @@ struct GenerateCommand: ParsableCommand {
             let summary = try generator.write(to: output) { done in
                 if showProgress {
                     Terminal.progress(
-                        "\(Terminal.bar(fraction: Double(done) / Double(total))) \(Format.count(done))/\(Format.count(total)) users")
+                        "\(Terminal.bar(fraction: Double(done) / Double(total))) \(Format.count(done))/\(Format.count(total)) users"
+                    )
                 }
             }
             if showProgress { Terminal.clearProgress() }
@@ -98,7 +99,9 @@ struct GenerateCommand: ParsableCommand {
                 ]
                 for (file, count, what) in rows {
                     let size = Format.bytes(Int64(summary.files[file] ?? 0))
-                    print("  \(file.padding(toLength: 15, withPad: " ", startingAt: 0)) \(size.leftPadded(9))  \(Format.count(count).leftPadded(12)) \(what)")
+                    print(
+                        "  \(file.padding(toLength: 15, withPad: " ", startingAt: 0)) \(size.leftPadded(9))  \(Format.count(count).leftPadded(12)) \(what)"
+                    )
                 }
             }
         } catch {
@@ -129,5 +132,7 @@ struct GenerateCommand: ParsableCommand {
 }
 
 extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
 }

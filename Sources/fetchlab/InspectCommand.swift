@@ -61,13 +61,6 @@ enum InspectRenderer {
             })
     }
 
-    static func day(_ us: Int64) -> String {
-        let f = DateFormatter()
-        f.dateFormat = "yyyy-MM-dd"
-        f.timeZone = TimeZone(identifier: "UTC")
-        return f.string(from: Date(timeIntervalSince1970: Double(us) / 1e6))
-    }
-
     static func table(_ rows: [AppUsage]) -> String {
         let userWidth = max(4, rows.map(\.user.count).max() ?? 4)
         let appWidth = max(3, min(40, rows.map(\.app.count).max() ?? 3))
@@ -83,7 +76,7 @@ enum InspectRenderer {
                     + Format.pad(Format.count(r.launches), 8, right: true) + "  "
                     + Format.pad(String(r.daysCovered), 4, right: true) + "  "
                     + Format.pad(String(format: "%.1f", r.launchesPerDay), 4, right: true) + "  "
-                    + day(r.firstLaunch) + "  " + day(r.lastLaunch) + "  |" + sparkline(r.hourly) + "|"
+                    + r.firstDay + "  " + r.lastDay + "  |" + sparkline(r.hourly) + "|"
                     + (r.localTime ? "" : " UTC"))
         }
         lines.append("")

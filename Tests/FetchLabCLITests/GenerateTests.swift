@@ -31,7 +31,8 @@ import _FetchLabTestSupport
     /// Datasets/sample is what its recorded command makes, byte for byte.
     @Test func theBundledSampleRegeneratesByteIdentical() throws {
         let sample = packageRoot().appendingPathComponent("Datasets/sample")
-        let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: sample.appendingPathComponent("truth.json")))
+        let truth = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: sample.appendingPathComponent("truth.json")))
         let command = try #require(((truth as? [String: Any])?["generator"] as? [String: Any])?["command"] as? String)
         var args = command.split(separator: " ").map(String.init)
         #expect(args.prefix(2) == ["fetchlab", "generate"])
@@ -44,7 +45,9 @@ import _FetchLabTestSupport
     }
 
     @Test func generatedLogsImportWithZeroRejects() throws {
-        let gen = try fetchlab(["generate", "--users", "30", "--days", "21", "--seed", "9", "--output", dir.path("pop")])
+        let gen = try fetchlab([
+            "generate", "--users", "30", "--days", "21", "--seed", "9", "--output", dir.path("pop"),
+        ])
         #expect(gen.status == 0, "\(gen.err)")
         let imported = try fetchlab(["import", "--db", dir.path("pop.sqlite"), "--format", "json", dir.path("pop")])
         #expect(imported.status == 0, "\(imported.err)")
@@ -57,7 +60,10 @@ import _FetchLabTestSupport
             #expect(counts["duplicate"] == 0)
             #expect((counts["rows"] ?? 0) > 1000)
         }
-        let summary = try fetchlab(["generate", "--users", "30", "--days", "21", "--seed", "9", "--format", "json", "--output", dir.path("pop2")])
+        let summary = try fetchlab([
+            "generate", "--users", "30", "--days", "21", "--seed", "9", "--format", "json", "--output",
+            dir.path("pop2"),
+        ])
         let s = try #require(try JSONSerialization.jsonObject(with: summary.stdout) as? [String: Any])
         let usage = files.first { ($0["path"] as? String)?.hasSuffix("usage.csv.gz") == true }
         #expect((usage?["counts"] as? [String: Int])?["rows"] == s["usageEvents"] as? Int)
@@ -71,9 +77,12 @@ import _FetchLabTestSupport
         let merged = try fetchlab(["generate", "--print-config", "--config", config])
         #expect(merged.out.contains("\"Asia/Kolkata\" : 1"))
         #expect(merged.out.contains("\"lowPowerThreshold\" : 20"))  // untouched keys keep their defaults
-        let gen = try fetchlab(["generate", "--users", "5", "--days", "3", "--config", config, "--output", dir.path("in")])
+        let gen = try fetchlab([
+            "generate", "--users", "5", "--days", "3", "--config", config, "--output", dir.path("in"),
+        ])
         #expect(gen.status == 0, "\(gen.err)")
-        let usage = try run("/bin/sh", ["-c", "gzip -dc '\(dir.path("in/usage.csv.gz"))' | tail -n +2 | cut -c20-25 | sort -u"])
+        let usage = try run(
+            "/bin/sh", ["-c", "gzip -dc '\(dir.path("in/usage.csv.gz"))' | tail -n +2 | cut -c20-25 | sort -u"])
         #expect(usage.out == "+05:30\n")
 
         let bad = try dir.write("bad.json", #"{"timeZones": {"Mars/Olympus": 1}, "tripShare": 2}"#)

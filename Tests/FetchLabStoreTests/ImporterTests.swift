@@ -563,7 +563,8 @@ struct Fixture {
             let queue = try DatabaseQueue(path: path)
             try Schema.migrator.migrate(queue, upTo: "v1")
             try queue.write { db in
-                try db.execute(sql: "INSERT INTO user (id, name) VALUES (1, 'u'); INSERT INTO app (id, name) VALUES (1, 'a')")
+                try db.execute(
+                    sql: "INSERT INTO user (id, name) VALUES (1, 'u'); INSERT INTO app (id, name) VALUES (1, 'a')")
                 try db.execute(
                     sql: """
                         INSERT INTO import (id, path, content_sha256, format, bytes, decompressed_bytes, started_at)

@@ -17,9 +17,13 @@ import _FetchLabTestSupport
         }
         text += "2024-06-03T20:00:00+02:00,u1,com.news,launch\n"
         text += "2024-06-05T08:00:00Z,u2,com.mail,launch\n"
+        // Late evening in California is the next day in UTC: first/last days are local.
+        text += "2024-06-01T23:30:00-07:00,u3,com.mail,launch\n"
         _ = try f.importer.importFile(try f.dir.write("u.csv", text))
         let usage = try UsageQueries(database: f.db).appUsage()
-        #expect(usage.map(\.user) == ["u1", "u2"])
+        #expect(usage.map(\.user) == ["u1", "u2", "u3"])
+        #expect(usage[2].firstDay == "2024-06-01" && usage[2].lastDay == "2024-06-01")
+        #expect(usage[0].firstDay == "2024-06-01" && usage[0].lastDay == "2024-06-10")
         let news = usage[0]
         #expect(news.launches == 11)
         #expect(news.daysCovered == 10)

@@ -9,12 +9,15 @@ import _FetchLabTestSupport
 enum Personas {
     static let start = CivilTime.days(year: 2024, month: 3, day: 4)  // a Monday
 
-    static func peak(_ minute: Double, spread: Double = 10, p: Double = 0.9, weekdayOnly: Bool = false, drift: Double = 0)
+    static func peak(
+        _ minute: Double, spread: Double = 10, p: Double = 0.9, weekdayOnly: Bool = false, drift: Double = 0
+    )
         -> Peak
     {
         Peak(
             minute: minute, time: PersonaFactory.hhmm(minute), spreadMinutes: spread, probability: p,
-            weekdayOnly: weekdayOnly, weekendMinute: weekdayOnly ? nil : minute, weekendProbability: weekdayOnly ? 0 : p,
+            weekdayOnly: weekdayOnly, weekendMinute: weekdayOnly ? nil : minute,
+            weekendProbability: weekdayOnly ? 0 : p,
             driftMinutesPerWeek: drift)
     }
 
@@ -82,7 +85,9 @@ enum Personas {
     }
 
     @Test func aDriftingHabitMovesByItsRatePerWeek() {
-        let truth = Personas.user(apps: [Personas.routine("com.example.news", [Personas.peak(720, spread: 5, p: 1, drift: 60)])])
+        let truth = Personas.user(apps: [
+            Personas.routine("com.example.news", [Personas.peak(720, spread: 5, p: 1, drift: 60)])
+        ])
         let (_, events, _) = Personas.generator(days: 35).simulate(truth: truth)
         let local = events.filter { $0.kind == .launch }.map { Personas.local($0.utc, $0.offset) }
         let firstWeek = local.filter { $0.day - Personas.start < 7 }.map(\.minute)
@@ -216,7 +221,8 @@ enum Personas {
 
     func updates(_ app: String) -> [(utc: Int, offset: Int)] {
         let i = AppCatalog.apps.firstIndex { $0.name == app }!
-        return ContentSimulator.updates(AppCatalog.apps[i].content, startDay: Personas.start, days: days, seed: 3, stream: i)
+        return ContentSimulator.updates(
+            AppCatalog.apps[i].content, startDay: Personas.start, days: days, seed: 3, stream: i)
     }
 
     @Test func ratesMatchTheirParameters() {
@@ -285,7 +291,9 @@ enum Personas {
     }
 
     @Test func invalidOptionsAreRefused() {
-        #expect(throws: SynthError.self) { try Generator(options: GenerateOptions(users: 0, days: 5, seed: 1, startDay: 0)) }
+        #expect(throws: SynthError.self) {
+            try Generator(options: GenerateOptions(users: 0, days: 5, seed: 1, startDay: 0))
+        }
         var options = GenerateOptions(users: 1, days: 5, seed: 1, startDay: 0)
         options.config.appsPerUser = .init(5, 2)
         let error = #expect(throws: SynthError.self) { try Generator(options: options) }
