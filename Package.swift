@@ -5,7 +5,7 @@ let package = Package(
     name: "FetchLab",
     platforms: [.macOS(.v13)],
     products: [
-        .library(name: "FetchLab", targets: ["FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth"]),
+        .library(name: "FetchLab", targets: ["FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict"]),
         .executable(name: "fetchlab", targets: ["fetchlab"]),
     ],
     dependencies: [
@@ -31,10 +31,11 @@ let package = Package(
             ]
         ),
         .target(name: "FetchLabSynth", dependencies: ["FetchLabCore", "FetchLabIngest"]),
+        .target(name: "FetchLabPredict", dependencies: ["FetchLabCore"]),
         .executableTarget(
             name: "fetchlab",
             dependencies: [
-                "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth",
+                "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -49,6 +50,8 @@ let package = Package(
         ),
         .testTarget(
             name: "FetchLabSynthTests", dependencies: ["FetchLabSynth", "FetchLabCore", "_FetchLabTestSupport"]),
+        .testTarget(
+            name: "FetchLabPredictTests", dependencies: ["FetchLabPredict", "FetchLabSynth", "FetchLabCore"]),
         .testTarget(
             name: "FetchLabCLITests",
             dependencies: ["fetchlab", "_FetchLabTestSupport", .product(name: "GRDB", package: "GRDB.swift")]

@@ -1,0 +1,106 @@
+import FetchLabCore
+import Foundation
+
+/// A planned fetch: when to fetch, for which expected use.
+public struct PlannedFetch: Sendable, Codable, Equatable {
+    /// When to fetch (UTC microseconds).
+    public var fetchAt: Microseconds
+    /// The expected use it serves (median of the predicted bump), and an 80 % interval around it.
+    public var expectedUse: Microseconds
+    public var intervalLow: Microseconds
+    public var intervalHigh: Microseconds
+    /// Probability of a use in the bump (within the freshness window around the expected use).
+    public var probability: Double
+}
+
+/// Turns a forecast into fetch moments: a fetch `leadMinutes` before each predicted use that is
+/// likely enough, moments closer than the freshness window merged into one.
+public struct FetchPlanner: Sendable {
+    /// Minutes between the fetch and the expected use; must cover the fetch itself.
+    public var leadMinutes = 10.0
+    /// How long a fetch takes (a fetch must end before the use).
+    public var fetchDurationMinutes = 0.5
+    /// Plan a fetch only for a use at least this likely.
+    public var threshold = 0.5
+    /// Content fetched is fresh for this long: uses within it share a fetch, and a bump's
+    /// probability is counted over this window.
+    public var freshnessMinutes = 30.0
+
+    public init(leadMinutes: Double = 10, threshold: Double = 0.5, freshnessMinutes: Double = 30) {
+        self.leadMinutes = leadMinutes
+        self.threshold = threshold
+        self.freshnessMinutes = freshnessMinutes
+    }
+
+    /// Problems with the settings, as sentences (empty when usable).
+    public func problems() -> [String] {
+        var out: [String] = []
+        if leadMinutes < fetchDurationMinutes {
+            out.append("the lead time (\(leadMinutes) min) must cover the fetch duration (\(fetchDurationMinutes) min)")
+        }
+        if !(0...1).contains(threshold) { out.append("the probability threshold must be in 0…1") }
+        if freshnessMinutes <= 0 { out.append("the freshness window must be positive") }
+        return out
+    }
+
+    /// The fetch moments for one app's forecast, in time order.
+    public func plan(_ forecast: Forecast) -> [PlannedFetch] {
+        // Expected uses per minute: the predictor's intensity when it has one (all uses),
+        // else the next-use density (the first use only).
+        let curve = forecast.intensity ?? forecast.density
+        let n = curve.count
+        guard n > 0 else { return [] }
+        let w = max(1, Int(freshnessMinutes))
+        var remaining = curve
+        var bumps: [(median: Double, low: Double, high: Double, p: Double)] = []
+        while true {
+            // The window of `w` minutes holding the most expected use.
+            var best = -1.0
+            var bestStart = 0
+            var sum = remaining[0..<min(w, n)].reduce(0, +)
+            for start in 0...(max(0, n - w)) {
+                if start > 0 {
+                    sum += (start + w - 1 < n ? remaining[start + w - 1] : 0) - remaining[start - 1]
+                }
+                if sum > best {
+                    best = sum
+                    bestStart = start
+                }
+            }
+            // Probability of a use in the window: the expected number of uses, capped at 1 (a daily
+            // habit's bump holds about one use a day).
+            let p = min(1, best)
+            if p < threshold || best <= 0 { break }
+            let window = Array(remaining[bestStart..<min(n, bestStart + w)])
+            let total = window.reduce(0, +)
+            func quantile(_ q: Double) -> Double {
+                var c = 0.0
+                for (i, v) in window.enumerated() where v > 0 {
+                    if c + v >= q * total { return Double(bestStart + i) + (q * total - c) / v }
+                    c += v
+                }
+                return Double(bestStart + window.count)
+            }
+            bumps.append((quantile(0.5), quantile(0.1), quantile(0.9), p))
+            for i in bestStart..<min(n, bestStart + w) { remaining[i] = 0 }
+        }
+        bumps.sort { $0.median < $1.median }
+        var fetches: [PlannedFetch] = []
+        let minute = 60_000_000.0
+        for b in bumps {
+            let fetchAt = forecast.origin + Int64(max(0, b.median - leadMinutes) * minute)
+            let planned = PlannedFetch(
+                fetchAt: fetchAt, expectedUse: forecast.origin + Int64(b.median * minute),
+                intervalLow: forecast.origin + Int64(b.low * minute), intervalHigh: forecast.origin + Int64(b.high * minute),
+                probability: b.p)
+            // Moments closer than the freshness window are one fetch (the earlier, serving both).
+            if let last = fetches.last, Double(planned.fetchAt - last.fetchAt) < freshnessMinutes * minute {
+                fetches[fetches.count - 1].probability = max(last.probability, planned.probability)
+                fetches[fetches.count - 1].intervalHigh = planned.intervalHigh
+                continue
+            }
+            fetches.append(planned)
+        }
+        return fetches
+    }
+}

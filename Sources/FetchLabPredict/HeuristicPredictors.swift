@@ -1,0 +1,165 @@
+import FetchLabCore
+import Foundation
+
+/// Android's heuristic, from its public description: the system estimates each app's next launch
+/// from recent usage statistics, and `PrefetchController` runs an app's prefetch jobs only when
+/// that estimate is within a threshold (7 hours by default). Here the estimate is the last launch
+/// plus the app's mean gap between launches over the past `lookbackDays` (a day when it was used
+/// once), rolled forward past the origin; no launch in the lookback means no estimate.
+public struct AndroidHeuristicPredictor: UsePredictor {
+    public var name: String { "android" }
+    public var lookbackDays = 7.0
+    /// Prefetch only when the estimated launch is this close (the platform's default is 7 h).
+    public var thresholdHours = 7.0
+    private var recent: [[Microseconds]] = []
+
+    public init(lookbackDays: Double = 7, thresholdHours: Double = 7) {
+        self.lookbackDays = lookbackDays
+        self.thresholdHours = thresholdHours
+    }
+
+    public mutating func observe(_ launch: Launch) {
+        let a = Int(launch.app)
+        while recent.count <= a { recent.append([]) }
+        recent[a].append(launch.time)
+        let cutoff = launch.time - Int64(lookbackDays * 86_400e6)
+        if let first = recent[a].firstIndex(where: { $0 >= cutoff }), first > 0 { recent[a].removeFirst(first) }
+    }
+
+    /// The estimated next launch at or after `origin`, or nil.
+    public func estimatedLaunch(app: Int32, origin: Microseconds) -> Microseconds? {
+        let a = Int(app)
+        guard a < recent.count else { return nil }
+        let cutoff = origin - Int64(lookbackDays * 86_400e6)
+        let window = recent[a].filter { $0 >= cutoff && $0 <= origin }
+        guard let last = window.last else { return nil }
+        let gap = window.count >= 2 ? (last - window[0]) / Int64(window.count - 1) : 86_400_000_000
+        var estimate = last + max(gap, 60_000_000)
+        if estimate < origin { estimate += ((origin - estimate) / gap + 1) * gap }
+        return estimate
+    }
+
+    /// Whether the platform would let a prefetch job run now.
+    public func wouldPrefetch(app: Int32, origin: Microseconds) -> Bool {
+        guard let e = estimatedLaunch(app: app, origin: origin) else { return false }
+        return Double(e - origin) <= thresholdHours * 3600e6
+    }
+
+    public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
+        let e = estimatedLaunch(app: app, origin: origin)
+        return .point(origin: origin, minutes: minutes, at: e.map { Double($0 - origin) / 60e6 })
+    }
+}
+
+/// Baseline: the next use comes at the same clock time as the last one, a day later.
+public struct DailyRepeatBaseline: UsePredictor {
+    public var name: String { "same-time-tomorrow" }
+    private var last: [Microseconds?] = []
+    public init() {}
+
+    public mutating func observe(_ launch: Launch) {
+        let a = Int(launch.app)
+        while last.count <= a { last.append(nil) }
+        last[a] = launch.time
+    }
+
+    public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
+        let a = Int(app)
+        guard a < last.count, let l = last[a] else { return .none(origin: origin, minutes: minutes) }
+        var e = l + 86_400_000_000
+        while e < origin { e += 86_400_000_000 }
+        return .point(origin: origin, minutes: minutes, at: Double(e - origin) / 60e6)
+    }
+}
+
+/// Baseline: the next gap is the same as the last one.
+public struct LastGapBaseline: UsePredictor {
+    public var name: String { "last-gap" }
+    private var last: [(Microseconds, Microseconds?)?] = []
+    public init() {}
+
+    public mutating func observe(_ launch: Launch) {
+        let a = Int(launch.app)
+        while last.count <= a { last.append(nil) }
+        last[a] = (launch.time, last[a]?.0)
+    }
+
+    public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
+        let a = Int(app)
+        guard a < last.count, let (l, p) = last[a] else { return .none(origin: origin, minutes: minutes) }
+        let gap = max(60_000_000, p.map { l - $0 } ?? 86_400_000_000)
+        var e = l + gap
+        if e < origin { e += ((origin - e) / gap + 1) * gap }
+        return .point(origin: origin, minutes: minutes, at: Double(e - origin) / 60e6)
+    }
+}
+
+/// Most frequently used apps first (next-app baseline).
+public struct MostFrequentBaseline: UsePredictor {
+    public var name: String { "most-frequent" }
+    private var counts: [Double] = []
+    public init() {}
+    public mutating func observe(_ launch: Launch) {
+        let a = Int(launch.app)
+        while counts.count <= a { counts.append(0) }
+        counts[a] += 1
+    }
+    public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
+        .none(origin: origin, minutes: minutes)
+    }
+    public func nextAppScores(apps: Int, origin: Microseconds, offset: Int32) -> [Double] {
+        (0..<apps).map { $0 < counts.count ? counts[$0] : 0 }
+    }
+}
+
+/// Most recently used apps first (next-app baseline).
+public struct MostRecentBaseline: UsePredictor {
+    public var name: String { "most-recent" }
+    private var last: [Double] = []
+    public init() {}
+    public mutating func observe(_ launch: Launch) {
+        let a = Int(launch.app)
+        while last.count <= a { last.append(-.infinity) }
+        last[a] = Double(launch.time)
+    }
+    public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
+        .none(origin: origin, minutes: minutes)
+    }
+    public func nextAppScores(apps: Int, origin: Microseconds, offset: Int32) -> [Double] {
+        (0..<apps).map { $0 < last.count ? last[$0] : -.infinity }
+    }
+}
+
+/// A weighted mixture of predictors' forecasts; the weights are fitted on training time by
+/// ``BlendFitter``.
+public struct BlendPredictor: UsePredictor {
+    public var name: String { "blend" }
+    public var parts: [any UsePredictor]
+    public var weights: [Double]
+
+    public init(parts: [any UsePredictor], weights: [Double]) {
+        self.parts = parts
+        let sum = weights.reduce(0, +)
+        self.weights = sum > 0 ? weights.map { $0 / sum } : Array(repeating: 1 / Double(weights.count), count: weights.count)
+    }
+
+    public mutating func observe(_ launch: Launch) {
+        for i in parts.indices { parts[i].observe(launch) }
+    }
+
+    public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
+        Forecast.mixture(
+            zip(parts, weights).filter { $0.1 > 0 }.map {
+                ($0.0.forecast(app: app, origin: origin, offset: offset, minutes: minutes), $0.1)
+            }, origin: origin, minutes: minutes)
+    }
+
+    public func nextAppScores(apps: Int, origin: Microseconds, offset: Int32) -> [Double] {
+        var scores = [Double](repeating: 0, count: apps)
+        for (p, w) in zip(parts, weights) where w > 0 {
+            let s = p.nextAppScores(apps: apps, origin: origin, offset: offset)
+            for i in 0..<apps { scores[i] += w * s[i] }
+        }
+        return scores
+    }
+}

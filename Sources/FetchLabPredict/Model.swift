@@ -1,0 +1,165 @@
+import FetchLabCore
+import Foundation
+
+/// One launch of one of a user's apps: UTC time, the UTC offset of the user's clock then (0 when
+/// the log gave none), and the app as an index into the user's app list.
+public struct Launch: Sendable, Hashable {
+    public var time: Microseconds
+    public var offset: Int32
+    public var app: Int32
+
+    public init(time: Microseconds, offset: Int32, app: Int32) {
+        self.time = time
+        self.offset = offset
+        self.app = app
+    }
+
+    /// Seconds since 1970 on the user's wall clock.
+    @inline(__always) public var localSeconds: Int64 { time / 1_000_000 + Int64(offset) }
+    /// The local day (days since 1970) and minute of day.
+    @inline(__always) public var localDay: Int { Int(localSeconds >= 0 ? localSeconds / 86_400 : (localSeconds - 86_399) / 86_400) }
+    @inline(__always) public var localMinute: Int { Int(localSeconds - Int64(localDay) * 86_400) / 60 }
+}
+
+/// A user's launches in time order, with the names of their apps.
+public struct UserHistory: Sendable {
+    public var user: String
+    public var apps: [String]
+    public var launches: [Launch]
+
+    public init(user: String, apps: [String], launches: [Launch]) {
+        self.user = user
+        self.apps = apps
+        self.launches = launches.sorted { $0.time < $1.time }
+    }
+}
+
+public enum LocalCalendar {
+    /// Saturday or Sunday, for a local day count since 1970 (1970-01-01 was a Thursday).
+    @inline(__always) public static func isWeekend(_ day: Int) -> Bool {
+        let weekday = ((day % 7) + 7 + 4) % 7  // 0 = Sunday
+        return weekday == 0 || weekday == 6
+    }
+}
+
+/// A predictor's answer for one app from an origin: the distribution of the time of the *next*
+/// use over the horizon, minute by minute, and the chance of no use within the horizon.
+public struct Forecast: Sendable {
+    public let origin: Microseconds
+    /// Probability that the next use falls in minute `i` after the origin.
+    public var density: [Double]
+    /// Probability of no use within the horizon.
+    public var beyond: Double
+    /// Expected number of uses in each minute (all uses, not only the next), when the predictor
+    /// knows it (time-of-day profiles); the planner uses it to plan several fetches a day.
+    public var intensity: [Double]?
+
+    public init(origin: Microseconds, density: [Double], beyond: Double, intensity: [Double]? = nil) {
+        self.origin = origin
+        self.density = density
+        self.beyond = max(0, beyond)
+        self.intensity = intensity
+    }
+
+    /// No information: no use expected within `minutes`.
+    public static func none(origin: Microseconds, minutes: Int) -> Forecast {
+        Forecast(origin: origin, density: Array(repeating: 0, count: minutes), beyond: 1)
+    }
+
+    public var horizonMinutes: Int { density.count }
+
+    /// Probability of a use within `minutes` of the origin.
+    public func probability(within minutes: Double) -> Double {
+        let whole = min(density.count, Int(minutes))
+        var p = 0.0
+        for i in 0..<whole { p += density[i] }
+        if whole < density.count { p += density[whole] * (minutes - Double(whole)) }
+        return min(1, p)
+    }
+
+    /// Probability of use somewhere in the horizon.
+    public var total: Double { min(1, density.reduce(0, +)) }
+
+    /// The `q` quantile of the next-use time given a use within the horizon, in minutes after
+    /// the origin (interpolated inside the minute), or nil when no use is expected.
+    public func quantile(_ q: Double) -> Double? {
+        let mass = density.reduce(0, +)
+        guard mass > 1e-9 else { return nil }
+        let target = q * mass
+        var cumulative = 0.0
+        for (i, p) in density.enumerated() where p > 0 {
+            if cumulative + p >= target { return Double(i) + (target - cumulative) / p }
+            cumulative += p
+        }
+        return Double(density.count)
+    }
+
+    /// The expected next-use time: the median given a use within the horizon (minutes after origin).
+    public var expectedNext: Double? { quantile(0.5) }
+
+    /// An 80 % predictive interval (10th–90th percentile), minutes after the origin.
+    public var interval: (low: Double, high: Double)? {
+        guard let lo = quantile(0.1), let hi = quantile(0.9) else { return nil }
+        return (lo, hi)
+    }
+
+    /// A point mass at `minute` (for heuristics that give one estimated time).
+    static func point(origin: Microseconds, minutes: Int, at minute: Double?, probability: Double = 1) -> Forecast {
+        var f = Forecast.none(origin: origin, minutes: minutes)
+        if let minute, minute >= 0, minute < Double(minutes) {
+            f.density[Int(minute)] = probability
+            f.beyond = 1 - probability
+        }
+        return f
+    }
+
+    /// Builds the next-use distribution from per-minute use probabilities (a discrete hazard).
+    static func fromHazard(origin: Microseconds, hazard: [Double], intensity: [Double]? = nil) -> Forecast {
+        var density = [Double](repeating: 0, count: hazard.count)
+        var survive = 1.0
+        for (i, h) in hazard.enumerated() {
+            density[i] = survive * h
+            survive *= 1 - h
+        }
+        return Forecast(origin: origin, density: density, beyond: survive, intensity: intensity)
+    }
+
+    /// A weighted mixture of forecasts (weights summing to 1).
+    static func mixture(_ parts: [(Forecast, Double)], origin: Microseconds, minutes: Int) -> Forecast {
+        var density = [Double](repeating: 0, count: minutes)
+        var beyond = 0.0
+        var intensity: [Double]? = nil
+        for (f, w) in parts where w > 0 {
+            for i in 0..<min(minutes, f.density.count) { density[i] += w * f.density[i] }
+            beyond += w * f.beyond
+            // Parts without an intensity contribute their next-use density (their first use).
+            if intensity == nil && parts.contains(where: { $0.0.intensity != nil && $0.1 > 0 }) {
+                intensity = Array(repeating: 0, count: minutes)
+            }
+            if intensity != nil {
+                let fi = f.intensity ?? f.density
+                for i in 0..<min(minutes, fi.count) { intensity![i] += w * fi[i] }
+            }
+        }
+        return Forecast(origin: origin, density: density, beyond: beyond, intensity: intensity)
+    }
+}
+
+/// A next-use predictor. It is causal by construction: it learns only through `observe`, which
+/// the caller feeds in time order, and forecasts from an origin at or after the last observed
+/// launch; it never sees a launch after the origin.
+public protocol UsePredictor: Sendable {
+    var name: String { get }
+    /// Learns one launch (launches come in time order).
+    mutating func observe(_ launch: Launch)
+    /// The next-use distribution of `app` over `minutes` from `origin` (local offset `offset`).
+    func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast
+    /// How likely each app is to be the next one launched, just after `origin`.
+    func nextAppScores(apps: Int, origin: Microseconds, offset: Int32) -> [Double]
+}
+
+extension UsePredictor {
+    public func nextAppScores(apps: Int, origin: Microseconds, offset: Int32) -> [Double] {
+        (0..<apps).map { forecast(app: Int32($0), origin: origin, offset: offset, minutes: 15).total }
+    }
+}

@@ -1,0 +1,133 @@
+import FetchLabCore
+import Foundation
+import Testing
+
+@testable import FetchLabPredict
+@testable import FetchLabSynth
+
+/// Histories drawn from hand-made personas by the real generator.
+enum Histories {
+    static let start = CivilTime.days(year: 2024, month: 5, day: 6)  // a Monday, no DST change nearby
+
+    static func peak(_ minute: Double, spread: Double = 1, p: Double = 1, weekdayOnly: Bool = false) -> Peak {
+        Peak(
+            minute: minute, time: PersonaFactory.hhmm(minute), spreadMinutes: spread, probability: p,
+            weekdayOnly: weekdayOnly, weekendMinute: weekdayOnly ? nil : minute, weekendProbability: weekdayOnly ? 0 : p,
+            driftMinutesPerWeek: 0)
+    }
+
+    static func persona(_ apps: [AppHabit], zone: String = "Europe/Berlin") -> UserTruth {
+        UserTruth(
+            name: "u", timeZone: zone, wakeMinute: 400, weekendWakeMinute: 480, sleepMinute: 1380, works: true,
+            leaveHomeMinute: 460, arriveWorkMinute: 500, leaveWorkMinute: 1020, arriveHomeMinute: 1060,
+            cellularAtWork: false, lowPowerThreshold: nil, daytimeChargeProbability: 0, screenDrainPerMinute: 0.2,
+            vacation: nil, trip: nil, offDays: [], refreshOff: nil, apps: apps)
+    }
+
+    static func routine(_ app: String, _ peaks: [Peak]) -> AppHabit {
+        AppHabit(app: app, kind: .routine, peaks: peaks, sessionMinutes: 3)
+    }
+
+    static func history(_ truth: UserTruth, days: Int, seed: UInt64 = 1) -> UserHistory {
+        let gen = try! Generator(options: GenerateOptions(users: 1, days: days, seed: seed, startDay: start))
+        let events = gen.simulate(truth: truth).events
+        return UserHistory(
+            user: truth.name, apps: truth.apps.map(\.app),
+            launches: events.filter { $0.kind == .launch }.map {
+                Launch(time: Int64($0.utc) * 1_000_000, offset: Int32($0.offset), app: Int32($0.app))
+            })
+    }
+
+    /// UTC microseconds of local midnight of day `d` (from `start`) at `offset`.
+    static func midnight(_ d: Int, offset: Int32 = 7200) -> Microseconds {
+        (Int64(start + d) * 86_400 - Int64(offset)) * 1_000_000
+    }
+
+    static func trained<P: UsePredictor>(_ p: P, on h: UserHistory, before t: Microseconds) -> P {
+        var p = p
+        for l in h.launches where l.time < t { p.observe(l) }
+        return p
+    }
+
+    /// Local "HH:MM" of a UTC instant at +02:00.
+    static func clock(_ t: Microseconds, offset: Int64 = 7200) -> Double {
+        Double(((t / 1_000_000 + offset) % 86_400)) / 60
+    }
+}
+
+@Suite struct FetchMomentTests {
+    @Test func aNoonDailyUserIsFetchedFor1150() {
+        let h = Histories.history(Histories.persona([Histories.routine("news", [Histories.peak(720)])]), days: 29)
+        let origin = Histories.midnight(28)
+        for predictor in [ProfilePredictor() as any UsePredictor, defaultBlend()] {
+            var p = predictor
+            for l in h.launches where l.time < origin { p.observe(l) }
+            let f = p.forecast(app: 0, origin: origin, offset: 7200, minutes: 1440)
+            let plan = FetchPlanner().plan(f)
+            #expect(plan.count == 1, "\(p.name)")
+            if let first = plan.first {
+                #expect(abs(Histories.clock(first.fetchAt) - 710) <= 1, "\(p.name): fetch at \(Histories.clock(first.fetchAt))")
+                #expect(abs(Histories.clock(first.expectedUse) - 720) <= 1)
+                #expect(first.probability > (p is BlendPredictor ? 0.6 : 0.8), "\(p.name)")
+            }
+        }
+    }
+
+    @Test func aWeekdayOnlyHabitGetsNoWeekendFetch() {
+        let h = Histories.history(
+            Histories.persona([Histories.routine("podcast", [Histories.peak(495, weekdayOnly: true)])]), days: 33)
+        let p = Histories.trained(ProfilePredictor(), on: h, before: Histories.midnight(33))
+        // Day 33 is a Saturday, day 35 a Monday.
+        let saturday = FetchPlanner().plan(p.forecast(app: 0, origin: Histories.midnight(33), offset: 7200, minutes: 1440))
+        #expect(saturday.isEmpty)
+        let q = Histories.trained(ProfilePredictor(), on: h, before: Histories.midnight(35))
+        let monday = FetchPlanner().plan(q.forecast(app: 0, origin: Histories.midnight(35), offset: 7200, minutes: 1440))
+        #expect(monday.count == 1)
+        #expect(monday.first.map { abs(Histories.clock($0.fetchAt) - 485) <= 2 } == true)
+    }
+
+    @Test func aHabitThatMovesFromNoonTo1800IsFollowedWithinAWeek() {
+        let noon = Histories.history(Histories.persona([Histories.routine("news", [Histories.peak(720)])]), days: 21)
+        let evening = Histories.history(
+            Histories.persona([Histories.routine("news", [Histories.peak(1080)])]), days: 35, seed: 2)
+        let moved = UserHistory(
+            user: "u", apps: ["news"],
+            launches: noon.launches + evening.launches.filter { $0.time >= Histories.midnight(21) })
+        let p = Histories.trained(ProfilePredictor(), on: moved, before: Histories.midnight(28))
+        let plan = FetchPlanner().plan(p.forecast(app: 0, origin: Histories.midnight(28), offset: 7200, minutes: 1440))
+        #expect(plan.map { (Histories.clock($0.fetchAt) / 60).rounded(.down) } == [17])
+    }
+
+    @Test func aSequenceAThenBPredictsBAfterA() {
+        var b = Histories.routine("social", [])
+        b.kind = .irregular
+        b.ratePerDay = 0.5
+        b.follows = Follow(after: "mail", probability: 0.9, delayMinutes: 1)
+        var c = Histories.routine("bank", [])
+        c.kind = .irregular
+        c.ratePerDay = 3
+        let h = Histories.history(Histories.persona([Histories.routine("mail", [Histories.peak(540, spread: 30)]), b, c]), days: 30)
+        // Just after the last launch of mail.
+        let lastMail = h.launches.last { $0.app == 0 }!
+        let before = Histories.trained(SequencePredictor(), on: h, before: lastMail.time + 1)
+        let scores = before.nextAppScores(apps: 3, origin: lastMail.time + 1_000_000, offset: lastMail.offset)
+        #expect(scores.indices.max { scores[$0] < scores[$1] } == 1)
+        #expect(scores[1] > 0.6)
+        let f = before.forecast(app: 1, origin: lastMail.time + 1_000_000, offset: lastMail.offset, minutes: 60)
+        #expect(f.probability(within: 5) > 0.5)
+        #expect(f.probability(within: 60) < 1.0001)
+    }
+
+    @Test func plannerSettingsAreChecked() {
+        var planner = FetchPlanner(leadMinutes: 0.2)
+        #expect(planner.problems().count == 1)
+        planner.leadMinutes = 10
+        #expect(planner.problems().isEmpty)
+    }
+}
+
+func defaultBlend() -> BlendPredictor {
+    BlendPredictor(
+        parts: [ProfilePredictor(), GapPredictor(), SequencePredictor(), AndroidHeuristicPredictor()],
+        weights: [0.6, 0.2, 0.1, 0.1])
+}
