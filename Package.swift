@@ -5,7 +5,9 @@ let package = Package(
     name: "FetchLab",
     platforms: [.macOS(.v13)],
     products: [
-        .library(name: "FetchLab", targets: ["FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict"]),
+        .library(
+            name: "FetchLab",
+            targets: ["FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict"]),
         .executable(name: "fetchlab", targets: ["fetchlab"]),
     ],
     dependencies: [

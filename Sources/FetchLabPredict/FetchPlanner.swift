@@ -15,7 +15,7 @@ public struct PlannedFetch: Sendable, Codable, Equatable {
 
 /// Turns a forecast into fetch moments: a fetch `leadMinutes` before each predicted use that is
 /// likely enough, moments closer than the freshness window merged into one.
-public struct FetchPlanner: Sendable {
+public struct FetchPlanner: Sendable, Codable {
     /// Minutes between the fetch and the expected use; must cover the fetch itself.
     public var leadMinutes = 10.0
     /// How long a fetch takes (a fetch must end before the use).
@@ -91,7 +91,8 @@ public struct FetchPlanner: Sendable {
             let fetchAt = forecast.origin + Int64(max(0, b.median - leadMinutes) * minute)
             let planned = PlannedFetch(
                 fetchAt: fetchAt, expectedUse: forecast.origin + Int64(b.median * minute),
-                intervalLow: forecast.origin + Int64(b.low * minute), intervalHigh: forecast.origin + Int64(b.high * minute),
+                intervalLow: forecast.origin + Int64(b.low * minute),
+                intervalHigh: forecast.origin + Int64(b.high * minute),
                 probability: b.p)
             // Moments closer than the freshness window are one fetch (the earlier, serving both).
             if let last = fetches.last, Double(planned.fetchAt - last.fetchAt) < freshnessMinutes * minute {

@@ -37,7 +37,8 @@ public struct GapPredictor: UsePredictor {
 
     static func bin(_ seconds: Double) -> Int {
         if seconds <= edges[0] { return 0 }
-        let i = Int((log(seconds) - log(edges[0])) / (log(edges[edges.count - 1]) - log(edges[0])) * Double(edges.count - 1))
+        let i = Int(
+            (log(seconds) - log(edges[0])) / (log(edges[edges.count - 1]) - log(edges[0])) * Double(edges.count - 1))
         return min(edges.count - 2, max(0, i))
     }
 

@@ -135,12 +135,27 @@ public struct MostRecentBaseline: UsePredictor {
 public struct BlendPredictor: UsePredictor {
     public var name: String { "blend" }
     public var parts: [any UsePredictor]
+    /// Mixture weights of the next-use forecasts.
     public var weights: [Double]
+    /// Weights of the parts' (normalised) next-app scores; fitted separately, for ranking.
+    public var nextAppWeights: [Double]
 
-    public init(parts: [any UsePredictor], weights: [Double]) {
+    public init(parts: [any UsePredictor], weights: [Double], nextAppWeights: [Double]? = nil) {
         self.parts = parts
-        let sum = weights.reduce(0, +)
-        self.weights = sum > 0 ? weights.map { $0 / sum } : Array(repeating: 1 / Double(weights.count), count: weights.count)
+        self.weights = Self.normalised(weights)
+        self.nextAppWeights = Self.normalised(nextAppWeights ?? weights)
+    }
+
+    static func normalised(_ w: [Double]) -> [Double] {
+        let sum = w.reduce(0, +)
+        return sum > 0 ? w.map { $0 / sum } : Array(repeating: 1 / Double(max(1, w.count)), count: w.count)
+    }
+
+    /// A part's next-app scores scaled to sum to 1 (so that parts are comparable).
+    static func normalisedScores(_ s: [Double]) -> [Double] {
+        let finite = s.map { $0.isFinite ? max(0, $0) : 0 }
+        let sum = finite.reduce(0, +)
+        return sum > 0 ? finite.map { $0 / sum } : finite
     }
 
     public mutating func observe(_ launch: Launch) {
@@ -156,8 +171,8 @@ public struct BlendPredictor: UsePredictor {
 
     public func nextAppScores(apps: Int, origin: Microseconds, offset: Int32) -> [Double] {
         var scores = [Double](repeating: 0, count: apps)
-        for (p, w) in zip(parts, weights) where w > 0 {
-            let s = p.nextAppScores(apps: apps, origin: origin, offset: offset)
+        for (p, w) in zip(parts, nextAppWeights) where w > 0 {
+            let s = Self.normalisedScores(p.nextAppScores(apps: apps, origin: origin, offset: offset))
             for i in 0..<apps { scores[i] += w * s[i] }
         }
         return scores

@@ -17,7 +17,9 @@ public struct Launch: Sendable, Hashable {
     /// Seconds since 1970 on the user's wall clock.
     @inline(__always) public var localSeconds: Int64 { time / 1_000_000 + Int64(offset) }
     /// The local day (days since 1970) and minute of day.
-    @inline(__always) public var localDay: Int { Int(localSeconds >= 0 ? localSeconds / 86_400 : (localSeconds - 86_399) / 86_400) }
+    @inline(__always) public var localDay: Int {
+        Int(localSeconds >= 0 ? localSeconds / 86_400 : (localSeconds - 86_399) / 86_400)
+    }
     @inline(__always) public var localMinute: Int { Int(localSeconds - Int64(localDay) * 86_400) / 60 }
 }
 
@@ -124,22 +126,26 @@ public struct Forecast: Sendable {
         return Forecast(origin: origin, density: density, beyond: survive, intensity: intensity)
     }
 
-    /// A weighted mixture of forecasts (weights summing to 1).
+    /// A weighted mixture of forecasts (weights summing to 1). The next-use densities mix with
+    /// the weights; the intensity (all uses, for planning a day) comes from the parts that know
+    /// it, their weights renormalised: a part that only knows the next use cannot tell the rest.
     static func mixture(_ parts: [(Forecast, Double)], origin: Microseconds, minutes: Int) -> Forecast {
         var density = [Double](repeating: 0, count: minutes)
         var beyond = 0.0
-        var intensity: [Double]? = nil
         for (f, w) in parts where w > 0 {
             for i in 0..<min(minutes, f.density.count) { density[i] += w * f.density[i] }
             beyond += w * f.beyond
-            // Parts without an intensity contribute their next-use density (their first use).
-            if intensity == nil && parts.contains(where: { $0.0.intensity != nil && $0.1 > 0 }) {
-                intensity = Array(repeating: 0, count: minutes)
+        }
+        var intensity: [Double]? = nil
+        let knowing = parts.filter { $0.0.intensity != nil && $0.1 > 0 }
+        let weight = knowing.reduce(0) { $0 + $1.1 }
+        if weight > 0 {
+            var sum = [Double](repeating: 0, count: minutes)
+            for (f, w) in knowing {
+                let fi = f.intensity!
+                for i in 0..<min(minutes, fi.count) { sum[i] += w / weight * fi[i] }
             }
-            if intensity != nil {
-                let fi = f.intensity ?? f.density
-                for i in 0..<min(minutes, fi.count) { intensity![i] += w * fi[i] }
-            }
+            intensity = sum
         }
         return Forecast(origin: origin, density: density, beyond: beyond, intensity: intensity)
     }

@@ -7,7 +7,10 @@ struct FetchLabCommand: ParsableCommand {
         abstract:
             "Usage-predictive background-fetch analytics: import usage logs, inspect habits, generate populations.",
         version: "0.1.0",
-        subcommands: [ImportCommand.self, InspectCommand.self, GenerateCommand.self]
+        subcommands: [
+            ImportCommand.self, InspectCommand.self, GenerateCommand.self, PredictCommand.self,
+            EvaluatePredictorsCommand.self,
+        ]
     )
 }
 

@@ -12,7 +12,8 @@ enum Histories {
     static func peak(_ minute: Double, spread: Double = 1, p: Double = 1, weekdayOnly: Bool = false) -> Peak {
         Peak(
             minute: minute, time: PersonaFactory.hhmm(minute), spreadMinutes: spread, probability: p,
-            weekdayOnly: weekdayOnly, weekendMinute: weekdayOnly ? nil : minute, weekendProbability: weekdayOnly ? 0 : p,
+            weekdayOnly: weekdayOnly, weekendMinute: weekdayOnly ? nil : minute,
+            weekendProbability: weekdayOnly ? 0 : p,
             driftMinutesPerWeek: 0)
     }
 
@@ -66,7 +67,9 @@ enum Histories {
             let plan = FetchPlanner().plan(f)
             #expect(plan.count == 1, "\(p.name)")
             if let first = plan.first {
-                #expect(abs(Histories.clock(first.fetchAt) - 710) <= 1, "\(p.name): fetch at \(Histories.clock(first.fetchAt))")
+                #expect(
+                    abs(Histories.clock(first.fetchAt) - 710) <= 1,
+                    "\(p.name): fetch at \(Histories.clock(first.fetchAt))")
                 #expect(abs(Histories.clock(first.expectedUse) - 720) <= 1)
                 #expect(first.probability > (p is BlendPredictor ? 0.6 : 0.8), "\(p.name)")
             }
@@ -78,10 +81,12 @@ enum Histories {
             Histories.persona([Histories.routine("podcast", [Histories.peak(495, weekdayOnly: true)])]), days: 33)
         let p = Histories.trained(ProfilePredictor(), on: h, before: Histories.midnight(33))
         // Day 33 is a Saturday, day 35 a Monday.
-        let saturday = FetchPlanner().plan(p.forecast(app: 0, origin: Histories.midnight(33), offset: 7200, minutes: 1440))
+        let saturday = FetchPlanner().plan(
+            p.forecast(app: 0, origin: Histories.midnight(33), offset: 7200, minutes: 1440))
         #expect(saturday.isEmpty)
         let q = Histories.trained(ProfilePredictor(), on: h, before: Histories.midnight(35))
-        let monday = FetchPlanner().plan(q.forecast(app: 0, origin: Histories.midnight(35), offset: 7200, minutes: 1440))
+        let monday = FetchPlanner().plan(
+            q.forecast(app: 0, origin: Histories.midnight(35), offset: 7200, minutes: 1440))
         #expect(monday.count == 1)
         #expect(monday.first.map { abs(Histories.clock($0.fetchAt) - 485) <= 2 } == true)
     }
@@ -106,7 +111,8 @@ enum Histories {
         var c = Histories.routine("bank", [])
         c.kind = .irregular
         c.ratePerDay = 3
-        let h = Histories.history(Histories.persona([Histories.routine("mail", [Histories.peak(540, spread: 30)]), b, c]), days: 30)
+        let h = Histories.history(
+            Histories.persona([Histories.routine("mail", [Histories.peak(540, spread: 30)]), b, c]), days: 30)
         // Just after the last launch of mail.
         let lastMail = h.launches.last { $0.app == 0 }!
         let before = Histories.trained(SequencePredictor(), on: h, before: lastMail.time + 1)

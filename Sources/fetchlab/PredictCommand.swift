@@ -1,0 +1,240 @@
+import ArgumentParser
+import FetchLabCore
+import FetchLabIngest
+import FetchLabPredict
+import FetchLabStore
+import Foundation
+
+/// Loading histories and common prediction options.
+struct PredictionOptions: ParsableArguments {
+    @Option(help: "Plan each fetch this long before the expected use (e.g. 10m); must cover the fetch.")
+    var lead = "10m"
+
+    @Option(help: "Plan a fetch only for a use at least this likely (0–1).")
+    var threshold = 0.5
+
+    @Option(help: "Freshness window: uses this close share one fetch (e.g. 30m).")
+    var freshness = "30m"
+
+    func planner() throws -> FetchPlanner {
+        var p = FetchPlanner()
+        p.leadMinutes = Double(try ImportCommand.duration(lead, option: "--lead")) / 60e6
+        p.threshold = threshold
+        p.freshnessMinutes = Double(try ImportCommand.duration(freshness, option: "--freshness")) / 60e6
+        let problems = p.problems()
+        if !problems.isEmpty { throw ValidationError(problems.joined(separator: "; ")) }
+        return p
+    }
+}
+
+enum HistoryLoader {
+    static func history(_ s: StoredLaunches) -> UserHistory {
+        // Launches without an offset are read as UTC (the log gave no zone).
+        UserHistory(
+            user: s.user, apps: s.apps,
+            launches: s.times.indices.map {
+                Launch(time: s.times[$0], offset: s.offsets[$0] ?? 0, app: s.appIndices[$0])
+            })
+    }
+
+    /// Up to `limit` users, evenly spread over the sorted list (deterministic).
+    static func sample(_ users: [String], limit: Int) -> [String] {
+        guard users.count > limit, limit > 0 else { return users }
+        return (0..<limit).map { users[$0 * users.count / limit] }
+    }
+
+    /// Every user's history (or up to `limit` users, evenly spread; 0 = all).
+    static func histories(_ queries: UsageQueries, limit: Int) throws(StoreError) -> [UserHistory] {
+        var out: [UserHistory] = []
+        for name in sample(try queries.usersWithLaunches(), limit: limit) {
+            if let s = try queries.launches(user: name) { out.append(history(s)) }
+        }
+        return out
+    }
+
+    static func open(_ path: String) throws -> FetchLabDatabase {
+        do {
+            return try FetchLabDatabase(path: path, readOnly: true)
+        } catch {
+            Terminal.error(error.description)
+            throw ExitCode(1)
+        }
+    }
+}
+
+struct PredictCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "predict",
+        abstract: "Predict a user's next uses of each app and plan fetch moments.",
+        discussion: """
+            Learns the user's launches before --at with every predictor and blends them (weights
+            fitted on up to 40 users' history before --at), then, for each app, lists the planned
+            fetches (a lead time before each likely use) or the expected next use. --at defaults to
+            the local midnight after the user's last launch: the plan for the day after the log.
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "The user (or device) to predict for.")
+    var user: String
+
+    @Option(help: "Origin: ISO-8601 time (2024-04-15T08:00:00+02:00) or local time of the user (2024-04-15 08:00).")
+    var at: String?
+
+    @Option(help: "Only this app.")
+    var app: String?
+
+    @Option(help: "How far ahead (e.g. 24h, 90m).")
+    var horizon = "24h"
+
+    @OptionGroup var prediction: PredictionOptions
+
+    @Option(help: "Output: text or json.")
+    var format: OutputFormat = .text
+
+    func run() throws {
+        let planner = try prediction.planner()
+        let horizonMinutes = Int(try ImportCommand.duration(horizon, option: "--horizon") / 60_000_000)
+        guard horizonMinutes >= 1 && horizonMinutes <= 7 * 1440 else {
+            throw ValidationError("--horizon must be between 1 minute and 7 days")
+        }
+        let store = try HistoryLoader.open(database.db)
+        let queries = UsageQueries(database: store)
+        do {
+            guard let all = try queries.launches(user: user), !all.times.isEmpty else {
+                Terminal.error("\(database.db): no launches for user \"\(user)\"")
+                throw ExitCode(1)
+            }
+            let lastOffset = Int64(all.offsets.last.flatMap { $0 } ?? 0)
+            let origin: Microseconds
+            if let at {
+                var parser = TimestampParser()
+                let parsed: ParsedTimestamp
+                do { parsed = try parser.parse(at) } catch {
+                    throw ValidationError("--at: \(error)")
+                }
+                origin = parsed.microseconds - (parsed.utcOffsetSeconds == nil ? lastOffset * 1_000_000 : 0)
+            } else {
+                let local = all.times.last! / 1_000_000 + lastOffset
+                origin = ((local / 86_400 + 1) * 86_400 - lastOffset) * 1_000_000
+            }
+            guard let mine = try queries.launches(user: user, before: origin), !mine.times.isEmpty else {
+                Terminal.error("\(database.db): user \"\(user)\" has no launches before the origin")
+                throw ExitCode(1)
+            }
+            if let app, !mine.apps.contains(app) {
+                Terminal.error("\(database.db): user \"\(user)\" has no launches of \(app) before the origin")
+                throw ExitCode(1)
+            }
+            let history = HistoryLoader.history(mine)
+            var fitting: [UserHistory] = []
+            for name in HistoryLoader.sample(try queries.usersWithLaunches(), limit: 40) {
+                if let s = try queries.launches(user: name, before: origin), !s.times.isEmpty {
+                    fitting.append(HistoryLoader.history(s))
+                }
+            }
+            var blend = Evaluator().fittedBlend(fitting)
+            for l in history.launches { blend.observe(l) }
+            let offset = history.launches.last!.offset
+            var rows: [PredictionRow] = []
+            for (i, name) in history.apps.enumerated() where app == nil || name == app {
+                let f = blend.forecast(app: Int32(i), origin: origin, offset: offset, minutes: horizonMinutes)
+                rows.append(
+                    PredictionRow(
+                        app: name, probability: f.total, expectedNext: f.expectedNext.map { origin + Int64($0 * 60e6) },
+                        intervalLow: f.interval.map { origin + Int64($0.low * 60e6) },
+                        intervalHigh: f.interval.map { origin + Int64($0.high * 60e6) }, fetches: planner.plan(f)))
+            }
+            rows.sort {
+                ($0.fetches.first?.fetchAt ?? .max, -$0.probability) < (
+                    $1.fetches.first?.fetchAt ?? .max, -$1.probability
+                )
+            }
+            let report = PredictionReport(
+                user: user, origin: origin, utcOffset: Int(offset), horizonMinutes: horizonMinutes,
+                leadMinutes: planner.leadMinutes, threshold: planner.threshold,
+                blendWeights: Dictionary(uniqueKeysWithValues: zip(blend.parts.map(\.name), blend.weights)), apps: rows)
+            switch format {
+            case .json:
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            case .text:
+                print(PredictionRenderer.text(report))
+            }
+        } catch let error as StoreError {
+            Terminal.error(error.description)
+            throw ExitCode(1)
+        }
+    }
+}
+
+struct PredictionRow: Codable {
+    var app: String
+    /// Probability of a use within the horizon.
+    var probability: Double
+    var expectedNext: Microseconds?
+    var intervalLow: Microseconds?
+    var intervalHigh: Microseconds?
+    var fetches: [PlannedFetch]
+}
+
+struct PredictionReport: Codable {
+    var user: String
+    var origin: Microseconds
+    var utcOffset: Int
+    var horizonMinutes: Int
+    var leadMinutes: Double
+    var threshold: Double
+    var blendWeights: [String: Double]
+    var apps: [PredictionRow]
+}
+
+enum PredictionRenderer {
+    static func clock(_ t: Microseconds, offset: Int, origin: Microseconds) -> String {
+        let local = t / 1_000_000 + Int64(offset)
+        let s = ((local % 86_400) + 86_400) % 86_400
+        let days = (local / 86_400) - ((origin / 1_000_000 + Int64(offset)) / 86_400)
+        return String(format: "%02d:%02d", s / 3600, s / 60 % 60) + (days > 0 ? " +\(days)d" : "")
+    }
+
+    static func stamp(_ t: Microseconds, offset: Int) -> String {
+        let f = DateFormatter()
+        f.dateFormat = "yyyy-MM-dd HH:mm"
+        f.timeZone = TimeZone(secondsFromGMT: offset)
+        let sign = offset < 0 ? "-" : "+"
+        return f.string(from: Date(timeIntervalSince1970: Double(t) / 1e6))
+            + String(format: " (%@%02d:%02d)", sign, abs(offset) / 3600, abs(offset) / 60 % 60)
+    }
+
+    static func text(_ r: PredictionReport) -> String {
+        let weights = r.blendWeights.sorted { $0.value > $1.value }.filter { $0.value > 0 }
+            .map { "\($0.key) \(String(format: "%.1f", $0.value))" }.joined(separator: ", ")
+        var lines = [
+            "\(r.user) from \(stamp(r.origin, offset: r.utcOffset)), next \(Format.seconds(Double(r.horizonMinutes) * 60)); "
+                + "lead \(Int(r.leadMinutes)) min, p ≥ \(r.threshold); blend of \(weights)"
+        ]
+        let width = max(20, (r.apps.map(\.app.count).max() ?? 0) + 2)
+        for row in r.apps {
+            let name = Format.pad(row.app, width)
+            if row.fetches.isEmpty {
+                if let next = row.expectedNext {
+                    lines.append(
+                        "\(name)no fetch    next use expected \(clock(next, offset: r.utcOffset, origin: r.origin)) "
+                            + "(p=\(String(format: "%.2f", row.probability)) within the horizon)")
+                } else {
+                    lines.append("\(name)no fetch    no use expected")
+                }
+            }
+            for f in row.fetches {
+                let half = Double(f.intervalHigh - f.intervalLow) / 2 / 60e6
+                lines.append(
+                    "\(name)fetch \(clock(f.fetchAt, offset: r.utcOffset, origin: r.origin))  → use expected "
+                        + "\(clock(f.expectedUse, offset: r.utcOffset, origin: r.origin)) "
+                        + "(±\(Int(half.rounded())) min, p=\(String(format: "%.2f", f.probability)))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
