@@ -499,8 +499,8 @@ public enum BlendFitter {
 }
 
 /// Maps over an array on all cores, results in order.
-enum ParallelMap {
-    static func map<T: Sendable, R: Sendable>(_ items: [T], _ body: @Sendable (T) -> R) -> [R] {
+public enum ParallelMap {
+    public static func map<T: Sendable, R: Sendable>(_ items: [T], _ body: @Sendable (T) -> R) -> [R] {
         let box = Box<R>(count: items.count)
         DispatchQueue.concurrentPerform(iterations: items.count) { i in box.set(i, body(items[i])) }
         return box.values()

@@ -76,8 +76,8 @@ struct PredictCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "The user (or device) to predict for.")
-    var user: String
+    @Option(help: "The user (or device) to predict for; without it, every user (a summary, or JSON lines).")
+    var user: String?
 
     @Option(help: "Origin: ISO-8601 time (2024-04-15T08:00:00+02:00) or local time of the user (2024-04-15 08:00).")
     var at: String?
@@ -101,6 +101,10 @@ struct PredictCommand: ParsableCommand {
         }
         let store = try HistoryLoader.open(database.db)
         let queries = UsageQueries(database: store)
+        guard let user else {
+            try predictAll(queries, planner: planner, horizonMinutes: horizonMinutes)
+            return
+        }
         do {
             guard let all = try queries.launches(user: user), !all.times.isEmpty else {
                 Terminal.error("\(database.db): no launches for user \"\(user)\"")
@@ -170,7 +174,92 @@ struct PredictCommand: ParsableCommand {
     }
 }
 
-struct PredictionRow: Codable {
+extension PredictCommand {
+    /// Every user: the blend (weights fitted on up to 40 users) learns each user's whole log and
+    /// plans the day after it. Text: a summary; JSON: one report per line.
+    func predictAll(_ queries: UsageQueries, planner: FetchPlanner, horizonMinutes: Int) throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let names: [String]
+        var fitting: [UserHistory] = []
+        do {
+            names = try queries.usersWithLaunches()
+            for name in HistoryLoader.sample(names, limit: 40) {
+                if let s = try queries.launches(user: name) { fitting.append(HistoryLoader.history(s)) }
+            }
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(1)
+        }
+        let template = Evaluator().fittedBlend(fitting)
+        let fitted = clock.now - started
+        var apps = 0
+        var fetches = 0
+        var launches = 0
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let showProgress = Terminal.stderrIsTerminal && format == .text
+        // Users in batches: loading from SQLite on this thread, learning and planning on all cores.
+        var next = 0
+        while next < names.count {
+            let batch = Array(names[next..<min(names.count, next + 256)])
+            var histories: [UserHistory] = []
+            do {
+                for name in batch {
+                    if let s = try queries.launches(user: name) { histories.append(HistoryLoader.history(s)) }
+                }
+            } catch {
+                Terminal.error("\(error)")
+                throw ExitCode(1)
+            }
+            let reports = ParallelMap.map(histories) { h -> PredictionReport in
+                var blend = template
+                for l in h.launches { blend.observe(l) }
+                let last = h.launches[h.launches.count - 1]
+                let local = last.time / 1_000_000 + Int64(last.offset)
+                let origin = ((local / 86_400 + 1) * 86_400 - Int64(last.offset)) * 1_000_000
+                let rows = h.apps.indices.map { i -> PredictionRow in
+                    let f = blend.forecast(app: Int32(i), origin: origin, offset: last.offset, minutes: horizonMinutes)
+                    return PredictionRow(
+                        app: h.apps[i], probability: f.total,
+                        expectedNext: f.expectedNext.map { origin + Int64($0 * 60e6) },
+                        intervalLow: f.interval.map { origin + Int64($0.low * 60e6) },
+                        intervalHigh: f.interval.map { origin + Int64($0.high * 60e6) }, fetches: planner.plan(f))
+                }
+                return PredictionReport(
+                    user: h.user, origin: origin, utcOffset: Int(last.offset), horizonMinutes: horizonMinutes,
+                    leadMinutes: planner.leadMinutes, threshold: planner.threshold,
+                    blendWeights: Dictionary(uniqueKeysWithValues: zip(template.parts.map(\.name), template.weights)),
+                    apps: rows)
+            }
+            for (h, r) in zip(histories, reports) {
+                launches += h.launches.count
+                apps += r.apps.count
+                fetches += r.apps.reduce(0) { $0 + $1.fetches.count }
+                if format == .json { print(String(decoding: try encoder.encode(r), as: UTF8.self)) }
+            }
+            next += batch.count
+            if showProgress {
+                Terminal.progress(
+                    "\(Terminal.bar(fraction: Double(next) / Double(names.count))) \(Format.count(next))/\(Format.count(names.count)) users"
+                )
+            }
+        }
+        if showProgress { Terminal.clearProgress() }
+        if format == .text {
+            let d = clock.now - started
+            let seconds = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+            let fitSeconds = Double(fitted.components.seconds) + Double(fitted.components.attoseconds) / 1e18
+            print(
+                "\(Format.count(names.count)) users, \(Format.count(launches)) launches, \(Format.count(apps)) apps: "
+                    + "\(Format.count(fetches)) fetches planned for the day after each log "
+                    + "(blend fitted on \(fitting.count) users in \(Format.seconds(fitSeconds)); \(Format.seconds(seconds)) in all)"
+            )
+        }
+    }
+}
+
+struct PredictionRow: Codable, Sendable {
     var app: String
     /// Probability of a use within the horizon.
     var probability: Double
@@ -180,7 +269,7 @@ struct PredictionRow: Codable {
     var fetches: [PlannedFetch]
 }
 
-struct PredictionReport: Codable {
+struct PredictionReport: Codable, Sendable {
     var user: String
     var origin: Microseconds
     var utcOffset: Int

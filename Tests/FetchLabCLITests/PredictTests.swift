@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import _FetchLabTestSupport
+
+/// `fetchlab predict` and `fetchlab evaluate-predictors` on a generated population, as a user runs them.
+@Suite(.serialized) struct PredictCommandTests {
+    let dir = TemporaryDirectory()
+    var db: String { dir.path("pop.sqlite") }
+
+    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
+        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
+    }
+
+    func population() throws {
+        let gen = try fetchlab(["generate", "--users", "6", "--days", "21", "--seed", "5", "--output", dir.path("pop")])
+        #expect(gen.status == 0, "\(gen.err)")
+        let imported = try fetchlab(["import", "--db", db, dir.path("pop")])
+        #expect(imported.status == 0, "\(imported.err)")
+    }
+
+    @Test func predictPlansFetchesForAUser() throws {
+        try population()
+        let text = try fetchlab(["predict", "--db", db, "--user", "u00001", "--at", "2024-03-20 00:00"])
+        #expect(text.status == 0, "\(text.err)")
+        let lines = text.out.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("u00001 from 2024-03-20 00:00 (") == true)
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("com.example.") })
+        #expect(lines.contains { $0.contains(" fetch ") && $0.contains("→ use expected") })
+
+        let json = try fetchlab(["predict", "--db", db, "--user", "u00001", "--format", "json", "--lead", "15m"])
+        #expect(json.status == 0)
+        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        #expect(report["leadMinutes"] as? Double == 15)
+        let apps = try #require(report["apps"] as? [[String: Any]])
+        #expect(!apps.isEmpty)
+        for app in apps {
+            for fetch in app["fetches"] as? [[String: Any]] ?? [] {
+                let at = try #require(fetch["fetchAt"] as? Int64)
+                let use = try #require(fetch["expectedUse"] as? Int64)
+                #expect(abs(Double(use - at) / 60e6 - 15) < 0.01)
+            }
+        }
+        // One app only; every user at once.
+        let one = try fetchlab(["predict", "--db", db, "--user", "u00001", "--app", "com.example.nosuchapp"])
+        #expect(one.status == 1)
+        #expect(one.err.split(separator: "\n").count == 1)
+        let all = try fetchlab(["predict", "--db", db])
+        #expect(all.status == 0)
+        #expect(all.out.hasPrefix("6 users, "))
+    }
+
+    @Test func badArgumentsAreOneLineErrors() throws {
+        try population()
+        let unknown = try fetchlab(["predict", "--db", db, "--user", "nobody"])
+        #expect(unknown.status == 1)
+        #expect(unknown.err == "fetchlab: error: \(db): no launches for user \"nobody\"\n")
+        let lead = try fetchlab(["predict", "--db", db, "--user", "u00001", "--lead", "10s"])
+        #expect(lead.status == 64)
+        #expect(lead.err.contains("must cover the fetch duration"))
+        let noDB = try fetchlab(["evaluate-predictors", "--db", dir.path("missing.sqlite")])
+        #expect(noDB.status == 1)
+        #expect(noDB.err.contains("no such database"))
+    }
+
+    @Test func evaluatePredictorsPrintsTheTableAndJSON() throws {
+        try population()
+        let text = try fetchlab([
+            "evaluate-predictors", "--db", db, "--every", "6", "--truth", dir.path("pop/truth.json"),
+        ])
+        #expect(text.status == 0, "\(text.err)")
+        for name in [
+            "blend", "profile", "gap", "sequence", "android", "same-time-tomorrow", "last-gap", "most-frequent",
+            "most-recent",
+        ] {
+            #expect(text.out.contains("\n\(name) "), "\(name)")
+        }
+        #expect(text.out.contains("truth: found"))
+        #expect(text.out.contains("reliability of the blend"))
+        let json = try fetchlab(["evaluate-predictors", "--db", db, "--every", "6", "--format", "json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        #expect(report["users"] as? Int == 6)
+        #expect((report["scores"] as? [Any])?.count == 9)
+    }
+}
