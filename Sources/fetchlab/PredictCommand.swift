@@ -301,7 +301,8 @@ enum PredictionRenderer {
         let weights = r.blendWeights.sorted { $0.value > $1.value }.filter { $0.value > 0 }
             .map { "\($0.key) \(String(format: "%.1f", $0.value))" }.joined(separator: ", ")
         var lines = [
-            "\(r.user) from \(stamp(r.origin, offset: r.utcOffset)), next \(Format.seconds(Double(r.horizonMinutes) * 60)); "
+            "\(r.user) from \(stamp(r.origin, offset: r.utcOffset)), next "
+                + (r.horizonMinutes % 60 == 0 ? "\(r.horizonMinutes / 60) h" : "\(r.horizonMinutes) min") + "; "
                 + "lead \(Int(r.leadMinutes)) min, p ≥ \(r.threshold); blend of \(weights)"
         ]
         let width = max(20, (r.apps.map(\.app.count).max() ?? 0) + 2)
