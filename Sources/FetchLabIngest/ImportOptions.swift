@@ -28,6 +28,11 @@ public struct ReadOptions: Sendable {
     public var latest: Microseconds = 4_102_444_800_000_000  // 2100-01-01T00:00:00Z
     /// Rows per batch handed to the store.
     public var batchSize = 65_536
+    /// Decompression-bomb limits: a file may not inflate more than `maxRatio` times its
+    /// compressed size (checked once 64 MiB are out; nil = no limit), nor past
+    /// `maxDecompressedBytes` (nil = no limit).
+    public var maxRatio: Double? = 200
+    public var maxDecompressedBytes: Int64? = nil
 
     public init() {}
 }

@@ -29,6 +29,9 @@ public final class LogReader {
     /// The header line's bytes: when files are concatenated (`cat a.csv.gz b.csv.gz`), their
     /// headers recur inside the stream and are skipped, not rejected.
     private var headerLine: [UInt8] = []
+    /// A record inside a quoted field that spans lines, and its first line's number.
+    private var quoted: [UInt8] = []
+    private var quotedStart = 0
     private var columns: [Field: Int] = [:] {
         didSet { columnIndex = Field.allCases.map { columns[$0] ?? -1 } }
     }
@@ -60,6 +63,8 @@ public final class LogReader {
     /// Opens `path` (`-` for standard input) and reads its first line to learn the format.
     public convenience init(path: String, options: ReadOptions = ReadOptions()) throws(IngestError) {
         let input = try DecompressingReader(path: path, rawDeflate: options.rawDeflate)
+        input.maxRatio = options.maxRatio
+        input.maxDecompressedBytes = options.maxDecompressedBytes
         try self.init(input: input, source: path, options: options)
     }
 
@@ -275,6 +280,7 @@ public final class LogReader {
                 return true
             }
             if more == nil {
+                try finishQuoted()
                 if format == .foreground { flushForeground(final: true) }
                 finished = true
                 break
@@ -298,8 +304,52 @@ public final class LogReader {
         return body.count == headerLine.count && body.elementsEqual(headerLine)
     }
 
+    static let unclosedQuote = "unclosed quote"
+    /// A quoted field may hold line breaks (RFC 4180): at most this many bytes of one record.
+    static let maxQuotedRecordBytes = 1 << 20
+
+    /// Continues a record whose quoted field spans lines.
+    private func continueQuoted(_ line: UnsafeRawBufferPointer) throws(IngestError) {
+        quoted.append(0x0A)
+        quoted.append(contentsOf: line)
+        if quoted.count > Self.maxQuotedRecordBytes {
+            let start = quotedStart
+            let record = quoted
+            quoted = []
+            try withBytes(of: record) { (bytes) throws(IngestError) in
+                try reject(
+                    "unclosed quote: no closing \" within \(Self.maxQuotedRecordBytes) bytes", line: bytes,
+                    number: start)
+            }
+            return
+        }
+        let record = quoted
+        let problem = record.withUnsafeBytes { bytes in readDelimited(bytes) }
+        if problem == Self.unclosedQuote { return }  // the field goes on
+        quoted = []
+        if let problem {
+            try withBytes(of: record) { (bytes) throws(IngestError) in
+                try reject(problem, line: bytes, number: quotedStart)
+            }
+        }
+    }
+
+    /// At the end of the input, a record still inside a quoted field is a reject.
+    private func finishQuoted() throws(IngestError) {
+        guard !quoted.isEmpty else { return }
+        let record = quoted
+        quoted = []
+        try withBytes(of: record) { (bytes) throws(IngestError) in
+            try reject("unclosed quote (the file ends inside a quoted field)", line: bytes, number: quotedStart)
+        }
+    }
+
     @inline(__always)
     private func handle(_ line: UnsafeRawBufferPointer, number: Int) throws(IngestError) {
+        if !quoted.isEmpty {
+            try continueQuoted(line)
+            return
+        }
         if isBlank(line) { return }
         if line.count >= headerLine.count, !headerLine.isEmpty, isRepeatedHeader(line) { return }
         batch.counts.rows += 1
@@ -307,6 +357,12 @@ public final class LogReader {
         switch format {
         case .foreground: problem = readForeground(line)
         default: problem = readDelimited(line)
+        }
+        if problem == Self.unclosedQuote && format != .foreground && syntax != .jsonLines {
+            // Perhaps a quoted field with a line break: read on before deciding.
+            quoted = Array(line)
+            quotedStart = number
+            return
         }
         if let problem { try reject(problem, line: line, number: number) }
     }
@@ -392,7 +448,7 @@ public final class LogReader {
             }
             fields = jsonFields
         } else {
-            guard splitter.split(line) else { return "unclosed quote" }
+            guard splitter.split(line) else { return Self.unclosedQuote }
             if splitter.fields.count != columnCount {
                 let glued =
                     columnCount >= 4 && splitter.fields.count >= 2 * columnCount - 1 ? " (two lines run together?)" : ""
@@ -413,7 +469,8 @@ public final class LogReader {
                 user = fixedUser
             } else {
                 guard let u = field(.user, fields), u.count > 0 else { return "empty user" }
-                user = users.id(of: u)
+                guard let id = users.validID(of: u) else { return "user name is not valid UTF-8" }
+                user = id
             }
         }
 
@@ -446,7 +503,7 @@ public final class LogReader {
                     kind = k
                 }
             }
-            let app = apps.id(of: a)
+            guard let app = apps.validID(of: a) else { return "app name is not valid UTF-8" }
             batch.counts.accepted += 1
             if isExcluded(app) {
                 batch.counts.excluded += 1
@@ -456,7 +513,7 @@ public final class LogReader {
                 UsageRow(time: ts.microseconds, user: user, app: app, kind: kind, utcOffset: ts.utcOffsetSeconds))
         case .content:
             guard let a = field(.app, fields), a.count > 0 else { return "empty app" }
-            let app = apps.id(of: a)
+            guard let app = apps.validID(of: a) else { return "app name is not valid UTF-8" }
             batch.counts.accepted += 1
             if isExcluded(app) {
                 batch.counts.excluded += 1
@@ -560,8 +617,9 @@ public final class LogReader {
         if ts.microseconds < emittedUpTo {
             return "out of order by more than \(options.reorderWindow / 60_000_000) min (raise --reorder-window)"
         }
+        guard let app = apps.validID(of: appField) else { return "package name is not valid UTF-8" }
         batch.counts.accepted += 1
-        pending.append((ts.microseconds, apps.id(of: appField), ts.utcOffsetSeconds))
+        pending.append((ts.microseconds, app, ts.utcOffsetSeconds))
         if pending.count >= 8192 { flushForeground(final: false) }
         return nil
     }

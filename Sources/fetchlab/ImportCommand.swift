@@ -71,6 +71,18 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Fail the file at its first bad row (nothing of it is committed).")
     var strict = false
 
+    @Option(
+        name: .customLong("max-ratio"),
+        help:
+            "Refuse a file that inflates more than this many times its compressed size (a decompression bomb; 0 = no limit)."
+    )
+    var maxRatio = 200.0
+
+    @Option(
+        name: .customLong("max-size"),
+        help: "Refuse a file that inflates to more than this (e.g. 50G; default: no limit).")
+    var maxSize: String?
+
     @Option(help: "Output: text or json.")
     var format: OutputFormat = .text
 
@@ -104,6 +116,9 @@ struct ImportCommand: ParsableCommand {
         options.reorderWindow = try Self.duration(reorderWindow, option: "--reorder-window")
         options.excludedApps = excludes
         options.strict = strict
+        guard maxRatio >= 0 else { throw ValidationError("--max-ratio must be 0 (no limit) or positive") }
+        options.maxRatio = maxRatio > 0 ? maxRatio : nil
+        if let maxSize { options.maxDecompressedBytes = try Self.size(maxSize, option: "--max-size") }
         var parser = TimestampParser()
         do {
             options.earliest = try parser.parse(earliest).microseconds
@@ -112,6 +127,16 @@ struct ImportCommand: ParsableCommand {
             throw ValidationError("--earliest/--latest: \(error)")
         }
         return options
+    }
+
+    /// A byte size: 500M, 50G, 1T or plain bytes.
+    static func size(_ text: String, option: String) throws -> Int64 {
+        let units: [(String, Double)] = [("K", 1e3), ("M", 1e6), ("G", 1e9), ("T", 1e12)]
+        for (suffix, scale) in units where text.uppercased().hasSuffix(suffix) {
+            if let value = Double(text.dropLast()), value > 0 { return Int64(value * scale) }
+        }
+        if let bytes = Int64(text), bytes > 0 { return bytes }
+        throw ValidationError("\(option): '\(text)' is not a size (e.g. 500M, 50G)")
     }
 
     static func duration(_ text: String, option: String) throws -> Microseconds {

@@ -80,6 +80,10 @@ public final class DecompressingReader {
     /// An error found after some output was produced; thrown by the next call so
     /// that everything decoded before the problem is handed out first.
     private var deferredError: IngestError?
+    /// Decompression-bomb limits (nil = none): see ``checkBomb()``.
+    public var maxRatio: Double? = 200
+    public var maxDecompressedBytes: Int64? = nil
+    public var ratioCheckAfterBytes: Int64 = 64 << 20
 
     /// Opens `path` for reading; `"-"` reads standard input.
     ///
@@ -294,7 +298,27 @@ public final class DecompressingReader {
         let produced = bufferSize - Int(s.pointee.avail_out)
         if produced == 0 { return nil }
         decompressedBytes += Int64(produced)
+        try checkBomb()
         return UnsafeRawBufferPointer(start: outBuffer, count: produced)
+    }
+
+    /// Refuses a decompression bomb: more output than `maxDecompressedBytes`, or, once past
+    /// `ratioCheckAfterBytes`, more than `maxRatio` times the compressed input read so far.
+    private func checkBomb() throws(IngestError) {
+        if let limit = maxDecompressedBytes, decompressedBytes > limit {
+            throw IngestError(
+                .compression, source: source, offset: compressedBytesRead,
+                message: "decompresses to more than \(limit) bytes (a decompression bomb?); raise --max-size")
+        }
+        if let ratio = maxRatio, decompressedBytes > ratioCheckAfterBytes,
+            Double(decompressedBytes) > ratio * Double(max(1, compressedBytesRead))
+        {
+            throw IngestError(
+                .compression, source: source, offset: compressedBytesRead,
+                message:
+                    "decompresses more than \(Int(ratio)):1 (\(decompressedBytes) bytes from \(compressedBytesRead); "
+                    + "a decompression bomb?); raise --max-ratio")
+        }
     }
 
     /// Inflates until the output buffer is full, the input is exhausted with some

@@ -1,8 +1,9 @@
 /// Splits the decompressed byte stream into lines without copying, carrying a line that
 /// spans two chunks in a small buffer.
 ///
-/// Lines end at `\n`; a trailing `\r` is dropped. The bytes of a line are valid until the
-/// next call to ``nextLine()``.
+/// Lines end at `\n`; a trailing `\r` is dropped. A stream whose first chunk has carriage
+/// returns but no line feed (old Mac files) is split at `\r`. The bytes of a line are valid until
+/// the next call to ``nextLine()``.
 public final class LineReader {
     public let input: DecompressingReader
     /// 1-based number of the line last returned.
@@ -14,6 +15,9 @@ public final class LineReader {
     private var position = 0
     private var carry: [UInt8] = []
     private var atEnd = false
+    /// The line terminator: `\n`, or `\r` for CR-only files (decided on the first chunk).
+    private var terminator: Int32 = 0x0A
+    private var decided = false
 
     public init(input: DecompressingReader, maxLineBytes: Int = 16 << 20) {
         self.input = input
@@ -28,7 +32,7 @@ public final class LineReader {
             if position < chunk.count, let base = chunk.baseAddress {
                 let start = position
                 let remaining = chunk.count - start
-                if let nl = memchr(base + start, 0x0A, remaining) {
+                if let nl = memchr(base + start, terminator, remaining) {
                     let end = base.distance(to: UnsafeRawPointer(nl))
                     position = end + 1
                     lineNumber += 1
@@ -48,6 +52,12 @@ public final class LineReader {
             if let next = try input.nextChunk() {
                 chunk = next
                 position = 0
+                if !decided, let base = next.baseAddress, next.count > 0 {
+                    decided = true
+                    if memchr(base, 0x0A, next.count) == nil && memchr(base, 0x0D, next.count) != nil {
+                        terminator = 0x0D
+                    }
+                }
             } else {
                 atEnd = true
                 chunk = UnsafeRawBufferPointer(start: nil, count: 0)

@@ -41,6 +41,21 @@ public struct NameTable {
         return id
     }
 
+    /// The id of a name, or nil when the name is new and not valid UTF-8 (names are stored as
+    /// text: invalid bytes would be changed, so such rows are rejected instead).
+    public mutating func validID(of bytes: UnsafeRawBufferPointer) -> Int32? {
+        let h = Self.hash(bytes)
+        var slot = Int(truncatingIfNeeded: h) & mask
+        while true {
+            let existing = slots[slot]
+            if existing < 0 { break }
+            if hashes[Int(existing)] == h, equals(Int(existing), bytes) { return existing }
+            slot = (slot + 1) & mask
+        }
+        if !bytes.allSatisfy({ $0 < 0x80 }) && String(validating: bytes, as: UTF8.self) == nil { return nil }
+        return id(of: bytes)
+    }
+
     /// The id of a name given as a string.
     public mutating func id(of name: String) -> Int32 {
         var name = name
