@@ -38,9 +38,20 @@ public final class FetchLabDatabase: Sendable {
             if !readOnly { try Schema.migrator.migrate(pool) }
             writer = pool
         } catch let error as DatabaseError {
-            throw StoreError(.database, "\(path): \(error.message ?? "\(error)")")
+            throw StoreError(.database, "\(path): \(Self.explain(error))")
         } catch {
             throw StoreError(.database, "\(path): \(error)")
+        }
+    }
+
+    /// SQLite's message without the SQL, with a hint for the usual causes.
+    static func explain(_ error: DatabaseError) -> String {
+        let message = error.message ?? "SQLite error \(error.resultCode.rawValue)"
+        switch error.resultCode.primaryResultCode {
+        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN:
+            return message + " (check that the file and its directory are writable)"
+        case .SQLITE_FULL: return message + " (free some disk space)"
+        default: return message
         }
     }
 
@@ -67,6 +78,8 @@ public final class FetchLabDatabase: Sendable {
                 )
             }
             try queue.close()
+        } catch let error as DatabaseError {
+            throw StoreError(.database, "\(path): cannot read the database: \(Self.explain(error))")
         } catch {
             throw StoreError(.database, "\(path): cannot read the database: \(error)")
         }
