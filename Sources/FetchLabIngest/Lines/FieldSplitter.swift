@@ -5,16 +5,17 @@
 struct FieldSplitter {
     let delimiter: UInt8
     private(set) var fields: [UnsafeRawBufferPointer] = []
-    private var scratch: UnsafeMutableRawBufferPointer
+    /// Owns its memory (freed with the last copy), so a half-built owner cannot leak it.
+    private let storage = ScratchBuffer(byteCount: 1 << 12)
+    private var scratch: UnsafeMutableRawBufferPointer { storage.bytes }
 
     init(delimiter: UInt8) {
         self.delimiter = delimiter
         fields.reserveCapacity(32)
-        scratch = .allocate(byteCount: 1 << 12, alignment: 1)
     }
 
-    /// Frees the scratch buffer; the splitter must not be used afterwards.
-    func deallocate() { scratch.deallocate() }
+    /// Kept for callers; the buffer frees itself.
+    func deallocate() {}
 
     /// Splits `line`; returns false when a quoted field is not closed.
     @inline(__always)
@@ -43,10 +44,7 @@ struct FieldSplitter {
     }
 
     private mutating func splitQuoted(_ line: UnsafeRawBufferPointer) -> Bool {
-        if scratch.count < line.count {
-            scratch.deallocate()
-            scratch = .allocate(byteCount: line.count, alignment: 1)
-        }
+        storage.reserve(line.count)
         var out = 0
         var i = 0
         let n = line.count
@@ -102,3 +100,19 @@ struct FieldSplitter {
 #elseif canImport(Darwin)
     import Darwin
 #endif
+
+/// A growable raw buffer that frees itself.
+final class ScratchBuffer: @unchecked Sendable {
+    private(set) var bytes: UnsafeMutableRawBufferPointer
+
+    init(byteCount: Int) { bytes = .allocate(byteCount: max(1, byteCount), alignment: 1) }
+
+    deinit { bytes.deallocate() }
+
+    /// Makes room for `count` bytes (the contents are not kept).
+    func reserve(_ count: Int) {
+        guard bytes.count < count else { return }
+        bytes.deallocate()
+        bytes = .allocate(byteCount: count, alignment: 1)
+    }
+}

@@ -4,23 +4,21 @@
 struct JSONLineParser {
     private(set) var keys: [UnsafeRawBufferPointer] = []
     private(set) var values: [UnsafeRawBufferPointer] = []
-    private var scratch: UnsafeMutableRawBufferPointer
+    /// Owns its memory (freed with the last copy), so a half-built owner cannot leak it.
+    private let storage = ScratchBuffer(byteCount: 1 << 12)
+    private var scratch: UnsafeMutableRawBufferPointer { storage.bytes }
     private var used = 0
 
     init() {
-        scratch = .allocate(byteCount: 1 << 12, alignment: 1)
     }
 
-    func deallocate() { scratch.deallocate() }
+    func deallocate() {}
 
     /// Parses `line`; returns an error message, or nil on success.
     mutating func parse(_ line: UnsafeRawBufferPointer) -> String? {
         keys.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
-        if scratch.count < line.count {
-            scratch.deallocate()
-            scratch = .allocate(byteCount: line.count, alignment: 1)
-        }
+        storage.reserve(line.count)
         used = 0
         var i = 0
         let n = line.count

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Writes the fuzzers' seed corpus into Fuzz/corpus/<target>/ (deterministic; small valid inputs
+of every format, gzip'd and not). Run again after changing it; the files are committed."""
+import gzip, io, os, zlib, shutil
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "corpus")
+
+def gz(b):
+    buf = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0) as f:
+        f.write(b)
+    return buf.getvalue()
+
+def raw_deflate(b):
+    c = zlib.compressobj(6, zlib.DEFLATED, -15)
+    return c.compress(b) + c.flush()
+
+LOGS = {
+    "usage": b"timestamp,user,app,event\n2024-03-01T12:00:00Z,u1,com.a,launch\n2024-03-01T12:05:00+01:00,u1,com.a,close\n1709294400,u2,\"com.b,x\",force_quit\n",
+    "usage-tsv": b"timestamp\tuser\tapp\n2024-03-01T12:00:00Z\tu1\tcom.a\n",
+    "usage-jsonl": b'{"timestamp": "2024-03-01T12:00:00Z", "user": "u1", "app": "com.a", "event": "launch"}\n{"timestamp": 1709294400123, "user": "u\\"2", "app": "com.b"}\n',
+    "context": b"timestamp,user,battery,charging,network,low_power\n2024-03-01T12:00:00Z,u1,80,true,wifi,false\n2024-03-01T13:00:00Z,u1,,false,cellular,\n",
+    "content": b"timestamp,app\n2024-03-01T12:00:00Z,com.a\n2024-03-01 13:00:00,com.b\n",
+    "foreground": b"2023-12-17 20:25:43.749000,com.android.settings\n2023-12-17 20:27:51.405000,com.example.nextapp\n2023-12-17 20:27:51.405000,com.example.nextapp\n1970-01-01 01:00:00.000000,com.x\n",
+    "battery": b"_id,ID,level,temperature,voltage,technology,status,health,usage,WiFi,Cellular,Hotspot,GPS,Bluetooth,RAM,Brightness,isInteractive,SampleFreq,brandModel,androidVersion,availCapacityPercentage,Timestamp\n5f1f,dev1,41,40.2,3.637,Li-ion,3,2,36,false,true,false,false,false,23.1,18,true,10,google-Nexus 5X,8.1.0,40,1595855428396\n",
+    "lsapp": b"user_id\tsession_id\ttimestamp\tapp_name\tevent_type\n1\t1\t2018-01-16 06:01:05\tChrome\tOpened\n1\t1\t2018-01-16 06:01:07\tChrome\tClosed\n",
+}
+
+def write(target, name, data):
+    d = os.path.join(OUT, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+shutil.rmtree(OUT, ignore_errors=True)
+# Decompressor: first byte = flags (bit 0 raw deflate, bit 1 small buffers).
+text = LOGS["usage"] * 20
+write("decompress", "gzip", b"\x00" + gz(text))
+write("decompress", "gzip-small-buffers", b"\x02" + gz(text))
+write("decompress", "multi-member", b"\x00" + gz(text) + gz(LOGS["context"]))
+write("decompress", "zlib", b"\x00" + zlib.compress(text))
+write("decompress", "plain", b"\x00" + text)
+write("decompress", "raw-deflate", b"\x01" + raw_deflate(text))
+write("decompress", "empty-gzip", b"\x00" + gz(b""))
+# Readers: each format's files, plain and gzip'd (first byte odd: read local times in Europe/Berlin).
+for target, names in {
+    "usage": ["usage", "usage-tsv", "usage-jsonl"], "context": ["context"], "content": ["content"],
+    "foreground": ["foreground"], "battery": ["battery"], "lsapp": ["lsapp"], "detect": list(LOGS),
+}.items():
+    for n in names:
+        write(target, n, LOGS[n])
+        write(target, n + ".gz", gz(LOGS[n]))
+# Timestamps: first byte picks the parser.
+for i, t in enumerate([b"2024-03-01T12:00:00Z", b"2024-03-01T12:00:00.123456+05:30", b"1709294400",
+                       b"1709294400123", b"1709294400123456", b"2024-03-31 02:30:00", b"2024-10-27 02:30:00",
+                       b"2023-12-17 20:25:43.749000", b"2024-02-29T23:59:60Z", b"\"2024-03-01T12:00:00Z\""]):
+    write("timestamp", f"t{i}", bytes([i % 4]) + t)

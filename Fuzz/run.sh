@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Fuzzes the data path with libFuzzer: the decompressor, each log format's reader and the
+# timestamp parser, each for SECONDS, from the seed corpus in Fuzz/corpus/.
+#
+#   Fuzz/run.sh [SECONDS] [TARGET...]     (default: 60 s each, every target)
+#   targets: decompress timestamp usage context content foreground battery lsapp detect
+#
+# Builds each target with `swiftc -sanitize=fuzzer,address` (FetchLabCore and FetchLabIngest
+# compiled into the target), runs it, and prints executions, coverage and corpus size. A crash,
+# leak, timeout or sanitizer report fails the run and its input is copied to
+# Fuzz/regressions/<target>/, which the normal test suite replays (FuzzRegressionTests).
+# Not part of `swift test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECS=${1:-60}
+shift || true
+TARGETS=("$@")
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(decompress timestamp usage context content foreground battery lsapp detect)
+BUILD=.build/fuzz
+mkdir -p "$BUILD/src"
+rm -f "$BUILD"/src/*.swift
+# One module: the fuzzer build has no SwiftPM, so FetchLabCore's files join FetchLabIngest's.
+for f in Sources/FetchLabCore/*.swift $(find Sources/FetchLabIngest -name '*.swift' | sort); do
+  sed '/^import FetchLabCore$/d' "$f" > "$BUILD/src/$(echo "$f" | tr / _)"
+done
+
+status=0
+printf "%-11s %12s %10s %8s %8s  %s\n" target executions exec/s cov corpus result
+for t in "${TARGETS[@]}"; do
+  case $t in
+    decompress) src=Fuzz/Targets/Decompress.swift; flags=() ;;
+    timestamp) src=Fuzz/Targets/Timestamp.swift; flags=() ;;
+    usage|context|content|foreground|battery|lsapp|detect)
+      src=Fuzz/Targets/LogReader.swift; flags=(-D "FUZZ_$(echo "$t" | tr a-z A-Z)") ;;
+    *) echo "unknown target $t" >&2; exit 2 ;;
+  esac
+  bin="$BUILD/fuzz-$t"
+  swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzIngest -I Sources/CZlib \
+    ${flags[@]+"${flags[@]}"} "$BUILD"/src/*.swift Fuzz/Targets/Support.swift "$src" -lz -o "$bin" 2> "$BUILD/build-$t.log" \
+    || { cat "$BUILD/build-$t.log" >&2; exit 1; }
+  mkdir -p "$BUILD/corpus-$t" "$BUILD/artifacts-$t"
+  log="$BUILD/fuzz-$t.log"
+  set +e
+  "$bin" -max_total_time="$SECS" -seed=1 -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+    -artifact_prefix="$BUILD/artifacts-$t/" "$BUILD/corpus-$t" "Fuzz/corpus/$t" > "$log" 2>&1
+  rc=$?
+  set -e
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo 0)
+  corp=$(grep -o 'corp: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo 0)
+  result=ok
+  if [ $rc -ne 0 ]; then
+    result="FAILED (see $log)"
+    status=1
+    mkdir -p "Fuzz/regressions/$t"
+    cp "$BUILD/artifacts-$t"/* "Fuzz/regressions/$t/" 2>/dev/null || true
+  fi
+  printf "%-11s %12s %10s %8s %8s  %s\n" "$t" "$execs" "$rate" "$cov" "$corp" "$result"
+done
+exit $status
