@@ -3,6 +3,7 @@
 # timestamp parser, each for SECONDS, from the seed corpus in Fuzz/corpus/.
 #
 #   Fuzz/run.sh [SECONDS] [TARGET...]     (default: 60 s each, every target)
+#   FUZZ_RUNS=1000000 Fuzz/run.sh 900 …   (stop at that many executions, SECONDS at most)
 #   targets: decompress timestamp usage context content foreground battery lsapp detect
 #
 # Builds each target with `swiftc -sanitize=fuzzer,address` (FetchLabCore and FetchLabIngest
@@ -41,7 +42,9 @@ for t in "${TARGETS[@]}"; do
   mkdir -p "$BUILD/corpus-$t" "$BUILD/artifacts-$t"
   log="$BUILD/fuzz-$t.log"
   set +e
-  "$bin" -max_total_time="$SECS" -seed=1 -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+  runs=()
+  [ -n "${FUZZ_RUNS:-}" ] && runs=(-runs="$FUZZ_RUNS")
+  "$bin" ${runs[@]+"${runs[@]}"} -max_total_time="$SECS" -seed=1 -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="$BUILD/artifacts-$t/" "$BUILD/corpus-$t" "Fuzz/corpus/$t" > "$log" 2>&1
   rc=$?
   set -e

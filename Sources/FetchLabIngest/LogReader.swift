@@ -305,6 +305,8 @@ public final class LogReader {
     }
 
     static let unclosedQuote = "unclosed quote"
+    /// User and app names longer than this are rejected (they are identifiers, not content).
+    static let maxNameBytes = 1024
     /// A quoted field may hold line breaks (RFC 4180): at most this many bytes of one record.
     static let maxQuotedRecordBytes = 1 << 20
 
@@ -469,6 +471,7 @@ public final class LogReader {
                 user = fixedUser
             } else {
                 guard let u = field(.user, fields), u.count > 0 else { return "empty user" }
+                guard u.count <= Self.maxNameBytes else { return "user name longer than \(Self.maxNameBytes) bytes" }
                 guard let id = users.validID(of: u) else { return "user name is not valid UTF-8" }
                 user = id
             }
@@ -503,6 +506,7 @@ public final class LogReader {
                     kind = k
                 }
             }
+            guard a.count <= Self.maxNameBytes else { return "app name longer than \(Self.maxNameBytes) bytes" }
             guard let app = apps.validID(of: a) else { return "app name is not valid UTF-8" }
             batch.counts.accepted += 1
             if isExcluded(app) {
@@ -513,6 +517,7 @@ public final class LogReader {
                 UsageRow(time: ts.microseconds, user: user, app: app, kind: kind, utcOffset: ts.utcOffsetSeconds))
         case .content:
             guard let a = field(.app, fields), a.count > 0 else { return "empty app" }
+            guard a.count <= Self.maxNameBytes else { return "app name longer than \(Self.maxNameBytes) bytes" }
             guard let app = apps.validID(of: a) else { return "app name is not valid UTF-8" }
             batch.counts.accepted += 1
             if isExcluded(app) {
@@ -617,6 +622,7 @@ public final class LogReader {
         if ts.microseconds < emittedUpTo {
             return "out of order by more than \(options.reorderWindow / 60_000_000) min (raise --reorder-window)"
         }
+        guard appField.count <= Self.maxNameBytes else { return "package name longer than \(Self.maxNameBytes) bytes" }
         guard let app = apps.validID(of: appField) else { return "package name is not valid UTF-8" }
         batch.counts.accepted += 1
         pending.append((ts.microseconds, app, ts.utcOffsetSeconds))

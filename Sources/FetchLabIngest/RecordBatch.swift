@@ -57,6 +57,18 @@ public struct RejectedRow: Sendable, Hashable {
         let cut = UnsafeRawBufferPointer(rebasing: bytes[0..<min(bytes.count, Self.maxRawBytes)])
         var text = String(decoding: cut, as: UTF8.self)
         if text.utf8.contains(0) { text = text.replacingOccurrences(of: "\0", with: "\u{2400}") }
+        // Replacement characters (for invalid bytes and NULs) take more bytes than they replace:
+        // cut again, at a character boundary, so that the stored text stays within the limit.
+        if text.utf8.count > Self.maxRawBytes {
+            var kept = String.UnicodeScalarView()
+            var size = 0
+            for scalar in text.unicodeScalars {
+                size += UTF8.width(scalar)
+                if size > Self.maxRawBytes { break }
+                kept.append(scalar)
+            }
+            text = String(kept)
+        }
         self.init(line: line, reason: reason, raw: text)
     }
 }

@@ -95,6 +95,27 @@ import _FetchLabTestSupport
         #expect((raw?.utf8.count ?? .max) <= RejectedRow.maxRawBytes)
     }
 
+    /// Found by the fuzzer: NULs and invalid bytes grow when made readable; the raw text stays cut.
+    @Test func rejectedRawTextStaysWithinItsLimitEvenWhenEscaped() throws {
+        let f = try Fixture()
+        var data = Data("timestamp,user,app\n2024-03-01T12:00:00Z,u1,".utf8)
+        data += Data(repeating: 0, count: 600) + Data(repeating: 0xD2, count: 600) + Data("\n".utf8)
+        let s = try f.importer.importFile(try f.dir.write("nul.csv", data))
+        #expect(s.counts.rejected == 1)
+        let raw = try #require(try f.rows("SELECT raw FROM rejected_row").first?["raw"] as String?)
+        #expect(raw.utf8.count <= RejectedRow.maxRawBytes)
+        #expect(raw.hasPrefix("2024-03-01T12:00:00Z,u1,\u{2400}"))
+    }
+
+    @Test func absurdlyLongNamesAreRejected() throws {
+        let f = try Fixture()
+        let long = String(repeating: "n", count: 5_000)
+        let s = try f.importer.importFile(
+            try f.dir.write("names.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,u1,\(long)\n2024-03-01T12:00:00Z,\(long),com.a\n"))
+        #expect(s.firstRejects.map(\.reason) == ["app name longer than 1024 bytes", "user name longer than 1024 bytes"])
+        #expect(try f.count("app") == 0)
+    }
+
     @Test func emptyValuesAndFarFutureTimesAreRejectsWithReasons() throws {
         let f = try Fixture()
         let path = try f.dir.write(

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import _FetchLabTestSupport
+
+@testable import FetchLabIngest
+
+/// Replays the fuzzers' seed corpus and every input that ever made a fuzzer fail
+/// (Fuzz/regressions/<target>/) through the same code the fuzz targets drive.
+@Suite struct FuzzRegressionTests {
+    static let fuzz = packageRoot().appendingPathComponent("Fuzz")
+
+    static func inputs(_ target: String) -> [URL] {
+        ["corpus", "regressions"].flatMap { kind -> [URL] in
+            let dir = fuzz.appendingPathComponent(kind).appendingPathComponent(target)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+            return names.sorted().map { dir.appendingPathComponent($0) }
+        }
+    }
+
+    static func scratch(_ bytes: Data) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fl-fuzz-\(getpid())-\(UUID().uuidString)")
+        try bytes.write(to: url)
+        return url.path
+    }
+
+    @Test func theCorpusIsThere() {
+        for t in ["decompress", "timestamp", "usage", "context", "content", "foreground", "battery", "lsapp", "detect"] {
+            #expect(!Self.inputs(t).isEmpty, "\(t)")
+        }
+        // The inputs that found the leak of a half-built reader.
+        #expect(Self.inputs("usage").contains { $0.path.contains("/regressions/") })
+    }
+
+    @Test func decompressorInputs() throws {
+        for url in Self.inputs("decompress") {
+            let data = try Data(contentsOf: url)
+            guard let flags = data.first else { continue }
+            let path = try Self.scratch(data.dropFirst())
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            do {
+                let reader = try DecompressingReader(path: path, rawDeflate: flags & 1 == 1, chunkSize: flags & 2 == 0 ? 64 : 1 << 16)
+                var total = 0
+                while let chunk = try reader.nextChunk() { total += chunk.count }
+                #expect(total >= 0)
+            } catch {
+                #expect(error.source == path)
+            }
+        }
+    }
+
+    @Test(arguments: ["usage", "context", "content", "foreground", "battery", "lsapp", "detect"])
+    func readerInputs(target: String) throws {
+        let forced: LogFormat? = target == "detect" ? nil : LogFormat(rawValue: target)
+        var read = 0
+        for url in Self.inputs(target) {
+            let data = try Data(contentsOf: url)
+            let path = try Self.scratch(data)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            var options = ReadOptions()
+            options.format = forced
+            options.user = forced == .foreground ? "fuzz" : nil
+            options.batchSize = 64
+            if data.first.map({ $0 & 1 == 1 }) == true { options.timeZone = TimeZone(identifier: "Europe/Berlin") }
+            do {
+                let reader = try LogReader(path: path, options: options)
+                while let batch = try reader.nextBatch() {
+                    read += batch.counts.rows
+                    #expect(batch.rejects.allSatisfy { $0.line >= 1 })
+                }
+            } catch {
+                let message = "\(error)"
+                #expect(message.hasPrefix(path) && !message.contains("\n"), "\(message)")
+            }
+        }
+        // The seed corpus holds valid files of the format: they are read.
+        #expect(read > 0, "\(target)")
+    }
+
+    @Test func timestampInputs() throws {
+        var parsers = [
+            TimestampParser(), TimestampParser(timeZone: TimeZone(identifier: "Europe/Berlin")),
+            TimestampParser(timeZone: TimeZone(identifier: "America/New_York"), epochUnit: .milliseconds),
+            TimestampParser(epochUnit: .seconds),
+        ]
+        var parsed = 0
+        for url in Self.inputs("timestamp") {
+            let data = try Data(contentsOf: url)
+            guard let first = data.first else { continue }
+            let i = Int(first) % parsers.count
+            let ok = data.dropFirst().withUnsafeBytes { try? parsers[i].parse($0) }
+            if let ok {
+                parsed += 1
+                #expect(abs(ok.utcOffsetSeconds ?? 0) <= 18 * 3600)
+            }
+        }
+        #expect(parsed >= 5)
+    }
+}
