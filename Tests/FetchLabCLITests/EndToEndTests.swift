@@ -90,6 +90,17 @@ import _FetchLabTestSupport
         #expect(!globbed.out.contains("a.csv "))
     }
 
+    @Test func unknownTimeZonesAndDirectoriesAreRefused() throws {
+        let file = try dir.write("local.csv", "timestamp,user,app\n2024-03-01 12:00:00,u,a\n")
+        let zone = try fetchlab(["import", "--db", db, "--timezone", "Mars/Olympus_Mons", file])
+        #expect(zone.status == 64)
+        #expect(zone.err.contains("unknown time zone 'Mars/Olympus_Mons'"))
+        #expect(!FileManager.default.fileExists(atPath: db))
+        let asDB = try fetchlab(["import", "--db", dir.url.path, file])
+        #expect(asDB.status != 0)
+        #expect(asDB.err.contains("is a directory"))
+    }
+
     @Test func badInputsGiveOneLineErrorsAndNonZeroExit() throws {
         let missing = try fetchlab(["import", "--db", db, "nope.csv.gz"])
         #expect(missing.status == 1)
