@@ -18,11 +18,12 @@ shift || true
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=(decompress timestamp usage context content foreground battery lsapp detect)
 BUILD=.build/fuzz
-mkdir -p "$BUILD/src"
-rm -f "$BUILD"/src/*.swift
+SRC="$BUILD/src-$$"  # per run, so that runs in parallel do not share sources
+mkdir -p "$SRC"
+trap 'rm -rf "$SRC"' EXIT
 # One module: the fuzzer build has no SwiftPM, so FetchLabCore's files join FetchLabIngest's.
 for f in Sources/FetchLabCore/*.swift $(find Sources/FetchLabIngest -name '*.swift' | sort); do
-  sed '/^import FetchLabCore$/d' "$f" > "$BUILD/src/$(echo "$f" | tr / _)"
+  sed '/^import FetchLabCore$/d' "$f" > "$SRC/$(echo "$f" | tr / _)"
 done
 
 status=0
@@ -35,9 +36,9 @@ for t in "${TARGETS[@]}"; do
       src=Fuzz/Targets/LogReader.swift; flags=(-D "FUZZ_$(echo "$t" | tr a-z A-Z)") ;;
     *) echo "unknown target $t" >&2; exit 2 ;;
   esac
-  bin="$BUILD/fuzz-$t"
+  bin="$BUILD/fuzz-$t-$$"
   swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzIngest -I Sources/CZlib \
-    ${flags[@]+"${flags[@]}"} "$BUILD"/src/*.swift Fuzz/Targets/Support.swift "$src" -lz -o "$bin" 2> "$BUILD/build-$t.log" \
+    ${flags[@]+"${flags[@]}"} "$SRC"/*.swift Fuzz/Targets/Support.swift "$src" -lz -o "$bin" 2> "$BUILD/build-$t.log" \
     || { cat "$BUILD/build-$t.log" >&2; exit 1; }
   mkdir -p "$BUILD/corpus-$t" "$BUILD/artifacts-$t"
   log="$BUILD/fuzz-$t.log"

@@ -18,13 +18,15 @@ import _FetchLabTestSupport
     }
 
     static func scratch(_ bytes: Data) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fl-fuzz-\(getpid())-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fl-fuzz-\(getpid())-\(UUID().uuidString)")
         try bytes.write(to: url)
         return url.path
     }
 
     @Test func theCorpusIsThere() {
-        for t in ["decompress", "timestamp", "usage", "context", "content", "foreground", "battery", "lsapp", "detect"] {
+        for t in ["decompress", "timestamp", "usage", "context", "content", "foreground", "battery", "lsapp", "detect"]
+        {
             #expect(!Self.inputs(t).isEmpty, "\(t)")
         }
         // The inputs that found the leak of a half-built reader.
@@ -38,7 +40,8 @@ import _FetchLabTestSupport
             let path = try Self.scratch(data.dropFirst())
             defer { try? FileManager.default.removeItem(atPath: path) }
             do {
-                let reader = try DecompressingReader(path: path, rawDeflate: flags & 1 == 1, chunkSize: flags & 2 == 0 ? 64 : 1 << 16)
+                let reader = try DecompressingReader(
+                    path: path, rawDeflate: flags & 1 == 1, chunkSize: flags & 2 == 0 ? 64 : 1 << 16)
                 var total = 0
                 while let chunk = try reader.nextChunk() { total += chunk.count }
                 #expect(total >= 0)

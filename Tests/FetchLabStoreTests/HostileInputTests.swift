@@ -111,8 +111,11 @@ import _FetchLabTestSupport
         let f = try Fixture()
         let long = String(repeating: "n", count: 5_000)
         let s = try f.importer.importFile(
-            try f.dir.write("names.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,u1,\(long)\n2024-03-01T12:00:00Z,\(long),com.a\n"))
-        #expect(s.firstRejects.map(\.reason) == ["app name longer than 1024 bytes", "user name longer than 1024 bytes"])
+            try f.dir.write(
+                "names.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,u1,\(long)\n2024-03-01T12:00:00Z,\(long),com.a\n"
+            ))
+        #expect(
+            s.firstRejects.map(\.reason) == ["app name longer than 1024 bytes", "user name longer than 1024 bytes"])
         #expect(try f.count("app") == 0)
     }
 
