@@ -68,9 +68,7 @@ struct EvaluatePredictorsCommand: ParsableCommand {
         let report = Evaluator(options: options).evaluate(histories, truth: truthFunction)
         switch format {
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try printJSON(report)
         case .text:
             print(EvaluationRenderer.text(report))
         }

@@ -161,9 +161,7 @@ struct PredictCommand: ParsableCommand {
                 blendWeights: Dictionary(uniqueKeysWithValues: zip(blend.parts.map(\.name), blend.weights)), apps: rows)
             switch format {
             case .json:
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+                try printJSON(report)
             case .text:
                 print(PredictionRenderer.text(report))
             }

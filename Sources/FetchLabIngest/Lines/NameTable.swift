@@ -24,14 +24,33 @@ public struct NameTable {
     /// The id of `bytes`, adding the name if it is new.
     @inline(__always)
     public mutating func id(of bytes: UnsafeRawBufferPointer) -> Int32 {
+        let (h, slot, existing) = find(bytes)
+        return existing ?? insert(bytes, hash: h, slot: slot)
+    }
+
+    /// The id of a name, or nil when the name is new and not valid UTF-8 (names are stored as
+    /// text: invalid bytes would be changed, so such rows are rejected instead).
+    public mutating func validID(of bytes: UnsafeRawBufferPointer) -> Int32? {
+        let (h, slot, existing) = find(bytes)
+        if let existing { return existing }
+        if !bytes.allSatisfy({ $0 < 0x80 }) && String(validating: bytes, as: UTF8.self) == nil { return nil }
+        return insert(bytes, hash: h, slot: slot)
+    }
+
+    /// The name's hash, its slot (free when the name is new) and its id if it is known.
+    @inline(__always)
+    private func find(_ bytes: UnsafeRawBufferPointer) -> (hash: UInt64, slot: Int, id: Int32?) {
         let h = Self.hash(bytes)
         var slot = Int(truncatingIfNeeded: h) & mask
         while true {
             let existing = slots[slot]
-            if existing < 0 { break }
-            if hashes[Int(existing)] == h, equals(Int(existing), bytes) { return existing }
+            if existing < 0 { return (h, slot, nil) }
+            if hashes[Int(existing)] == h, equals(Int(existing), bytes) { return (h, slot, existing) }
             slot = (slot + 1) & mask
         }
+    }
+
+    private mutating func insert(_ bytes: UnsafeRawBufferPointer, hash h: UInt64, slot: Int) -> Int32 {
         let id = Int32(hashes.count)
         hashes.append(h)
         arena.append(contentsOf: bytes)
@@ -39,21 +58,6 @@ public struct NameTable {
         slots[slot] = id
         if hashes.count * 2 > slots.count { grow() }
         return id
-    }
-
-    /// The id of a name, or nil when the name is new and not valid UTF-8 (names are stored as
-    /// text: invalid bytes would be changed, so such rows are rejected instead).
-    public mutating func validID(of bytes: UnsafeRawBufferPointer) -> Int32? {
-        let h = Self.hash(bytes)
-        var slot = Int(truncatingIfNeeded: h) & mask
-        while true {
-            let existing = slots[slot]
-            if existing < 0 { break }
-            if hashes[Int(existing)] == h, equals(Int(existing), bytes) { return existing }
-            slot = (slot + 1) & mask
-        }
-        if !bytes.allSatisfy({ $0 < 0x80 }) && String(validating: bytes, as: UTF8.self) == nil { return nil }
-        return id(of: bytes)
     }
 
     /// The id of a name given as a string.
