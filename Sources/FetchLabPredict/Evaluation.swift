@@ -329,10 +329,12 @@ public struct Evaluator: Sendable {
             let origin = nextOrigin
             nextOrigin += step
             let local = origin / 1_000_000 + Int64(offset)
-            let day = Int(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
+            let day = LocalCalendar.day(localSeconds: local)
             let inFit = fit.contains(day)
             guard inFit || (scoreHeldOut && heldOut.contains(day)) else { continue }
             let midnight = (local - Int64(day) * 86_400) < 60
+            // The day's true routine times (asked once per day, not per app and predictor).
+            let truePeaks = midnight && scoreHeldOut && heldOut.contains(day) ? truth?(h.user, day) ?? [] : []
             for app in seen.sorted() {
                 let actual = nextLaunch(Int(app), after: origin - 1)
                 let within = actual.map { $0 - origin < horizon } ?? false
@@ -364,15 +366,15 @@ public struct Evaluator: Sendable {
                     acc[p].bins[bin].predicted += prob
                     acc[p].bins[bin].observed += outcome
                     if midnight {
-                        score(plan: options.planner.plan(f), app: Int(app), day: origin, acc: &acc[p], byApp: byApp)
-                        if let truth {
-                            let peaks = truth(h.user, day).filter { $0.app == app }
-                            let plan = options.planner.plan(f).map {
+                        let plan = options.planner.plan(f)
+                        score(plan: plan, app: Int(app), day: origin, acc: &acc[p], byApp: byApp)
+                        if truth != nil {
+                            let planned = plan.map {
                                 Double($0.expectedUse / 1_000_000 + Int64(offset) - Int64(day) * 86_400) / 60
                             }
-                            for peak in peaks {
+                            for peak in truePeaks where peak.app == app {
                                 acc[p].truthPeaks += 1
-                                if let best = plan.map({ abs($0 - peak.minute) }).min(), best <= 60 {
+                                if let best = planned.map({ abs($0 - peak.minute) }).min(), best <= 60 {
                                     acc[p].truthErrors.append(best)
                                 }
                             }
@@ -495,26 +497,5 @@ public enum BlendFitter {
         }
         rec([], steps)
         return out
-    }
-}
-
-/// Maps over an array on all cores, results in order.
-public enum ParallelMap {
-    public static func map<T: Sendable, R: Sendable>(_ items: [T], _ body: @Sendable (T) -> R) -> [R] {
-        let box = Box<R>(count: items.count)
-        DispatchQueue.concurrentPerform(iterations: items.count) { i in box.set(i, body(items[i])) }
-        return box.values()
-    }
-
-    final class Box<R>: @unchecked Sendable {
-        private var slots: [R?]
-        private let lock = NSLock()
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
-        func set(_ i: Int, _ v: R) {
-            lock.lock()
-            slots[i] = v
-            lock.unlock()
-        }
-        func values() -> [R] { slots.map { $0! } }
     }
 }

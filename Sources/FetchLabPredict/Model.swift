@@ -17,9 +17,7 @@ public struct Launch: Sendable, Hashable {
     /// Seconds since 1970 on the user's wall clock.
     @inline(__always) public var localSeconds: Int64 { time / 1_000_000 + Int64(offset) }
     /// The local day (days since 1970) and minute of day.
-    @inline(__always) public var localDay: Int {
-        Int(localSeconds >= 0 ? localSeconds / 86_400 : (localSeconds - 86_399) / 86_400)
-    }
+    @inline(__always) public var localDay: Int { LocalCalendar.day(localSeconds: localSeconds) }
     @inline(__always) public var localMinute: Int { Int(localSeconds - Int64(localDay) * 86_400) / 60 }
 }
 
@@ -37,6 +35,11 @@ public struct UserHistory: Sendable {
 }
 
 public enum LocalCalendar {
+    /// The local day (days since 1970, rounding down) of seconds on a wall clock.
+    @inline(__always) public static func day(localSeconds s: Int64) -> Int {
+        Int(s >= 0 ? s / 86_400 : (s - 86_399) / 86_400)
+    }
+
     /// Saturday or Sunday, for a local day count since 1970 (1970-01-01 was a Thursday).
     @inline(__always) public static func isWeekend(_ day: Int) -> Bool {
         let weekday = ((day % 7) + 7 + 4) % 7  // 0 = Sunday

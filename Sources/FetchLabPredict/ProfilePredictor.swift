@@ -89,7 +89,7 @@ public struct ProfilePredictor: UsePredictor {
         let a = Int(app)
         guard a < counts.count, firstDay != nil else { return .none(origin: origin, minutes: minutes) }
         let local = origin / 1_000_000 + Int64(offset)
-        let day = Int(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
+        let day = LocalCalendar.day(localSeconds: local)
         let startMinute = Int(local - Int64(day) * 86_400) / 60
         // The counts hold today's launches before the origin: minutes of the day before the
         // origin's have been seen on one more day than those after it.

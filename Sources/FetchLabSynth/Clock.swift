@@ -1,3 +1,4 @@
+import FetchLabIngest
 import Foundation
 
 /// Time zones by name, looked up once (TimeZone(identifier:) is slow) and shared across threads.
@@ -17,29 +18,13 @@ enum TimeZoneCache {
 
 /// Civil dates and local↔UTC conversion in whole seconds.
 public enum CivilTime {
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    /// Days since 1970-01-01 of a proleptic Gregorian date (the importer's civil calendar).
     public static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        TimestampParser.daysFromCivil(year, month, day)
     }
 
     /// The date of a day count.
-    public static func date(days z0: Int) -> (year: Int, month: Int, day: Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
+    public static func date(days: Int) -> (year: Int, month: Int, day: Int) { TimestampParser.civilFromDays(days) }
 
     /// 1 = Sunday … 7 = Saturday.
     public static func weekday(days: Int) -> Int { ((days % 7 + 7 + 4) % 7) + 1 }

@@ -209,13 +209,8 @@ public struct Generator: Sendable {
             var next = 0
             while next < chunks {
                 let count = min(wave, chunks - next)
-                let results = ChunkSlots<Chunk>(count)
-                let base = next
-                DispatchQueue.concurrentPerform(iterations: count) { i in
-                    results.set(i, makeChunk(base + i))
-                }
-                for i in 0..<count {
-                    let c = results.get(i)
+                let results = ParallelMap.map(Array(next..<(next + count))) { makeChunk($0) }
+                for c in results {
                     try handles[0].write(contentsOf: c.usage)
                     try handles[1].write(contentsOf: c.context)
                     try handles[3].write(contentsOf: c.truth)
@@ -284,22 +279,5 @@ public struct Generator: Sendable {
         return "{\n  \"generator\": \(try json(generated)),\n  \"config\": \(try json(options.config)),\n"
             + "  \"apps\": [\n    \(try apps.map { (a) throws(SynthError) in try json(a) }.joined(separator: ",\n    "))\n  ],\n"
             + "  \"users\": [\n"
-    }
-}
-
-/// Slots filled by parallel workers, read after they finish.
-private final class ChunkSlots<T>: @unchecked Sendable {
-    private var slots: [T?]
-    private let lock = NSLock()
-    init(_ count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ value: T) {
-        lock.lock()
-        slots[i] = value
-        lock.unlock()
-    }
-    func get(_ i: Int) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots[i]!
     }
 }

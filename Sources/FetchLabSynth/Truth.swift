@@ -144,3 +144,38 @@ public struct UserTruth: Codable, Sendable, Equatable {
     public var refreshOff: RefreshOff?
     public var apps: [AppHabit]
 }
+
+/// A truth file as `fetchlab generate` writes it: the parts a reader needs.
+public struct TruthFile: Decodable, Sendable {
+    public struct Generated: Decodable, Sendable {
+        public var command: String
+        public var start: String
+    }
+    public var generator: Generated
+    public var users: [UserTruth]
+
+    /// The first local day (days since 1970), or nil when `start` is not a date.
+    public var startDay: Int? { CivilTime.parseDate(generator.start) }
+}
+
+extension UserTruth {
+    /// The habitual routine times of a local day (`day` counted from the log's first day): every
+    /// routine peak at least `minimumProbability` likely that day, at its drifted time. Days off,
+    /// vacation days and trip days with the day before and after (travel) have none.
+    public func routinePeaks(onDay day: Int, weekend: Bool, minimumProbability: Double = 0.5)
+        -> [(app: String, minute: Double)]
+    {
+        if offDays.contains(day) || (vacation?.contains(day) ?? false) { return [] }
+        if let t = trip, day >= t.days.start - 1 && day <= t.days.end + 1 { return [] }
+        var out: [(app: String, minute: Double)] = []
+        for habit in apps where habit.kind == .routine {
+            for peak in habit.peaks {
+                guard (weekend ? peak.weekendProbability : peak.probability) >= minimumProbability,
+                    let minute = peak.expectedMinute(day: day, weekend: weekend), minute >= 0 && minute < 1440
+                else { continue }
+                out.append((habit.app, minute))
+            }
+        }
+        return out
+    }
+}

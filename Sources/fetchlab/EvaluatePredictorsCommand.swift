@@ -2,6 +2,7 @@ import ArgumentParser
 import FetchLabCore
 import FetchLabPredict
 import FetchLabStore
+import FetchLabSynth
 import Foundation
 
 struct EvaluatePredictorsCommand: ParsableCommand {
@@ -68,7 +69,7 @@ struct EvaluatePredictorsCommand: ParsableCommand {
         let report = Evaluator(options: options).evaluate(histories, truth: truthFunction)
         switch format {
         case .json:
-            try printJSON(report)
+            print(Format.json(report))
         case .text:
             print(EvaluationRenderer.text(report))
         }
@@ -77,82 +78,28 @@ struct EvaluatePredictorsCommand: ParsableCommand {
 
 /// Routine peaks from a generator's truth.json, by user and local day.
 struct TruthPeaks: Sendable {
-    struct User: Decodable {
-        struct App: Decodable {
-            struct Peak: Decodable {
-                var minute: Double
-                var weekdayOnly: Bool
-                var weekendMinute: Double?
-                var probability: Double
-                var weekendProbability: Double
-                var driftMinutesPerWeek: Double
-            }
-            var app: String
-            var kind: String
-            var peaks: [Peak]
-        }
-        struct Range: Decodable {
-            var start: Int
-            var end: Int
-        }
-        struct Trip: Decodable { var days: Range }
-        var name: String
-        var apps: [App]
-        var vacation: Range?
-        var trip: Trip?
-        var offDays: [Int]
-    }
-    struct File: Decodable {
-        struct Generator: Decodable { var start: String }
-        var generator: Generator
-        var users: [User]
-    }
-
     let startDay: Int
-    let users: [String: User]
+    let users: [String: UserTruth]
 
     init(path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ValidationError("--truth: cannot read \(path)")
         }
-        let file: File
-        do { file = try JSONDecoder().decode(File.self, from: data) } catch {
+        let file: TruthFile
+        do { file = try JSONDecoder().decode(TruthFile.self, from: data) } catch {
             throw ValidationError("--truth: \(path) is not a fetchlab generate truth file")
         }
-        let parts = file.generator.start.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3 else { throw ValidationError("--truth: bad start date in \(path)") }
-        var f = DateComponents()
-        f.year = parts[0]
-        f.month = parts[1]
-        f.day = parts[2]
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        startDay = Int(calendar.date(from: f)!.timeIntervalSince1970 / 86_400)
+        guard let start = file.startDay else { throw ValidationError("--truth: bad start date in \(path)") }
+        startDay = start
         users = Dictionary(file.users.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// The habitual routine times (peaks with probability ≥ 0.5) of `user` on a local day.
     func peaks(user: String, day: Int, apps: [String]) -> [TruePeak] {
         guard let u = users[user] else { return [] }
-        let d = day - startDay
-        if u.offDays.contains(d) { return [] }
-        if let v = u.vacation, d >= v.start && d < v.end { return [] }
-        if let t = u.trip, d >= t.days.start - 1 && d <= t.days.end + 1 { return [] }
-        let weekday = ((day % 7) + 7 + 4) % 7
-        let weekend = weekday == 0 || weekday == 6
-        var out: [TruePeak] = []
-        for a in u.apps where a.kind == "routine" {
-            guard let index = apps.firstIndex(of: a.app) else { continue }
-            for p in a.peaks {
-                if weekend && p.weekdayOnly { continue }
-                let probability = weekend ? p.weekendProbability : p.probability
-                guard probability >= 0.5 else { continue }
-                let minute =
-                    (weekend ? (p.weekendMinute ?? p.minute) : p.minute) + p.driftMinutesPerWeek * Double(d) / 7
-                if minute >= 0 && minute < 1440 { out.append(TruePeak(app: Int32(index), minute: minute)) }
-            }
+        return u.routinePeaks(onDay: day - startDay, weekend: LocalCalendar.isWeekend(day)).compactMap { p in
+            apps.firstIndex(of: p.app).map { TruePeak(app: Int32($0), minute: p.minute) }
         }
-        return out
     }
 }
 

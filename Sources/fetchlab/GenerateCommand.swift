@@ -57,9 +57,7 @@ struct GenerateCommand: ParsableCommand {
             }
         }
         if printConfig {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(population), as: UTF8.self))
+            print(Format.json(population))
             return
         }
         guard let output else { throw ValidationError("Missing --output DIR (where to write the files).") }
@@ -84,9 +82,7 @@ struct GenerateCommand: ParsableCommand {
             if showProgress { Terminal.clearProgress() }
             switch format {
             case .json:
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+                print(Format.json(summary))
             case .text:
                 print(
                     "\(output): \(Format.count(summary.users)) users × \(summary.days) days from \(summary.start) (seed \(summary.seed)) in \(Format.seconds(summary.seconds))"

@@ -37,6 +37,31 @@ enum HistoryLoader {
             })
     }
 
+    /// The history as it stood before `origin`: earlier launches, and only the apps they used.
+    static func history(_ s: StoredLaunches, before origin: Microseconds) -> UserHistory {
+        let kept = s.times.indices.filter { s.times[$0] < origin }
+        var used = [Int32](repeating: -1, count: s.apps.count)
+        var apps: [String] = []
+        for i in kept where used[Int(s.appIndices[i])] < 0 {
+            used[Int(s.appIndices[i])] = 0
+        }
+        for (a, name) in s.apps.enumerated() where used[a] == 0 {
+            used[a] = Int32(apps.count)
+            apps.append(name)
+        }
+        return UserHistory(
+            user: s.user, apps: apps,
+            launches: kept.map {
+                Launch(time: s.times[$0], offset: s.offsets[$0] ?? 0, app: used[Int(s.appIndices[$0])])
+            })
+    }
+
+    /// UTC microseconds of the local midnight after `time` on a clock at `offset` seconds.
+    static func localMidnight(after time: Microseconds, offset: Int64) -> Microseconds {
+        let local = time / 1_000_000 + offset
+        return ((local / 86_400 + 1) * 86_400 - offset) * 1_000_000
+    }
+
     /// Up to `limit` users, evenly spread over the sorted list (deterministic).
     static func sample(_ users: [String], limit: Int) -> [String] {
         guard users.count > limit, limit > 0 else { return users }
@@ -118,20 +143,31 @@ struct PredictCommand: ParsableCommand {
                 do { parsed = try parser.parse(at) } catch {
                     throw ValidationError("--at: \(error)")
                 }
-                origin = parsed.microseconds - (parsed.utcOffsetSeconds == nil ? lastOffset * 1_000_000 : 0)
+                if parsed.utcOffsetSeconds != nil {
+                    origin = parsed.microseconds
+                } else {
+                    // A local time: on the user's clock as it was then (the offset of the last
+                    // launch before it), so a DST change or a trip since does not shift it.
+                    let local = parsed.microseconds / 1_000_000
+                    let then = all.times.indices.last {
+                        all.times[$0] / 1_000_000 + Int64(all.offsets[$0] ?? 0) <= local
+                    }
+                    let offset = then.map { Int64(all.offsets[$0] ?? 0) } ?? lastOffset
+                    origin = parsed.microseconds - offset * 1_000_000
+                }
             } else {
-                let local = all.times.last! / 1_000_000 + lastOffset
-                origin = ((local / 86_400 + 1) * 86_400 - lastOffset) * 1_000_000
+                origin = HistoryLoader.localMidnight(after: all.times.last!, offset: lastOffset)
             }
-            guard let mine = try queries.launches(user: user, before: origin), !mine.times.isEmpty else {
+            // What the user did before the origin, from the launches already loaded.
+            let history = HistoryLoader.history(all, before: origin)
+            guard !history.launches.isEmpty else {
                 Terminal.error("\(database.db): user \"\(user)\" has no launches before the origin")
                 throw ExitCode(1)
             }
-            if let app, !mine.apps.contains(app) {
+            if let app, !history.apps.contains(app) {
                 Terminal.error("\(database.db): user \"\(user)\" has no launches of \(app) before the origin")
                 throw ExitCode(1)
             }
-            let history = HistoryLoader.history(mine)
             var fitting: [UserHistory] = []
             for name in HistoryLoader.sample(try queries.usersWithLaunches(), limit: 40) {
                 if let s = try queries.launches(user: name, before: origin), !s.times.isEmpty {
@@ -144,11 +180,7 @@ struct PredictCommand: ParsableCommand {
             var rows: [PredictionRow] = []
             for (i, name) in history.apps.enumerated() where app == nil || name == app {
                 let f = blend.forecast(app: Int32(i), origin: origin, offset: offset, minutes: horizonMinutes)
-                rows.append(
-                    PredictionRow(
-                        app: name, probability: f.total, expectedNext: f.expectedNext.map { origin + Int64($0 * 60e6) },
-                        intervalLow: f.interval.map { origin + Int64($0.low * 60e6) },
-                        intervalHigh: f.interval.map { origin + Int64($0.high * 60e6) }, fetches: planner.plan(f)))
+                rows.append(PredictionRow(app: name, forecast: f, planner: planner))
             }
             rows.sort {
                 ($0.fetches.first?.fetchAt ?? .max, -$0.probability) < (
@@ -161,7 +193,7 @@ struct PredictCommand: ParsableCommand {
                 blendWeights: Dictionary(uniqueKeysWithValues: zip(blend.parts.map(\.name), blend.weights)), apps: rows)
             switch format {
             case .json:
-                try printJSON(report)
+                print(Format.json(report))
             case .text:
                 print(PredictionRenderer.text(report))
             }
@@ -214,15 +246,10 @@ extension PredictCommand {
                 var blend = template
                 for l in h.launches { blend.observe(l) }
                 let last = h.launches[h.launches.count - 1]
-                let local = last.time / 1_000_000 + Int64(last.offset)
-                let origin = ((local / 86_400 + 1) * 86_400 - Int64(last.offset)) * 1_000_000
+                let origin = HistoryLoader.localMidnight(after: last.time, offset: Int64(last.offset))
                 let rows = h.apps.indices.map { i -> PredictionRow in
                     let f = blend.forecast(app: Int32(i), origin: origin, offset: last.offset, minutes: horizonMinutes)
-                    return PredictionRow(
-                        app: h.apps[i], probability: f.total,
-                        expectedNext: f.expectedNext.map { origin + Int64($0 * 60e6) },
-                        intervalLow: f.interval.map { origin + Int64($0.low * 60e6) },
-                        intervalHigh: f.interval.map { origin + Int64($0.high * 60e6) }, fetches: planner.plan(f))
+                    return PredictionRow(app: h.apps[i], forecast: f, planner: planner)
                 }
                 return PredictionReport(
                     user: h.user, origin: origin, utcOffset: Int(last.offset), horizonMinutes: horizonMinutes,
@@ -258,6 +285,16 @@ extension PredictCommand {
 }
 
 struct PredictionRow: Codable, Sendable {
+    init(app: String, forecast f: Forecast, planner: FetchPlanner) {
+        let at = { (minutes: Double) in f.origin + Int64(minutes * 60e6) }
+        self.app = app
+        probability = f.total
+        expectedNext = f.expectedNext.map(at)
+        intervalLow = f.interval.map { at($0.low) }
+        intervalHigh = f.interval.map { at($0.high) }
+        fetches = planner.plan(f)
+    }
+
     var app: String
     /// Probability of a use within the horizon.
     var probability: Double

@@ -75,10 +75,3 @@ enum Format {
         return String(decoding: data, as: UTF8.self)
     }
 }
-
-/// Prints a value as pretty, key-sorted JSON on stdout (`--format json`).
-func printJSON<T: Encodable>(_ value: T) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    print(String(decoding: try encoder.encode(value), as: UTF8.self))
-}

@@ -74,7 +74,7 @@ import _FetchLabTestSupport
         let d = clock.now - started
         let measured = max(0.05, Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
 
-        var rng = SplitMixRandom(seed: 20_261_123)
+        var rng = SplitMix64(seed: 20_261_123)
         var killedWhileRunning = 0
         // Rounds until 20 imports have been killed while running (an import that wins the race
         // and finishes is checked all the same); the delays shrink when imports run faster.
@@ -112,18 +112,5 @@ import _FetchLabTestSupport
             #expect(try integrity(db) == "ok", "round \(round)")
         }
         #expect(killedWhileRunning == 20)
-    }
-}
-
-/// A small seeded generator (the kill moments are reproducible).
-struct SplitMixRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -49,6 +49,18 @@ import _FetchLabTestSupport
         #expect(all.out.hasPrefix("6 users, "))
     }
 
+    /// A local --at reads the user's clock as it was then, not after a later DST change.
+    @Test func localOriginUsesTheOffsetOfItsTime() throws {
+        var text = "timestamp,user,app\n"
+        for d in 1...9 { text += "2024-03-0\(d)T12:00:00-05:00,ny,com.news\n" }
+        for d in 11...25 { text += "2024-03-\(d)T12:00:00-04:00,ny,com.news\n" }
+        let imported = try fetchlab(["import", "--db", dir.path("ny.sqlite"), try dir.write("ny.csv", text)])
+        #expect(imported.status == 0, "\(imported.err)")
+        let r = try fetchlab(["predict", "--db", dir.path("ny.sqlite"), "--user", "ny", "--at", "2024-03-08 00:00"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasPrefix("ny from 2024-03-08 00:00 (-05:00)"), "\(r.out)")
+    }
+
     @Test func badArgumentsAreOneLineErrors() throws {
         try population()
         let unknown = try fetchlab(["predict", "--db", db, "--user", "nobody"])

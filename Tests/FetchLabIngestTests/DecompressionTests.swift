@@ -1,6 +1,7 @@
 import CZlib
 import Foundation
 import Testing
+import _FetchLabTestSupport
 
 @testable import FetchLabIngest
 
@@ -49,7 +50,7 @@ enum DecompressionFixtures {
 
     /// Log-like CSV text, deterministic for a seed.
     static func logText(lines: Int, seed: UInt64) -> [UInt8] {
-        var rng = SplitMix64Hash(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let apps = ["com.example.mail", "org.sample.maps", "net.demo.chat", "io.test.music", "com.acme.notes"]
         var out = [UInt8]()
         out.reserveCapacity(lines * 64)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _FetchLabTestSupport
 
 @testable import FetchLabIngest
 
@@ -45,7 +46,7 @@ struct SHA256Tests {
 
     @Test("every length 0…200 in one piece equals byte-by-byte feeding")
     func paddingBoundaries() {
-        var rng = SplitMix64Hash(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for length in 0...200 {
             let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             var whole = SHA256()
@@ -82,7 +83,7 @@ struct SHA256Tests {
     func matchesSha256sum() throws {
         let tool = "/usr/bin/sha256sum"
         guard FileManager.default.isExecutableFile(atPath: tool) else { return }
-        var rng = SplitMix64Hash(seed: 42)
+        var rng = SplitMix64(seed: 42)
         let bytes = (0..<3_000_017).map { _ in UInt8(truncatingIfNeeded: rng.next() >> 13) }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("fl-sha-\(UUID().uuidString).bin")
         defer { try? FileManager.default.removeItem(at: url) }
@@ -106,18 +107,5 @@ struct SHA256Tests {
         let reader = try DecompressingReader(path: url.path, chunkSize: 100_000)
         while try reader.nextChunk() != nil {}
         #expect(reader.contentSHA256Hex == expected)
-    }
-}
-
-/// Deterministic generator for test data.
-struct SplitMix64Hash {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

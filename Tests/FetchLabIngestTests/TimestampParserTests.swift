@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _FetchLabTestSupport
 
 @testable import FetchLabIngest
 
@@ -161,7 +162,7 @@ struct TimestampParserTests {
 
     @Test("cached offsets agree with Foundation over many local times (seeded)")
     func zoneCacheAgainstFoundation() throws {
-        var rng = SplitMix64Hash(seed: 2024)
+        var rng = SplitMix64(seed: 2024)
         for identifier in ["America/New_York", "Europe/Berlin", "Asia/Kolkata", "Australia/Lord_Howe"] {
             let zone = try #require(TimeZone(identifier: identifier))
             var parser = TimestampParser(timeZone: zone)
@@ -299,7 +300,7 @@ struct TimestampParserTests {
 
     @Test("seeded round trip: random instant → ISO text → same microseconds")
     func roundTrip() throws {
-        var rng = SplitMix64Hash(seed: 0xF00D)
+        var rng = SplitMix64(seed: 0xF00D)
         var utcParser = TimestampParser()
         var kolkata = TimestampParser(timeZone: TimeZone(identifier: "Asia/Kolkata"))
         let minMicros: Int64 = -2_208_988_800 * 1_000_000  // 1900

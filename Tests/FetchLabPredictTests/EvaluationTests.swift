@@ -109,16 +109,8 @@ enum Population {
         let byName = Dictionary(uniqueKeysWithValues: truths.map { ($0.name, $0) })
         let truth: @Sendable (String, Int) -> [TruePeak] = { user, day in
             guard let t = byName[user] else { return [] }
-            let d = day - Histories.start
-            if t.offDays.contains(d) || (t.vacation?.contains(d) ?? false) || t.trip != nil { return [] }
-            let weekend = LocalCalendar.isWeekend(day)
-            return t.apps.enumerated().flatMap { i, habit in
-                habit.peaks.compactMap { p -> TruePeak? in
-                    guard let m = p.expectedMinute(day: d, weekend: weekend),
-                        (weekend ? p.weekendProbability : p.probability) >= 0.5
-                    else { return nil }
-                    return TruePeak(app: Int32(i), minute: m)
-                }
+            return t.routinePeaks(onDay: day - Histories.start, weekend: LocalCalendar.isWeekend(day)).compactMap { p in
+                t.apps.firstIndex { $0.app == p.app }.map { TruePeak(app: Int32($0), minute: p.minute) }
             }
         }
         var options = EvaluationOptions()

@@ -7,20 +7,8 @@ import _FetchLabTestSupport
 @testable import FetchLabStore
 
 @Suite struct UsageRunSorterTests {
-    /// A seeded generator, so a failure reproduces.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     func rows(_ n: Int, seed: UInt64) -> [UsageRow] {
-        var rng = SplitMix(state: seed)
+        var rng = SplitMix64(seed: seed)
         return (0..<n).map { _ in
             UsageRow(
                 time: Int64.random(in: 0..<1_000, using: &rng), user: Int32.random(in: 0..<5, using: &rng),
@@ -64,7 +52,7 @@ import _FetchLabTestSupport
     /// and counts duplicates that fall into different runs.
     @Test func spillingImportMatchesInMemoryImport() throws {
         var lines = ["timestamp,user,app,event"]
-        var rng = SplitMix(state: 7)
+        var rng = SplitMix64(seed: 7)
         for _ in 0..<20_000 {
             let t = 1_709_294_400 + Int.random(in: 0..<86_400, using: &rng)
             lines.append(

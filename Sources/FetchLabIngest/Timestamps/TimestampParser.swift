@@ -259,7 +259,7 @@ public struct TimestampParser: Sendable {
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-    @inline(__always) static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+    @inline(__always) public static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -269,7 +269,7 @@ public struct TimestampParser: Sendable {
     }
 
     /// The date of a day count since 1970-01-01 (inverse of `daysFromCivil`).
-    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
