@@ -29,6 +29,11 @@ import _FetchLabTestSupport
         #expect(imported.out.contains("usage.csv.gz (usage/csv, gzip"))
         #expect(imported.out.contains("500 rows → 500 new events, 0 duplicate, 0 rejected, 0 excluded"))
         #expect(imported.err.isEmpty)  // no progress bar when stderr is not a terminal
+        // Several files: a total, in the singular when it is one; the good file still imports.
+        let other = try dir.writeGzip("more.csv.gz", usageText(users: 3, events: 20, seed: 9))
+        let mixed = try fetchlab(["import", "--db", db, "missing.csv", other])
+        #expect(mixed.status == 1)
+        #expect(mixed.out.contains("total: 1 file imported, 1 failed"), "\(mixed.out)")
 
         let inspect = try fetchlab(["inspect", "--db", db])
         #expect(inspect.status == 0)

@@ -200,6 +200,20 @@ struct Fixture {
         #expect(try f.launches("u1").map(\.0) == ["com.a", "com.b"])
     }
 
+    /// Two records of a wide file run together (a lost line break) are named as such.
+    @Test func gluedLinesAreNamedInTheReject() throws {
+        let f = try Fixture()
+        let path = try f.dir.write(
+            "ctx.csv",
+            "timestamp,user,battery,charging\n2024-03-01T12:00:00Z,u1,50,true2024-03-01T13:00:00Z,u1,49,true\n"
+                + "2024-03-01T14:00:00Z,u1,48\n")
+        let s = try f.importer.importFile(path)
+        #expect(
+            s.firstRejects.map(\.reason) == [
+                "expected 4 fields, found 7 (two lines run together?)", "expected 4 fields, found 3",
+            ])
+    }
+
     @Test func backgroundRefreshSwitchesAreEvents() throws {
         let f = try Fixture()
         let path = try f.dir.write(
@@ -554,6 +568,8 @@ struct Fixture {
         let again = try FetchLabDatabase(path: path)
         #expect(try again.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM usage_event") } == 1)
         #expect(try again.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        // WAL with synchronous=NORMAL (1): atomic commits without an fsync per transaction.
+        #expect(try again.writer.write { try Int.fetchOne($0, sql: "PRAGMA synchronous") } == 1)
     }
 
     @Test func migratesADatabaseOfAnEarlierVersion() throws {
