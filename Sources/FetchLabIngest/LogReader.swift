@@ -514,7 +514,7 @@ public final class LogReader {
                 return nil
             }
             batch.usage.append(
-                UsageRow(time: ts.microseconds, user: user, app: app, kind: kind, utcOffset: ts.utcOffsetSeconds))
+                UsageEvent(time: ts.microseconds, user: user, app: app, kind: kind, utcOffset: ts.utcOffsetSeconds))
         case .content:
             guard let a = field(.app, fields), a.count > 0 else { return "empty app" }
             guard a.count <= Self.maxNameBytes else { return "app name longer than \(Self.maxNameBytes) bytes" }
@@ -524,11 +524,9 @@ public final class LogReader {
                 batch.counts.excluded += 1
                 return nil
             }
-            batch.content.append(ContentRow(time: ts.microseconds, app: app))
+            batch.content.append(ContentUpdate(time: ts.microseconds, app: app))
         case .context, .battery:
-            var row = ContextRow(
-                time: ts.microseconds, user: user, line: lines.lineNumber,
-                raw: String(decoding: line.prefix(RejectedRow.maxRawBytes), as: UTF8.self))
+            var row = ContextSample(time: ts.microseconds, user: user)
             if let b = field(.battery, fields), b.count > 0 {
                 guard let value = Double(String(decoding: b, as: UTF8.self)), value >= 0, value <= 100 else {
                     return "battery \"\(String(decoding: b.prefix(40), as: UTF8.self))\" is not a percentage 0–100"
@@ -576,7 +574,10 @@ public final class LogReader {
                 }
             }
             batch.counts.accepted += 1
-            batch.context.append(row)
+            batch.context.append(
+                ContextRow(
+                    sample: row, line: lines.lineNumber,
+                    raw: String(decoding: line.prefix(RejectedRow.maxRawBytes), as: UTF8.self)))
         case .foreground:
             break
         }
@@ -665,6 +666,6 @@ public final class LogReader {
         }
         if sample.app == sessionApp && sample.time - sessionLast <= options.sessionGap { return }
         batch.usage.append(
-            UsageRow(time: sample.time, user: user, app: sample.app, kind: .launch, utcOffset: sample.offset))
+            UsageEvent(time: sample.time, user: user, app: sample.app, kind: .launch, utcOffset: sample.offset))
     }
 }

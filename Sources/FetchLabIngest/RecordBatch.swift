@@ -1,41 +1,19 @@
 import FetchLabCore
 
-/// A usage event with names replaced by the reader's name ids.
-public struct UsageRow: Sendable, Hashable {
-    public var time: Microseconds
-    public var user: Int32
-    public var app: Int32
-    public var kind: UsageEventKind
-    /// `nil` when the log did not say.
-    public var utcOffset: Int32?
-
-    public init(time: Microseconds, user: Int32, app: Int32, kind: UsageEventKind, utcOffset: Int32?) {
-        self.time = time
-        self.user = user
-        self.app = app
-        self.kind = kind
-        self.utcOffset = utcOffset
-    }
-}
-
-/// A device-context sample with the user replaced by its name id.
+/// A device-context sample as read, with where it came from (for reporting a conflict with a
+/// sample already stored). Usage events and content updates travel as Core's ``UsageEvent`` and
+/// ``ContentUpdate``, their names replaced by the reader's name ids.
 public struct ContextRow: Sendable, Hashable {
-    public var time: Microseconds
-    public var user: Int32
-    public var battery: Double?
-    public var charging: Bool?
-    public var network: NetworkType?
-    public var lowPower: Bool?
-    public var screenOn: Bool?
-    /// Line in the file, for reporting a conflict with an existing sample.
+    public var sample: ContextSample
+    /// Line in the file.
     public var line: Int
     public var raw: String?
-}
 
-/// A content update with the app replaced by its name id.
-public struct ContentRow: Sendable, Hashable {
-    public var time: Microseconds
-    public var app: Int32
+    public init(sample: ContextSample, line: Int, raw: String?) {
+        self.sample = sample
+        self.line = line
+        self.raw = raw
+    }
 }
 
 /// A row that could not be read, with the reason.
@@ -99,9 +77,9 @@ public struct ReadCounts: Sendable, Hashable, Codable {
 
 /// What the reader hands the store: records, rejects and the names first seen in this batch.
 public struct RecordBatch: Sendable {
-    public var usage: [UsageRow] = []
+    public var usage: [UsageEvent] = []
     public var context: [ContextRow] = []
-    public var content: [ContentRow] = []
+    public var content: [ContentUpdate] = []
     public var rejects: [RejectedRow] = []
     /// Users first seen in this batch; their ids are `firstNewUser...`.
     public var newUsers: [String] = []

@@ -334,7 +334,7 @@ public struct Evaluator: Sendable {
             guard inFit || (scoreHeldOut && heldOut.contains(day)) else { continue }
             let midnight = (local - Int64(day) * 86_400) < 60
             // The day's true routine times (asked once per day, not per app and predictor).
-            let truePeaks = midnight && scoreHeldOut && heldOut.contains(day) ? truth?(h.user, day) ?? [] : []
+            let truePeaks = midnight && scoreHeldOut && heldOut.contains(day) ? truth?(h.user.name, day) ?? [] : []
             for app in seen.sorted() {
                 let actual = nextLaunch(Int(app), after: origin - 1)
                 let within = actual.map { $0 - origin < horizon } ?? false

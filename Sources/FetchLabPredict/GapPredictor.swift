@@ -20,7 +20,7 @@ public struct GapPredictor: UsePredictor {
 
     public init(halfLifeDays: Double = 14) { self.halfLifeDays = halfLifeDays }
 
-    public mutating func observe(_ launch: Launch) {
+    public mutating func observe(_ launch: UsageEvent) {
         let a = Int(launch.app)
         while histograms.count <= a {
             histograms.append(Array(repeating: 0, count: Self.edges.count - 1))

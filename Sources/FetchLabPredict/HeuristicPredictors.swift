@@ -18,7 +18,7 @@ public struct AndroidHeuristicPredictor: UsePredictor {
         self.thresholdHours = thresholdHours
     }
 
-    public mutating func observe(_ launch: Launch) {
+    public mutating func observe(_ launch: UsageEvent) {
         let a = Int(launch.app)
         while recent.count <= a { recent.append([]) }
         recent[a].append(launch.time)
@@ -57,7 +57,7 @@ public struct DailyRepeatBaseline: UsePredictor {
     private var last: [Microseconds?] = []
     public init() {}
 
-    public mutating func observe(_ launch: Launch) {
+    public mutating func observe(_ launch: UsageEvent) {
         let a = Int(launch.app)
         while last.count <= a { last.append(nil) }
         last[a] = launch.time
@@ -78,7 +78,7 @@ public struct LastGapBaseline: UsePredictor {
     private var last: [(Microseconds, Microseconds?)?] = []
     public init() {}
 
-    public mutating func observe(_ launch: Launch) {
+    public mutating func observe(_ launch: UsageEvent) {
         let a = Int(launch.app)
         while last.count <= a { last.append(nil) }
         last[a] = (launch.time, last[a]?.0)
@@ -99,7 +99,7 @@ public struct MostFrequentBaseline: UsePredictor {
     public var name: String { "most-frequent" }
     private var counts: [Double] = []
     public init() {}
-    public mutating func observe(_ launch: Launch) {
+    public mutating func observe(_ launch: UsageEvent) {
         let a = Int(launch.app)
         while counts.count <= a { counts.append(0) }
         counts[a] += 1
@@ -117,7 +117,7 @@ public struct MostRecentBaseline: UsePredictor {
     public var name: String { "most-recent" }
     private var last: [Double] = []
     public init() {}
-    public mutating func observe(_ launch: Launch) {
+    public mutating func observe(_ launch: UsageEvent) {
         let a = Int(launch.app)
         while last.count <= a { last.append(-.infinity) }
         last[a] = Double(launch.time)
@@ -158,7 +158,7 @@ public struct BlendPredictor: UsePredictor {
         return sum > 0 ? finite.map { $0 / sum } : finite
     }
 
-    public mutating func observe(_ launch: Launch) {
+    public mutating func observe(_ launch: UsageEvent) {
         for i in parts.indices { parts[i].observe(launch) }
     }
 

@@ -1,52 +1,6 @@
 import FetchLabCore
 import Foundation
 
-/// One launch of one of a user's apps: UTC time, the UTC offset of the user's clock then (0 when
-/// the log gave none), and the app as an index into the user's app list.
-public struct Launch: Sendable, Hashable {
-    public var time: Microseconds
-    public var offset: Int32
-    public var app: Int32
-
-    public init(time: Microseconds, offset: Int32, app: Int32) {
-        self.time = time
-        self.offset = offset
-        self.app = app
-    }
-
-    /// Seconds since 1970 on the user's wall clock.
-    @inline(__always) public var localSeconds: Int64 { time / 1_000_000 + Int64(offset) }
-    /// The local day (days since 1970) and minute of day.
-    @inline(__always) public var localDay: Int { LocalCalendar.day(localSeconds: localSeconds) }
-    @inline(__always) public var localMinute: Int { Int(localSeconds - Int64(localDay) * 86_400) / 60 }
-}
-
-/// A user's launches in time order, with the names of their apps.
-public struct UserHistory: Sendable {
-    public var user: String
-    public var apps: [String]
-    public var launches: [Launch]
-
-    public init(user: String, apps: [String], launches: [Launch]) {
-        self.user = user
-        self.apps = apps
-        self.launches = launches.sorted { $0.time < $1.time }
-    }
-}
-
-public enum LocalCalendar {
-    /// The local day (days since 1970, rounding down) of seconds on a wall clock.
-    @inline(__always) public static func day(localSeconds s: Int64) -> Int {
-        Int(s >= 0 ? s / 86_400 : (s - 86_399) / 86_400)
-    }
-
-    /// Saturday or Sunday, for a local day count since 1970 (1970-01-01 was a Thursday).
-    @inline(__always) public static func isWeekend(_ day: Int) -> Bool {
-        let weekday = ((day % 7) + 7 + 4) % 7  // 0 = Sunday
-        return weekday == 0 || weekday == 6
-    }
-}
-
 /// A predictor's answer for one app from an origin: the distribution of the time of the *next*
 /// use over the horizon, minute by minute, and the chance of no use within the horizon.
 public struct Forecast: Sendable {
@@ -160,7 +114,7 @@ public struct Forecast: Sendable {
 public protocol UsePredictor: Sendable {
     var name: String { get }
     /// Learns one launch (launches come in time order).
-    mutating func observe(_ launch: Launch)
+    mutating func observe(_ launch: UsageEvent)
     /// The next-use distribution of `app` over `minutes` from `origin` (local offset `offset`).
     func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast
     /// How likely each app is to be the next one launched, just after `origin`.

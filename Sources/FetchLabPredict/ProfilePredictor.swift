@@ -33,7 +33,7 @@ public struct ProfilePredictor: UsePredictor {
         exp2(Double(day - (firstDay ?? day)) / halfLifeDays)
     }
 
-    public mutating func observe(_ launch: Launch) {
+    public mutating func observe(_ launch: UsageEvent) {
         let day = launch.localDay
         if firstDay == nil { firstDay = day }
         lastDay = max(lastDay, day)

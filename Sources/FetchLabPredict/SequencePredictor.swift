@@ -17,8 +17,8 @@ public struct SequencePredictor: UsePredictor {
     private var order2Total: [Int64: Double] = [:]
     /// Delays to the follower, in 30-second bins over the window.
     private var delays: [Double]
-    private var previous: Launch? = nil
-    private var beforePrevious: Launch? = nil
+    private var previous: UsageEvent? = nil
+    private var beforePrevious: UsageEvent? = nil
 
     public init(windowMinutes: Double = 15) {
         self.windowMinutes = windowMinutes
@@ -29,7 +29,7 @@ public struct SequencePredictor: UsePredictor {
 
     private var windowMicros: Int64 { Int64(windowMinutes * 60e6) }
 
-    public mutating func observe(_ launch: Launch) {
+    public mutating func observe(_ launch: UsageEvent) {
         if let p = previous {
             // p's launch either had a follower within the window (this one) or none.
             let follows = launch.time - p.time <= windowMicros

@@ -105,7 +105,7 @@ struct BatchWriter {
         for reject in batch.rejects { try recordReject(reject) }
     }
 
-    private mutating func writeUsage(_ rows: [UsageRow]) throws {
+    private mutating func writeUsage(_ rows: [UsageEvent]) throws {
         for var row in rows {
             row.user = Int32(try user(row.user))
             row.app = Int32(try app(row.app))
@@ -149,7 +149,7 @@ struct BatchWriter {
     }
 
     @inline(__always)
-    private func bindUsage(_ s: OpaquePointer?, _ row: UsageRow, at p: Int32) {
+    private func bindUsage(_ s: OpaquePointer?, _ row: UsageEvent, at p: Int32) {
         sqlite3_bind_int64(s, p, Int64(row.user))
         sqlite3_bind_int64(s, p + 1, Int64(row.app))
         sqlite3_bind_int64(s, p + 2, row.time)
@@ -163,7 +163,8 @@ struct BatchWriter {
 
     private mutating func writeContext(_ rows: [ContextRow]) throws {
         let s = insertContext.sqliteStatement
-        for row in rows {
+        for context in rows {
+            let row = context.sample
             let userID = try user(row.user)
             sqlite3_bind_int64(s, 1, userID)
             sqlite3_bind_int64(s, 2, row.time)
@@ -192,9 +193,9 @@ struct BatchWriter {
                 counts.rejected += 1
                 try recordReject(
                     RejectedRow(
-                        line: row.line,
+                        line: context.line,
                         reason: "conflicts with the sample already stored for this device at the same time",
-                        raw: row.raw ?? ""))
+                        raw: context.raw ?? ""))
             }
         }
     }

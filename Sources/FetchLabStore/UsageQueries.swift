@@ -38,7 +38,7 @@ public struct UsageQueries: Sendable {
         return Date(timeIntervalSince1970: Double(day) * 86_400).formatted(f)
     }
 
-    /// Launch statistics per user and app, optionally for one user or one app.
+    /// UsageEvent statistics per user and app, optionally for one user or one app.
     public func appUsage(user: String? = nil, app: String? = nil) throws(StoreError) -> [AppUsage] {
         do {
             return try database.writer.read { db in

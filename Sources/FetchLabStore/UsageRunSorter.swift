@@ -1,3 +1,4 @@
+import FetchLabCore
 import FetchLabIngest
 import Foundation
 
@@ -18,11 +19,11 @@ public final class UsageRunSorter {
     public static let defaultRunCapacity = 1 << 19
     /// Rows read ahead from each run while merging, at most this many bytes over all runs.
     private static let mergeBudgetBytes = 8 << 20
-    fileprivate static let rowBytes = MemoryLayout<UsageRow>.stride
+    fileprivate static let rowBytes = MemoryLayout<UsageEvent>.stride
 
     private let runCapacity: Int
     private let temporaryDirectory: String
-    private var buffer: [UsageRow] = []
+    private var buffer: [UsageEvent] = []
     private var fd: Int32 = -1
     private var runs: [(offset: Int, count: Int)] = []
     private var fileEnd = 0
@@ -42,14 +43,14 @@ public final class UsageRunSorter {
     }
 
     @inline(__always)
-    static func precedes(_ a: UsageRow, _ b: UsageRow) -> Bool {
+    static func precedes(_ a: UsageEvent, _ b: UsageEvent) -> Bool {
         if a.user != b.user { return a.user < b.user }
         if a.app != b.app { return a.app < b.app }
         if a.time != b.time { return a.time < b.time }
         return a.kind.rawValue < b.kind.rawValue
     }
 
-    func append(_ row: UsageRow) throws {
+    func append(_ row: UsageEvent) throws {
         if buffer.isEmpty { buffer.reserveCapacity(min(runCapacity, 1 << 16)) }
         buffer.append(row)
         count += 1
@@ -57,7 +58,7 @@ public final class UsageRunSorter {
     }
 
     /// Calls `body` with consecutive chunks of all rows in primary-key order, then empties the sorter.
-    func drain(_ body: (UnsafeBufferPointer<UsageRow>) throws -> Void) throws {
+    func drain(_ body: (UnsafeBufferPointer<UsageEvent>) throws -> Void) throws {
         defer { reset() }
         if runs.isEmpty {
             buffer.sort(by: Self.precedes)
@@ -102,7 +103,7 @@ public final class UsageRunSorter {
     }
 
     /// A k-way merge of the spilled runs through a binary heap of run cursors.
-    private func merge(_ body: (UnsafeBufferPointer<UsageRow>) throws -> Void) throws {
+    private func merge(_ body: (UnsafeBufferPointer<UsageEvent>) throws -> Void) throws {
         let perRun = max(1024, Self.mergeBudgetBytes / Self.rowBytes / runs.count)
         var cursors = runs.map { RunCursor(offset: $0.offset, remaining: $0.count, capacity: perRun) }
         defer { for c in cursors { c.buffer.deallocate() } }
@@ -127,7 +128,7 @@ public final class UsageRunSorter {
         for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
 
         let outCapacity = 1 << 14
-        let out = UnsafeMutableBufferPointer<UsageRow>.allocate(capacity: outCapacity)
+        let out = UnsafeMutableBufferPointer<UsageEvent>.allocate(capacity: outCapacity)
         defer { out.deallocate() }
         var filled = 0
         while let top = heap.first {
@@ -151,7 +152,7 @@ public final class UsageRunSorter {
     private struct RunCursor {
         var offset: Int
         var remaining: Int
-        let buffer: UnsafeMutableBufferPointer<UsageRow>
+        let buffer: UnsafeMutableBufferPointer<UsageEvent>
         var position = 0
         var end = 0
 
@@ -162,7 +163,7 @@ public final class UsageRunSorter {
         }
 
         var available: Bool { position < end }
-        var current: UsageRow { buffer[position] }
+        var current: UsageEvent { buffer[position] }
 
         mutating func refill(_ fd: Int32) throws {
             let n = min(buffer.count, remaining)

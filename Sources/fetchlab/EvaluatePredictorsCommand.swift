@@ -63,7 +63,7 @@ struct EvaluatePredictorsCommand: ParsableCommand {
             Terminal.note("evaluating \(histories.count) users …")
         }
         let truthFunction: (@Sendable (String, Int) -> [TruePeak])? = peaks.map { p in
-            let index = Dictionary(uniqueKeysWithValues: histories.map { ($0.user, $0.apps) })
+            let index = Dictionary(uniqueKeysWithValues: histories.map { ($0.user.name, $0.apps.map(\.name)) })
             return { user, day in p.peaks(user: user, day: day, apps: index[user] ?? []) }
         }
         let report = Evaluator(options: options).evaluate(histories, truth: truthFunction)

@@ -28,42 +28,8 @@ struct PredictionOptions: ParsableArguments {
 }
 
 enum HistoryLoader {
-    static func history(_ s: StoredLaunches) -> UserHistory {
-        // Launches without an offset are read as UTC (the log gave no zone).
-        UserHistory(
-            user: s.user, apps: s.apps,
-            launches: s.times.indices.map {
-                Launch(time: s.times[$0], offset: s.offsets[$0] ?? 0, app: s.appIndices[$0])
-            })
-    }
-
-    /// The history as it stood before `origin`: earlier launches, and only the apps they used.
-    static func history(_ s: StoredLaunches, before origin: Microseconds) -> UserHistory {
-        let kept = s.times.indices.filter { s.times[$0] < origin }
-        var used = [Int32](repeating: -1, count: s.apps.count)
-        var apps: [String] = []
-        for i in kept where used[Int(s.appIndices[i])] < 0 {
-            used[Int(s.appIndices[i])] = 0
-        }
-        for (a, name) in s.apps.enumerated() where used[a] == 0 {
-            used[a] = Int32(apps.count)
-            apps.append(name)
-        }
-        return UserHistory(
-            user: s.user, apps: apps,
-            launches: kept.map {
-                Launch(time: s.times[$0], offset: s.offsets[$0] ?? 0, app: used[Int(s.appIndices[$0])])
-            })
-    }
-
-    /// UTC microseconds of the local midnight after `time` on a clock at `offset` seconds.
-    static func localMidnight(after time: Microseconds, offset: Int64) -> Microseconds {
-        let local = time / 1_000_000 + offset
-        return ((local / 86_400 + 1) * 86_400 - offset) * 1_000_000
-    }
-
     /// Up to `limit` users, evenly spread over the sorted list (deterministic).
-    static func sample(_ users: [String], limit: Int) -> [String] {
+    static func sample(_ users: [UserID], limit: Int) -> [UserID] {
         guard users.count > limit, limit > 0 else { return users }
         return (0..<limit).map { users[$0 * users.count / limit] }
     }
@@ -72,7 +38,7 @@ enum HistoryLoader {
     static func histories(_ queries: UsageQueries, limit: Int) throws(StoreError) -> [UserHistory] {
         var out: [UserHistory] = []
         for name in sample(try queries.usersWithLaunches(), limit: limit) {
-            if let s = try queries.launches(user: name) { out.append(history(s)) }
+            if let h = try queries.history(of: name) { out.append(h) }
         }
         return out
     }
@@ -131,11 +97,11 @@ struct PredictCommand: ParsableCommand {
             return
         }
         do {
-            guard let all = try queries.launches(user: user), !all.times.isEmpty else {
+            guard let all = try queries.history(of: UserID(user)), !all.launches.isEmpty else {
                 Terminal.error("\(database.db): no launches for user \"\(user)\"")
                 throw ExitCode(1)
             }
-            let lastOffset = Int64(all.offsets.last.flatMap { $0 } ?? 0)
+            let lastOffset = Int64(all.lastOffset)
             let origin: Microseconds
             if let at {
                 var parser = TimestampParser()
@@ -149,38 +115,36 @@ struct PredictCommand: ParsableCommand {
                     // A local time: on the user's clock as it was then (the offset of the last
                     // launch before it), so a DST change or a trip since does not shift it.
                     let local = parsed.microseconds / 1_000_000
-                    let then = all.times.indices.last {
-                        all.times[$0] / 1_000_000 + Int64(all.offsets[$0] ?? 0) <= local
-                    }
-                    let offset = then.map { Int64(all.offsets[$0] ?? 0) } ?? lastOffset
+                    let then = all.launches.last { $0.localSeconds <= local }
+                    let offset = then.map { Int64($0.offset) } ?? lastOffset
                     origin = parsed.microseconds - offset * 1_000_000
                 }
             } else {
-                origin = HistoryLoader.localMidnight(after: all.times.last!, offset: lastOffset)
+                origin = LocalCalendar.midnight(after: all.launches.last!.time, offset: Int32(lastOffset))
             }
             // What the user did before the origin, from the launches already loaded.
-            let history = HistoryLoader.history(all, before: origin)
+            let history = all.before(origin)
             guard !history.launches.isEmpty else {
                 Terminal.error("\(database.db): user \"\(user)\" has no launches before the origin")
                 throw ExitCode(1)
             }
-            if let app, !history.apps.contains(app) {
+            if let app, !history.apps.contains(AppID(app)) {
                 Terminal.error("\(database.db): user \"\(user)\" has no launches of \(app) before the origin")
                 throw ExitCode(1)
             }
             var fitting: [UserHistory] = []
             for name in HistoryLoader.sample(try queries.usersWithLaunches(), limit: 40) {
-                if let s = try queries.launches(user: name, before: origin), !s.times.isEmpty {
-                    fitting.append(HistoryLoader.history(s))
+                if let h = try queries.history(of: name, before: origin), !h.launches.isEmpty {
+                    fitting.append(h)
                 }
             }
             var blend = Evaluator().fittedBlend(fitting)
             for l in history.launches { blend.observe(l) }
             let offset = history.launches.last!.offset
             var rows: [PredictionRow] = []
-            for (i, name) in history.apps.enumerated() where app == nil || name == app {
+            for (i, name) in history.apps.enumerated() where app == nil || name.name == app {
                 let f = blend.forecast(app: Int32(i), origin: origin, offset: offset, minutes: horizonMinutes)
-                rows.append(PredictionRow(app: name, forecast: f, planner: planner))
+                rows.append(PredictionRow(app: name.name, forecast: f, planner: planner))
             }
             rows.sort {
                 ($0.fetches.first?.fetchAt ?? .max, -$0.probability) < (
@@ -210,12 +174,12 @@ extension PredictCommand {
     func predictAll(_ queries: UsageQueries, planner: FetchPlanner, horizonMinutes: Int) throws {
         let clock = ContinuousClock()
         let started = clock.now
-        let names: [String]
+        let names: [UserID]
         var fitting: [UserHistory] = []
         do {
             names = try queries.usersWithLaunches()
             for name in HistoryLoader.sample(names, limit: 40) {
-                if let s = try queries.launches(user: name) { fitting.append(HistoryLoader.history(s)) }
+                if let h = try queries.history(of: name) { fitting.append(h) }
             }
         } catch {
             Terminal.error("\(error)")
@@ -236,7 +200,7 @@ extension PredictCommand {
             var histories: [UserHistory] = []
             do {
                 for name in batch {
-                    if let s = try queries.launches(user: name) { histories.append(HistoryLoader.history(s)) }
+                    if let h = try queries.history(of: name) { histories.append(h) }
                 }
             } catch {
                 Terminal.error("\(error)")
@@ -246,13 +210,13 @@ extension PredictCommand {
                 var blend = template
                 for l in h.launches { blend.observe(l) }
                 let last = h.launches[h.launches.count - 1]
-                let origin = HistoryLoader.localMidnight(after: last.time, offset: Int64(last.offset))
+                let origin = LocalCalendar.midnight(after: last.time, offset: last.offset)
                 let rows = h.apps.indices.map { i -> PredictionRow in
                     let f = blend.forecast(app: Int32(i), origin: origin, offset: last.offset, minutes: horizonMinutes)
-                    return PredictionRow(app: h.apps[i], forecast: f, planner: planner)
+                    return PredictionRow(app: h.apps[i].name, forecast: f, planner: planner)
                 }
                 return PredictionReport(
-                    user: h.user, origin: origin, utcOffset: Int(last.offset), horizonMinutes: horizonMinutes,
+                    user: h.user.name, origin: origin, utcOffset: Int(last.offset), horizonMinutes: horizonMinutes,
                     leadMinutes: planner.leadMinutes, threshold: planner.threshold,
                     blendWeights: Dictionary(uniqueKeysWithValues: zip(template.parts.map(\.name), template.weights)),
                     apps: rows)

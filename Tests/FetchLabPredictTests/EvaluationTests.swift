@@ -23,7 +23,7 @@ struct SpyPredictor: UsePredictor {
         }
     }
 
-    mutating func observe(_ launch: Launch) { latest = max(latest, launch.time) }
+    mutating func observe(_ launch: UsageEvent) { latest = max(latest, launch.time) }
 
     func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
         violations.record(latest >= origin)
@@ -43,9 +43,9 @@ enum Population {
         return (0..<users).map { i in
             let (truth, events, _) = gen.simulate(user: i)
             return UserHistory(
-                user: truth.name, apps: truth.apps.map(\.app),
+                user: UserID(truth.name), apps: truth.apps.map { AppID($0.app) },
                 launches: events.filter { $0.kind == .launch }.map {
-                    Launch(time: Int64($0.utc) * 1_000_000, offset: Int32($0.offset), app: Int32($0.app))
+                    UsageEvent(time: Int64($0.utc) * 1_000_000, offset: Int32($0.offset), app: Int32($0.app))
                 })
         }
     }
@@ -67,7 +67,7 @@ enum Population {
     /// The spy itself catches a leak: a harness that showed it a later launch would fail the test above.
     @Test func theSpyCatchesALeak() {
         var spy = SpyPredictor()
-        spy.observe(Launch(time: 2_000, offset: 0, app: 0))
+        spy.observe(UsageEvent(time: 2_000, offset: 0, app: 0))
         _ = spy.forecast(app: 0, origin: 1_000, offset: 0, minutes: 10)
         _ = spy.forecast(app: 0, origin: 3_000, offset: 0, minutes: 10)
         #expect(spy.violations.value == 1)

@@ -33,9 +33,9 @@ enum Histories {
         let gen = try! Generator(options: GenerateOptions(users: 1, days: days, seed: seed, startDay: start))
         let events = gen.simulate(truth: truth).events
         return UserHistory(
-            user: truth.name, apps: truth.apps.map(\.app),
+            user: UserID(truth.name), apps: truth.apps.map { AppID($0.app) },
             launches: events.filter { $0.kind == .launch }.map {
-                Launch(time: Int64($0.utc) * 1_000_000, offset: Int32($0.offset), app: Int32($0.app))
+                UsageEvent(time: Int64($0.utc) * 1_000_000, offset: Int32($0.offset), app: Int32($0.app))
             })
     }
 

@@ -7,18 +7,18 @@ import _FetchLabTestSupport
 @testable import FetchLabStore
 
 @Suite struct UsageRunSorterTests {
-    func rows(_ n: Int, seed: UInt64) -> [UsageRow] {
+    func rows(_ n: Int, seed: UInt64) -> [UsageEvent] {
         var rng = SplitMix64(seed: seed)
         return (0..<n).map { _ in
-            UsageRow(
+            UsageEvent(
                 time: Int64.random(in: 0..<1_000, using: &rng), user: Int32.random(in: 0..<5, using: &rng),
                 app: Int32.random(in: 0..<4, using: &rng), kind: UsageEventKind.allCases.randomElement(using: &rng)!,
                 utcOffset: Bool.random(using: &rng) ? nil : 3600)
         }
     }
 
-    func drained(_ sorter: UsageRunSorter) throws -> [UsageRow] {
-        var out: [UsageRow] = []
+    func drained(_ sorter: UsageRunSorter) throws -> [UsageEvent] {
+        var out: [UsageEvent] = []
         try sorter.drain { out.append(contentsOf: $0) }
         return out
     }
@@ -34,7 +34,7 @@ import _FetchLabTestSupport
         // The same multiset, in key order (ties in the key may come in any order).
         #expect(output.count == input.count)
         #expect(zip(output, output.dropFirst()).allSatisfy { !UsageRunSorter.precedes($1, $0) })
-        let key = { (r: UsageRow) in "\(r.user) \(r.app) \(r.time) \(r.kind.rawValue) \(r.utcOffset ?? -1)" }
+        let key = { (r: UsageEvent) in "\(r.user) \(r.app) \(r.time) \(r.kind.rawValue) \(r.utcOffset ?? -1)" }
         #expect(output.map(key).sorted() == input.map(key).sorted())
         // Drained means empty: the sorter can be reused.
         #expect(sorter.count == 0)

@@ -1,6 +1,3 @@
-/// Microseconds since 1970-01-01T00:00:00Z. FetchLab keeps every instant in this one unit.
-public typealias Microseconds = Int64
-
 /// What happened to an app in a usage event.
 public enum UsageEventKind: Int, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// The user brought the app to the foreground.
@@ -67,30 +64,52 @@ public enum NetworkType: Int, Sendable, Hashable, Codable, CaseIterable, CustomS
     public var description: String { name }
 }
 
-/// One usage event: a user launched, closed or force-quit an app.
-public struct UsageEvent: Hashable, Sendable, Codable {
+/// One usage event: a user launched, closed or force-quit an app, or switched its background
+/// refresh. This is FetchLab's one shape of a launch: the importer produces it, the store keeps it,
+/// the generator simulates it, and the predictors and the simulator read it from a ``UserHistory``.
+///
+/// `user` and `app` are indices into the name tables of whatever carries the event: an import
+/// batch's new names, a generated population, or a ``UserHistory`` (where `user` is 0 and `app`
+/// indexes ``UserHistory/apps``).
+public struct UsageEvent: Hashable, Sendable {
+    /// UTC instant.
     public var time: Microseconds
-    public var user: UserID
-    public var app: AppID
+    public var user: Int32
+    public var app: Int32
     public var kind: UsageEventKind
-    /// The UTC offset of the local time the log wrote, when the log said it.
-    public var utcOffsetSeconds: Int32?
+    /// The UTC offset of the user's wall clock in seconds; `nil` when the log did not say.
+    public var utcOffset: Int32?
 
-    public init(
-        time: Microseconds, user: UserID, app: AppID, kind: UsageEventKind = .launch, utcOffsetSeconds: Int32? = nil
-    ) {
+    public init(time: Microseconds, user: Int32, app: Int32, kind: UsageEventKind, utcOffset: Int32?) {
         self.time = time
         self.user = user
         self.app = app
         self.kind = kind
-        self.utcOffsetSeconds = utcOffsetSeconds
+        self.utcOffset = utcOffset
+    }
+
+    /// A launch of app `app` of a user's history, on a clock at `offset`.
+    public init(time: Microseconds, offset: Int32, app: Int32, kind: UsageEventKind = .launch) {
+        self.init(time: time, user: 0, app: app, kind: kind, utcOffset: offset)
+    }
+
+    /// The offset of the user's wall clock, UTC (0) when the log gave none.
+    @inline(__always) public var offset: Int32 { utcOffset ?? 0 }
+    /// Seconds since 1970 on the user's wall clock.
+    @inline(__always) public var localSeconds: Int64 { LocalCalendar.localSeconds(time, offset: offset) }
+    /// The local day (days since 1970).
+    @inline(__always) public var localDay: Int { LocalCalendar.day(localSeconds: localSeconds) }
+    /// The local minute of the day, 0–1439.
+    @inline(__always) public var localMinute: Int {
+        Int((localSeconds - Int64(localDay) * Seconds.perDay) / Seconds.perMinute)
     }
 }
 
 /// The device's state at one moment. Any field may be unknown.
-public struct ContextSample: Hashable, Sendable, Codable {
+public struct ContextSample: Hashable, Sendable {
     public var time: Microseconds
-    public var user: UserID
+    /// Index into the name table of whatever carries the sample (0 in a ``UserHistory``).
+    public var user: Int32
     /// Battery level in percent, 0–100.
     public var battery: Double?
     public var charging: Bool?
@@ -99,7 +118,7 @@ public struct ContextSample: Hashable, Sendable, Codable {
     public var screenOn: Bool?
 
     public init(
-        time: Microseconds, user: UserID, battery: Double? = nil, charging: Bool? = nil,
+        time: Microseconds, user: Int32 = 0, battery: Double? = nil, charging: Bool? = nil,
         network: NetworkType? = nil, lowPower: Bool? = nil, screenOn: Bool? = nil
     ) {
         self.time = time
@@ -113,11 +132,12 @@ public struct ContextSample: Hashable, Sendable, Codable {
 }
 
 /// New content for an app appeared on the server at `time`.
-public struct ContentUpdate: Hashable, Sendable, Codable {
+public struct ContentUpdate: Hashable, Sendable {
     public var time: Microseconds
-    public var app: AppID
+    /// Index into the name table of whatever carries the update.
+    public var app: Int32
 
-    public init(time: Microseconds, app: AppID) {
+    public init(time: Microseconds, app: Int32) {
         self.time = time
         self.app = app
     }

@@ -1,0 +1,151 @@
+/// Microseconds since 1970-01-01T00:00:00Z, or a span of microseconds. FetchLab keeps every
+/// instant and every duration in this one unit; the constants and constructors below are the only
+/// place the conversion factors are written.
+public typealias Microseconds = Int64
+
+extension Microseconds {
+    /// Microseconds in one second, minute, hour and day.
+    public static let perSecond: Microseconds = 1_000_000
+    public static let perMinute: Microseconds = 60 * perSecond
+    public static let perHour: Microseconds = 60 * perMinute
+    public static let perDay: Microseconds = 24 * perHour
+
+    /// A span of whole seconds, minutes, hours or days, in microseconds.
+    @inline(__always) public static func seconds(_ n: Int64) -> Microseconds { n * perSecond }
+    @inline(__always) public static func minutes(_ n: Int64) -> Microseconds { n * perMinute }
+    @inline(__always) public static func hours(_ n: Int64) -> Microseconds { n * perHour }
+    @inline(__always) public static func days(_ n: Int64) -> Microseconds { n * perDay }
+
+    /// A span of fractional minutes, rounded to the microsecond.
+    @inline(__always) public static func minutes(_ x: Double) -> Microseconds {
+        Microseconds((x * Double(perMinute)).rounded())
+    }
+
+    /// This span in (fractional) seconds, minutes, hours or days.
+    @inline(__always) public var inSeconds: Double { Double(self) / Double(Self.perSecond) }
+    @inline(__always) public var inMinutes: Double { Double(self) / Double(Self.perMinute) }
+    @inline(__always) public var inHours: Double { Double(self) / Double(Self.perHour) }
+    @inline(__always) public var inDays: Double { Double(self) / Double(Self.perDay) }
+
+    /// Whole seconds, rounding towards minus infinity (so that instants before 1970 floor too).
+    @inline(__always) public var wholeSeconds: Int64 {
+        self >= 0 ? self / Self.perSecond : (self - Self.perSecond + 1) / Self.perSecond
+    }
+}
+
+/// Seconds on a wall clock or in a UTC offset: civil arithmetic is done in whole seconds.
+public enum Seconds {
+    public static let perMinute: Int64 = 60
+    public static let perHour: Int64 = 3_600
+    public static let perDay: Int64 = 86_400
+}
+
+/// A proleptic Gregorian calendar date. Days are counted from 1970-01-01 (day 0, a Thursday).
+public struct CivilDate: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    public init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// The date of a day count since 1970-01-01 (H. Hinnant's algorithm).
+    public init(daysSince1970 days: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        day = doy - (153 * mp + 2) / 5 + 1
+        month = mp < 10 ? mp + 3 : mp - 9
+        year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
+    /// Parses `YYYY-MM-DD` (a real date: 2023-02-29 is nil).
+    public init?(_ text: some StringProtocol) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+            (1...12).contains(m), (1...Self.daysInMonth(year: y, month: m)).contains(d)
+        else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
+    /// Days since 1970-01-01.
+    @inline(__always) public var daysSince1970: Int { Self.days(year: year, month: month, day: day) }
+
+    /// Days since 1970-01-01 of a date given by its parts (H. Hinnant's algorithm).
+    @inline(__always) public static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    @inline(__always) public static func isLeap(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    @inline(__always) public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// `YYYY-MM-DD`.
+    public var description: String {
+        func pad(_ n: Int, _ width: Int) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+    }
+
+    public static func < (a: Self, b: Self) -> Bool { a.daysSince1970 < b.daysSince1970 }
+}
+
+/// Local days and times on a user's wall clock. A local time is UTC plus the UTC offset the log
+/// gave; a local day is a day count since 1970 on that clock.
+public enum LocalCalendar {
+    /// The local day (days since 1970, rounding down) of seconds on a wall clock.
+    @inline(__always) public static func day(localSeconds s: Int64) -> Int {
+        Int(s >= 0 ? s / Seconds.perDay : (s - Seconds.perDay + 1) / Seconds.perDay)
+    }
+
+    /// Seconds on the wall clock at `offset` of an instant.
+    @inline(__always) public static func localSeconds(_ time: Microseconds, offset: Int32) -> Int64 {
+        time.wholeSeconds + Int64(offset)
+    }
+
+    /// The local day of an instant on a clock at `offset`.
+    @inline(__always) public static func day(_ time: Microseconds, offset: Int32) -> Int {
+        day(localSeconds: localSeconds(time, offset: offset))
+    }
+
+    /// Day of the week of a local day: 1 = Sunday … 7 = Saturday (1970-01-01 was a Thursday).
+    @inline(__always) public static func weekday(_ day: Int) -> Int { ((day % 7) + 7 + 4) % 7 + 1 }
+
+    /// Saturday or Sunday.
+    @inline(__always) public static func isWeekend(_ day: Int) -> Bool {
+        let w = weekday(day)
+        return w == 1 || w == 7
+    }
+
+    /// UTC microseconds of the local midnight that starts `day` on a clock at `offset`.
+    @inline(__always) public static func midnight(of day: Int, offset: Int32) -> Microseconds {
+        .seconds(Int64(day) * Seconds.perDay - Int64(offset))
+    }
+
+    /// UTC microseconds of the first local midnight strictly after `time` on a clock at `offset`.
+    @inline(__always) public static func midnight(after time: Microseconds, offset: Int32) -> Microseconds {
+        midnight(of: day(time, offset: offset) + 1, offset: offset)
+    }
+}

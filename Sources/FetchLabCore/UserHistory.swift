@@ -1,0 +1,61 @@
+/// Everything known about one user, in time order: the one type the store returns and the
+/// predictors, the evaluator and the simulator read.
+public struct UserHistory: Sendable {
+    public var user: UserID
+    /// The user's apps; events and content updates index this list.
+    public var apps: [AppID]
+    /// Launches, in time order.
+    public var launches: [UsageEvent]
+    /// The other events (closes, force-quits, refresh switches), in time order.
+    public var events: [UsageEvent]
+    /// Device context samples, in time order.
+    public var context: [ContextSample]
+    /// Content updates of the user's apps, in time order.
+    public var contentUpdates: [ContentUpdate]
+
+    public init(
+        user: UserID, apps: [AppID], launches: [UsageEvent], events: [UsageEvent] = [],
+        context: [ContextSample] = [], contentUpdates: [ContentUpdate] = []
+    ) {
+        self.user = user
+        self.apps = apps
+        self.launches = launches.sorted { $0.time < $1.time }
+        self.events = events.sorted { $0.time < $1.time }
+        self.context = context.sorted { $0.time < $1.time }
+        self.contentUpdates = contentUpdates.sorted { $0.time < $1.time }
+    }
+
+    /// The history as it stood before `origin`: earlier events only, and only the apps the earlier
+    /// launches used (renumbered in the same order).
+    public func before(_ origin: Microseconds) -> UserHistory {
+        let kept = launches.prefix { $0.time < origin }
+        var newIndex = [Int32](repeating: -1, count: apps.count)
+        for launch in kept { newIndex[Int(launch.app)] = 0 }
+        var keptApps: [AppID] = []
+        for (a, name) in apps.enumerated() where newIndex[a] == 0 {
+            newIndex[a] = Int32(keptApps.count)
+            keptApps.append(name)
+        }
+        func renumber(_ e: UsageEvent) -> UsageEvent? {
+            let a = newIndex[Int(e.app)]
+            guard a >= 0 else { return nil }
+            var copy = e
+            copy.app = a
+            return copy
+        }
+        return UserHistory(
+            user: user, apps: keptApps, launches: kept.compactMap(renumber),
+            events: events.prefix { $0.time < origin }.compactMap(renumber),
+            context: Array(context.prefix { $0.time < origin }),
+            contentUpdates: contentUpdates.prefix { $0.time < origin }.compactMap { u in
+                let a = newIndex[Int(u.app)]
+                return a >= 0 ? ContentUpdate(time: u.time, app: a) : nil
+            })
+    }
+
+    /// The index of an app in ``apps``, if the user has it.
+    public func index(of app: AppID) -> Int32? { apps.firstIndex(of: app).map(Int32.init) }
+
+    /// The UTC offset of the user's clock at the last launch (0 when unknown or no launch).
+    public var lastOffset: Int32 { launches.last?.offset ?? 0 }
+}
