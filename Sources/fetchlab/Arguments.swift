@@ -1,0 +1,30 @@
+import ArgumentParser
+import FetchLabCore
+
+/// A duration option (`--lead 10m`, `--session-gap 5m`, `--horizon 24h`), parsed once.
+struct DurationArgument: ExpressibleByArgument, Sendable, CustomStringConvertible {
+    var microseconds: Microseconds
+
+    init(_ microseconds: Microseconds) { self.microseconds = microseconds }
+
+    init?(argument: String) {
+        guard let us = Quantity.duration(argument) else { return nil }
+        microseconds = us
+    }
+
+    var minutes: Double { microseconds.inMinutes }
+    var description: String { Quantity.format(duration: microseconds) }
+    var defaultValueDescription: String { description }
+}
+
+/// A byte-size option (`--max-size 50G`), parsed once.
+struct ByteSizeArgument: ExpressibleByArgument, Sendable, CustomStringConvertible {
+    var bytes: Int64
+
+    init?(argument: String) {
+        guard let b = Quantity.bytes(argument) else { return nil }
+        bytes = b
+    }
+
+    var description: String { "\(bytes)" }
+}

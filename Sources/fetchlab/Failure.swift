@@ -1,0 +1,40 @@
+import ArgumentParser
+import FetchLabCore
+import FetchLabIngest
+import FetchLabStore
+
+/// A command's failure at run time, with the one line the user sees.
+struct CommandFailure: Error, CustomStringConvertible {
+    var message: String
+    init(_ message: String) { self.message = message }
+    var description: String { message }
+}
+
+/// Exit codes, the same in every command: 0 success, 1 a run-time failure (bad input, a database
+/// that cannot be opened or written, nothing to do with what was asked), 64 a usage error
+/// (ArgumentParser's `ValidationError`, printed with the usage line).
+enum Exit {
+    static let failure: Int32 = 1
+
+    /// Runs a command body, turning every known failure into one line on stderr and exit 1.
+    static func reporting<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as CommandFailure {
+            Terminal.error(error.message)
+        } catch let error as StoreError {
+            Terminal.error(error.description)
+        } catch let error as IngestError {
+            Terminal.error(error.description)
+        } catch let error as ExitCode {
+            throw error
+        } catch let error as ValidationError {
+            throw error
+        } catch let error as CleanExit {
+            throw error
+        } catch {
+            Terminal.error("\(error)")
+        }
+        throw ExitCode(failure)
+    }
+}
