@@ -7,7 +7,9 @@ let package = Package(
     products: [
         .library(
             name: "FetchLab",
-            targets: ["FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict"]),
+            targets: [
+                "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict", "FetchLabDatasets",
+            ]),
         .executable(name: "fetchlab", targets: ["fetchlab"]),
     ],
     dependencies: [
@@ -32,16 +34,18 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        .target(name: "FetchLabSynth", dependencies: ["FetchLabCore", "FetchLabIngest"]),
+        .target(name: "FetchLabSynth", dependencies: ["FetchLabCore"]),
+        .target(name: "FetchLabDatasets", dependencies: ["FetchLabCore", "FetchLabIngest", "FetchLabSynth"]),
         .target(name: "FetchLabPredict", dependencies: ["FetchLabCore"]),
         .executableTarget(
             name: "fetchlab",
             dependencies: [
-                "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict",
+                "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict", "FetchLabDatasets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(name: "_FetchLabTestSupport"),
+        .testTarget(name: "FetchLabCoreTests", dependencies: ["FetchLabCore"]),
         .testTarget(name: "FetchLabIngestTests", dependencies: ["FetchLabIngest", "_FetchLabTestSupport"]),
         .testTarget(
             name: "FetchLabStoreTests",
@@ -51,7 +55,8 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "FetchLabSynthTests", dependencies: ["FetchLabSynth", "FetchLabCore", "_FetchLabTestSupport"]),
+            name: "FetchLabSynthTests",
+            dependencies: ["FetchLabSynth", "FetchLabDatasets", "FetchLabCore", "_FetchLabTestSupport"]),
         .testTarget(
             name: "FetchLabPredictTests", dependencies: ["FetchLabPredict", "FetchLabSynth", "FetchLabCore"]),
         .testTarget(

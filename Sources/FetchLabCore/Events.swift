@@ -116,13 +116,16 @@ public struct ContextSample: Hashable, Sendable {
     public var network: NetworkType?
     public var lowPower: Bool?
     public var screenOn: Bool?
+    /// The UTC offset of the device's clock in seconds; `nil` when the log did not say.
+    public var utcOffset: Int32?
 
     public init(
         time: Microseconds, user: Int32 = 0, battery: Double? = nil, charging: Bool? = nil,
-        network: NetworkType? = nil, lowPower: Bool? = nil, screenOn: Bool? = nil
+        network: NetworkType? = nil, lowPower: Bool? = nil, screenOn: Bool? = nil, utcOffset: Int32? = nil
     ) {
         self.time = time
         self.user = user
+        self.utcOffset = utcOffset
         self.battery = battery
         self.charging = charging
         self.network = network
@@ -136,9 +139,12 @@ public struct ContentUpdate: Hashable, Sendable {
     public var time: Microseconds
     /// Index into the name table of whatever carries the update.
     public var app: Int32
+    /// The UTC offset of the clock the log wrote the time in; `nil` when it did not say.
+    public var utcOffset: Int32?
 
-    public init(time: Microseconds, app: Int32) {
+    public init(time: Microseconds, app: Int32, utcOffset: Int32? = nil) {
         self.time = time
         self.app = app
+        self.utcOffset = utcOffset
     }
 }

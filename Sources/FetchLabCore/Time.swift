@@ -17,7 +17,7 @@ extension Microseconds {
     @inline(__always) public static func days(_ n: Int64) -> Microseconds { n * perDay }
 
     /// A span of fractional minutes, rounded to the microsecond.
-    @inline(__always) public static func minutes(_ x: Double) -> Microseconds {
+    @inline(__always) public static func minutes(fractional x: Double) -> Microseconds {
         Microseconds((x * Double(perMinute)).rounded())
     }
 

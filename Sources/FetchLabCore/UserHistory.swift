@@ -53,6 +53,24 @@ public struct UserHistory: Sendable {
             })
     }
 
+    /// Launches and the other events merged in time order (a launch first at equal times).
+    public var allEvents: [UsageEvent] {
+        var out: [UsageEvent] = []
+        out.reserveCapacity(launches.count + events.count)
+        var i = 0
+        var j = 0
+        while i < launches.count || j < events.count {
+            if j == events.count || (i < launches.count && launches[i].time <= events[j].time) {
+                out.append(launches[i])
+                i += 1
+            } else {
+                out.append(events[j])
+                j += 1
+            }
+        }
+        return out
+    }
+
     /// The index of an app in ``apps``, if the user has it.
     public func index(of app: AppID) -> Int32? { apps.firstIndex(of: app).map(Int32.init) }
 

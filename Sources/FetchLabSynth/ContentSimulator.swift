@@ -1,3 +1,4 @@
+import FetchLabCore
 import Foundation
 
 /// When new content appears for each app: the global update processes of the catalog.
@@ -53,7 +54,7 @@ public enum ContentSimulator {
                 for h in 0..<24 { add(day: d, second: h * 3600) }
             }
         case .weekly:
-            for d in 0..<days where CivilTime.weekday(days: startDay + d) == (process.weekday ?? 2) {
+            for d in 0..<days where LocalCalendar.weekday(startDay + d) == (process.weekday ?? 2) {
                 add(day: d, second: (process.minutes?.first ?? 0) * 60)
             }
         }

@@ -1,3 +1,4 @@
+import FetchLabCore
 import Foundation
 
 /// How new content for an app appears on its server (global: the same for every user).
@@ -155,7 +156,7 @@ public struct TruthFile: Decodable, Sendable {
     public var users: [UserTruth]
 
     /// The first local day (days since 1970), or nil when `start` is not a date.
-    public var startDay: Int? { CivilTime.parseDate(generator.start) }
+    public var startDay: Int? { CivilDate(generator.start)?.daysSince1970 }
 }
 
 extension UserTruth {

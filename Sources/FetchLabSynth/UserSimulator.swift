@@ -1,23 +1,34 @@
 import FetchLabCore
 import Foundation
 
-/// A usage event of a simulated user: UTC seconds, the UTC offset of the user's clock then,
-/// the app (index into the user's `apps`) and what happened.
-public struct SimulatedEvent: Sendable, Equatable {
-    public var utc: Int
-    public var offset: Int
-    public var app: Int
-    public var kind: UsageEventKind
+/// The simulator's working form of a usage event (whole UTC seconds, the offset of the user's
+/// clock, the app index); the generator hands out Core's ``UsageEvent``.
+struct SimulatedEvent: Sendable, Equatable {
+    var utc: Int
+    var offset: Int
+    var app: Int
+    var kind: UsageEventKind
+
+    var usageEvent: UsageEvent {
+        UsageEvent(
+            time: .seconds(Int64(utc)), user: 0, app: Int32(app), kind: kind, utcOffset: Int32(offset))
+    }
 }
 
-/// A device-context sample of a simulated user.
-public struct SimulatedContext: Sendable, Equatable {
-    public var utc: Int
-    public var offset: Int
-    public var battery: Int
-    public var charging: Bool
-    public var network: NetworkType
-    public var lowPower: Bool
+/// The simulator's working form of a device-context sample.
+struct SimulatedContext: Sendable, Equatable {
+    var utc: Int
+    var offset: Int
+    var battery: Int
+    var charging: Bool
+    var network: NetworkType
+    var lowPower: Bool
+
+    var contextSample: ContextSample {
+        ContextSample(
+            time: .seconds(Int64(utc)), battery: Double(battery), charging: charging, network: network,
+            lowPower: lowPower, utcOffset: Int32(offset))
+    }
 }
 
 /// Lives one user's days: launches from their habits, sessions, and the device's battery,
@@ -62,12 +73,11 @@ public struct UserSimulator: Sendable {
     }
 
     /// Simulates day `d` (0-based), appending its events and context samples in time order.
-    public mutating func simulateDay(_ d: Int, events: inout [SimulatedEvent], context: inout [SimulatedContext]) {
+    mutating func simulateDay(_ d: Int, events: inout [SimulatedEvent], context: inout [SimulatedContext]) {
         guard let zone = TimeZoneCache.zone(timeZone(onDay: d)) else { return }
         let localDay = startDay + d
         let clock = DayClock(day: localDay, zone: zone)
-        let weekday = CivilTime.weekday(days: localDay)
-        let weekend = weekday == 1 || weekday == 7
+        let weekend = LocalCalendar.isWeekend(localDay)
         let vacation = truth.vacation?.contains(d) ?? false
         let onTrip = truth.trip?.days.contains(d) ?? false
         let travelDay = truth.trip.map { $0.days.start == d || $0.days.end == d } ?? false

@@ -1,4 +1,6 @@
 import ArgumentParser
+import FetchLabCore
+import FetchLabDatasets
 import FetchLabSynth
 import Foundation
 
@@ -61,7 +63,7 @@ struct GenerateCommand: ParsableCommand {
             return
         }
         guard let output else { throw ValidationError("Missing --output DIR (where to write the files).") }
-        guard let startDay = CivilTime.parseDate(start) else {
+        guard let startDay = CivilDate(start)?.daysSince1970 else {
             throw ValidationError("--start \"\(start)\" is not a date (YYYY-MM-DD).")
         }
         var options = GenerateOptions(users: users, days: days, seed: seed, startDay: startDay)
@@ -72,7 +74,7 @@ struct GenerateCommand: ParsableCommand {
         let total = users
         do {
             let generator = try Generator(options: options)
-            let summary = try generator.write(to: output) { done in
+            let summary = try PopulationWriter(generator: generator).write(to: output) { done in
                 if showProgress {
                     Terminal.progress(
                         "\(Terminal.bar(fraction: Double(done) / Double(total))) \(Format.count(done))/\(Format.count(total)) users"

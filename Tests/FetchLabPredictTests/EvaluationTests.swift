@@ -40,14 +40,7 @@ enum Population {
     static func histories(users: Int, days: Int, seed: UInt64) -> [UserHistory] {
         let gen = try! Generator(
             options: GenerateOptions(users: users, days: days, seed: seed, startDay: Histories.start))
-        return (0..<users).map { i in
-            let (truth, events, _) = gen.simulate(user: i)
-            return UserHistory(
-                user: UserID(truth.name), apps: truth.apps.map { AppID($0.app) },
-                launches: events.filter { $0.kind == .launch }.map {
-                    UsageEvent(time: Int64($0.utc) * 1_000_000, offset: Int32($0.offset), app: Int32($0.app))
-                })
-        }
+        return gen.simulate(users: 0..<users).map(\.history)
     }
 }
 

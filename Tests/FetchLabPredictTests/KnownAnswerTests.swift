@@ -7,7 +7,7 @@ import Testing
 
 /// Histories drawn from hand-made personas by the real generator.
 enum Histories {
-    static let start = CivilTime.days(year: 2024, month: 5, day: 6)  // a Monday, no DST change nearby
+    static let start = CivilDate(year: 2024, month: 5, day: 6).daysSince1970  // a Monday, no DST change nearby
 
     static func peak(_ minute: Double, spread: Double = 1, p: Double = 1, weekdayOnly: Bool = false) -> Peak {
         Peak(
@@ -31,12 +31,7 @@ enum Histories {
 
     static func history(_ truth: UserTruth, days: Int, seed: UInt64 = 1) -> UserHistory {
         let gen = try! Generator(options: GenerateOptions(users: 1, days: days, seed: seed, startDay: start))
-        let events = gen.simulate(truth: truth).events
-        return UserHistory(
-            user: UserID(truth.name), apps: truth.apps.map { AppID($0.app) },
-            launches: events.filter { $0.kind == .launch }.map {
-                UsageEvent(time: Int64($0.utc) * 1_000_000, offset: Int32($0.offset), app: Int32($0.app))
-            })
+        return gen.simulate(truth: truth).history
     }
 
     /// UTC microseconds of local midnight of day `d` (from `start`) at `offset`.

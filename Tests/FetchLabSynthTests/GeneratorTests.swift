@@ -3,11 +3,12 @@ import Foundation
 import Testing
 import _FetchLabTestSupport
 
+@testable import FetchLabDatasets
 @testable import FetchLabSynth
 
 /// Hand-made personas and small populations, all with fixed seeds.
 enum Personas {
-    static let start = CivilTime.days(year: 2024, month: 3, day: 4)  // a Monday
+    static let start = CivilDate(year: 2024, month: 3, day: 4).daysSince1970  // a Monday
 
     static func peak(
         _ minute: Double, spread: Double = 10, p: Double = 0.9, weekdayOnly: Bool = false, drift: Double = 0
@@ -38,27 +39,37 @@ enum Personas {
     }
 
     /// Local minute of day and local weekday (1 = Sunday) of an event.
-    static func local(_ utc: Int, _ offset: Int) -> (minute: Double, weekday: Int, day: Int) {
-        let local = utc + offset
-        let day = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-        return (Double(local - day * 86_400) / 60, CivilTime.weekday(days: day), day)
+    static func local(_ utc: Int, _ offset: some BinaryInteger) -> (minute: Double, weekday: Int, day: Int) {
+        let local = Int64(utc) + Int64(offset)
+        let day = LocalCalendar.day(localSeconds: local)
+        return (Double(local - Int64(day) * Seconds.perDay) / 60, LocalCalendar.weekday(day), day)
     }
+}
+
+/// Whole UTC seconds, as the personas' expectations are written.
+extension UsageEvent {
+    var utc: Int { Int(time.wholeSeconds) }
+}
+
+extension ContextSample {
+    var utc: Int { Int(time.wholeSeconds) }
+    var offset: Int32 { utcOffset ?? 0 }
 }
 
 @Suite struct HabitTests {
     @Test func aNoonHabitLaunchesMostlyBetween1130And1230LocalAcrossDST() {
         let truth = Personas.user(apps: [Personas.routine("com.example.news", [Personas.peak(720)])])
-        let (_, events, _) = Personas.generator(days: 56).simulate(truth: truth)
+        let events = Personas.generator(days: 56).simulate(truth: truth).history.allEvents
         let launches = events.filter { $0.kind == .launch }
         #expect(launches.count > 40)
         let inWindow = launches.filter { (690.0..<750.0).contains(Personas.local($0.utc, $0.offset).minute) }
         #expect(Double(inWindow.count) / Double(launches.count) > 0.95)
         // Berlin changes to summer time on 2024-03-31: +01:00 before, +02:00 after, noon stays noon.
-        let dst = CivilTime.days(year: 2024, month: 3, day: 31) * 86_400
+        let dst = CivilDate(year: 2024, month: 3, day: 31).daysSince1970 * Int(Seconds.perDay)
         let zone = TimeZone(identifier: "Europe/Berlin")!
         for e in events {
             #expect(e.offset == (e.utc < dst ? 3600 : 7200))
-            #expect(e.offset == zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(e.utc))))
+            #expect(Int(e.offset) == zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(e.utc))))
         }
         let utcHours = Set(inWindow.map { ($0.utc % 86_400) / 3600 })
         #expect(utcHours.isSuperset(of: [10, 11]))
@@ -70,7 +81,7 @@ enum Personas {
         var lunch = Personas.peak(720)
         lunch.weekendMinute = 810
         let truth = Personas.user(apps: [commute, Personas.routine("com.example.news", [lunch])])
-        let (_, events, _) = Personas.generator(days: 42).simulate(truth: truth)
+        let events = Personas.generator(days: 42).simulate(truth: truth).history.allEvents
         let launches = events.filter { $0.kind == .launch }
         let podcast = launches.filter { $0.app == 0 }.map { Personas.local($0.utc, $0.offset) }
         #expect(podcast.count > 20)
@@ -88,7 +99,7 @@ enum Personas {
         let truth = Personas.user(apps: [
             Personas.routine("com.example.news", [Personas.peak(720, spread: 5, p: 1, drift: 60)])
         ])
-        let (_, events, _) = Personas.generator(days: 35).simulate(truth: truth)
+        let events = Personas.generator(days: 35).simulate(truth: truth).history.allEvents
         let local = events.filter { $0.kind == .launch }.map { Personas.local($0.utc, $0.offset) }
         let firstWeek = local.filter { $0.day - Personas.start < 7 }.map(\.minute)
         let lastWeek = local.filter { $0.day - Personas.start >= 28 }.map(\.minute)
@@ -104,7 +115,7 @@ enum Personas {
         b.ratePerDay = 0
         b.follows = Follow(after: "com.example.mail", probability: 0.8, delayMinutes: 1.5)
         let truth = Personas.user(apps: [Personas.routine("com.example.mail", [Personas.peak(540, p: 1)]), b])
-        let (_, events, _) = Personas.generator(days: 30).simulate(truth: truth)
+        let events = Personas.generator(days: 30).simulate(truth: truth).history.allEvents
         let a = events.filter { $0.kind == .launch && $0.app == 0 }
         let bLaunches = events.filter { $0.kind == .launch && $0.app == 1 }
         let followed = a.filter { x in bLaunches.contains { $0.utc > x.utc && $0.utc - x.utc < 600 } }
@@ -118,8 +129,8 @@ enum Personas {
         truth.offDays = [2, 3]
         truth.vacation = DayRange(start: 10, end: 20)
         truth.refreshOff = RefreshOff(app: "com.example.news", days: DayRange(start: 5, end: 8))
-        let (_, events, _) = Personas.generator(days: 28).simulate(truth: truth)
-        let day = { (e: SimulatedEvent) in Personas.local(e.utc, e.offset).day - Personas.start }
+        let events = Personas.generator(days: 28).simulate(truth: truth).history.allEvents
+        let day = { (e: UsageEvent) in Personas.local(e.utc, e.offset).day - Personas.start }
         let launches = events.filter { $0.kind == .launch }
         #expect(!launches.contains { [2, 3].contains(day($0)) })
         let onVacation = launches.filter { (10..<20).contains(day($0)) }.count
@@ -133,7 +144,8 @@ enum Personas {
     @Test func aTripMovesTheClockToTheTripZone() {
         var truth = Personas.user(apps: [Personas.routine("com.example.news", [Personas.peak(720, p: 1)])])
         truth.trip = Trip(days: DayRange(start: 7, end: 12), timeZone: "Asia/Tokyo")
-        let (_, events, context) = Personas.generator(days: 16).simulate(truth: truth)
+        let simulated = Personas.generator(days: 16).simulate(truth: truth).history
+        let (events, context) = (simulated.allEvents, simulated.context)
         for e in events {
             let d = Personas.local(e.utc, e.offset).day - Personas.start
             #expect(e.offset == ((7..<12).contains(d) ? 9 * 3600 : 3600))
@@ -155,7 +167,7 @@ enum Personas {
         var overnight = 0
         var charging = 0
         for i in 0..<40 {
-            for c in population.simulate(user: i).context where c.charging {
+            for c in population.simulate(user: i).history.context where c.charging == true {
                 charging += 1
                 let hour = Int(Personas.local(c.utc, c.offset).minute) / 60
                 if hour >= 22 || hour < 9 { overnight += 1 }
@@ -168,15 +180,17 @@ enum Personas {
     @Test func lowPowerModeOnlyBelowTheThresholdAndOnlyForSomeUsers() {
         var withLowPower = 0
         for i in 0..<40 {
-            let (truth, _, context) = population.simulate(user: i)
-            let entered = zip(context, context.dropFirst()).filter { !$0.0.lowPower && $0.1.lowPower }.map(\.1)
+            let simulated = population.simulate(user: i)
+            let (truth, context) = (simulated.truth, simulated.history.context)
+            let entered = zip(context, context.dropFirst()).filter { $0.0.lowPower != true && $0.1.lowPower == true }
+                .map(\.1)
             if truth.lowPowerThreshold == nil {
-                #expect(context.allSatisfy { !$0.lowPower })
+                #expect(context.allSatisfy { $0.lowPower != true })
             } else {
-                #expect(entered.allSatisfy { Double($0.battery) <= truth.lowPowerThreshold! + 1 })
+                #expect(entered.allSatisfy { ($0.battery ?? 0) <= truth.lowPowerThreshold! + 1 })
                 if !entered.isEmpty { withLowPower += 1 }
             }
-            #expect(context.allSatisfy { (1...100).contains($0.battery) })
+            #expect(context.allSatisfy { (1...100).contains($0.battery ?? -1) })
         }
         #expect(withLowPower >= 1)
     }
@@ -186,8 +200,8 @@ enum Personas {
         var nightWifi = 0
         var night = 0
         for i in 0..<40 {
-            for c in population.simulate(user: i).context {
-                counts[c.network, default: 0] += 1
+            for c in population.simulate(user: i).history.context {
+                counts[c.network ?? NetworkType.none, default: 0] += 1
                 let hour = Int(Personas.local(c.utc, c.offset).minute) / 60
                 if hour >= 1 && hour < 5 {
                     night += 1
@@ -206,7 +220,7 @@ enum Personas {
         var ends = 0
         var forced = 0
         for i in 0..<40 {
-            for e in population.simulate(user: i).events {
+            for e in population.simulate(user: i).history.allEvents {
                 if e.kind == .close || e.kind == .forceQuit { ends += 1 }
                 if e.kind == .forceQuit { forced += 1 }
             }
@@ -272,7 +286,7 @@ enum Personas {
             var options = GenerateOptions(users: 10, days: 5, seed: 2, startDay: Personas.start)
             options.usersPerChunk = chunk
             let out = base.appendingPathComponent("c\(chunk)").path
-            let summary = try Generator(options: options).write(to: out)
+            let summary = try PopulationWriter(generator: Generator(options: options)).write(to: out)
             #expect(summary.users == 10)
             var files: [String] = []
             for name in ["usage.csv.gz", "context.csv.gz", "content.csv.gz"] {
@@ -300,19 +314,15 @@ enum Personas {
         #expect(error?.message.contains("appsPerUser") == true)
     }
 
-    @Test func civilDatesRoundTrip() {
-        for day in stride(from: -1000, to: 30_000, by: 37) {
-            let (y, m, d) = CivilTime.date(days: day)
-            #expect(CivilTime.days(year: y, month: m, day: d) == day)
-        }
-        #expect(CivilTime.parseDate("2024-02-29") == CivilTime.days(year: 2024, month: 2, day: 29))
-        #expect(CivilTime.parseDate("2023-02-29") == nil)
-        #expect(CivilTime.weekday(days: Personas.start) == 2)  // 2024-03-04 was a Monday
+    @Test func timestampsAreWrittenInTheLocalTimeOfTheirOffset() {
         var out: [UInt8] = []
-        TimestampFormatter.append(utc: 1_711_846_800, offset: 7200, to: &out)
+        ISOTimestamp.append(.seconds(1_711_846_800), offset: 7200, to: &out)
         #expect(String(decoding: out, as: UTF8.self) == "2024-03-31T03:00:00+02:00")
         out.removeAll()
-        TimestampFormatter.append(utc: 1_711_846_800, offset: -19_800, to: &out)
+        ISOTimestamp.append(.seconds(1_711_846_800), offset: -19_800, to: &out)
         #expect(String(decoding: out, as: UTF8.self) == "2024-03-30T19:30:00-05:30")
+        out.removeAll()
+        ISOTimestamp.append(.seconds(-1), offset: nil, to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == "1969-12-31T23:59:59Z")
     }
 }
