@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every parameter of a synthetic population, with defaults. `fetchlab generate --print-config`
 /// prints them as JSON; `--config FILE` reads a JSON object overriding any of them.
 public struct PopulationConfig: Codable, Sendable, Equatable {
@@ -124,5 +126,22 @@ public struct PopulationConfig: Codable, Sendable, Equatable {
             out.append("timeZones: \"\(name)\" is not an IANA time zone")
         }
         return out
+    }
+}
+
+extension PopulationConfig {
+    /// Reads a population config from JSON; the error names the field at fault.
+    public static func decode(_ data: Data) throws(SynthError) -> PopulationConfig {
+        do {
+            return try JSONDecoder().decode(PopulationConfig.self, from: data)
+        } catch let DecodingError.typeMismatch(_, c), let DecodingError.valueNotFound(_, c) {
+            throw SynthError("\(c.codingPath.map(\.stringValue).joined(separator: ".")): \(c.debugDescription)")
+        } catch let DecodingError.keyNotFound(key, c) {
+            throw SynthError("\((c.codingPath + [key]).map(\.stringValue).joined(separator: ".")): missing")
+        } catch let DecodingError.dataCorrupted(c) {
+            throw SynthError(c.debugDescription)
+        } catch {
+            throw SynthError("\(error)")
+        }
     }
 }

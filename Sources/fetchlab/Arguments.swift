@@ -28,3 +28,8 @@ struct ByteSizeArgument: ExpressibleByArgument, Sendable, CustomStringConvertibl
 
     var description: String { "\(bytes)" }
 }
+
+extension CivilDate: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+    public var defaultValueDescription: String { description }
+}

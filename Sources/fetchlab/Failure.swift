@@ -2,6 +2,8 @@ import ArgumentParser
 import FetchLabCore
 import FetchLabIngest
 import FetchLabStore
+import FetchLabSynth
+import Foundation
 
 /// A command's failure at run time, with the one line the user sees.
 struct CommandFailure: Error, CustomStringConvertible {
@@ -16,6 +18,27 @@ struct CommandFailure: Error, CustomStringConvertible {
 enum Exit {
     static let failure: Int32 = 1
 
+    /// ArgumentParser's message for a usage error as one line: the error itself, then what the
+    /// option expects (its help line), without the usage text.
+    static func oneLine(_ message: String) -> String {
+        var error = ""
+        var help = ""
+        for raw in message.split(separator: "\n") {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("Error: ") {
+                error = String(line.dropFirst("Error: ".count))
+            } else if line.hasPrefix("Help: ") {
+                help = String(line.dropFirst("Help: ".count)).split(separator: " ", omittingEmptySubsequences: true)
+                    .joined(separator: " ")
+            } else if error.isEmpty && !line.hasPrefix("Usage:") && !line.hasPrefix("See '") {
+                error = line
+            }
+        }
+        if help.isEmpty { return error }
+        // "--start <start> First day (local date, YYYY-MM-DD)." → "(--start: first day …)"
+        return "\(error) (\(help))"
+    }
+
     /// Runs a command body, turning every known failure into one line on stderr and exit 1.
     static func reporting<T>(_ body: () throws -> T) throws -> T {
         do {
@@ -26,6 +49,8 @@ enum Exit {
             Terminal.error(error.description)
         } catch let error as IngestError {
             Terminal.error(error.description)
+        } catch let error as SynthError {
+            Terminal.error(error.message)
         } catch let error as ExitCode {
             throw error
         } catch let error as ValidationError {

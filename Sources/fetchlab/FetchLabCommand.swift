@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct FetchLabCommand: ParsableCommand {
@@ -12,6 +13,22 @@ struct FetchLabCommand: ParsableCommand {
             EvaluatePredictorsCommand.self,
         ]
     )
+
+    /// Parses and runs a command. Help and version print as usual; every error is one line on
+    /// stderr (`fetchlab: error: …`) with the exit code of its kind (see ``Exit``): usage errors
+    /// name the option at fault instead of repeating the usage text.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if error is CleanExit || code == .success { exit(withError: error) }
+            let message = Exit.oneLine(fullMessage(for: error))
+            if !message.isEmpty { Terminal.error(message) }
+            Foundation.exit(code.rawValue)
+        }
+    }
 }
 
 /// Options every command that opens the database shares.

@@ -27,7 +27,7 @@ struct GenerateCommand: ParsableCommand {
     var seed: UInt64 = 1
 
     @Option(help: "First day (local date, YYYY-MM-DD).")
-    var start = "2024-03-04"
+    var start = CivilDate(year: 2024, month: 3, day: 4)
 
     @Option(name: [.short, .long], help: "Directory to write into (created if needed).")
     var output: String?
@@ -45,67 +45,40 @@ struct GenerateCommand: ParsableCommand {
     var format: OutputFormat = .text
 
     func run() throws {
-        var population = PopulationConfig()
-        if let config {
-            guard let data = FileManager.default.contents(atPath: config) else {
-                Terminal.error("\(config): cannot read the config file")
-                throw ExitCode(1)
+        try Exit.reporting {
+            var population = PopulationConfig()
+            if let config {
+                guard let data = FileManager.default.contents(atPath: config) else {
+                    throw CommandFailure("\(config): cannot read the config file")
+                }
+                do throws(SynthError) { population = try PopulationConfig.decode(data) } catch {
+                    throw CommandFailure("\(config): not a population config: \(error.message)")
+                }
             }
-            do {
-                population = try JSONDecoder().decode(PopulationConfig.self, from: data)
-            } catch {
-                Terminal.error("\(config): not a population config: \(Self.describe(error))")
-                throw ExitCode(1)
+            if printConfig {
+                print(Format.json(population))
+                return
             }
-        }
-        if printConfig {
-            print(Format.json(population))
-            return
-        }
-        guard let output else { throw ValidationError("Missing --output DIR (where to write the files).") }
-        guard let startDay = CivilDate(start)?.daysSince1970 else {
-            throw ValidationError("--start \"\(start)\" is not a date (YYYY-MM-DD).")
-        }
-        var options = GenerateOptions(users: users, days: days, seed: seed, startDay: startDay)
-        options.config = population
-        options.level = level
-        options.command = recordedCommand()
-        let showProgress = Terminal.stderrIsTerminal && format == .text
-        let total = users
-        do {
-            let generator = try Generator(options: options)
-            let summary = try PopulationWriter(generator: generator).write(to: output) { done in
+            guard let output else { throw ValidationError("Missing --output DIR (where to write the files).") }
+            var options = GenerateOptions(users: users, days: days, seed: seed, startDay: start.daysSince1970)
+            options.config = population
+            options.level = level
+            options.command = recordedCommand()
+            let showProgress = Terminal.stderrIsTerminal && format == .text
+            let total = users
+            defer { if showProgress { Terminal.clearProgress() } }
+            let writer = PopulationWriter(generator: try Generator(options: options))
+            let summary = try writer.write(to: output) { done in
                 if showProgress {
                     Terminal.progress(
                         "\(Terminal.bar(fraction: Double(done) / Double(total))) \(Format.count(done))/\(Format.count(total)) users"
                     )
                 }
             }
-            if showProgress { Terminal.clearProgress() }
             switch format {
-            case .json:
-                print(Format.json(summary))
-            case .text:
-                print(
-                    "\(output): \(Format.count(summary.users)) users × \(summary.days) days from \(summary.start) (seed \(summary.seed)) in \(Format.seconds(summary.seconds))"
-                )
-                let rows = [
-                    ("usage.csv.gz", summary.usageEvents, "usage events"),
-                    ("context.csv.gz", summary.contextSamples, "context samples"),
-                    ("content.csv.gz", summary.contentUpdates, "content updates"),
-                    ("truth.json", summary.users, "users' habits"),
-                ]
-                for (file, count, what) in rows {
-                    let size = Format.bytes(Int64(summary.files[file] ?? 0))
-                    print(
-                        "  \(file.padding(toLength: 15, withPad: " ", startingAt: 0)) \(size.leftPadded(9))  \(Format.count(count).leftPadded(12)) \(what)"
-                    )
-                }
+            case .json: print(Format.json(summary))
+            case .text: print(GenerateRenderer.text(summary, output: output))
             }
-        } catch {
-            if showProgress { Terminal.clearProgress() }
-            Terminal.error("\(error)")
-            throw ExitCode(1)
         }
     }
 
@@ -115,17 +88,6 @@ struct GenerateCommand: ParsableCommand {
         if level != 6 { parts.append("--level \(level)") }
         if let config { parts.append("--config \((config as NSString).lastPathComponent)") }
         return parts.joined(separator: " ")
-    }
-
-    static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c):
-            return "\(c.codingPath.map(\.stringValue).joined(separator: ".")): \(c.debugDescription)"
-        case DecodingError.dataCorrupted(let c):
-            return c.debugDescription
-        default:
-            return "\(error)"
-        }
     }
 }
 

@@ -99,6 +99,8 @@ import _FetchLabTestSupport
         #expect(broken.err.hasPrefix("fetchlab: error: \(notJSON): not a population config"))
         let badDate = try fetchlab(["generate", "--start", "2024-02-30", "--output", dir.path("x")])
         #expect(badDate.status == 64)
-        #expect(badDate.err.contains("is not a date"))
+        #expect(badDate.err.contains("'2024-02-30' is invalid for '--start <start>'"))
+        #expect(badDate.err.contains("YYYY-MM-DD"))
+        #expect(badDate.err.split(separator: "\n").count == 1, "a usage error is one line: \(badDate.err)")
     }
 }
