@@ -22,7 +22,7 @@ public enum ContentSimulator {
             let to = Double(process.activeTo ?? 1440) * 60
             for d in 0..<days {
                 var s = rng.uniform(0, 600)
-                while s < 86_400 {
+                while s < Double(Seconds.perDay) {
                     add(day: d, second: Int(s))
                     let active = s >= from && s < to
                     s +=
@@ -51,7 +51,7 @@ public enum ContentSimulator {
             }
         case .hourly:
             for d in 0..<days {
-                for h in 0..<24 { add(day: d, second: h * 3600) }
+                for h in 0..<24 { add(day: d, second: h * Int(Seconds.perHour)) }
             }
         case .weekly:
             for d in 0..<days where LocalCalendar.weekday(startDay + d) == (process.weekday ?? 2) {

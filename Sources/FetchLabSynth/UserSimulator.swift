@@ -130,7 +130,7 @@ public struct UserSimulator: Sendable {
                     }
                 }
             }
-            launches += followUps.filter { $0.second < 86_400 }
+            launches += followUps.filter { $0.second < Int(Seconds.perDay) }
             if let (from, to) = flight {
                 launches.removeAll { Double($0.second) >= from * 60 && Double($0.second) < to * 60 }
             }
