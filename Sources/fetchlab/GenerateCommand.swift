@@ -9,10 +9,11 @@ struct GenerateCommand: ParsableCommand {
         commandName: "generate",
         abstract: "Write a synthetic population's logs (usage, device context, content updates) and its truth.",
         discussion: """
-            Writes usage.csv.gz, context.csv.gz and content.csv.gz in FetchLab's own formats, and
-            truth.json: every user's habits (routine times, spreads, weekday-only, drift), zone, trips,
-            vacations, days off, charging and Low Power Mode traits, Background App Refresh switches,
+            Writes usage.csv.gz, context.csv.gz and content.csv.gz in FetchLab's own formats, and \
+            truth.json: every user's habits (routine times, spreads, weekday-only, drift), zone, trips, \
+            vacations, days off, charging and Low Power Mode traits, Background App Refresh switches, \
             and each app's content-update process. The same options give byte-identical files.
+
             Population parameters have defaults (--print-config shows them); --config FILE overrides any.
             """
     )
