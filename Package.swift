@@ -7,7 +7,10 @@ let package = Package(
     products: [
         .library(
             name: "FetchLab",
-            targets: ["FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict"]),
+            targets: [
+                "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict",
+                "FetchLabReport",
+            ]),
         .executable(name: "fetchlab", targets: ["fetchlab"]),
     ],
     dependencies: [
@@ -34,10 +37,12 @@ let package = Package(
         ),
         .target(name: "FetchLabSynth", dependencies: ["FetchLabCore", "FetchLabIngest"]),
         .target(name: "FetchLabPredict", dependencies: ["FetchLabCore"]),
+        .target(name: "FetchLabReport", dependencies: ["FetchLabCore", "FetchLabPredict"]),
         .executableTarget(
             name: "fetchlab",
             dependencies: [
                 "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict",
+                "FetchLabReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -54,6 +59,8 @@ let package = Package(
             name: "FetchLabSynthTests", dependencies: ["FetchLabSynth", "FetchLabCore", "_FetchLabTestSupport"]),
         .testTarget(
             name: "FetchLabPredictTests", dependencies: ["FetchLabPredict", "FetchLabSynth", "FetchLabCore"]),
+        .testTarget(
+            name: "FetchLabReportTests", dependencies: ["FetchLabReport", "FetchLabPredict", "FetchLabCore"]),
         .testTarget(
             name: "FetchLabCLITests",
             dependencies: ["fetchlab", "_FetchLabTestSupport", .product(name: "GRDB", package: "GRDB.swift")]

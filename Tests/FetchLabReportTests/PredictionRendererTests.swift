@@ -1,0 +1,5 @@
+import FetchLabCore
+import FetchLabPredict
+import Testing
+
+@testable import FetchLabReport
