@@ -1,3 +1,4 @@
+import FetchLabCore
 import Foundation
 import Testing
 import _FetchLabTestSupport
@@ -37,7 +38,7 @@ import _FetchLabTestSupport
             for fetch in app["fetches"] as? [[String: Any]] ?? [] {
                 let at = try #require(fetch["fetchAt"] as? Int64)
                 let use = try #require(fetch["expectedUse"] as? Int64)
-                #expect(abs(Double(use - at) / 60e6 - 15) < 0.01)
+                #expect(abs((use - at).inMinutes - 15) < 0.01)
             }
         }
         // One app only; every user at once.
