@@ -8,7 +8,8 @@ let package = Package(
         .library(
             name: "FetchLab",
             targets: [
-                "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict", "FetchLabDatasets",
+                "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict",
+                "FetchLabDatasets", "FetchLabReport",
             ]),
         .executable(name: "fetchlab", targets: ["fetchlab"]),
     ],
@@ -37,10 +38,12 @@ let package = Package(
         .target(name: "FetchLabSynth", dependencies: ["FetchLabCore"]),
         .target(name: "FetchLabDatasets", dependencies: ["FetchLabCore", "FetchLabIngest", "FetchLabSynth"]),
         .target(name: "FetchLabPredict", dependencies: ["FetchLabCore"]),
+        .target(name: "FetchLabReport", dependencies: ["FetchLabCore", "FetchLabPredict"]),
         .executableTarget(
             name: "fetchlab",
             dependencies: [
-                "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict", "FetchLabDatasets",
+                "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict",
+                "FetchLabDatasets", "FetchLabReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -59,6 +62,8 @@ let package = Package(
             dependencies: ["FetchLabSynth", "FetchLabDatasets", "FetchLabCore", "_FetchLabTestSupport"]),
         .testTarget(
             name: "FetchLabPredictTests", dependencies: ["FetchLabPredict", "FetchLabSynth", "FetchLabCore"]),
+        .testTarget(
+            name: "FetchLabReportTests", dependencies: ["FetchLabReport", "FetchLabPredict", "FetchLabCore"]),
         .testTarget(
             name: "FetchLabCLITests",
             dependencies: ["fetchlab", "_FetchLabTestSupport", .product(name: "GRDB", package: "GRDB.swift")]

@@ -1,163 +1,6 @@
 import FetchLabCore
 import Foundation
 
-/// Settings of the rolling-origin evaluation.
-public struct EvaluationOptions: Sendable, Codable {
-    /// Days at the start of each user's log used only for learning.
-    public var warmUpDays = 7
-    /// Forecast origins every this many hours of local time (00:00 included).
-    public var originEveryHours = 3
-    public var horizonMinutes = 1440
-    /// Calibration is of the probability of a use within this many minutes.
-    public var calibrationMinutes = 60.0
-    /// A planned use is a hit when a launch comes within this many minutes of it.
-    public var hitToleranceMinutes = 15.0
-    /// Share of each user's evaluated days on which the blend's weights are fitted; every score
-    /// is measured on the days after (held-out time).
-    public var fitShare = 0.5
-    public var planner = FetchPlanner()
-
-    public init() {}
-}
-
-/// One row of a reliability table: forecasts with a probability in [from, to).
-public struct ReliabilityBin: Sendable, Codable {
-    public var from: Double
-    public var to: Double
-    public var count: Int
-    public var meanPredicted: Double
-    public var observed: Double
-}
-
-/// A predictor's scores on held-out time.
-public struct PredictorScore: Sendable, Codable {
-    public var name: String
-    /// Next-use time: forecasts whose app was used within the horizon.
-    public var nextUseSamples = 0
-    public var meanAbsErrorMinutes: Double?
-    public var medianAbsErrorMinutes: Double?
-    /// Planned uses (from midnight plans) and those a launch came within the tolerance of.
-    public var planned = 0
-    public var hits = 0
-    public var hitRate: Double?
-    /// Launches within the tolerance of a planned use, of all launches.
-    public var coverage: Double?
-    public var fetchesPerAppDay: Double?
-    /// Calibration of P(use within `calibrationMinutes`).
-    public var brier: Double?
-    public var reliability: [ReliabilityBin] = []
-    /// Next app: hit rate at 1 and 5, mean reciprocal rank.
-    public var nextAppSamples = 0
-    public var hr1: Double?
-    public var hr5: Double?
-    public var mrr: Double?
-    /// Routine habits of a truth file recovered by the midnight plans: median error, share found.
-    public var truthPeaks = 0
-    public var truthFound = 0
-    public var truthMedianErrorMinutes: Double?
-}
-
-/// The result of `evaluate-predictors`.
-public struct EvaluationReport: Sendable, Codable {
-    public var users: Int
-    public var launches: Int
-    public var heldOutDays: Int
-    public var options: EvaluationOptions
-    public var blendWeights: [String: Double]
-    public var nextAppWeights: [String: Double]
-    public var scores: [PredictorScore]
-}
-
-/// A routine habit's true time on a local day, for checking recovered habit times.
-public struct TruePeak: Sendable {
-    public var app: Int32
-    public var minute: Double
-    public init(app: Int32, minute: Double) {
-        self.app = app
-        self.minute = minute
-    }
-}
-
-/// Accumulates one predictor's measurements.
-struct ScoreAccumulator {
-    var name: String
-    var errors: [Double] = []
-    var planned = 0
-    var hits = 0
-    var covered = 0
-    var launches = 0
-    var appDays = 0
-    var brierSum = 0.0
-    var brierCount = 0
-    var bins = [(count: Int, predicted: Double, observed: Double)](repeating: (0, 0, 0), count: 10)
-    var ranks: [Int] = []
-    var truthErrors: [Double] = []
-    var truthPeaks = 0
-    var hasForecasts = true
-    var hasNextApp = true
-
-    mutating func merge(_ o: ScoreAccumulator) {
-        errors += o.errors
-        planned += o.planned
-        hits += o.hits
-        covered += o.covered
-        launches += o.launches
-        appDays += o.appDays
-        brierSum += o.brierSum
-        brierCount += o.brierCount
-        for i in 0..<10 {
-            bins[i].count += o.bins[i].count
-            bins[i].predicted += o.bins[i].predicted
-            bins[i].observed += o.bins[i].observed
-        }
-        ranks += o.ranks
-        truthErrors += o.truthErrors
-        truthPeaks += o.truthPeaks
-    }
-
-    func score() -> PredictorScore {
-        var s = PredictorScore(name: name)
-        if hasForecasts {
-            s.nextUseSamples = errors.count
-            if !errors.isEmpty {
-                s.meanAbsErrorMinutes = errors.reduce(0, +) / Double(errors.count)
-                s.medianAbsErrorMinutes = Self.median(errors)
-            }
-            s.planned = planned
-            s.hits = hits
-            s.hitRate = planned > 0 ? Double(hits) / Double(planned) : nil
-            s.coverage = launches > 0 ? Double(covered) / Double(launches) : nil
-            s.fetchesPerAppDay = appDays > 0 ? Double(planned) / Double(appDays) : nil
-            s.brier = brierCount > 0 ? brierSum / Double(brierCount) : nil
-            s.reliability = bins.enumerated().compactMap { i, b in
-                b.count == 0
-                    ? nil
-                    : ReliabilityBin(
-                        from: Double(i) / 10, to: Double(i + 1) / 10, count: b.count,
-                        meanPredicted: b.predicted / Double(b.count), observed: b.observed / Double(b.count))
-            }
-            s.truthPeaks = truthPeaks
-            s.truthFound = truthErrors.count
-            if !truthErrors.isEmpty { s.truthMedianErrorMinutes = Self.median(truthErrors) }
-        }
-        if hasNextApp {
-            s.nextAppSamples = ranks.count
-            if !ranks.isEmpty {
-                let n = Double(ranks.count)
-                s.hr1 = Double(ranks.filter { $0 == 1 }.count) / n
-                s.hr5 = Double(ranks.filter { $0 <= 5 }.count) / n
-                s.mrr = ranks.reduce(0.0) { $0 + 1 / Double($1) } / n
-            }
-        }
-        return s
-    }
-
-    static func median(_ xs: [Double]) -> Double {
-        let s = xs.sorted()
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-    }
-}
-
 /// Rolling-origin evaluation: each predictor learns a user's launches in time order and, at every
 /// origin (every few local hours), forecasts the next 24 hours from what it has seen, never more;
 /// the forecasts are scored against what happened next. Midnight origins also plan the day's
@@ -183,26 +26,21 @@ public struct Evaluator: Sendable {
         progress: (@Sendable (Int) -> Void)? = nil
     ) -> EvaluationReport {
         // Pass 1: components and baselines; fit-period samples for the blend.
-        let names = (Self.components() + Self.baselines()).map(\.name)
-        var totals = names.map { ScoreAccumulator(name: $0) }
-        for i in totals.indices {
-            totals[i].hasForecasts = !["most-frequent", "most-recent"].contains(totals[i].name)
-        }
+        var totals = (Self.components() + Self.baselines()).map { ScoreAccumulator($0) }
         var fitSamples: [[[Float]]] = []  // sample → component → CDF at 5-minute steps
         var fitTargets: [Double] = []
         var nextAppSamples: [NextAppSample] = []
-        let results = ParallelMap.map(histories) {
-            history -> ([ScoreAccumulator], [[[Float]]], [Double], [NextAppSample]) in
+        let results = ParallelMap.map(histories) { history -> UserRun in
             var predictors = Self.components() + Self.baselines()
             return run(history, predictors: &predictors, truth: truth, collectFit: Self.components().count)
         }
         var heldOutDays = 0
         var launches = 0
         for (h, r) in zip(histories, results) {
-            for i in totals.indices { totals[i].merge(r.0[i]) }
-            fitSamples += r.1
-            fitTargets += r.2
-            nextAppSamples += r.3
+            for i in totals.indices { totals[i].merge(r.scores[i]) }
+            fitSamples += r.fitSamples
+            fitTargets += r.fitTargets
+            nextAppSamples += r.nextAppSamples
             launches += h.launches.count
             heldOutDays += split(h).heldOut.count
         }
@@ -210,16 +48,15 @@ public struct Evaluator: Sendable {
         // Fit the blend's weights on the fit period, then evaluate it on held-out time.
         let weights = BlendFitter.fit(samples: fitSamples, targets: fitTargets, components: Self.components().count)
         let nextAppWeights = BlendFitter.fitNextApp(nextAppSamples, components: Self.components().count)
+        let blendPredictor = BlendPredictor(
+            parts: Self.components(), weights: weights, nextAppWeights: nextAppWeights)
         let blendResults = ParallelMap.map(histories) { history -> [ScoreAccumulator] in
-            var predictors: [any UsePredictor] = [
-                BlendPredictor(parts: Self.components(), weights: weights, nextAppWeights: nextAppWeights)
-            ]
-            return run(history, predictors: &predictors, truth: truth, collectFit: 0).0
+            var predictors: [any UsePredictor] = [blendPredictor]
+            return run(history, predictors: &predictors, truth: truth, collectFit: 0).scores
         }
-        var blend = ScoreAccumulator(name: "blend")
+        var blend = ScoreAccumulator(blendPredictor)
         for r in blendResults { blend.merge(r[0]) }
-        var scores = [blend.score()] + totals.map { $0.score() }
-        scores[0].name = "blend"
+        let scores = [blend.score()] + totals.map { $0.score() }
         return EvaluationReport(
             users: histories.count, launches: launches, heldOutDays: heldOutDays, options: options,
             blendWeights: Dictionary(uniqueKeysWithValues: zip(Self.components().map(\.name), weights)),
@@ -229,15 +66,15 @@ public struct Evaluator: Sendable {
 
     /// Fits the blend's weights on the fit periods of `histories` (components only).
     public func fitBlend(_ histories: [UserHistory]) -> (weights: [Double], nextApp: [Double]) {
-        let results = ParallelMap.map(histories) { history -> ([[[Float]]], [Double], [NextAppSample]) in
+        let results = ParallelMap.map(histories) { history -> UserRun in
             var predictors = Self.components()
-            let r = run(history, predictors: &predictors, truth: nil, collectFit: predictors.count, scoreHeldOut: false)
-            return (r.1, r.2, r.3)
+            return run(history, predictors: &predictors, truth: nil, collectFit: predictors.count, scoreHeldOut: false)
         }
         let n = Self.components().count
         return (
-            BlendFitter.fit(samples: results.flatMap(\.0), targets: results.flatMap(\.1), components: n),
-            BlendFitter.fitNextApp(results.flatMap(\.2), components: n)
+            BlendFitter.fit(
+                samples: results.flatMap(\.fitSamples), targets: results.flatMap(\.fitTargets), components: n),
+            BlendFitter.fitNextApp(results.flatMap(\.nextAppSamples), components: n)
         )
     }
 
@@ -245,6 +82,19 @@ public struct Evaluator: Sendable {
     public func fittedBlend(_ histories: [UserHistory]) -> BlendPredictor {
         let (w, a) = fitBlend(histories)
         return BlendPredictor(parts: Self.components(), weights: w, nextAppWeights: a)
+    }
+
+    /// Why nothing of `histories` would be scored (no held-out day with an origin: every log is
+    /// shorter than the warm-up plus a day), or nil when something will be.
+    public func shortfall(_ histories: [UserHistory]) -> EvaluationShortfall? {
+        var longest = 0
+        for h in histories {
+            guard let first = h.launches.first?.localDay, let last = h.launches.last?.localDay else { continue }
+            // Origins start at the first midnight after the first launch.
+            if split(h).heldOut.contains(where: { $0 > first }) { return nil }
+            longest = max(longest, last - first + 1)
+        }
+        return EvaluationShortfall(warmUpDays: options.warmUpDays, longestSpanDays: longest)
     }
 
     /// A user's local days: warm-up, fit period and held-out period.
@@ -263,14 +113,15 @@ public struct Evaluator: Sendable {
     func run(
         _ h: UserHistory, predictors: inout [any UsePredictor], truth: (@Sendable (String, Int) -> [TruePeak])?,
         collectFit: Int, scoreHeldOut: Bool = true
-    ) -> ([ScoreAccumulator], [[[Float]]], [Double], [NextAppSample]) {
+    ) -> UserRun {
         var nextAppFit: [NextAppSample] = []
-        var acc = predictors.map { ScoreAccumulator(name: $0.name) }
-        for i in acc.indices { acc[i].hasForecasts = !["most-frequent", "most-recent"].contains(acc[i].name) }
+        var acc = predictors.map { ScoreAccumulator($0) }
         var fitSamples: [[[Float]]] = []
         var fitTargets: [Double] = []
         let (fit, heldOut) = split(h)
-        guard !heldOut.isEmpty, let first = h.launches.first else { return (acc, [], [], []) }
+        guard !heldOut.isEmpty, let first = h.launches.first, let last = h.launches.last else {
+            return UserRun(scores: acc)
+        }
         let appCount = h.apps.count
         // Each app's launch times, for "what happened next".
         var byApp = [[Microseconds]](repeating: [], count: appCount)
@@ -285,13 +136,15 @@ public struct Evaluator: Sendable {
             }
             return lo < xs.count ? xs[lo] : nil
         }
-        let horizon = Int64(options.horizonMinutes) * 60_000_000
+        let horizon = Microseconds.minutes(Int64(options.horizonMinutes))
         var offset = first.offset
         var seen = Set<Int32>()
-        var nextOrigin = (Int64(first.localDay + 1) * 86_400 - Int64(offset)) * 1_000_000
-        let step = Int64(options.originEveryHours) * 3_600_000_000
+        var nextOrigin = LocalCalendar.midnight(after: first.time, offset: offset)
+        let step = Microseconds.hours(Int64(options.originEveryHours))
         var index = 0
-        let lastTime = h.launches[h.launches.count - 1].time
+        let lastTime = last.time
+        // Next-app questions are asked just after the previous launch.
+        let justAfter = Microseconds.perSecond
 
         while nextOrigin <= lastTime {
             // Learn everything before the origin.
@@ -303,7 +156,7 @@ public struct Evaluator: Sendable {
                     let parts = (0..<collectFit).map {
                         BlendPredictor.normalisedScores(
                             predictors[$0].nextAppScores(
-                                apps: appCount, origin: prev.time + 1_000_000, offset: prev.offset)
+                                apps: appCount, origin: prev.time + justAfter, offset: prev.offset)
                         ).map(Float.init)
                     }
                     nextAppFit.append(NextAppSample(scores: parts, target: Int(l.app)))
@@ -312,7 +165,7 @@ public struct Evaluator: Sendable {
                     let prev = h.launches[index - 1]
                     for p in predictors.indices where acc[p].hasNextApp {
                         let scores = predictors[p].nextAppScores(
-                            apps: appCount, origin: prev.time + 1_000_000, offset: prev.offset)
+                            apps: appCount, origin: prev.time + justAfter, offset: prev.offset)
                         let target = scores[Int(l.app)]
                         var rank = 1
                         for (a, s) in scores.enumerated() where s > target || (s == target && a < Int(l.app)) {
@@ -328,17 +181,18 @@ public struct Evaluator: Sendable {
             }
             let origin = nextOrigin
             nextOrigin += step
-            let local = origin / 1_000_000 + Int64(offset)
+            let local = LocalCalendar.localSeconds(origin, offset: offset)
             let day = LocalCalendar.day(localSeconds: local)
+            let midnightOfDay = LocalCalendar.midnight(of: day, offset: offset)
             let inFit = fit.contains(day)
             guard inFit || (scoreHeldOut && heldOut.contains(day)) else { continue }
-            let midnight = (local - Int64(day) * 86_400) < 60
+            let midnight = origin - midnightOfDay < Microseconds.perMinute
             // The day's true routine times (asked once per day, not per app and predictor).
             let truePeaks = midnight && scoreHeldOut && heldOut.contains(day) ? truth?(h.user.name, day) ?? [] : []
             for app in seen.sorted() {
                 let actual = nextLaunch(Int(app), after: origin - 1)
                 let within = actual.map { $0 - origin < horizon } ?? false
-                let minutesToNext = actual.map { Double($0 - origin) / 60e6 }
+                let minutesToNext = actual.map { ($0 - origin).inMinutes }
                 var cdfs: [[Float]] = []
                 for p in predictors.indices where acc[p].hasForecasts {
                     let f = predictors[p].forecast(
@@ -369,9 +223,7 @@ public struct Evaluator: Sendable {
                         let plan = options.planner.plan(f)
                         score(plan: plan, app: Int(app), day: origin, acc: &acc[p], byApp: byApp)
                         if truth != nil {
-                            let planned = plan.map {
-                                Double($0.expectedUse / 1_000_000 + Int64(offset) - Int64(day) * 86_400) / 60
-                            }
+                            let planned = plan.map { ($0.expectedUse - midnightOfDay).inMinutes }
                             for peak in truePeaks where peak.app == app {
                                 acc[p].truthPeaks += 1
                                 if let best = planned.map({ abs($0 - peak.minute) }).min(), best <= 60 {
@@ -387,15 +239,15 @@ public struct Evaluator: Sendable {
                 }
             }
         }
-        return (acc, fitSamples, fitTargets, nextAppFit)
+        return UserRun(scores: acc, fitSamples: fitSamples, fitTargets: fitTargets, nextAppSamples: nextAppFit)
     }
 
     /// Scores a day's plan for one app: hits among planned uses, launches covered.
     private func score(
         plan: [PlannedFetch], app: Int, day origin: Microseconds, acc: inout ScoreAccumulator, byApp: [[Microseconds]]
     ) {
-        let tolerance = Int64(options.hitToleranceMinutes * 60e6)
-        let end = origin + Int64(options.horizonMinutes) * 60_000_000
+        let tolerance = Microseconds.minutes(fractional: options.hitToleranceMinutes)
+        let end = origin + .minutes(Int64(options.horizonMinutes))
         let launches = byApp[app].filter { $0 >= origin && $0 < end }
         acc.appDays += 1
         acc.planned += plan.count
@@ -405,97 +257,36 @@ public struct Evaluator: Sendable {
     }
 }
 
-/// A next-app ranking case of the fit period: each component's normalised scores, and the app
-/// that came next.
-public struct NextAppSample: Sendable {
-    public var scores: [[Float]]
-    public var target: Int
+/// What one user's run produced: each predictor's scores and, for the components, the fit-period
+/// samples the blend's weights are fitted on.
+struct UserRun {
+    var scores: [ScoreAccumulator]
+    /// Per sample, each component's CDF of the next use at 5-minute steps.
+    var fitSamples: [[[Float]]] = []
+    /// Per sample, the minutes to the actual next use.
+    var fitTargets: [Double] = []
+    var nextAppSamples: [NextAppSample] = []
 }
 
-/// Fits the blend's mixture weights on fit-period samples: the weights on a simplex grid (step
-/// 0.1) whose mixture median has the least mean absolute error of the next-use time.
-public enum BlendFitter {
-    public static func fit(samples: [[[Float]]], targets: [Double], components: Int) -> [Double] {
-        guard !samples.isEmpty, components > 0 else {
-            return Array(repeating: 1 / Double(max(1, components)), count: components)
-        }
-        // At most 4000 samples, evenly spread (deterministic).
-        let stride = max(1, samples.count / 4000)
-        let picked = Swift.stride(from: 0, to: samples.count, by: stride).map { $0 }
-        var best = [Double](repeating: 0, count: components)
-        best[0] = 1
-        var bestError = Double.infinity
-        for w in grid(components, steps: 10) {
-            var error = 0.0
-            for i in picked {
-                let s = samples[i]
-                let n = s[0].count
-                var total = 0.0
-                for c in 0..<components where w[c] > 0 { total += w[c] * Double(s[c][n - 1]) }
-                var predicted = Double(n * 5)
-                if total > 1e-9 {
-                    let half = total / 2
-                    var lo = 0
-                    var hi = n - 1
-                    while lo < hi {
-                        let mid = (lo + hi) / 2
-                        var v = 0.0
-                        for c in 0..<components where w[c] > 0 { v += w[c] * Double(s[c][mid]) }
-                        if v >= half { hi = mid } else { lo = mid + 1 }
-                    }
-                    predicted = Double(lo * 5 + 2)
-                }
-                error += abs(predicted - targets[i])
-            }
-            if error < bestError - 1e-9 {
-                bestError = error
-                best = w
-            }
-        }
-        return best
-    }
+/// Too little data to evaluate: no user's log reaches past the warm-up by a day.
+public struct EvaluationShortfall: Sendable, Equatable, CustomStringConvertible {
+    public var warmUpDays: Int
+    /// The longest user's log, in local days from the first launch's to the last's.
+    public var longestSpanDays: Int
 
-    /// Weights of the components' normalised next-app scores with the best mean reciprocal rank.
-    public static func fitNextApp(_ samples: [NextAppSample], components: Int) -> [Double] {
-        guard !samples.isEmpty else { return Array(repeating: 1 / Double(max(1, components)), count: components) }
-        let stride = max(1, samples.count / 6000)
-        let picked = Swift.stride(from: 0, to: samples.count, by: stride).map { samples[$0] }
-        var best = [Double](repeating: 1 / Double(components), count: components)
-        var bestScore = -1.0
-        for w in grid(components, steps: 10) {
-            var total = 0.0
-            for s in picked {
-                let apps = s.scores[0].count
-                var target = 0.0
-                for c in 0..<components where w[c] > 0 { target += w[c] * Double(s.scores[c][s.target]) }
-                var rank = 1
-                for a in 0..<apps where a != s.target {
-                    var v = 0.0
-                    for c in 0..<components where w[c] > 0 { v += w[c] * Double(s.scores[c][a]) }
-                    if v > target || (v == target && a < s.target) { rank += 1 }
-                }
-                total += 1 / Double(rank)
-            }
-            if total > bestScore + 1e-9 {
-                bestScore = total
-                best = w
-            }
-        }
-        return best
-    }
+    /// The longest warm-up that leaves a day to fit the blend on and a day to score on the
+    /// longest log; nil when the log spans a single day (nothing can be scored).
+    public var suggestedWarmUpDays: Int? { longestSpanDays >= 2 ? longestSpanDays - 2 : nil }
 
-    /// All weight vectors with `components` entries, multiples of 1/steps, summing to 1.
-    static func grid(_ components: Int, steps: Int) -> [[Double]] {
-        if components == 1 { return [[1]] }
-        var out: [[Double]] = []
-        func rec(_ prefix: [Int], _ left: Int) {
-            if prefix.count == components - 1 {
-                out.append((prefix + [left]).map { Double($0) / Double(steps) })
-                return
-            }
-            for k in 0...left { rec(prefix + [k], left - k) }
+    public var description: String {
+        let days = { (n: Int) in n == 1 ? "1 day" : "\(n) days" }
+        let lead = "no origins or launches were scored: "
+        if longestSpanDays == 0 { return lead + "there are no launches" }
+        if longestSpanDays == 1 {
+            return lead + "the launches span a single day (forecasts start at the midnight after the first launch)"
         }
-        rec([], steps)
-        return out
+        return lead + "the warm-up of \(days(warmUpDays)) is "
+            + (warmUpDays > longestSpanDays ? "longer than" : "as long as")
+            + " the data's span of \(days(longestSpanDays))"
     }
 }

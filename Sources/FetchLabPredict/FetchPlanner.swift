@@ -86,16 +86,17 @@ public struct FetchPlanner: Sendable, Codable {
         }
         bumps.sort { $0.median < $1.median }
         var fetches: [PlannedFetch] = []
-        let minute = 60_000_000.0
         for b in bumps {
-            let fetchAt = forecast.origin + Int64(max(0, b.median - leadMinutes) * minute)
+            let fetchAt = forecast.origin + .minutes(fractional: max(0, b.median - leadMinutes))
             let planned = PlannedFetch(
-                fetchAt: fetchAt, expectedUse: forecast.origin + Int64(b.median * minute),
-                intervalLow: forecast.origin + Int64(b.low * minute),
-                intervalHigh: forecast.origin + Int64(b.high * minute),
+                fetchAt: fetchAt, expectedUse: forecast.origin + .minutes(fractional: b.median),
+                intervalLow: forecast.origin + .minutes(fractional: b.low),
+                intervalHigh: forecast.origin + .minutes(fractional: b.high),
                 probability: b.p)
             // Moments closer than the freshness window are one fetch (the earlier, serving both).
-            if let last = fetches.last, Double(planned.fetchAt - last.fetchAt) < freshnessMinutes * minute {
+            if let last = fetches.last,
+                Double(planned.fetchAt - last.fetchAt) < freshnessMinutes * Double(Microseconds.perMinute)
+            {
                 fetches[fetches.count - 1].probability = max(last.probability, planned.probability)
                 fetches[fetches.count - 1].intervalHigh = planned.intervalHigh
                 continue

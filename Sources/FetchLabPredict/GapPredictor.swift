@@ -10,7 +10,7 @@ public struct GapPredictor: UsePredictor {
     /// Gap bins: log-spaced from 30 s to 60 days.
     static let edges: [Double] = {
         let lo = log(30.0)
-        let hi = log(60.0 * 86_400)
+        let hi = log(60.0 * Double(Seconds.perDay))
         return (0...80).map { exp(lo + (hi - lo) * Double($0) / 80) }
     }()
 
@@ -26,10 +26,11 @@ public struct GapPredictor: UsePredictor {
             histograms.append(Array(repeating: 0, count: Self.edges.count - 1))
             last.append(nil)
         }
-        if firstTime == nil { firstTime = launch.time }
+        let first = firstTime ?? launch.time
+        firstTime = first
         if let previous = last[a] {
-            let gap = Double(launch.time - previous) / 1e6
-            let w = exp2(Double(launch.time - firstTime!) / 86_400e6 / halfLifeDays)
+            let gap = (launch.time - previous).inSeconds
+            let w = exp2((launch.time - first).inDays / halfLifeDays)
             histograms[a][Self.bin(gap)] += w
         }
         last[a] = launch.time
@@ -60,13 +61,13 @@ public struct GapPredictor: UsePredictor {
         let h = histograms[a]
         var tail = [Double](repeating: 0, count: h.count + 1)  // tail[i] = sum of h[i...]
         for i in stride(from: h.count - 1, through: 0, by: -1) { tail[i] = tail[i + 1] + h[i] }
-        let elapsed = Double(origin - previous) / 1e6
+        let elapsed = (origin - previous).inSeconds
         let s0 = Self.survival(h, tail, elapsed)
         guard s0 > 1e-12 else { return .none(origin: origin, minutes: minutes) }
         var density = [Double](repeating: 0, count: minutes)
         var before = s0
         for i in 0..<minutes {
-            let after = Self.survival(h, tail, elapsed + Double(i + 1) * 60)
+            let after = Self.survival(h, tail, elapsed + Double(i + 1) * Double(Seconds.perMinute))
             density[i] = max(0, before - after) / s0
             before = after
         }

@@ -22,7 +22,7 @@ public struct AndroidHeuristicPredictor: UsePredictor {
         let a = Int(launch.app)
         while recent.count <= a { recent.append([]) }
         recent[a].append(launch.time)
-        let cutoff = launch.time - Int64(lookbackDays * 86_400e6)
+        let cutoff = launch.time - Int64(lookbackDays * Double(Microseconds.perDay))
         if let first = recent[a].firstIndex(where: { $0 >= cutoff }), first > 0 { recent[a].removeFirst(first) }
     }
 
@@ -30,11 +30,11 @@ public struct AndroidHeuristicPredictor: UsePredictor {
     public func estimatedLaunch(app: Int32, origin: Microseconds) -> Microseconds? {
         let a = Int(app)
         guard a < recent.count else { return nil }
-        let cutoff = origin - Int64(lookbackDays * 86_400e6)
+        let cutoff = origin - Int64(lookbackDays * Double(Microseconds.perDay))
         let window = recent[a].filter { $0 >= cutoff && $0 <= origin }
         guard let last = window.last else { return nil }
-        let gap = window.count >= 2 ? (last - window[0]) / Int64(window.count - 1) : 86_400_000_000
-        var estimate = last + max(gap, 60_000_000)
+        let gap = window.count >= 2 ? (last - window[0]) / Int64(window.count - 1) : Microseconds.perDay
+        var estimate = last + max(gap, Microseconds.perMinute)
         if estimate < origin { estimate += ((origin - estimate) / gap + 1) * gap }
         return estimate
     }
@@ -42,12 +42,12 @@ public struct AndroidHeuristicPredictor: UsePredictor {
     /// Whether the platform would let a prefetch job run now.
     public func wouldPrefetch(app: Int32, origin: Microseconds) -> Bool {
         guard let e = estimatedLaunch(app: app, origin: origin) else { return false }
-        return Double(e - origin) <= thresholdHours * 3600e6
+        return Double(e - origin) <= thresholdHours * Double(Microseconds.perHour)
     }
 
     public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
         let e = estimatedLaunch(app: app, origin: origin)
-        return .point(origin: origin, minutes: minutes, at: e.map { Double($0 - origin) / 60e6 })
+        return .point(origin: origin, minutes: minutes, at: e.map { ($0 - origin).inMinutes })
     }
 }
 
@@ -66,9 +66,9 @@ public struct DailyRepeatBaseline: UsePredictor {
     public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
         let a = Int(app)
         guard a < last.count, let l = last[a] else { return .none(origin: origin, minutes: minutes) }
-        var e = l + 86_400_000_000
-        while e < origin { e += 86_400_000_000 }
-        return .point(origin: origin, minutes: minutes, at: Double(e - origin) / 60e6)
+        var e = l + Microseconds.perDay
+        while e < origin { e += Microseconds.perDay }
+        return .point(origin: origin, minutes: minutes, at: (e - origin).inMinutes)
     }
 }
 
@@ -87,16 +87,18 @@ public struct LastGapBaseline: UsePredictor {
     public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
         let a = Int(app)
         guard a < last.count, let (l, p) = last[a] else { return .none(origin: origin, minutes: minutes) }
-        let gap = max(60_000_000, p.map { l - $0 } ?? 86_400_000_000)
+        let gap = max(Microseconds.perMinute, p.map { l - $0 } ?? Microseconds.perDay)
         var e = l + gap
         if e < origin { e += ((origin - e) / gap + 1) * gap }
-        return .point(origin: origin, minutes: minutes, at: Double(e - origin) / 60e6)
+        return .point(origin: origin, minutes: minutes, at: (e - origin).inMinutes)
     }
 }
 
 /// Most frequently used apps first (next-app baseline).
 public struct MostFrequentBaseline: UsePredictor {
     public var name: String { "most-frequent" }
+    /// Ranks apps only: it knows nothing of when.
+    public var forecastsTiming: Bool { false }
     private var counts: [Double] = []
     public init() {}
     public mutating func observe(_ launch: UsageEvent) {
@@ -115,6 +117,8 @@ public struct MostFrequentBaseline: UsePredictor {
 /// Most recently used apps first (next-app baseline).
 public struct MostRecentBaseline: UsePredictor {
     public var name: String { "most-recent" }
+    /// Ranks apps only: it knows nothing of when.
+    public var forecastsTiming: Bool { false }
     private var last: [Double] = []
     public init() {}
     public mutating func observe(_ launch: UsageEvent) {

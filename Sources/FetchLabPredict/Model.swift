@@ -94,12 +94,11 @@ public struct Forecast: Sendable {
             beyond += w * f.beyond
         }
         var intensity: [Double]? = nil
-        let knowing = parts.filter { $0.0.intensity != nil && $0.1 > 0 }
+        let knowing = parts.compactMap { f, w in f.intensity.map { ($0, w) } }.filter { $0.1 > 0 }
         let weight = knowing.reduce(0) { $0 + $1.1 }
         if weight > 0 {
             var sum = [Double](repeating: 0, count: minutes)
-            for (f, w) in knowing {
-                let fi = f.intensity!
+            for (fi, w) in knowing {
                 for i in 0..<min(minutes, fi.count) { sum[i] += w / weight * fi[i] }
             }
             intensity = sum
@@ -113,6 +112,11 @@ public struct Forecast: Sendable {
 /// launch; it never sees a launch after the origin.
 public protocol UsePredictor: Sendable {
     var name: String { get }
+    /// Whether ``forecast(app:origin:offset:minutes:)`` says anything about when an app is used
+    /// next (a pure next-app ranker answers "no use" and is not scored on timing).
+    var forecastsTiming: Bool { get }
+    /// Whether ``nextAppScores(apps:origin:offset:)`` ranks the apps (scored on next-app ranking).
+    var ranksApps: Bool { get }
     /// Learns one launch (launches come in time order).
     mutating func observe(_ launch: UsageEvent)
     /// The next-use distribution of `app` over `minutes` from `origin` (local offset `offset`).
@@ -122,6 +126,9 @@ public protocol UsePredictor: Sendable {
 }
 
 extension UsePredictor {
+    public var forecastsTiming: Bool { true }
+    public var ranksApps: Bool { true }
+
     public func nextAppScores(apps: Int, origin: Microseconds, offset: Int32) -> [Double] {
         (0..<apps).map { forecast(app: Int32($0), origin: origin, offset: offset, minutes: 15).total }
     }

@@ -88,9 +88,9 @@ public struct ProfilePredictor: UsePredictor {
     public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
         let a = Int(app)
         guard a < counts.count, firstDay != nil else { return .none(origin: origin, minutes: minutes) }
-        let local = origin / 1_000_000 + Int64(offset)
+        let local = LocalCalendar.localSeconds(origin, offset: offset)
         let day = LocalCalendar.day(localSeconds: local)
-        let startMinute = Int(local - Int64(day) * 86_400) / 60
+        let startMinute = Int((local - Int64(day) * Seconds.perDay) / Seconds.perMinute)
         // The counts hold today's launches before the origin: minutes of the day before the
         // origin's have been seen on one more day than those after it.
         let (w0, n0) = dayWeights(upTo: day)

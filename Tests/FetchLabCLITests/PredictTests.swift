@@ -1,3 +1,4 @@
+import FetchLabCore
 import Foundation
 import Testing
 import _FetchLabTestSupport
@@ -37,7 +38,7 @@ import _FetchLabTestSupport
             for fetch in app["fetches"] as? [[String: Any]] ?? [] {
                 let at = try #require(fetch["fetchAt"] as? Int64)
                 let use = try #require(fetch["expectedUse"] as? Int64)
-                #expect(abs(Double(use - at) / 60e6 - 15) < 0.01)
+                #expect(abs((use - at).inMinutes - 15) < 0.01)
             }
         }
         // One app only; every user at once.
@@ -65,13 +66,77 @@ import _FetchLabTestSupport
         try population()
         let unknown = try fetchlab(["predict", "--db", db, "--user", "nobody"])
         #expect(unknown.status == 1)
-        #expect(unknown.err == "fetchlab: error: \(db): no launches for user \"nobody\"\n")
+        #expect(
+            unknown.err
+                == "fetchlab: error: \(db): no launches for user \"nobody\"; closest users: "
+                + "u00001, u00002, u00003, u00004, u00005\n")
         let lead = try fetchlab(["predict", "--db", db, "--user", "u00001", "--lead", "10s"])
         #expect(lead.status == 64)
         #expect(lead.err.contains("must cover the fetch duration"))
         let noDB = try fetchlab(["evaluate-predictors", "--db", dir.path("missing.sqlite")])
         #expect(noDB.status == 1)
         #expect(noDB.err.contains("no such database"))
+    }
+
+    /// A small log of two users in New York: news at noon, -05:00 until March 10, -04:00 after.
+    func newYork() throws -> String {
+        var text = "timestamp,user,app\n"
+        for d in 1...9 { text += "2024-03-0\(d)T12:00:00-05:00,ny,com.news\n" }
+        for d in 11...25 { text += "2024-03-\(d)T12:00:00-04:00,ny,com.news\n" }
+        text += "2024-03-20T09:00:00-04:00,nj,com.mail\n"
+        let path = dir.path("ny.sqlite")
+        let imported = try fetchlab(["import", "--db", path, try dir.write("ny.csv", text)])
+        #expect(imported.status == 0, "\(imported.err)")
+        return path
+    }
+
+    @Test func aOneDigitHourIsALocalTime() throws {
+        let r = try fetchlab(["predict", "--db", try newYork(), "--user", "ny", "--at", "2024-03-08 8:00"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasPrefix("ny from 2024-03-08 08:00 (-05:00)"), "\(r.out)")
+        #expect(r.err.isEmpty)
+    }
+
+    @Test func anOriginLongAfterTheLogWarnsThatTheHistoryIsStale() throws {
+        let r = try fetchlab(["predict", "--db", try newYork(), "--user", "ny", "--at", "2024-05-01 08:00"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasPrefix("ny from 2024-05-01 08:00 (-04:00)"))
+        #expect(
+            r.err
+                == "fetchlab: warning: user \"ny\"'s last launch before the origin is 36 days earlier; "
+                + "predicting from stale history\n")
+    }
+
+    @Test func anUnknownUserInASmallDatabaseListsTheUsers() throws {
+        let db = try newYork()
+        let r = try fetchlab(["predict", "--db", db, "--user", "nyc"])
+        #expect(r.status == 1)
+        #expect(r.err == "fetchlab: error: \(db): no launches for user \"nyc\"; users with launches: nj, ny\n")
+    }
+
+    @Test func aMissingDatabaseExitsOne() throws {
+        let r = try fetchlab(["predict", "--db", dir.path("missing.sqlite"), "--user", "ny"])
+        #expect(r.status == 1)
+        #expect(r.err.split(separator: "\n").count == 1)
+        #expect(r.err.contains("no such database"))
+    }
+
+    @Test func evaluatingTooLittleDataSaysWhyAndWhatWouldHelp() throws {
+        var text = "timestamp,user,app\n"
+        for d in 1...3 { text += "2024-03-0\(d)T08:00:00+01:00,u,com.mail\n2024-03-0\(d)T12:00:00+01:00,u,com.news\n" }
+        let db = dir.path("short.sqlite")
+        let imported = try fetchlab(["import", "--db", db, try dir.write("short.csv", text)])
+        #expect(imported.status == 0, "\(imported.err)")
+        let r = try fetchlab(["evaluate-predictors", "--db", db])
+        #expect(r.status == 1)
+        #expect(r.out.isEmpty)
+        #expect(
+            r.err
+                == "fetchlab: error: \(db): no origins or launches were scored: the warm-up of 7 days is longer than "
+                + "the data's span of 3 days; a shorter --warm-up (at most 1) would help\n")
+        let shorter = try fetchlab(["evaluate-predictors", "--db", db, "--warm-up", "1"])
+        #expect(shorter.status == 0, "\(shorter.err)")
+        #expect(shorter.out.hasPrefix("1 users, 6 launches; scores on 1 held-out user-days"))
     }
 
     @Test func evaluatePredictorsPrintsTheTableAndJSON() throws {

@@ -79,7 +79,7 @@ enum Population {
         #expect(abs(report.blendWeights.values.reduce(0, +) - 1) < 1e-9)
         #expect(abs(report.nextAppWeights.values.reduce(0, +) - 1) < 1e-9)
         for s in report.scores {
-            if ["most-frequent", "most-recent"].contains(s.name) {
+            if !s.forecastsTiming {
                 #expect(s.meanAbsErrorMinutes == nil && s.brier == nil)
             } else {
                 #expect(s.nextUseSamples > 100, "\(s.name)")

@@ -36,7 +36,7 @@ enum Histories {
 
     /// UTC microseconds of local midnight of day `d` (from `start`) at `offset`.
     static func midnight(_ d: Int, offset: Int32 = 7200) -> Microseconds {
-        (Int64(start + d) * 86_400 - Int64(offset)) * 1_000_000
+        LocalCalendar.midnight(of: start + d, offset: offset)
     }
 
     static func trained<P: UsePredictor>(_ p: P, on h: UserHistory, before t: Microseconds) -> P {
@@ -47,7 +47,7 @@ enum Histories {
 
     /// Local "HH:MM" of a UTC instant at +02:00.
     static func clock(_ t: Microseconds, offset: Int64 = 7200) -> Double {
-        Double(((t / 1_000_000 + offset) % 86_400)) / 60
+        Double((t.wholeSeconds + offset) % Seconds.perDay) / Double(Seconds.perMinute)
     }
 }
 
@@ -111,10 +111,10 @@ enum Histories {
         // Just after the last launch of mail.
         let lastMail = h.launches.last { $0.app == 0 }!
         let before = Histories.trained(SequencePredictor(), on: h, before: lastMail.time + 1)
-        let scores = before.nextAppScores(apps: 3, origin: lastMail.time + 1_000_000, offset: lastMail.offset)
+        let scores = before.nextAppScores(apps: 3, origin: lastMail.time + .perSecond, offset: lastMail.offset)
         #expect(scores.indices.max { scores[$0] < scores[$1] } == 1)
         #expect(scores[1] > 0.6)
-        let f = before.forecast(app: 1, origin: lastMail.time + 1_000_000, offset: lastMail.offset, minutes: 60)
+        let f = before.forecast(app: 1, origin: lastMail.time + .perSecond, offset: lastMail.offset, minutes: 60)
         #expect(f.probability(within: 5) > 0.5)
         #expect(f.probability(within: 60) < 1.0001)
     }

@@ -1,0 +1,105 @@
+import FetchLabCore
+import Foundation
+
+/// Settings of the rolling-origin evaluation.
+public struct EvaluationOptions: Sendable, Codable {
+    /// Days at the start of each user's log used only for learning.
+    public var warmUpDays = 7
+    /// Forecast origins every this many hours of local time (00:00 included).
+    public var originEveryHours = 3
+    public var horizonMinutes = 1440
+    /// Calibration is of the probability of a use within this many minutes.
+    public var calibrationMinutes = 60.0
+    /// A planned use is a hit when a launch comes within this many minutes of it.
+    public var hitToleranceMinutes = 15.0
+    /// Share of each user's evaluated days on which the blend's weights are fitted; every score
+    /// is measured on the days after (held-out time).
+    public var fitShare = 0.5
+    public var planner = FetchPlanner()
+
+    public init() {}
+}
+
+/// One row of a reliability table: forecasts with a probability in [from, to).
+public struct ReliabilityBin: Sendable, Codable {
+    public var from: Double
+    public var to: Double
+    public var count: Int
+    public var meanPredicted: Double
+    public var observed: Double
+
+    public init(from: Double, to: Double, count: Int, meanPredicted: Double, observed: Double) {
+        self.from = from
+        self.to = to
+        self.count = count
+        self.meanPredicted = meanPredicted
+        self.observed = observed
+    }
+}
+
+/// A predictor's scores on held-out time.
+public struct PredictorScore: Sendable, Codable {
+    public var name: String
+    /// What the predictor does (``UsePredictor/forecastsTiming``, ``UsePredictor/ranksApps``):
+    /// the scores of what it does not do are nil.
+    public var forecastsTiming = true
+    public var ranksApps = true
+    /// Next-use time: forecasts whose app was used within the horizon.
+    public var nextUseSamples = 0
+    public var meanAbsErrorMinutes: Double?
+    public var medianAbsErrorMinutes: Double?
+    /// Planned uses (from midnight plans) and those a launch came within the tolerance of.
+    public var planned = 0
+    public var hits = 0
+    public var hitRate: Double?
+    /// Launches within the tolerance of a planned use, of all launches.
+    public var coverage: Double?
+    public var fetchesPerAppDay: Double?
+    /// Calibration of P(use within `calibrationMinutes`).
+    public var brier: Double?
+    public var reliability: [ReliabilityBin] = []
+    /// Next app: hit rate at 1 and 5, mean reciprocal rank.
+    public var nextAppSamples = 0
+    public var hr1: Double?
+    public var hr5: Double?
+    public var mrr: Double?
+    /// Routine habits of a truth file recovered by the midnight plans: median error, share found.
+    public var truthPeaks = 0
+    public var truthFound = 0
+    public var truthMedianErrorMinutes: Double?
+
+    public init(name: String, forecastsTiming: Bool = true, ranksApps: Bool = true) {
+        self.name = name
+        self.forecastsTiming = forecastsTiming
+        self.ranksApps = ranksApps
+    }
+}
+
+/// The result of `evaluate-predictors`.
+public struct EvaluationReport: Sendable, Codable {
+    public var users: Int
+    public var launches: Int
+    public var heldOutDays: Int
+    public var options: EvaluationOptions
+    public var blendWeights: [String: Double]
+    public var nextAppWeights: [String: Double]
+    public var scores: [PredictorScore]
+
+    public init(
+        users: Int, launches: Int, heldOutDays: Int, options: EvaluationOptions, blendWeights: [String: Double],
+        nextAppWeights: [String: Double], scores: [PredictorScore]
+    ) {
+        self.users = users
+        self.launches = launches
+        self.heldOutDays = heldOutDays
+        self.options = options
+        self.blendWeights = blendWeights
+        self.nextAppWeights = nextAppWeights
+        self.scores = scores
+    }
+
+    /// Whether no origin and no launch was scored (every sample count is zero).
+    public var scoredNothing: Bool {
+        scores.allSatisfy { $0.nextUseSamples == 0 && $0.nextAppSamples == 0 && $0.planned == 0 }
+    }
+}

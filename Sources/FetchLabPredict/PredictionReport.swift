@@ -1,0 +1,125 @@
+import FetchLabCore
+
+/// One app's prediction: the chance of a use within the horizon, when it is expected and the
+/// fetches planned for it.
+public struct PredictionRow: Codable, Sendable, Equatable {
+    public var app: String
+    /// Probability of a use within the horizon.
+    public var probability: Double
+    public var expectedNext: Microseconds?
+    public var intervalLow: Microseconds?
+    public var intervalHigh: Microseconds?
+    public var fetches: [PlannedFetch]
+
+    public init(app: String, forecast f: Forecast, planner: FetchPlanner) {
+        let at = { (minutes: Double) in f.origin + .minutes(fractional: minutes) }
+        self.app = app
+        probability = f.total
+        expectedNext = f.expectedNext.map(at)
+        intervalLow = f.interval.map { at($0.low) }
+        intervalHigh = f.interval.map { at($0.high) }
+        fetches = planner.plan(f)
+    }
+}
+
+/// What `predict` says about one user from one origin.
+public struct PredictionReport: Codable, Sendable {
+    public var user: String
+    public var origin: Microseconds
+    /// The user's UTC offset at the origin (that of the last launch before it), seconds.
+    public var utcOffset: Int
+    public var horizonMinutes: Int
+    public var leadMinutes: Double
+    public var threshold: Double
+    public var blendWeights: [String: Double]
+    /// Apps with a planned fetch first, by the first fetch's time; then by probability.
+    public var apps: [PredictionRow]
+
+    public init(
+        user: String, origin: Microseconds, utcOffset: Int, horizonMinutes: Int, leadMinutes: Double,
+        threshold: Double, blendWeights: [String: Double], apps: [PredictionRow]
+    ) {
+        self.user = user
+        self.origin = origin
+        self.utcOffset = utcOffset
+        self.horizonMinutes = horizonMinutes
+        self.leadMinutes = leadMinutes
+        self.threshold = threshold
+        self.blendWeights = blendWeights
+        self.apps = apps
+    }
+}
+
+/// Why a user's prediction cannot be made.
+public enum PredictionError: Error, Equatable, CustomStringConvertible {
+    /// No launches for this user; `suggestions` are existing users (all of them when `everyone`).
+    case unknownUser(String, suggestions: [String], everyone: Bool)
+    case noLaunchesBeforeOrigin(user: String)
+    case unknownApp(user: String, app: String)
+
+    public var description: String {
+        switch self {
+        case .unknownUser(let user, let suggestions, let everyone):
+            let base = "no launches for user \"\(user)\""
+            if suggestions.isEmpty { return base }
+            return base + (everyone ? "; users with launches: " : "; closest users: ")
+                + suggestions.joined(separator: ", ")
+        case .noLaunchesBeforeOrigin(let user):
+            return "user \"\(user)\" has no launches before the origin"
+        case .unknownApp(let user, let app):
+            return "user \"\(user)\" has no launches of \(app) before the origin"
+        }
+    }
+
+    /// The error for `user`, who has no launches, naming the closest of `known` users.
+    public static func unknown(_ user: String, among known: [String], limit: Int = 5) -> PredictionError {
+        let closest = NameSuggestions.closest(to: user, among: known, limit: limit)
+        return .unknownUser(user, suggestions: closest, everyone: closest.count == known.count)
+    }
+}
+
+/// What a prediction is asked for, besides the user and the origin.
+public struct PredictionRequest: Sendable {
+    public var horizonMinutes: Int
+    public var planner: FetchPlanner
+    /// Only this app (nil: every app the user launched before the origin).
+    public var app: String?
+
+    public init(horizonMinutes: Int = 1440, planner: FetchPlanner = FetchPlanner(), app: String? = nil) {
+        self.horizonMinutes = horizonMinutes
+        self.planner = planner
+        self.app = app
+    }
+}
+
+extension PredictionReport {
+    /// The prediction for one user from `origin`: `blend` (fitted, untrained) learns the user's
+    /// launches before the origin (`history` may hold later ones; they are not seen), then
+    /// forecasts each app and plans its fetches.
+    public init(
+        history all: UserHistory, origin: Microseconds, blend template: BlendPredictor, request: PredictionRequest
+    ) throws(PredictionError) {
+        let history = all.before(origin)
+        guard let last = history.launches.last else { throw .noLaunchesBeforeOrigin(user: all.user.name) }
+        if let app = request.app, !history.apps.contains(AppID(app)) {
+            throw .unknownApp(user: all.user.name, app: app)
+        }
+        var blend = template
+        for l in history.launches { blend.observe(l) }
+        var rows: [PredictionRow] = []
+        for (i, name) in history.apps.enumerated() where request.app == nil || name.name == request.app {
+            let f = blend.forecast(
+                app: Int32(i), origin: origin, offset: last.offset, minutes: request.horizonMinutes)
+            rows.append(PredictionRow(app: name.name, forecast: f, planner: request.planner))
+        }
+        rows.sort {
+            ($0.fetches.first?.fetchAt ?? .max, -$0.probability) < ($1.fetches.first?.fetchAt ?? .max, -$1.probability)
+        }
+        self.init(
+            user: all.user.name, origin: origin, utcOffset: Int(last.offset), horizonMinutes: request.horizonMinutes,
+            leadMinutes: request.planner.leadMinutes, threshold: request.planner.threshold,
+            blendWeights: Dictionary(
+                zip(template.parts.map(\.name), template.weights), uniquingKeysWith: { a, b in a + b }),
+            apps: rows)
+    }
+}

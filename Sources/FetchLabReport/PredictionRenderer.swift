@@ -1,0 +1,59 @@
+import FetchLabCore
+import FetchLabPredict
+
+/// `predict`'s text output.
+public enum PredictionRenderer {
+    /// `HH:MM` on the user's clock, `+Nd` when on a later local day than the origin.
+    public static func clock(_ t: Microseconds, offset: Int, origin: Microseconds) -> String {
+        let o = Int32(offset)
+        let days = LocalCalendar.day(t, offset: o) - LocalCalendar.day(origin, offset: o)
+        return TextFormat.clock(localSeconds: LocalCalendar.localSeconds(t, offset: o)) + (days > 0 ? " +\(days)d" : "")
+    }
+
+    /// `2024-04-15 08:00 (+02:00)`.
+    public static func stamp(_ t: Microseconds, offset: Int) -> String {
+        let local = LocalCalendar.localSeconds(t, offset: Int32(offset))
+        let date = CivilDate(daysSince1970: LocalCalendar.day(localSeconds: local))
+        return "\(date) \(TextFormat.clock(localSeconds: local)) (\(TextFormat.offset(offset)))"
+    }
+
+    public static func text(_ r: PredictionReport) -> String {
+        let horizon = r.horizonMinutes % 60 == 0 ? "\(r.horizonMinutes / 60) h" : "\(r.horizonMinutes) min"
+        var lines = [
+            "\(r.user) from \(stamp(r.origin, offset: r.utcOffset)), next \(horizon); "
+                + "lead \(Int(r.leadMinutes)) min, p ≥ \(r.threshold); "
+                + "blend of \(TextFormat.weights(r.blendWeights, skippingZero: true))"
+        ]
+        let width = max(20, (r.apps.map(\.app.count).max() ?? 0) + 2)
+        let at = { (t: Microseconds) in clock(t, offset: r.utcOffset, origin: r.origin) }
+        for row in r.apps {
+            let name = TextFormat.pad(row.app, width)
+            if row.fetches.isEmpty {
+                if let next = row.expectedNext {
+                    lines.append(
+                        "\(name)no fetch    next use expected \(at(next)) "
+                            + "(p=\(TextFormat.fixed(row.probability, 2)) within the horizon)")
+                } else {
+                    lines.append("\(name)no fetch    no use expected")
+                }
+            }
+            for f in row.fetches {
+                let half = (f.intervalHigh - f.intervalLow).inMinutes / 2
+                lines.append(
+                    "\(name)fetch \(at(f.fetchAt))  → use expected \(at(f.expectedUse)) "
+                        + "(±\(Int(half.rounded())) min, p=\(TextFormat.fixed(f.probability, 2)))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The one-line summary of a prediction for every user.
+    public static func summary(
+        users: Int, launches: Int, apps: Int, fetches: Int, fittedOn: Int, fitSeconds: Double, totalSeconds: Double
+    ) -> String {
+        "\(TextFormat.count(users)) users, \(TextFormat.count(launches)) launches, \(TextFormat.count(apps)) apps: "
+            + "\(TextFormat.count(fetches)) fetches planned for the day after each log "
+            + "(blend fitted on \(fittedOn) users in \(TextFormat.seconds(fitSeconds)); "
+            + "\(TextFormat.seconds(totalSeconds)) in all)"
+    }
+}

@@ -1,0 +1,59 @@
+import FetchLabCore
+import Foundation
+
+/// Number, time and column formatting shared by the text renderers.
+public enum TextFormat {
+    /// `1,234,567`.
+    public static func count(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, c) in digits.reversed().enumerated() {
+            if i > 0 && i % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (n < 0 ? "-" : "") + String(out.reversed())
+    }
+
+    /// `x` with `digits` decimals; `–` for nil.
+    public static func fixed(_ x: Double?, _ digits: Int = 1) -> String {
+        x.map { String(format: "%.\(digits)f", $0) } ?? "–"
+    }
+
+    /// A share as a whole percentage; `–` for nil.
+    public static func percent(_ x: Double?) -> String { x.map { String(format: "%.0f%%", $0 * 100) } ?? "–" }
+
+    public static func seconds(_ s: Double) -> String {
+        if s < 10 { return String(format: "%.2f s", s) }
+        if s < 120 { return String(format: "%.0f s", s) }
+        return String(format: "%d min %02d s", Int(s) / 60, Int(s) % 60)
+    }
+
+    /// `s` padded with spaces to `width` (on the left when `right`).
+    public static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
+        let n = s.count
+        if n >= width { return s }
+        let space = String(repeating: " ", count: width - n)
+        return right ? space + s : s + space
+    }
+
+    /// Blend weights, largest first (ties by name), each with two decimals: `profile 0.75, gap 0.25`.
+    /// Zero weights are left out when `skippingZero`.
+    public static func weights(_ w: [String: Double], skippingZero: Bool = false) -> String {
+        w.filter { !skippingZero || $0.value > 0 }.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+            .map { "\($0.key) \(fixed($0.value, 2))" }.joined(separator: ", ")
+    }
+
+    /// `+02:00`, `-05:30`.
+    public static func offset(_ seconds: Int) -> String {
+        let m = abs(seconds) / Int(Seconds.perMinute)
+        return (seconds < 0 ? "-" : "+") + two(m / 60) + ":" + two(m % 60)
+    }
+
+    /// `HH:MM` of local seconds since 1970.
+    static func clock(localSeconds s: Int64) -> String {
+        let ofDay = s - Int64(LocalCalendar.day(localSeconds: s)) * Seconds.perDay
+        return two(Int(ofDay / Seconds.perHour)) + ":" + two(Int(ofDay / Seconds.perMinute % 60))
+    }
+
+    static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+}

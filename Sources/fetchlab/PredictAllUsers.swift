@@ -1,0 +1,60 @@
+import FetchLabCore
+import FetchLabPredict
+import FetchLabReport
+import FetchLabStore
+import Foundation
+
+/// `predict` without `--user`: the blend (weights fitted on up to 40 users) learns each user's
+/// whole log and plans the day after it. Text: a summary; JSON: one report per line.
+struct PredictAllUsers {
+    var format: OutputFormat
+    var request: PredictionRequest
+
+    func run(_ queries: UsageQueries) throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let names = try queries.usersWithLaunches()
+        let fitting = try HistoryLoader.histories(queries, limit: EvenSample.fitUsers)
+        let template = Evaluator().fittedBlend(fitting)
+        let fitted = clock.now - started
+        var (apps, fetches, launches) = (0, 0, 0)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let showProgress = Terminal.stderrIsTerminal && format == .text
+        // Users in batches: loading from SQLite on this thread, learning and planning on all cores.
+        var next = 0
+        while next < names.count {
+            let batch = names[next..<min(names.count, next + 256)]
+            var histories: [UserHistory] = []
+            for name in batch {
+                if let h = try queries.history(of: name), !h.launches.isEmpty { histories.append(h) }
+            }
+            let request = request
+            let reports = ParallelMap.map(histories) { h -> PredictionReport? in
+                guard let origin = PredictionOrigin.resolve(nil, in: h) else { return nil }
+                return try? PredictionReport(history: h, origin: origin, blend: template, request: request)
+            }
+            for (h, r) in zip(histories, reports) {
+                guard let r else { continue }
+                launches += h.launches.count
+                apps += r.apps.count
+                fetches += r.apps.reduce(0) { $0 + $1.fetches.count }
+                if format == .json { print(String(decoding: try encoder.encode(r), as: UTF8.self)) }
+            }
+            next += batch.count
+            if showProgress {
+                let fraction = Double(next) / Double(names.count)
+                Terminal.progress(
+                    "\(Terminal.bar(fraction: fraction)) \(Format.count(next))/\(Format.count(names.count)) users")
+            }
+        }
+        if showProgress { Terminal.clearProgress() }
+        if format == .text {
+            let seconds = { (d: Duration) in Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+            print(
+                PredictionRenderer.summary(
+                    users: names.count, launches: launches, apps: apps, fetches: fetches, fittedOn: fitting.count,
+                    fitSeconds: seconds(fitted), totalSeconds: seconds(clock.now - started)))
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import FetchLabCore
+import FetchLabPredict
+import FetchLabStore
+
+/// The fetch planner's options, shared by `predict` and `evaluate-predictors`.
+struct PredictionOptions: ParsableArguments {
+    @Option(help: "Plan each fetch this long before the expected use (e.g. 10m); must cover the fetch.")
+    var lead = DurationArgument(10 * .perMinute)
+
+    @Option(help: "Plan a fetch only for a use at least this likely (0–1).")
+    var threshold = 0.5
+
+    @Option(help: "Freshness window: uses this close share one fetch (e.g. 30m).")
+    var freshness = DurationArgument(30 * .perMinute)
+
+    var planner: FetchPlanner {
+        FetchPlanner(leadMinutes: lead.minutes, threshold: threshold, freshnessMinutes: freshness.minutes)
+    }
+
+    func validate() throws {
+        let problems = planner.problems()
+        if !problems.isEmpty { throw ValidationError(problems.joined(separator: "; ")) }
+    }
+}
+
+/// `--at`: an ISO-8601 time with an offset, or a local time of the user (parsed once).
+struct OriginArgument: ExpressibleByArgument, Sendable {
+    var requested: RequestedOrigin
+
+    init?(argument: String) {
+        guard let r = RequestedOrigin(parsing: argument) else { return nil }
+        requested = r
+    }
+}
+
+/// Reading users' histories for the prediction commands.
+enum HistoryLoader {
+    static func open(_ path: String) throws(StoreError) -> UsageQueries {
+        UsageQueries(database: try FetchLabDatabase(path: path, readOnly: true))
+    }
+
+    /// The histories of up to `limit` users evenly spread over the sorted list (0 = all), only
+    /// what happened before `before` when given; users without launches (then) are left out.
+    static func histories(
+        _ queries: UsageQueries, limit: Int, before: Microseconds? = nil
+    ) throws(StoreError) -> [UserHistory] {
+        var out: [UserHistory] = []
+        for name in EvenSample.pick(try queries.usersWithLaunches(), limit: limit) {
+            if let h = try queries.history(of: name, before: before), !h.launches.isEmpty { out.append(h) }
+        }
+        return out
+    }
+}
