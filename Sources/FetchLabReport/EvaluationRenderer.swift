@@ -9,14 +9,15 @@ public enum EvaluationRenderer {
         let pad = TextFormat.pad
         var lines: [String] = []
         lines.append(
-            "\(r.users) users, \(TextFormat.count(r.launches)) launches; scores on "
-                + "\(TextFormat.count(r.heldOutDays)) held-out user-days "
+            "\(TextFormat.counted(r.users, "user")), \(TextFormat.counted(r.launches, "launch")); scores on "
+                + "\(TextFormat.counted(r.heldOutDays, "held-out user-day")) "
                 + "(origins every \(r.options.originEveryHours) h, warm-up \(r.options.warmUpDays) d)")
         lines.append("blend weights (fitted on the first half): " + TextFormat.weights(r.blendWeights))
         lines.append("blend next-app weights: " + TextFormat.weights(r.nextAppWeights))
         lines.append("")
         let header = [
-            ("predictor", 20, false), ("MAE min", 8, true), ("median", 7, true), ("hit±15", 7, true),
+            ("predictor", 20, false), ("MAE min", 8, true), ("median", 7, true),
+            ("hit±\(TextFormat.fixed(r.options.hitToleranceMinutes, 0))", 7, true),
             ("cover", 6, true), ("fetch/d", 8, true), ("Brier", 7, true), ("HR@1", 6, true), ("HR@5", 6, true),
             ("MRR", 6, true),
         ]

@@ -14,6 +14,12 @@ public enum TextFormat {
         return (n < 0 ? "-" : "") + String(out.reversed())
     }
 
+    /// `1 launch`, `2 launches`, `1,234 users`: a count and its noun, plural when it is not 1.
+    public static func counted(_ n: Int, _ singular: String, plural: String? = nil) -> String {
+        let many = plural ?? (singular.hasSuffix("ch") || singular.hasSuffix("s") ? singular + "es" : singular + "s")
+        return "\(count(n)) \(n == 1 ? singular : many)"
+    }
+
     /// `x` with `digits` decimals; `–` for nil.
     public static func fixed(_ x: Double?, _ digits: Int = 1) -> String {
         x.map { String(format: "%.\(digits)f", $0) } ?? "–"

@@ -102,6 +102,17 @@ import Testing
         #expect(lines[2] == "blend next-app weights: gap 0.65, profile 0.35")
     }
 
+    @Test func oneUserIsSingularAndTheHitColumnNamesItsTolerance() {
+        var r = report()
+        r.users = 1
+        r.heldOutDays = 1
+        r.options.hitToleranceMinutes = 10
+        let lines = EvaluationRenderer.text(r).split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix("1 user, 12,345 launches; scores on 1 held-out user-day "))
+        #expect(lines.contains { $0.hasPrefix("predictor") && $0.contains(" hit±10 ") })
+        #expect(!lines.contains { $0.contains("hit±15") })
+    }
+
     @Test func theTableHasARowPerPredictorWithDashesForWhatItDoesNotDo() {
         let text = EvaluationRenderer.text(report())
         let lines = text.split(separator: "\n").map(String.init)
