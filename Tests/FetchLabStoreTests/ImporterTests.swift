@@ -257,8 +257,10 @@ struct Fixture {
         let header = try f.dir.writeGzip("header.csv.gz", "timestamp,user,app,event\n")
         let s1 = try f.importer.importFile(empty)
         let s2 = try f.importer.importFile(header)
-        #expect(s1.counts.rows == 0 && s1.status == .imported)
-        #expect(s2.counts.rows == 0 && s2.format == "usage")
+        // Recorded, but as an attempt that accepted nothing: it does not block importing the file again.
+        #expect(s1.counts.rows == 0 && s1.status == .nothingAccepted)
+        #expect(s2.counts.rows == 0 && s2.format == "usage" && s2.status == .nothingAccepted)
+        #expect(try f.importer.importFile(header).status == .nothingAccepted)
         #expect(try f.count("usage_event") == 0)
     }
 
@@ -591,7 +593,7 @@ struct Fixture {
         }
         let db = try FetchLabDatabase(path: path)
         let applied = try db.writer.read { try Schema.migrator.appliedMigrations($0) }
-        #expect(applied == ["v1", "v2: Background App Refresh events"])
+        #expect(applied == ["v1", "v2: Background App Refresh events", Schema.v3])
         #expect(try db.writer.read { try String.fetchOne($0, sql: "SELECT event FROM usage_events") } == "refresh_off")
     }
 }
