@@ -11,11 +11,11 @@ struct BatchWriter {
     private let path: String
     private let timeZone: String?
     let importID: Int64
+    /// The `import` row, filled in by ``finish(contentSHA256:seconds:progress:)``.
+    private var record: ImportRecord
     private(set) var counts = ReadCounts()
     private var inserted = ImportSummary.Inserted()
     private var firstRejects: [RejectedRow] = []
-    private let format: LogFormat
-    private let syntax: RowSyntax?
     private let compression: () -> CompressionFormat?
     private let byteCounts: () -> (Int64, Int64)
 
@@ -45,18 +45,16 @@ struct BatchWriter {
         self.path = path
         usageSorter = UsageRunSorter(runCapacity: sortRunRows)
         timeZone = options.timeZone?.identifier
-        format = reader.format
-        syntax = reader.syntax
         compression = { reader.compression }
         byteCounts = { (reader.inputBytesRead, reader.decompressedBytes) }
-        let optionsJSON = Self.describe(options)
-        try db.execute(
-            sql: """
-                INSERT INTO import (path, content_sha256, format, syntax, bytes, decompressed_bytes, options, started_at)
-                VALUES (?, '', ?, ?, 0, 0, ?, ?)
-                """,
-            arguments: [path, reader.format.rawValue, reader.syntax?.rawValue, optionsJSON, Self.now()])
-        importID = db.lastInsertedRowID
+        var record = ImportRecord(
+            path: path, format: reader.format.rawValue, syntax: reader.syntax?.rawValue,
+            options: ReadFingerprint.describe(options), readFingerprint: ReadFingerprint.of(options),
+            startedAt: Self.now())
+        try record.insert(db)
+        guard let importID = record.id else { throw StoreError(.database, "\(path): could not record the import") }
+        self.record = record
+        self.importID = importID
         let values = Array(repeating: "(?,?,?,?,?,\(importID))", count: Self.rowsPerInsert).joined(separator: ",")
         insertUsageMany = try db.makeStatement(
             sql:
@@ -266,20 +264,16 @@ struct BatchWriter {
     ) throws -> ImportSummary {
         try insertSortedUsage(progress: progress)
         let (bytes, decompressed) = byteCounts()
-        try db.execute(
-            sql: """
-                UPDATE import SET content_sha256 = ?, compression = ?, bytes = ?, decompressed_bytes = ?,
-                    rows_read = ?, rows_accepted = ?, rows_rejected = ?, rows_duplicate = ?, rows_excluded = ?,
-                    records_inserted = ?, finished_at = ?
-                WHERE id = ?
-                """,
-            arguments: [
-                contentSHA256, compression()?.rawValue, bytes, decompressed, counts.rows, counts.accepted,
-                counts.rejected, counts.duplicate, counts.excluded, inserted.total, Self.now(), importID,
-            ])
+        record.contentSHA256 = contentSHA256
+        record.compression = compression()?.rawValue
+        record.bytes = bytes
+        record.decompressedBytes = decompressed
+        record.counts = counts
+        record.recordsInserted = inserted.total
+        record.finishedAt = Self.now()
+        try record.update(db)
         return ImportSummary(
-            path: path, status: .imported, importID: importID, format: format.rawValue, syntax: syntax?.rawValue,
-            compression: compression()?.rawValue, bytes: bytes, decompressedBytes: decompressed, counts: counts,
+            record: record, importID: importID, status: counts.accepted > 0 ? .imported : .nothingAccepted,
             inserted: inserted, seconds: seconds(), firstRejects: firstRejects)
     }
 
@@ -287,20 +281,5 @@ struct BatchWriter {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return f.string(from: Date())
-    }
-
-    static func describe(_ options: ReadOptions) -> String {
-        var parts: [String: String] = [:]
-        if let f = options.format { parts["format"] = f.rawValue }
-        if let tz = options.timeZone { parts["timezone"] = tz.identifier }
-        if options.epochUnit != .auto { parts["epoch_unit"] = options.epochUnit.rawValue }
-        if let u = options.user { parts["user"] = u }
-        if !options.excludedApps.isEmpty { parts["exclude"] = options.excludedApps.joined(separator: " ") }
-        if options.strict { parts["strict"] = "true" }
-        if options.rawDeflate { parts["raw_deflate"] = "true" }
-        for (k, v) in options.columnMap { parts["map." + k] = v }
-        parts["session_gap_s"] = String(options.sessionGap / 1_000_000)
-        let data = (try? JSONSerialization.data(withJSONObject: parts, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -44,6 +44,36 @@ public final class FetchLabDatabase: Sendable {
         }
     }
 
+    /// A FetchLab database over any GRDB writer, e.g. `DatabaseQueue()` in memory for tests, or a
+    /// pool the caller configured: refuses another application's database, migrates it.
+    ///
+    /// - Parameter path: how messages name the database (default: the writer's path).
+    public init(writer: any DatabaseWriter, path: String? = nil) throws(StoreError) {
+        let name = path ?? writer.path
+        self.path = name
+        do {
+            let (id, tables) = try writer.read { db in
+                (
+                    try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+                )
+            }
+            if id != Schema.applicationID && tables > 0 {
+                throw StoreError(
+                    .notFetchLab,
+                    "\(name): a SQLite database of another application, not FetchLab's; refusing to touch it")
+            }
+            try Schema.migrator.migrate(writer)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw StoreError(.database, "\(name): \(Self.explain(error))")
+        } catch {
+            throw StoreError(.database, "\(name): \(error)")
+        }
+        self.writer = writer
+    }
+
     /// SQLite's message without the SQL, with a hint for the usual causes.
     static func explain(_ error: DatabaseError) -> String {
         let message = error.message ?? "SQLite error \(error.resultCode.rawValue)"

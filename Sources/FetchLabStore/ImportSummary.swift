@@ -5,8 +5,12 @@ public struct ImportSummary: Sendable, Codable {
     public enum Status: String, Sendable, Codable {
         /// The file's rows were committed.
         case imported
-        /// The same content was imported before; nothing changed.
+        /// The same content was imported before with the same read options; nothing changed.
         case unchanged
+        /// The file was read but none of its rows was accepted (all rejected, or no data rows).
+        /// The attempt and its rejects are recorded; it does not count as having imported the
+        /// file, so importing it again (with other options) reads it again.
+        case nothingAccepted = "nothing_accepted"
     }
 
     /// New rows written, per table.
@@ -14,6 +18,13 @@ public struct ImportSummary: Sendable, Codable {
         public var usageEvents = 0
         public var contextSamples = 0
         public var contentUpdates = 0
+
+        public init(usageEvents: Int = 0, contextSamples: Int = 0, contentUpdates: Int = 0) {
+            self.usageEvents = usageEvents
+            self.contextSamples = contextSamples
+            self.contentUpdates = contentUpdates
+        }
+
         public var total: Int { usageEvents + contextSamples + contentUpdates }
     }
 
@@ -27,7 +38,8 @@ public struct ImportSummary: Sendable, Codable {
     /// Raw bytes read and bytes after decompression.
     public var bytes: Int64
     public var decompressedBytes: Int64
-    /// Rows read, accepted, rejected, duplicate (in the file or already stored), excluded.
+    /// Rows read, accepted, rejected, duplicate (in the file or already stored), excluded and
+    /// merged into a session; every row read is one of new, duplicate, rejected, excluded or merged.
     public var counts: ReadCounts
     public var inserted: Inserted
     public var seconds: Double
@@ -36,6 +48,50 @@ public struct ImportSummary: Sendable, Codable {
 
     /// Rows read per second of wall time.
     public var rowsPerSecond: Double { seconds > 0 ? Double(counts.rows) / seconds : 0 }
+
+    /// Rows read that are none of new, duplicate, rejected, excluded or merged: 0 unless a
+    /// reader miscounts (a summary shows them rather than letting rows vanish from the sums).
+    public var unaccounted: Int {
+        counts.rows - (inserted.total + counts.duplicate + counts.rejected + counts.excluded + counts.merged)
+    }
+
+    public init(
+        path: String, status: Status, importID: Int64, format: String, syntax: String? = nil,
+        compression: String? = nil, bytes: Int64, decompressedBytes: Int64 = 0, counts: ReadCounts = ReadCounts(),
+        inserted: Inserted = Inserted(), seconds: Double = 0, firstRejects: [RejectedRow] = []
+    ) {
+        self.path = path
+        self.status = status
+        self.importID = importID
+        self.format = format
+        self.syntax = syntax
+        self.compression = compression
+        self.bytes = bytes
+        self.decompressedBytes = decompressedBytes
+        self.counts = counts
+        self.inserted = inserted
+        self.seconds = seconds
+        self.firstRejects = firstRejects
+    }
+
+    /// The summary of a stored import.
+    init(
+        record: ImportRecord, importID: Int64, status: Status, inserted: Inserted, seconds: Double,
+        firstRejects: [RejectedRow]
+    ) {
+        self.init(
+            path: record.path, status: status, importID: importID, format: record.format, syntax: record.syntax,
+            compression: record.compression, bytes: record.bytes, decompressedBytes: record.decompressedBytes,
+            counts: record.counts, inserted: inserted, seconds: seconds, firstRejects: firstRejects)
+    }
+
+    /// A file left alone because `earlier` imported the same content with the same read options.
+    init(unchanged path: String, earlier: ImportRecord, importID: Int64, seconds: Double) {
+        self.init(
+            path: path, status: .unchanged, importID: importID, format: earlier.format, syntax: earlier.syntax,
+            compression: earlier.compression, bytes: earlier.bytes, decompressedBytes: earlier.decompressedBytes,
+            seconds: seconds)
+    }
 }
 
 extension RejectedRow: Codable {

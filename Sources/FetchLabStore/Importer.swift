@@ -8,9 +8,10 @@ import GRDBSQLite
 ///
 /// Reading (inflate, split, parse, validate) runs on a second thread and hands batches to the
 /// writer. Usage events are put in primary-key order (sorted runs, merged; see
-/// ``UsageRunSorter``) and inserted as one sweep with reused prepared statements and raw binds. Duplicates are dropped by the tables' primary keys (`INSERT OR IGNORE`), so
-/// overlapping files never double an event; a file whose content was imported before is
-/// recognised by its SHA-256 and left alone.
+/// ``UsageRunSorter``) and inserted as one sweep with reused prepared statements and raw binds.
+/// Duplicates are dropped by the tables' primary keys (`INSERT OR IGNORE`), so
+/// overlapping files never double an event; a file whose content was imported before with the
+/// same read options is recognised by its SHA-256 and the options' fingerprint, and left alone.
 public struct Importer: Sendable {
     public let database: FetchLabDatabase
     /// Usage rows sorted in memory before a sorted run spills to a temporary file; bounds the
@@ -24,24 +25,24 @@ public struct Importer: Sendable {
 
     /// Imports one file (`-` for standard input).
     ///
+    /// A file whose content was imported before with the same read options (``ReadFingerprint``)
+    /// and gave at least one accepted row is left alone (status ``ImportSummary/Status/unchanged``)
+    /// unless `force`; a forced re-read stores nothing twice (its rows count as duplicates). A file
+    /// with no accepted row is recorded with its rejects but never blocks a later import of it.
+    ///
     /// - Throws: ``IngestError`` for unreadable, corrupt or (in strict mode) malformed input,
     ///   ``StoreError`` for database failures. Nothing of the file is committed then.
     public func importFile(
-        _ path: String, options: ReadOptions = ReadOptions(),
+        _ path: String, options: ReadOptions = ReadOptions(), force: Bool = false,
         progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) throws -> ImportSummary {
         let clock = ContinuousClock()
         let start = clock.now
-        func elapsed() -> Double {
-            let d = clock.now - start
-            return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-        }
+        func elapsed() -> Double { (clock.now - start) / .seconds(1) }
+        let fingerprint = ReadFingerprint.of(options)
 
-        if let earlier = try earlierImportOfSameContent(path) {
-            return ImportSummary(
-                path: path, status: .unchanged, importID: earlier.id, format: earlier.format, syntax: nil,
-                compression: nil, bytes: earlier.bytes, decompressedBytes: 0, counts: ReadCounts(),
-                inserted: .init(), seconds: elapsed(), firstRejects: [])
+        if !force, let earlier = try earlierImportOfSameContent(path, fingerprint: fingerprint), let id = earlier.id {
+            return ImportSummary(unchanged: path, earlier: earlier, importID: id, seconds: elapsed())
         }
 
         let reader = try LogReader(path: path, options: options)
@@ -82,14 +83,13 @@ public struct Importer: Sendable {
                     }
                     // The reader is done: its content hash is complete.
                     let hash = reader.contentSHA256
-                    if let earlier = try Row.fetchOne(
-                        db, sql: "SELECT id, format, bytes FROM import WHERE content_sha256 = ? AND id <> ?",
-                        arguments: [hash, writer.importID])
+                    if !force,
+                        let earlier = try Self.sameImport(
+                            contentSHA256: hash, fingerprint: fingerprint, excluding: writer.importID
+                        ).fetchOne(db),
+                        let id = earlier.id
                     {
-                        summary = ImportSummary(
-                            path: path, status: .unchanged, importID: earlier["id"], format: earlier["format"],
-                            syntax: nil, compression: nil, bytes: earlier["bytes"], decompressedBytes: 0,
-                            counts: ReadCounts(), inserted: .init(), seconds: elapsed(), firstRejects: [])
+                        summary = ImportSummary(unchanged: path, earlier: earlier, importID: id, seconds: elapsed())
                         return .rollback
                     }
                     let totalBytes = reader.totalBytes
@@ -114,23 +114,35 @@ public struct Importer: Sendable {
         }
     }
 
-    /// For a regular file whose size matches an earlier import, hashes it to see whether
-    /// it is the same content, so that re-imports are recognised without reading the rows.
-    private func earlierImportOfSameContent(_ path: String) throws -> (id: Int64, format: String, bytes: Int64)? {
+    /// Earlier imports that make importing this content with these options again pointless: same
+    /// content, same read options, and at least one row accepted.
+    static func sameImport(contentSHA256: String, fingerprint: String, excluding id: Int64? = nil)
+        -> QueryInterfaceRequest<ImportRecord>
+    {
+        typealias C = ImportRecord.Columns
+        var request = ImportRecord.filter(
+            C.contentSHA256 == contentSHA256 && C.readFingerprint == fingerprint && C.rowsAccepted > 0
+                && C.finishedAt != nil)
+        if let id { request = request.filter(C.id != id) }
+        return request.order(C.id)
+    }
+
+    /// For a regular file whose size matches an earlier import with the same read options, hashes
+    /// it to see whether it is the same content, so that re-imports are recognised without reading
+    /// the rows.
+    private func earlierImportOfSameContent(_ path: String, fingerprint: String) throws -> ImportRecord? {
         guard path != "-",
             let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             attributes[.type] as? FileAttributeType == .typeRegular,
             let size = (attributes[.size] as? NSNumber)?.int64Value
         else { return nil }
+        typealias C = ImportRecord.Columns
         let candidates = try database.writer.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT id, format, content_sha256 FROM import WHERE bytes = ?", arguments: [size])
+            try ImportRecord.filter(C.bytes == size && C.readFingerprint == fingerprint && C.rowsAccepted > 0)
+                .order(C.id).fetchAll(db)
         }
         guard !candidates.isEmpty, let hash = try? Self.sha256(ofFile: path) else { return nil }
-        for row in candidates where row["content_sha256"] == hash {
-            return (row["id"], row["format"], size)
-        }
-        return nil
+        return candidates.first { $0.contentSHA256 == hash }
     }
 
     static func sha256(ofFile path: String) throws -> String {

@@ -120,6 +120,28 @@ enum Schema {
                     FROM usage_event e JOIN user u ON u.id = e.user_id JOIN app a ON a.id = e.app_id;
                     """)
         }
+        migrator.registerMigration(v3) { db in
+            // read_fingerprint: SHA-256 of the options that change what is read (ReadFingerprint);
+            // an import is "the same" only with the same content and the same fingerprint. NULL for
+            // older imports: they never block a new read (whose rows then count as duplicates).
+            // rows_merged: foreground rows that continued a session (accepted, no record of their own).
+            try db.execute(
+                sql: """
+                    ALTER TABLE import ADD COLUMN read_fingerprint TEXT;
+                    ALTER TABLE import ADD COLUMN rows_merged INTEGER NOT NULL DEFAULT 0;
+                    DROP INDEX import_by_hash;
+                    CREATE INDEX import_by_hash ON import(content_sha256, read_fingerprint);
+                    DROP VIEW imports;
+                    CREATE VIEW imports AS
+                    SELECT id, path, format, compression, bytes, rows_read, rows_accepted, rows_rejected,
+                           rows_duplicate, rows_excluded, rows_merged, records_inserted, started_at, finished_at,
+                           content_sha256, read_fingerprint
+                    FROM import;
+                    """)
+        }
         return migrator
     }
+
+    /// The latest migration.
+    static let v3 = "v3: read-options fingerprint and merged rows of imports"
 }

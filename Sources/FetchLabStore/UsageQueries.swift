@@ -32,10 +32,16 @@ public struct UsageQueries: Sendable {
     public init(database: FetchLabDatabase) { self.database = database }
 
     /// YYYY-MM-DD of a day count since 1970.
-    static func date(_ day: Int) -> String {
-        var f = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!)
-        f = f.year().month().day()
-        return Date(timeIntervalSince1970: Double(day) * 86_400).formatted(f)
+    static func date(_ day: Int) -> String { CivilDate(daysSince1970: day).description }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` of an instant.
+    static func utc(_ time: Microseconds) -> String {
+        let day = LocalCalendar.day(time, offset: 0)
+        let second = LocalCalendar.localSeconds(time, offset: 0) - Int64(day) * Seconds.perDay
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let clock =
+            "\(two(second / Seconds.perHour)):\(two(second % Seconds.perHour / Seconds.perMinute)):\(two(second % Seconds.perMinute))"
+        return "\(date(day))T\(clock)Z"
     }
 
     /// UsageEvent statistics per user and app, optionally for one user or one app.
@@ -52,9 +58,10 @@ public struct UsageQueries: Sendable {
                     filters.append("a.name = ?")
                     arguments += [app]
                 }
+                let localSeconds = "(e.time / \(Microseconds.perSecond) + COALESCE(e.utc_offset, 0))"
                 let sql = """
-                    SELECT u.name, a.name, (e.time / 1000000 + COALESCE(e.utc_offset, 0)) / 86400 AS day,
-                           ((e.time / 1000000 + COALESCE(e.utc_offset, 0)) / 3600) % 24 AS hour,
+                    SELECT u.name, a.name, \(localSeconds) / \(Seconds.perDay) AS day,
+                           (\(localSeconds) / \(Seconds.perHour)) % 24 AS hour,
                            COUNT(*), MIN(e.time), MAX(e.time), MAX(e.utc_offset IS NOT NULL)
                     FROM usage_event e JOIN user u ON u.id = e.user_id JOIN app a ON a.id = e.app_id
                     WHERE \(filters.joined(separator: " AND "))

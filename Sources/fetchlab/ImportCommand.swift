@@ -52,12 +52,12 @@ struct ImportCommand: ParsableCommand {
     @Option(
         name: .customLong("session-gap"),
         help: "Foreground logs: a sample of the same app after this gap is a new launch (e.g. 300s, 5m).")
-    var sessionGap = "5m"
+    var sessionGap = DurationArgument(ReadOptions().sessionGap)
 
     @Option(
         name: .customLong("reorder-window"),
         help: "Foreground logs: how far back an out-of-order line may go (e.g. 1h).")
-    var reorderWindow = "1h"
+    var reorderWindow = DurationArgument(ReadOptions().reorderWindow)
 
     @Option(name: .customLong("exclude"), help: "Skip apps matching this glob (e.g. '*launcher*'). Repeatable.")
     var excludes: [String] = []
@@ -71,6 +71,12 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Fail the file at its first bad row (nothing of it is committed).")
     var strict = false
 
+    @Flag(
+        help:
+            "Read a file again even if the same content was imported with the same options (stored rows count as duplicates)."
+    )
+    var force = false
+
     @Option(
         name: .customLong("max-ratio"),
         help:
@@ -81,7 +87,7 @@ struct ImportCommand: ParsableCommand {
     @Option(
         name: .customLong("max-size"),
         help: "Refuse a file that inflates to more than this (e.g. 50G; default: no limit).")
-    var maxSize: String?
+    var maxSize: ByteSizeArgument?
 
     @Option(help: "Output: text or json.")
     var format: OutputFormat = .text
@@ -97,8 +103,18 @@ struct ImportCommand: ParsableCommand {
         for map in maps where map.split(separator: "=").count != 2 {
             throw ValidationError("--map takes COLUMN=FIELD, got '\(map)'")
         }
-        _ = try Self.duration(sessionGap, option: "--session-gap")
-        _ = try Self.duration(reorderWindow, option: "--reorder-window")
+        guard maxRatio >= 0 else { throw ValidationError("--max-ratio must be 0 (no limit) or positive") }
+        _ = try range()
+    }
+
+    /// `--earliest` and `--latest` in microseconds.
+    func range() throws -> (earliest: Microseconds, latest: Microseconds) {
+        var parser = TimestampParser()
+        do {
+            return (try parser.parse(earliest).microseconds, try parser.parse(latest).microseconds)
+        } catch {
+            throw ValidationError("--earliest/--latest: \(error)")
+        }
     }
 
     func readOptions() throws -> ReadOptions {
@@ -112,104 +128,62 @@ struct ImportCommand: ParsableCommand {
             options.columnMap[parts[0]] = parts[1]
         }
         options.user = user
-        options.sessionGap = try Self.duration(sessionGap, option: "--session-gap")
-        options.reorderWindow = try Self.duration(reorderWindow, option: "--reorder-window")
+        options.sessionGap = sessionGap.microseconds
+        options.reorderWindow = reorderWindow.microseconds
         options.excludedApps = excludes
         options.strict = strict
-        guard maxRatio >= 0 else { throw ValidationError("--max-ratio must be 0 (no limit) or positive") }
         options.maxRatio = maxRatio > 0 ? maxRatio : nil
-        if let maxSize { options.maxDecompressedBytes = try Self.size(maxSize, option: "--max-size") }
-        var parser = TimestampParser()
-        do {
-            options.earliest = try parser.parse(earliest).microseconds
-            options.latest = try parser.parse(latest).microseconds
-        } catch {
-            throw ValidationError("--earliest/--latest: \(error)")
-        }
+        options.maxDecompressedBytes = maxSize?.bytes
+        (options.earliest, options.latest) = try range()
         return options
     }
 
-    /// A byte size: 500M, 50G, 1T or plain bytes.
-    static func size(_ text: String, option: String) throws -> Int64 {
-        let units: [(String, Double)] = [("K", 1e3), ("M", 1e6), ("G", 1e9), ("T", 1e12)]
-        for (suffix, scale) in units where text.uppercased().hasSuffix(suffix) {
-            if let value = Double(text.dropLast()), value > 0 { return Int64(value * scale) }
-        }
-        if let bytes = Int64(text), bytes > 0 { return bytes }
-        throw ValidationError("\(option): '\(text)' is not a size (e.g. 500M, 50G)")
-    }
-
+    /// A duration option of another command, parsed by ``DurationArgument``'s rules.
+    /// (Kept for `predict` until it takes ``DurationArgument`` itself.)
     static func duration(_ text: String, option: String) throws -> Microseconds {
-        let units: [(String, Double)] = [
-            ("ms", 1e3), ("s", 1e6), ("m", 60e6), ("min", 60e6), ("h", 3600e6), ("d", 86400e6),
-        ]
-        for (suffix, scale) in units.sorted(by: { $0.0.count > $1.0.count }) where text.hasSuffix(suffix) {
-            if let value = Double(text.dropLast(suffix.count)), value >= 0 { return Microseconds(value * scale) }
+        guard let us = Quantity.duration(text) else {
+            throw ValidationError("\(option): '\(text)' is not a duration (e.g. 90s, 5m, 1h)")
         }
-        if let seconds = Double(text), seconds >= 0 { return Microseconds(seconds * 1e6) }
-        throw ValidationError("\(option): '\(text)' is not a duration (e.g. 90s, 5m, 1h)")
+        return us
     }
 
     func run() throws {
         let options = try readOptions()
         let paths = try InputPaths.expand(files)
-        let store: FetchLabDatabase
-        do {
-            store = try FetchLabDatabase(path: database.db, busyTimeout: busyTimeout)
-        } catch {
-            Terminal.error(error.description)
-            throw ExitCode(2)
-        }
-        let importer = Importer(database: store)
-        let showProgress = Terminal.stderrIsTerminal && format == .text
-        var summaries: [ImportSummary] = []
-        var failures: [String] = []
-        for path in paths {
-            do {
-                let summary = try importer.importFile(path, options: options) { p in
-                    guard showProgress else { return }
-                    if p.phase == .storing {
-                        let fraction = p.rows > 0 ? Double(p.stored) / Double(p.rows) : 1
-                        Terminal.progress(
-                            "\(Terminal.bar(fraction: fraction)) storing \(Format.count(p.stored))/\(Format.count(p.rows)) events in key order  \(path)"
-                        )
-                        return
+        try Exit.reporting {
+            let store = try FetchLabDatabase(path: database.db, busyTimeout: busyTimeout)
+            let importer = Importer(database: store)
+            let showProgress = Terminal.stderrIsTerminal && format == .text
+            var summaries: [ImportSummary] = []
+            var failures: [String] = []
+            for path in paths {
+                do {
+                    let summary = try importer.importFile(path, options: options, force: force) { p in
+                        if showProgress { Terminal.progress(ImportRenderer.progress(p)) }
                     }
-                    var line = "\(path)  \(Format.count(p.rows)) rows"
-                    let rate = p.elapsed > 0 ? Double(p.rows) / p.elapsed : 0
-                    line += "  \(Format.count(Int(rate))) rows/s"
-                    if let total = p.totalBytes, total > 0 {
-                        let fraction = Double(p.bytesRead) / Double(total)
-                        line =
-                            "\(Terminal.bar(fraction: fraction)) \(Format.bytes(p.bytesRead))/\(Format.bytes(total))  "
-                            + line
-                        if fraction > 0.01 { line += "  ETA \(Format.seconds(p.elapsed / fraction - p.elapsed))" }
+                    if showProgress { Terminal.clearProgress() }
+                    summaries.append(summary)
+                    if format == .text { print(ImportRenderer.text(summary)) }
+                    if summary.status == .nothingAccepted {
+                        let message = ImportRenderer.nothingAccepted(summary)
+                        failures.append(message)
+                        Terminal.error(message)
                     }
-                    Terminal.progress(line)
+                } catch {
+                    if showProgress { Terminal.clearProgress() }
+                    let message = "\(error)"
+                    failures.append(message)
+                    Terminal.error("\(message) — nothing from this file was imported")
                 }
-                if showProgress { Terminal.clearProgress() }
-                summaries.append(summary)
-                if format == .text { print(ImportRenderer.text(summary)) }
-            } catch {
-                if showProgress { Terminal.clearProgress() }
-                let message = "\(error)"
-                failures.append(message)
-                Terminal.error("\(message) — nothing from this file was imported")
             }
+            if format == .json {
+                print(Format.json(ImportReport(database: database.db, files: summaries, errors: failures)))
+            } else if paths.count > 1 {
+                print(ImportRenderer.total(summaries, failed: failures.count))
+            }
+            if !failures.isEmpty { throw ExitCode(Exit.failure) }
         }
-        if format == .json {
-            print(Format.json(ImportReport(database: database.db, files: summaries, errors: failures)))
-        } else if paths.count > 1 {
-            print(ImportRenderer.total(summaries, failed: failures.count))
-        }
-        if !failures.isEmpty { throw ExitCode(1) }
     }
-}
-
-struct ImportReport: Encodable {
-    var database: String
-    var files: [ImportSummary]
-    var errors: [String]
 }
 
 /// Turns the command's file arguments into a list of files.

@@ -25,7 +25,9 @@ import _FetchLabTestSupport
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
         return try queue.read { db in
-            Counts(
+            // Killed after SQLite created the file but before the schema was committed: nothing stored.
+            guard try db.tableExists("usage_event") else { return Counts(events: 0, imports: 0, rejects: 0) }
+            return Counts(
                 events: try Int.fetchOne(db, sql: "SELECT count(*) FROM usage_event") ?? -1,
                 imports: try Int.fetchOne(db, sql: "SELECT count(*) FROM import") ?? -1,
                 rejects: try Int.fetchOne(db, sql: "SELECT count(*) FROM rejected_row") ?? -1)

@@ -59,7 +59,7 @@ struct Fixture {
         #expect(rows.map { $0["event"] as String } == ["launch", "force_quit", "launch", "launch", "close"])
         // 12:06+01:00 is 11:06Z; its offset is kept for local-time profiles.
         #expect(rows[0]["time_utc"] as String == "2024-03-01T11:06:00.000Z")
-        #expect(rows[0]["utc_offset"] as Int? == 3600)
+        #expect(rows[0]["utc_offset"] as Int64? == Seconds.perHour)
         #expect(rows[3]["time_utc"] as String == "2024-03-01T12:00:00.123Z")
         #expect(rows[3]["app"] as String == "com.example.maps")
         #expect(try f.count("user") == 2)
@@ -257,8 +257,10 @@ struct Fixture {
         let header = try f.dir.writeGzip("header.csv.gz", "timestamp,user,app,event\n")
         let s1 = try f.importer.importFile(empty)
         let s2 = try f.importer.importFile(header)
-        #expect(s1.counts.rows == 0 && s1.status == .imported)
-        #expect(s2.counts.rows == 0 && s2.format == "usage")
+        // Recorded, but as an attempt that accepted nothing: it does not block importing the file again.
+        #expect(s1.counts.rows == 0 && s1.status == .nothingAccepted)
+        #expect(s2.counts.rows == 0 && s2.format == "usage" && s2.status == .nothingAccepted)
+        #expect(try f.importer.importFile(header).status == .nothingAccepted)
         #expect(try f.count("usage_event") == 0)
     }
 
@@ -289,7 +291,7 @@ struct Fixture {
         #expect((reject["reason"] as String).contains("does not exist"))
         let rows = try f.rows("SELECT time_utc, utc_offset FROM usage_events ORDER BY time_us")
         #expect(rows.map { $0["time_utc"] as String } == ["2024-03-31T00:30:00.000Z", "2024-03-31T01:30:00.000Z"])
-        #expect(rows.map { $0["utc_offset"] as Int } == [3600, 7200])
+        #expect(rows.map { $0["utc_offset"] as Int64 } == [Seconds.perHour, 2 * Seconds.perHour])
         #expect(try f.rows("SELECT time_zone FROM user").first?["time_zone"] as String? == "Europe/Berlin")
     }
 
@@ -489,7 +491,7 @@ struct Fixture {
     @Test func sessionGapIsAnOption() throws {
         let text = "2023-12-19 13:00:00,com.a\n2023-12-19 13:03:00,com.a\n"
         let (_, fiveMinutes) = try importForeground(text)
-        let (_, twoMinutes) = try importForeground(text) { $0.sessionGap = 120_000_000 }
+        let (_, twoMinutes) = try importForeground(text) { $0.sessionGap = .minutes(Int64(2)) }
         #expect(fiveMinutes.inserted.usageEvents == 1)
         #expect(twoMinutes.inserted.usageEvents == 2)
     }
@@ -591,7 +593,7 @@ struct Fixture {
         }
         let db = try FetchLabDatabase(path: path)
         let applied = try db.writer.read { try Schema.migrator.appliedMigrations($0) }
-        #expect(applied == ["v1", "v2: Background App Refresh events"])
+        #expect(applied == ["v1", "v2: Background App Refresh events", Schema.v3])
         #expect(try db.writer.read { try String.fetchOne($0, sql: "SELECT event FROM usage_events") } == "refresh_off")
     }
 }

@@ -1,0 +1,60 @@
+import FetchLabCore
+import FetchLabIngest
+import Foundation
+
+/// What identifies "the same import": the same bytes read with the same options. The same bytes
+/// read differently (another `--epoch-unit`, `--timezone`, `--map`, range, user, session gap…)
+/// give other rows, so they are another import.
+enum ReadFingerprint {
+    /// The options that change which rows are read and what they say, as canonical JSON (sorted
+    /// keys, every option written out, defaults included). Options that only decide whether a
+    /// file fails (`strict`, the decompression limits) or how it is batched are left out.
+    static func canonical(_ options: ReadOptions) -> String {
+        var parts: [String: Any] = [
+            "version": 1,
+            "format": options.format?.rawValue ?? "detect",
+            "raw_deflate": options.rawDeflate,
+            "time_zone": options.timeZone?.identifier ?? "UTC",
+            "epoch_unit": options.epochUnit.rawValue,
+            "column_map": options.columnMap,
+            "session_gap_us": options.sessionGap,
+            "reorder_window_us": options.reorderWindow,
+            "exclude": options.excludedApps.sorted(),
+            "earliest_us": options.earliest,
+            "latest_us": options.latest,
+        ]
+        if let user = options.user { parts["user"] = user }
+        return json(parts)
+    }
+
+    /// SHA-256 (hex) of ``canonical(_:)``: stored with each import.
+    static func of(_ options: ReadOptions) -> String {
+        var hasher = SHA256()
+        hasher.update(canonical(options))
+        return SHA256.hex(hasher.finalize())
+    }
+
+    /// The options for people (`import.options`): the reading options plus those that only decide
+    /// whether the file fails.
+    static func describe(_ options: ReadOptions) -> String {
+        var parts: [String: Any] = [:]
+        if let f = options.format { parts["format"] = f.rawValue }
+        if let tz = options.timeZone { parts["timezone"] = tz.identifier }
+        if options.epochUnit != .auto { parts["epoch_unit"] = options.epochUnit.rawValue }
+        if let u = options.user { parts["user"] = u }
+        if !options.excludedApps.isEmpty { parts["exclude"] = options.excludedApps.joined(separator: " ") }
+        if options.strict { parts["strict"] = "true" }
+        if options.rawDeflate { parts["raw_deflate"] = "true" }
+        for (k, v) in options.columnMap { parts["map." + k] = v }
+        parts["session_gap_s"] = String(options.sessionGap / .perSecond)
+        parts["reorder_window_s"] = String(options.reorderWindow / .perSecond)
+        parts["earliest_us"] = String(options.earliest)
+        parts["latest_us"] = String(options.latest)
+        return json(parts)
+    }
+
+    private static func json(_ object: [String: Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

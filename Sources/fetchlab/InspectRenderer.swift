@@ -1,0 +1,94 @@
+import FetchLabStore
+import Foundation
+
+/// What `fetchlab inspect` shows: launches per user and app, and device-context coverage per user.
+struct InspectReport: Encodable {
+    var launches: [AppUsage]
+    var context: [ContextCoverage]
+}
+
+/// The inspect table, with a 24-hour profile drawn in block characters.
+enum InspectRenderer {
+    /// Per user, the `top` most launched apps (all when 0), users by name.
+    static func topApps(_ usage: [AppUsage], top: Int) -> [AppUsage] {
+        var shown: [AppUsage] = []
+        for (_, group) in Dictionary(grouping: usage, by: \.user).sorted(by: { $0.key < $1.key }) {
+            let sorted = group.sorted { ($1.launches, $0.app) < ($0.launches, $1.app) }
+            shown += top > 0 ? Array(sorted.prefix(top)) : sorted
+        }
+        return shown
+    }
+
+    /// The launch table, then the context table; nil when there is neither.
+    static func text(_ report: InspectReport) -> String? {
+        var parts: [String] = []
+        if !report.launches.isEmpty { parts.append(table(report.launches)) }
+        if !report.context.isEmpty { parts.append(contextTable(report.context)) }
+        return parts.isEmpty ? nil : parts.joined(separator: "\n\n")
+    }
+
+    static func nothingStored(user: String?, app: String?) -> String {
+        if let app { return "no launches stored of app \(app)\(user.map { " for user \($0)" } ?? "")" }
+        return "no launches or context samples stored\(user.map { " for user \($0)" } ?? "")"
+    }
+
+    /// Per user: context samples, their span, and the shares charging, per network and in low power.
+    static func contextTable(_ rows: [ContextCoverage]) -> String {
+        let userWidth = max(4, rows.map(\.user.count).max() ?? 4)
+        func percent(_ share: Double?) -> String { share.map { String(format: "%.0f%%", $0 * 100) } ?? "–" }
+        var lines = [
+            Format.pad("user", userWidth)
+                + "   samples  first (UTC)           last (UTC)            days  charging  wifi  cellular  none  low power"
+        ]
+        for r in rows {
+            lines.append(
+                Format.pad(r.user, userWidth) + "  " + Format.pad(Format.count(r.samples), 8, right: true) + "  "
+                    + r.first + "  " + r.last + "  " + Format.pad(Format.count(r.daysCovered), 4, right: true) + "  "
+                    + Format.pad(percent(r.chargingShare), 8, right: true) + "  "
+                    + Format.pad(percent(r.wifiShare), 4, right: true) + "  "
+                    + Format.pad(percent(r.cellularShare), 8, right: true) + "  "
+                    + Format.pad(percent(r.noNetworkShare), 4, right: true) + "  "
+                    + Format.pad(percent(r.lowPowerShare), 9, right: true))
+        }
+        lines.append("")
+        lines.append(
+            "Context: device samples per user; shares are of the samples that recorded the field (– where none did).")
+        return lines.joined(separator: "\n")
+    }
+
+    static let blocks: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+
+    static func sparkline(_ hourly: [Int]) -> String {
+        let peak = hourly.max() ?? 0
+        guard peak > 0 else { return String(repeating: " ", count: hourly.count) }
+        return String(
+            hourly.map { n in
+                n == 0 ? blocks[0] : blocks[max(1, Int((Double(n) / Double(peak) * 8).rounded()))]
+            })
+    }
+
+    static func table(_ rows: [AppUsage]) -> String {
+        let userWidth = max(4, rows.map(\.user.count).max() ?? 4)
+        let appWidth = max(3, min(40, rows.map(\.app.count).max() ?? 3))
+        var lines: [String] = []
+        lines.append(
+            Format.pad("user", userWidth) + "  " + Format.pad("app", appWidth)
+                + "  launches  days  /day  first       last        "
+                + "0     6     12    18    ")
+        for r in rows {
+            let app = r.app.count > appWidth ? String(r.app.prefix(appWidth - 1)) + "…" : r.app
+            lines.append(
+                Format.pad(r.user, userWidth) + "  " + Format.pad(app, appWidth) + "  "
+                    + Format.pad(Format.count(r.launches), 8, right: true) + "  "
+                    + Format.pad(String(r.daysCovered), 4, right: true) + "  "
+                    + Format.pad(String(format: "%.1f", r.launchesPerDay), 4, right: true) + "  "
+                    + r.firstDay + "  " + r.lastDay + "  |" + sparkline(r.hourly) + "|"
+                    + (r.localTime ? "" : " UTC"))
+        }
+        lines.append("")
+        lines.append(
+            "Profile: launches per hour of the local day (UTC where the log gave no offset or --timezone), scaled to each row's peak."
+        )
+        return lines.joined(separator: "\n")
+    }
+}
