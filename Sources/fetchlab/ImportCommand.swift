@@ -138,15 +138,6 @@ struct ImportCommand: ParsableCommand {
         return options
     }
 
-    /// A duration option of another command, parsed by ``DurationArgument``'s rules.
-    /// (Kept for `predict` until it takes ``DurationArgument`` itself.)
-    static func duration(_ text: String, option: String) throws -> Microseconds {
-        guard let us = Quantity.duration(text) else {
-            throw ValidationError("\(option): '\(text)' is not a duration (e.g. 90s, 5m, 1h)")
-        }
-        return us
-    }
-
     func run() throws {
         let options = try readOptions()
         let paths = try InputPaths.expand(files)
