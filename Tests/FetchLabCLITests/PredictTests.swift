@@ -136,7 +136,7 @@ import _FetchLabTestSupport
                 + "the data's span of 3 days; a shorter --warm-up (at most 1) would help\n")
         let shorter = try fetchlab(["evaluate-predictors", "--db", db, "--warm-up", "1"])
         #expect(shorter.status == 0, "\(shorter.err)")
-        #expect(shorter.out.hasPrefix("1 users, 6 launches; scores on 1 held-out user-days"))
+        #expect(shorter.out.hasPrefix("1 user, 6 launches; scores on 1 held-out user-day "))
     }
 
     @Test func evaluatePredictorsPrintsTheTableAndJSON() throws {
