@@ -16,16 +16,16 @@ public struct ReadOptions: Sendable {
     /// Use this user (or device) name for every row instead of the file's.
     public var user: String?
     /// Foreground logs: a sample of the same app after this gap starts a new launch.
-    public var sessionGap: Microseconds = 5 * 60_000_000
+    public var sessionGap: Microseconds = 5 * .perMinute
     /// Foreground logs: how far back an out-of-order line may go and still be sorted in.
-    public var reorderWindow: Microseconds = 3_600_000_000
+    public var reorderWindow: Microseconds = .perHour
     /// Apps (glob patterns with `*` and `?`) whose rows are skipped.
     public var excludedApps: [String] = []
     /// Stop at the first bad row instead of recording it as a reject.
     public var strict = false
     /// Timestamps outside `earliest..<latest` are rejected (1970 placeholders are common).
-    public var earliest: Microseconds = 946_684_800_000_000  // 2000-01-01T00:00:00Z
-    public var latest: Microseconds = 4_102_444_800_000_000  // 2100-01-01T00:00:00Z
+    public var earliest: Microseconds = Self.midnightUTC(CivilDate(year: 2000, month: 1, day: 1))
+    public var latest: Microseconds = Self.midnightUTC(CivilDate(year: 2100, month: 1, day: 1))
     /// Rows per batch handed to the store.
     public var batchSize = 65_536
     /// Decompression-bomb limits: a file may not inflate more than `maxRatio` times its
@@ -35,6 +35,10 @@ public struct ReadOptions: Sendable {
     public var maxDecompressedBytes: Int64? = nil
 
     public init() {}
+
+    private static func midnightUTC(_ date: CivilDate) -> Microseconds {
+        LocalCalendar.midnight(of: date.daysSince1970, offset: 0)
+    }
 }
 
 /// Matches app names against `*`/`?` glob patterns.

@@ -63,6 +63,7 @@ public struct ReadCounts: Sendable, Hashable, Codable {
     public var duplicate = 0
     /// Valid rows skipped on purpose (`--exclude`, non-usage LSApp events).
     public var excluded = 0
+    public var merged = 0
 
     public init() {}
 
@@ -72,6 +73,7 @@ public struct ReadCounts: Sendable, Hashable, Codable {
         lhs.rejected += rhs.rejected
         lhs.duplicate += rhs.duplicate
         lhs.excluded += rhs.excluded
+        lhs.merged += rhs.merged
     }
 }
 
