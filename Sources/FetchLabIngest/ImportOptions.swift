@@ -11,15 +11,17 @@ public struct ReadOptions: Sendable {
     public var timeZone: TimeZone?
     /// Unit of numeric (epoch) timestamps.
     public var epochUnit: EpochUnit = .auto
-    /// Header renames, `column → field` (`--map ts=timestamp`).
+    /// Header renames, `column → field` (`--map ts=timestamp`); a mapping wins over built-in aliases.
     public var columnMap: [String: String] = [:]
-    /// Use this user (or device) name for every row instead of the file's.
+    /// Use this user (or device) name for every row instead of the file's. A header with a
+    /// timestamp and an app but no user column then reads as usage events, not content updates.
     public var user: String?
     /// Foreground logs: a sample of the same app after this gap starts a new launch.
     public var sessionGap: Microseconds = 5 * .perMinute
     /// Foreground logs: how far back an out-of-order line may go and still be sorted in.
     public var reorderWindow: Microseconds = .perHour
-    /// Apps (glob patterns with `*` and `?`) whose rows are skipped.
+    /// Apps (glob patterns with `*` and `?`) whose rows are skipped. In foreground logs their
+    /// samples are dropped before sessions are formed: they do not end the session around them.
     public var excludedApps: [String] = []
     /// Stop at the first bad row instead of recording it as a reject.
     public var strict = false
