@@ -11,21 +11,23 @@ public struct ReadOptions: Sendable {
     public var timeZone: TimeZone?
     /// Unit of numeric (epoch) timestamps.
     public var epochUnit: EpochUnit = .auto
-    /// Header renames, `column → field` (`--map ts=timestamp`).
+    /// Header renames, `column → field` (`--map ts=timestamp`); a mapping wins over built-in aliases.
     public var columnMap: [String: String] = [:]
-    /// Use this user (or device) name for every row instead of the file's.
+    /// Use this user (or device) name for every row instead of the file's. A header with a
+    /// timestamp and an app but no user column then reads as usage events, not content updates.
     public var user: String?
     /// Foreground logs: a sample of the same app after this gap starts a new launch.
-    public var sessionGap: Microseconds = 5 * 60_000_000
+    public var sessionGap: Microseconds = 5 * .perMinute
     /// Foreground logs: how far back an out-of-order line may go and still be sorted in.
-    public var reorderWindow: Microseconds = 3_600_000_000
-    /// Apps (glob patterns with `*` and `?`) whose rows are skipped.
+    public var reorderWindow: Microseconds = .perHour
+    /// Apps (glob patterns with `*` and `?`) whose rows are skipped. In foreground logs their
+    /// samples are dropped before sessions are formed: they do not end the session around them.
     public var excludedApps: [String] = []
     /// Stop at the first bad row instead of recording it as a reject.
     public var strict = false
     /// Timestamps outside `earliest..<latest` are rejected (1970 placeholders are common).
-    public var earliest: Microseconds = 946_684_800_000_000  // 2000-01-01T00:00:00Z
-    public var latest: Microseconds = 4_102_444_800_000_000  // 2100-01-01T00:00:00Z
+    public var earliest: Microseconds = Self.midnightUTC(CivilDate(year: 2000, month: 1, day: 1))
+    public var latest: Microseconds = Self.midnightUTC(CivilDate(year: 2100, month: 1, day: 1))
     /// Rows per batch handed to the store.
     public var batchSize = 65_536
     /// Decompression-bomb limits: a file may not inflate more than `maxRatio` times its
@@ -35,6 +37,10 @@ public struct ReadOptions: Sendable {
     public var maxDecompressedBytes: Int64? = nil
 
     public init() {}
+
+    private static func midnightUTC(_ date: CivilDate) -> Microseconds {
+        LocalCalendar.midnight(of: date.daysSince1970, offset: 0)
+    }
 }
 
 /// Matches app names against `*`/`?` glob patterns.

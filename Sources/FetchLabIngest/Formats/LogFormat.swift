@@ -1,4 +1,7 @@
 /// The log formats FetchLab reads. See README "Input formats".
+///
+/// Adding a format: one file under `Formats/` with a type conforming to ``DelimitedFormat``, one
+/// case here, and its arm in ``delimited`` and ``decode(_:into:)`` below (the compiler asks for both).
 public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
     /// FetchLab usage events: `timestamp,user,app[,event]` (CSV, TSV or JSON Lines).
     case usage
@@ -14,14 +17,44 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
     case lsapp
 }
 
+extension LogFormat {
+    /// The decoder of a format whose rows are delimited records under a header; nil for foreground
+    /// logs (headerless lines, sessionised by ``ForegroundFormat``). Used when reading the header.
+    var delimited: (any DelimitedFormat.Type)? {
+        switch self {
+        case .usage: FetchLabUsageFormat.self
+        case .context: FetchLabContextFormat.self
+        case .content: ContentFormat.self
+        case .battery: BatteryFormat.self
+        case .lsapp: LSAppFormat.self
+        case .foreground: nil
+        }
+    }
+
+    /// Decodes one delimited row: a static call per format, no existential dispatch per row.
+    @inline(__always)
+    func decode(_ row: Row, into sink: inout RecordSink) throws(RowProblem) {
+        switch self {
+        case .usage: try FetchLabUsageFormat.decode(row, into: &sink)
+        case .context: try FetchLabContextFormat.decode(row, into: &sink)
+        case .content: try ContentFormat.decode(row, into: &sink)
+        case .battery: try BatteryFormat.decode(row, into: &sink)
+        case .lsapp: try LSAppFormat.decode(row, into: &sink)
+        case .foreground: throw RowProblem("foreground lines are not delimited records")
+        }
+    }
+}
+
 /// How the rows of a FetchLab-format file are written.
 public enum RowSyntax: String, Sendable, Hashable, Codable {
     case csv, tsv, jsonLines = "jsonl"
 }
 
-/// The canonical fields of FetchLab's own formats, and the header names read as each.
+/// The fields a row's columns are read as.
 enum Field: String, CaseIterable {
     case timestamp, user, app, event, battery, charging, network, lowPower = "low_power", screenOn = "screen_on"
+    /// The Android battery sampler's `Cellular` column (FetchLab's own formats have `network`).
+    case cellular
 
     /// Position in `allCases`, for array-indexed lookups.
     var ordinal: Int {
@@ -35,12 +68,17 @@ enum Field: String, CaseIterable {
         case .network: 6
         case .lowPower: 7
         case .screenOn: 8
+        case .cellular: 9
         }
     }
 
+    /// The device-context fields of FetchLab's context format.
+    static let context: Set<Field> = [.battery, .charging, .network, .lowPower, .screenOn]
+
+    /// The field a FetchLab header name (or one of its common aliases) stands for.
     static func canonical(_ header: String) -> Field? {
         let name = header.lowercased()
-        if let field = Field(rawValue: name) { return field }
+        if let field = Field(rawValue: name), field != .cellular { return field }
         switch name {
         case "time", "ts", "date", "datetime", "time_stamp": return .timestamp
         case "user_id", "userid", "device", "device_id", "uid": return .user

@@ -1,3 +1,4 @@
+import FetchLabCore
 import Foundation
 
 /// The unit of numeric (epoch) timestamps.
@@ -86,9 +87,10 @@ public struct TimestampParser: Sendable {
     private var lastSlot: Int64 = .min
     private var lastSlotOffset: Int32 = 0
 
-    private static let slotSeconds: Int64 = 900
+    private static let slotSeconds: Int64 = 15 * Seconds.perMinute
     private static let maxCachedSlots = 65_536
     private static let complexSlot = Int32.min
+    private static let microsecondsPerMillisecond = Microseconds.perSecond / 1_000
 
     /// Creates a parser.
     /// - Parameters:
@@ -172,7 +174,7 @@ public struct TimestampParser: Sendable {
             if i < n && (p[i] == 0x2e || p[i] == 0x2c) {
                 i += 1
                 let fracStart = i
-                var scale = 100_000
+                var scale = Int(Microseconds.perSecond / 10)
                 while i < n, case let d = p[i] &- 0x30, d < 10 {
                     micros += Int(d) * scale
                     scale /= 10
@@ -205,12 +207,12 @@ public struct TimestampParser: Sendable {
                     om = Self.twoDigits(p, i + 4)
                 }
                 guard oh >= 0, om >= 0 else { throw notTimestamp(p, n) }
-                if om > 59 || oh * 60 + om > 18 * 60 {
+                let total = Int64(oh) * Seconds.perHour + Int64(om) * Seconds.perMinute
+                if om > 59 || total > 18 * Seconds.perHour {
                     throw TimestampError(
                         message: "timestamp \(Self.quote(p, n)) has invalid UTC offset \(Self.text(p + i, n - i))")
                 }
-                let total = Int32(oh * 3600 + om * 60)
-                offset = c == 0x2d ? -total : total
+                offset = Int32(c == 0x2d ? -total : total)
             } else {
                 throw notTimestamp(p, n)
             }
@@ -219,7 +221,7 @@ public struct TimestampParser: Sendable {
         if month < 1 || month > 12 {
             throw TimestampError(message: "timestamp \(Self.quote(p, n)) has invalid month \(month)")
         }
-        if day < 1 || day > Self.daysInMonth(year, month) {
+        if day < 1 || day > CivilDate.daysInMonth(year: year, month: month) {
             throw TimestampError(
                 message:
                     "timestamp \(Self.quote(p, n)) has invalid day \(day) for \(Self.pad(year, 4))-\(Self.pad(month, 2))"
@@ -230,55 +232,35 @@ public struct TimestampParser: Sendable {
         if second > 60 { throw TimestampError(message: "timestamp \(Self.quote(p, n)) has invalid second \(second)") }
         if second == 60 {
             second = 59
-            micros = 999_999
+            micros = Int(Microseconds.perSecond) - 1
         }
-        let days = Self.daysFromCivil(year, month, day)
-        let local = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        let days = CivilDate.days(year: year, month: month, day: day)
+        let local =
+            Int64(days) * Seconds.perDay + Int64(hour) * Seconds.perHour + Int64(minute) * Seconds.perMinute
+            + Int64(second)
         if let offset {
             return ParsedTimestamp(
-                microseconds: (local - Int64(offset)) * 1_000_000 + Int64(micros), utcOffsetSeconds: offset)
+                microseconds: .seconds(local - Int64(offset)) + Int64(micros), utcOffsetSeconds: offset)
         }
         guard timeZone != nil else {
-            return ParsedTimestamp(microseconds: local * 1_000_000 + Int64(micros), utcOffsetSeconds: nil)
+            return ParsedTimestamp(microseconds: .seconds(local) + Int64(micros), utcOffsetSeconds: nil)
         }
         let zoneOffset = try localOffset(local)
         return ParsedTimestamp(
-            microseconds: (local - Int64(zoneOffset)) * 1_000_000 + Int64(micros), utcOffsetSeconds: zoneOffset)
+            microseconds: .seconds(local - Int64(zoneOffset)) + Int64(micros), utcOffsetSeconds: zoneOffset)
     }
 
-    @inline(__always) private static func isLeap(_ y: Int) -> Bool {
-        (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
-    }
-
-    @inline(__always) private static func daysInMonth(_ y: Int, _ m: Int) -> Int {
-        switch m {
-        case 2: return isLeap(y) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+    /// Days since 1970-01-01 of a proleptic Gregorian date.
+    @available(*, deprecated, message: "use CivilDate.days(year:month:day:) from FetchLabCore")
     @inline(__always) public static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        CivilDate.days(year: year, month: month, day: day)
     }
 
     /// The date of a day count since 1970-01-01 (inverse of `daysFromCivil`).
+    @available(*, deprecated, message: "use CivilDate(daysSince1970:) from FetchLabCore")
     public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+        let date = CivilDate(daysSince1970: days)
+        return (date.year, date.month, date.day)
     }
 
     // MARK: - Time zone offsets
@@ -318,7 +300,7 @@ public struct TimestampParser: Sendable {
             Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(utc))))
         }
         // Offsets in effect around this time (assumes at most one transition a day).
-        let candidates = [offset(at: local - 86_400), offset(at: local), offset(at: local + 86_400)]
+        let candidates = [offset(at: local - Seconds.perDay), offset(at: local), offset(at: local + Seconds.perDay)]
         var best: Int64? = nil
         var bestOffset: Int64 = 0
         for candidate in candidates {
@@ -333,11 +315,11 @@ public struct TimestampParser: Sendable {
     }
 
     private static func formatLocal(_ local: Int64) -> String {
-        let days = Int(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
-        let secs = Int(local - Int64(days) * 86_400)
-        let (y, m, d) = civilFromDays(days)
-        return
-            "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2)) \(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))"
+        let day = LocalCalendar.day(localSeconds: local)
+        let secs = local - Int64(day) * Seconds.perDay
+        let hh = Int(secs / Seconds.perHour), mm = Int(secs % Seconds.perHour / Seconds.perMinute),
+            ss = Int(secs % Seconds.perMinute)
+        return "\(CivilDate(daysSince1970: day)) \(pad(hh, 2)):\(pad(mm, 2)):\(pad(ss, 2))"
     }
 
     // MARK: - Epoch numbers
@@ -390,11 +372,11 @@ public struct TimestampParser: Sendable {
         var overflow = false
         switch unit {
         case .seconds, .auto:
-            (micros, overflow) = value.multipliedReportingOverflow(by: 1_000_000)
+            (micros, overflow) = value.multipliedReportingOverflow(by: Microseconds.perSecond)
             micros += fraction
         case .milliseconds:
-            (micros, overflow) = value.multipliedReportingOverflow(by: 1_000)
-            micros += fraction / 1_000
+            (micros, overflow) = value.multipliedReportingOverflow(by: Self.microsecondsPerMillisecond)
+            micros += fraction / Self.microsecondsPerMillisecond
         case .microseconds:
             micros = value
         }

@@ -1,0 +1,60 @@
+import FetchLabCore
+
+/// Android battery-sampler logs: `_id,ID,level,…,status,…,WiFi,Cellular,…,isInteractive,…,Timestamp`.
+/// `ID` is the device (the user), `status` the Android battery status (2 charging, 5 full, 3 and 4
+/// not charging, 1 unknown), `WiFi`/`Cellular` the network, `isInteractive` the screen.
+enum BatteryFormat: DelimitedFormat {
+    static func recognise(_ header: HeaderNames, statedUser: Bool) -> Recognition {
+        header.lowercased.isSuperset(of: ["id", "level", "status", "timestamp"]) ? .signature : .no
+    }
+
+    static func field(named name: String) -> Field? {
+        switch name {
+        case "id": .user
+        case "level": .battery
+        case "status": .charging
+        case "wifi": .network
+        case "cellular": .cellular
+        case "isinteractive": .screenOn
+        case "timestamp": .timestamp
+        default: nil
+        }
+    }
+
+    static func required(statedUser: Bool) -> [Field] { statedUser ? [.timestamp] : [.timestamp, .user] }
+
+    static func columnName(_ field: Field) -> String {
+        switch field {
+        case .user: "ID"
+        case .battery: "level"
+        case .charging: "status"
+        case .network: "WiFi"
+        case .cellular: "Cellular"
+        case .screenOn: "isInteractive"
+        case .timestamp: "Timestamp"
+        default: field.rawValue
+        }
+    }
+
+    static func decode(_ row: Row, into sink: inout RecordSink) throws(RowProblem) {
+        let ts = try sink.time(of: row)
+        var sample = ContextSample(time: ts.microseconds, user: try sink.user(of: row))
+        if let b = row.value(.battery) { sample.battery = try FieldText.percentage(b, column: "level") }
+        if let s = row.value(.charging) {
+            switch String(decoding: s, as: UTF8.self) {
+            case "2", "5": sample.charging = true
+            case "3", "4": sample.charging = false
+            case "1": sample.charging = nil
+            default: throw RowProblem("status \(FieldText.quoted(s)) is not an Android battery status (1–5)")
+            }
+        }
+        // An unreadable WiFi/Cellular flag is unknown, not a reject (the sampler writes odd values).
+        let wifi = row.value(.network).flatMap(FieldText.bool)
+        let cellular = row.value(.cellular).flatMap(FieldText.bool)
+        if wifi != nil || cellular != nil {
+            sample.network = wifi == true ? .wifi : cellular == true ? .cellular : NetworkType.none
+        }
+        if let s = row.value(.screenOn) { sample.screenOn = try FieldText.bool(s, column: "isInteractive") }
+        sink.accept(sample, from: row)
+    }
+}

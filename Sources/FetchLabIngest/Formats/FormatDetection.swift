@@ -1,0 +1,141 @@
+import FetchLabCore
+import Foundation
+
+/// Learns a file's format from its first line, and binds a header's columns to fields.
+enum FormatDetection {
+    struct Detected {
+        var format: LogFormat
+        var syntax: RowSyntax?
+        /// The header as read, or the column names a headerless format stands for.
+        var header: [String]
+        /// The first line is a record, not a header.
+        var firstLineIsData: Bool
+    }
+
+    /// The format of a file whose first non-blank line is `line`.
+    static func detect(_ line: [UInt8], options: ReadOptions, source: String) throws(IngestError) -> Detected {
+        let forced = options.format
+        if forced == .foreground || (forced == nil && looksLikeForegroundSample(line)) {
+            return Detected(format: .foreground, syntax: nil, header: [], firstLineIsData: true)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        if text.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("{") {
+            var parser = JSONLineParser()
+            if let problem = line.withUnsafeBytes({ parser.parse($0) }) {
+                throw IngestError(.format, source: source, line: 1, message: "JSON Lines: \(problem)")
+            }
+            let keys = parser.keys.map { String(decoding: $0, as: UTF8.self) }
+            let format = try classify(keys, options: options, source: source)
+            return Detected(format: format, syntax: .jsonLines, header: keys, firstLineIsData: true)
+        }
+        let tab = text.contains("\t")
+        let header = text.split(separator: tab ? "\t" : ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"'"))
+        }
+        // LSApp files may come without a header: five tab-separated fields ending in an event.
+        if tab, header.count == LSAppFormat.header.count, LSAppFormat.events.contains(header[4].lowercased()),
+            forced == nil || forced == .lsapp
+        {
+            return Detected(format: .lsapp, syntax: .tsv, header: LSAppFormat.header, firstLineIsData: true)
+        }
+        let format = try classify(header, options: options, source: source)
+        return Detected(format: format, syntax: tab ? .tsv : .csv, header: header, firstLineIsData: false)
+    }
+
+    /// `YYYY-MM-DD HH:MM…,package` with exactly one comma.
+    static func looksLikeForegroundSample(_ line: [UInt8]) -> Bool {
+        var bytes = line[...]
+        while let b = bytes.first, b == 0x20 || b == 0x09 || b == 0 { bytes.removeFirst() }
+        guard bytes.count >= 18 else { return false }
+        let b = Array(bytes.prefix(11))
+        let digits = [0, 1, 2, 3, 5, 6, 8, 9]
+        guard digits.allSatisfy({ b[$0] >= 0x30 && b[$0] <= 0x39 }), b[4] == 0x2D, b[7] == 0x2D,
+            b[10] == 0x20 || b[10] == UInt8(ascii: "T")
+        else { return false }
+        return bytes.filter { $0 == 0x2C }.count == 1
+    }
+
+    /// The format a header stands for: the stated one (`--input-format`), else the one format whose
+    /// signature it has, else the one FetchLab format it fits. A header that fits two formats, or
+    /// none, is an error saying what to state.
+    static func classify(_ names: [String], options: ReadOptions, source: String) throws(IngestError) -> LogFormat {
+        if let forced = options.format { return forced }
+        let header = HeaderNames(names, map: options.columnMap)
+        let statedUser = options.user != nil
+        var signatures: [LogFormat] = []
+        var fits: [LogFormat] = []
+        for format in LogFormat.allCases {
+            guard let decoder = format.delimited else { continue }
+            switch decoder.recognise(header, statedUser: statedUser) {
+            case .signature: signatures.append(format)
+            case .fits: fits.append(format)
+            case .no: break
+            }
+        }
+        let candidates = signatures.isEmpty ? fits : signatures
+        if candidates.count == 1 { return candidates[0] }
+        if candidates.count > 1 {
+            let names = candidates.map(\.rawValue)
+            throw IngestError(
+                .format, source: source, line: 1,
+                message: "header \(header.quoted) could be \(names.dropLast().joined(separator: ", ")) "
+                    + "or \(names[names.count - 1]) data; say which with --input-format \(names.joined(separator: "|"))"
+            )
+        }
+        throw IngestError(.format, source: source, line: 1, message: unrecognised(header, statedUser: statedUser))
+    }
+
+    /// Why a header matches no format, and what to do.
+    private static func unrecognised(_ header: HeaderNames, statedUser: Bool) -> String {
+        let f = header.fields
+        guard f.contains(.timestamp) else {
+            return "header \(header.quoted) has no timestamp column; expected a FetchLab header "
+                + "(timestamp,user,app[,event]; timestamp,user,battery,…; timestamp,app), an Android battery-sampler "
+                + "or LSApp header, or a foreground log line (rename columns with --map COLUMN=FIELD, "
+                + "or state the format with --input-format)"
+        }
+        if f.contains(.app) && f.contains(.event) && !f.contains(.user) && !statedUser {
+            return "header \(header.quoted) has app and event columns but no user: for usage events name the user "
+                + "with --user NAME (or map a column to user with --map COLUMN=user); "
+                + "for content updates use --input-format content"
+        }
+        if !f.isDisjoint(with: Field.context) && !f.contains(.user) && !statedUser {
+            return "header \(header.quoted) has device-context columns but no user: name the user with --user NAME "
+                + "or map a column to user with --map COLUMN=user"
+        }
+        return "header \(header.quoted) names neither an app nor device-context columns "
+            + "(rename columns with --map COLUMN=FIELD, or state the format with --input-format)"
+    }
+
+    /// The column of each field (indexed by ``Field/ordinal``; -1 when the header has none).
+    ///
+    /// A column `--map` names is read as the field it is mapped to, whatever the names of the other
+    /// columns: an explicit mapping wins over a built-in alias (`--map Time=timestamp` beside a
+    /// `Date` column). Of several columns standing for one field, the first is read.
+    static func bindColumns(
+        _ header: [String], format: LogFormat, options: ReadOptions, source: String
+    ) throws(IngestError) -> [Int] {
+        var columns = [Int](repeating: -1, count: Field.allCases.count)
+        guard let decoder = format.delimited else { return columns }
+        for explicit in [true, false] {
+            for (index, name) in header.enumerated() {
+                let mapped = options.columnMap[name]
+                guard (mapped != nil) == explicit, let field = decoder.field(named: (mapped ?? name).lowercased()),
+                    columns[field.ordinal] < 0
+                else { continue }
+                columns[field.ordinal] = index
+            }
+        }
+        let statedUser = options.user != nil
+        let missing = decoder.required(statedUser: statedUser).filter { columns[$0.ordinal] < 0 }
+        if !missing.isEmpty {
+            let names = missing.map { decoder.columnName($0) }.joined(separator: ", ")
+            let userHint = missing.contains(.user) ? " or name the user with --user NAME" : ""
+            throw IngestError(
+                .format, source: source, line: 1,
+                message: "\(format.rawValue) header \(HeaderNames(header, map: [:]).quoted) lacks \(names); "
+                    + "read a column as a field with --map COLUMN=FIELD\(userHint)")
+        }
+        return columns
+    }
+}

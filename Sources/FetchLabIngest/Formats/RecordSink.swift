@@ -1,0 +1,130 @@
+import FetchLabCore
+
+/// Where the format decoders put what they read: the batch being filled, the name tables, and the
+/// checks every format shares (timestamps in range, user and app names, `--exclude`).
+struct RecordSink {
+    var batch = RecordBatch()
+    var users = NameTable()
+    var apps = NameTable()
+    /// The user of every row when `--user` names one (or a foreground log's file name does).
+    private(set) var fixedUser: Int32?
+    private var timestamps: TimestampParser
+    private let earliest: Microseconds
+    private let latest: Microseconds
+    private let excludes: GlobSet
+    /// Per app id: -1 not yet matched against `--exclude`, 0 kept, 1 excluded.
+    private var excludedApp: [Int8] = []
+
+    /// User and app names longer than this are rejected (they are identifiers, not content).
+    static let maxNameBytes = 1024
+
+    init(options: ReadOptions) {
+        timestamps = TimestampParser(timeZone: options.timeZone, epochUnit: options.epochUnit)
+        earliest = options.earliest
+        latest = options.latest
+        excludes = GlobSet(options.excludedApps)
+    }
+
+    /// Every row is `name`'s.
+    mutating func fixUser(_ name: String) { fixedUser = users.id(of: name) }
+
+    // MARK: Timestamps
+
+    /// The instant of a timestamp field, within `--earliest`..<`--latest`.
+    @inline(__always)
+    mutating func time(_ field: UnsafeRawBufferPointer) throws(RowProblem) -> ParsedTimestamp {
+        let ts: ParsedTimestamp
+        do { ts = try timestamps.parse(field) } catch { throw RowProblem(error.message) }
+        if ts.microseconds < earliest || ts.microseconds >= latest {
+            throw RowProblem(
+                "timestamp \(FieldText.quoted(field)) is outside \(Self.isoDate(earliest))..\(Self.isoDate(latest))"
+                    + " (a placeholder?); change the range with --earliest/--latest")
+        }
+        return ts
+    }
+
+    /// The instant of a row's timestamp column.
+    @inline(__always)
+    mutating func time(of row: Row) throws(RowProblem) -> ParsedTimestamp {
+        guard let field = row.value(.timestamp) else { throw RowProblem("empty timestamp") }
+        return try time(field)
+    }
+
+    /// `YYYY-MM-DD` of an instant (UTC).
+    static func isoDate(_ us: Microseconds) -> String {
+        CivilDate(daysSince1970: LocalCalendar.day(us, offset: 0)).description
+    }
+
+    // MARK: Names
+
+    /// The user of a row: the stated one, or the row's user column.
+    @inline(__always)
+    mutating func user(of row: Row) throws(RowProblem) -> Int32 {
+        if let fixedUser { return fixedUser }
+        guard let name = row.value(.user) else { throw RowProblem("empty user") }
+        return try Self.id(of: name, in: &users, noun: "user")
+    }
+
+    /// The id of an app name; `noun` names it in messages (`app`, `package`).
+    @inline(__always)
+    mutating func app(_ name: UnsafeRawBufferPointer, noun: String = "app") throws(RowProblem) -> Int32 {
+        try Self.id(of: name, in: &apps, noun: noun)
+    }
+
+    @inline(__always)
+    private static func id(
+        of name: UnsafeRawBufferPointer, in table: inout NameTable, noun: String
+    ) throws(RowProblem) -> Int32 {
+        guard name.count <= maxNameBytes else { throw RowProblem("\(noun) name longer than \(maxNameBytes) bytes") }
+        guard let id = table.validID(of: name) else { throw RowProblem("\(noun) name is not valid UTF-8") }
+        return id
+    }
+
+    // MARK: Records
+
+    /// Whether `--exclude` drops this app (each app is matched once).
+    mutating func isExcluded(_ app: Int32) -> Bool {
+        if excludes.isEmpty { return false }
+        let index = Int(app)
+        while excludedApp.count <= index { excludedApp.append(-1) }
+        if excludedApp[index] < 0 { excludedApp[index] = excludes.matches(apps.name(app)) ? 1 : 0 }
+        return excludedApp[index] == 1
+    }
+
+    /// A valid usage event: kept, or counted as excluded.
+    @inline(__always)
+    mutating func accept(_ event: UsageEvent) {
+        batch.counts.accepted += 1
+        if isExcluded(event.app) {
+            batch.counts.excluded += 1
+        } else {
+            batch.usage.append(event)
+        }
+    }
+
+    /// A valid content update: kept, or counted as excluded.
+    @inline(__always)
+    mutating func accept(_ update: ContentUpdate) {
+        batch.counts.accepted += 1
+        if isExcluded(update.app) {
+            batch.counts.excluded += 1
+        } else {
+            batch.content.append(update)
+        }
+    }
+
+    /// A valid device-context sample, with the row it came from.
+    mutating func accept(_ sample: ContextSample, from row: Row) {
+        batch.counts.accepted += 1
+        batch.context.append(
+            ContextRow(
+                sample: sample, line: row.line,
+                raw: String(decoding: row.raw.prefix(RejectedRow.maxRawBytes), as: UTF8.self)))
+    }
+
+    /// A valid row skipped on purpose (a dataset's non-usage event).
+    mutating func skip() {
+        batch.counts.accepted += 1
+        batch.counts.excluded += 1
+    }
+}
