@@ -516,7 +516,9 @@ struct Fixture {
         #expect((reasons[1]["reason"] as String).contains("NUL"))
     }
 
-    @Test func excludedAppsEndSessionsButAreNotLaunches() throws {
+    /// The launch rule of the evaluation protocol: excluded samples are dropped first, so a return to
+    /// an app within the session gap after only excluded samples is the same use.
+    @Test func excludedAppsAreDroppedBeforeSessionising() throws {
         let (f, s) = try importForeground(
             """
             2023-12-19 13:00:00,com.a
@@ -526,7 +528,8 @@ struct Fixture {
             """
         ) { $0.excludedApps = ["*launcher*"] }
         #expect(s.counts.excluded == 1)
-        #expect(try f.launches("foreground-user_x").map(\.0) == ["com.a", "com.a"])
+        #expect(s.counts.merged == 1)
+        #expect(try f.launches("foreground-user_x").map(\.0) == ["com.a"])
         #expect(try f.count("app") == 1)
     }
 

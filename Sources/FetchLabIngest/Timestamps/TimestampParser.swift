@@ -250,19 +250,6 @@ public struct TimestampParser: Sendable {
             microseconds: .seconds(local - Int64(zoneOffset)) + Int64(micros), utcOffsetSeconds: zoneOffset)
     }
 
-    /// Days since 1970-01-01 of a proleptic Gregorian date.
-    @available(*, deprecated, message: "use CivilDate.days(year:month:day:) from FetchLabCore")
-    @inline(__always) public static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        CivilDate.days(year: year, month: month, day: day)
-    }
-
-    /// The date of a day count since 1970-01-01 (inverse of `daysFromCivil`).
-    @available(*, deprecated, message: "use CivilDate(daysSince1970:) from FetchLabCore")
-    public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let date = CivilDate(daysSince1970: days)
-        return (date.year, date.month, date.day)
-    }
-
     // MARK: - Time zone offsets
 
     /// The offset of `timeZone` for a local wall-clock time, given as seconds since
