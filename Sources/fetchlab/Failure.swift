@@ -35,8 +35,10 @@ enum Exit {
             }
         }
         if help.isEmpty { return error }
-        // "--start <start> First day (local date, YYYY-MM-DD)." → "(--start: first day …)"
-        return "\(error) (\(help))"
+        // "Help: --start <start> First day (local date, YYYY-MM-DD)." → what the option expects.
+        var words = help.split(separator: " ")
+        while let first = words.first, first.hasPrefix("-") || first.hasPrefix("<") { words.removeFirst() }
+        return words.isEmpty ? error : "\(error); expected: \(words.joined(separator: " "))"
     }
 
     /// Runs a command body, turning every known failure into one line on stderr and exit 1.

@@ -100,7 +100,8 @@ import _FetchLabTestSupport
         let file = try dir.write("local.csv", "timestamp,user,app\n2024-03-01 12:00:00,u,a\n")
         let zone = try fetchlab(["import", "--db", db, "--timezone", "Mars/Olympus_Mons", file])
         #expect(zone.status == 64)
-        #expect(zone.err.contains("unknown time zone 'Mars/Olympus_Mons'"))
+        #expect(
+            zone.err.contains("'Mars/Olympus_Mons' is invalid for '--timezone <timezone>'; expected: IANA time zone"))
         #expect(!FileManager.default.fileExists(atPath: db))
         let asDB = try fetchlab(["import", "--db", dir.url.path, file])
         #expect(asDB.status != 0)
@@ -133,7 +134,7 @@ import _FetchLabTestSupport
 
         let badZone = try fetchlab(["import", "--db", db, "--timezone", "Mars/Olympus", strictFile])
         #expect(badZone.status != 0)
-        #expect(badZone.err.contains("unknown time zone 'Mars/Olympus'"))
+        #expect(badZone.err.contains("'Mars/Olympus' is invalid for '--timezone <timezone>'; expected: IANA time zone"))
 
         // Nothing of the failed files reached the database.
         let count = try GRDB.DatabaseQueue(path: db).read {

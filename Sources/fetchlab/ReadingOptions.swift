@@ -1,0 +1,114 @@
+import ArgumentParser
+import FetchLabCore
+import FetchLabIngest
+import Foundation
+
+extension LogFormat: ExpressibleByArgument {}
+extension EpochUnit: ExpressibleByArgument {}
+
+/// How `import` reads its files: every option that changes what is read (and so the import's
+/// fingerprint), each parsed once into its type.
+struct ReadingOptions: ParsableArguments {
+    @Option(
+        name: .customLong("input-format"),
+        help: "Read as this format instead of detecting it.")
+    var inputFormat: LogFormat?
+
+    @Flag(name: .customLong("raw-deflate"), help: "The input is raw deflate data (no gzip or zlib header).")
+    var rawDeflate = false
+
+    @Option(help: "IANA time zone for date-times without an offset (default: UTC), e.g. Europe/Berlin.")
+    var timezone: TimeZoneArgument?
+
+    @Option(name: .customLong("epoch-unit"), help: "Unit of numeric timestamps (auto detects by magnitude).")
+    var epochUnit: EpochUnit = .auto
+
+    @Option(
+        name: .customLong("map"),
+        help: """
+            Read header COLUMN as FIELD (timestamp, user, app, event, battery, charging, network, low_power, \
+            screen_on); wins over the built-in header names. Repeatable.
+            """)
+    var maps: [ColumnMapping] = []
+
+    @Option(help: "User (or device) name for every row; foreground logs default to the file name.")
+    var user: String?
+
+    @Option(
+        name: .customLong("session-gap"),
+        help: "Foreground logs: a sample of the same app after this gap is a new launch (e.g. 300s, 5m).")
+    var sessionGap = DurationArgument(ReadOptions().sessionGap)
+
+    @Option(
+        name: .customLong("reorder-window"),
+        help: "Foreground logs: how far back an out-of-order line may go (e.g. 1h).")
+    var reorderWindow = DurationArgument(ReadOptions().reorderWindow)
+
+    @Option(name: .customLong("exclude"), help: "Skip apps matching this glob (e.g. '*launcher*'). Repeatable.")
+    var excludes: [String] = []
+
+    @Option(help: "Reject timestamps before this date (ISO-8601).")
+    var earliest = InstantArgument(ReadOptions().earliest)
+
+    @Option(help: "Reject timestamps at or after this date (ISO-8601).")
+    var latest = InstantArgument(ReadOptions().latest)
+
+    var readOptions: ReadOptions {
+        var options = ReadOptions()
+        options.format = inputFormat
+        options.rawDeflate = rawDeflate
+        options.timeZone = timezone?.zone
+        options.epochUnit = epochUnit
+        for map in maps { options.columnMap[map.column] = map.field }
+        options.user = user
+        options.sessionGap = sessionGap.microseconds
+        options.reorderWindow = reorderWindow.microseconds
+        options.excludedApps = excludes
+        options.earliest = earliest.microseconds
+        options.latest = latest.microseconds
+        return options
+    }
+}
+
+/// An IANA time zone (`--timezone Europe/Berlin`).
+struct TimeZoneArgument: ExpressibleByArgument {
+    var zone: TimeZone
+
+    init?(argument: String) {
+        guard let zone = TimeZone(identifier: argument) else { return nil }
+        self.zone = zone
+    }
+}
+
+/// `COLUMN=FIELD` (`--map Time=timestamp`).
+struct ColumnMapping: ExpressibleByArgument {
+    var column: String
+    var field: String
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        column = String(parts[0])
+        field = String(parts[1])
+    }
+}
+
+/// An instant written as ISO-8601 (`2024-01-01`, `2024-01-01T00:00:00Z`) or epoch.
+struct InstantArgument: ExpressibleByArgument, CustomStringConvertible {
+    var microseconds: Microseconds
+
+    init(_ microseconds: Microseconds) { self.microseconds = microseconds }
+
+    init?(argument: String) {
+        var parser = TimestampParser()
+        guard let parsed = try? parser.parse(argument) else { return nil }
+        microseconds = parsed.microseconds
+    }
+
+    var description: String {
+        let day = LocalCalendar.day(microseconds, offset: 0)
+        return CivilDate(daysSince1970: day).description
+    }
+
+    var defaultValueDescription: String { description }
+}
