@@ -42,6 +42,26 @@ public enum TextFormat {
         return right ? space + s : s + space
     }
 
+    /// `512 B`, `1.5 KB`, `208.1 MB` (powers of 1000).
+    public static func bytes(_ n: Int64) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var value = Double(n)
+        var unit = 0
+        while value >= 1000 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(n) B" : String(format: "%.1f %@", value, units[unit])
+    }
+
+    /// Pretty-printed JSON with sorted keys, for `--format json`.
+    public static func json<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// Blend weights, largest first (ties by name), each with two decimals: `profile 0.75, gap 0.25`.
     /// Zero weights are left out when `skippingZero`.
     public static func weights(_ w: [String: Double], skippingZero: Bool = false) -> String {

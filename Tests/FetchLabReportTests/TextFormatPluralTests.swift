@@ -11,3 +11,19 @@ import Testing
         #expect(TextFormat.counted(3, "reply", plural: "replies") == "3 replies")
     }
 }
+
+@Suite struct TextFormatSizeTests {
+    @Test func bytesUsePowersOfAThousand() {
+        #expect(TextFormat.bytes(999) == "999 B")
+        #expect(TextFormat.bytes(1_500) == "1.5 KB")
+        #expect(TextFormat.bytes(208_100_000) == "208.1 MB")
+    }
+
+    @Test func jsonIsSortedAndStable() {
+        struct Row: Encodable {
+            var b = 1
+            var a = "x/y"
+        }
+        #expect(TextFormat.json(Row()) == "{\n  \"a\" : \"x/y\",\n  \"b\" : 1\n}")
+    }
+}
