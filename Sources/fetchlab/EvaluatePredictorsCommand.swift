@@ -9,12 +9,12 @@ struct EvaluatePredictorsCommand: ParsableCommand {
         commandName: "evaluate-predictors",
         abstract: "Rolling-origin evaluation of every predictor on the database.",
         discussion: """
-            For each user: a warm-up, then forecasts every few local hours of the next 24 h from
-            what came before only; the blend's weights are fitted on the first half of the evaluated
-            days and every score is measured on the second half (held-out time). Next-use error (the
-            forecast's median vs the actual next launch of the app), hits of the midnight plans
-            (a launch within ±15 min of a planned use), calibration of P(use within 1 h) (Brier,
-            reliability), next-app HR@1, HR@5 and MRR. With --truth (a generator's truth.json), also
+            For each user: a warm-up, then forecasts every few local hours of the next 24 h from \
+            what came before only; the blend's weights are fitted on the first half of the evaluated \
+            days and every score is measured on the second half (held-out time). Next-use error (the \
+            forecast's median vs the actual next launch of the app), hits of the midnight plans \
+            (a launch within ±15 min of a planned use), calibration of P(use within 1 h) (Brier, \
+            reliability), next-app HR@1, HR@5 and MRR. With --truth (a generator's truth.json), also \
             how well the plans recover the true routine times.
             """
     )

@@ -9,9 +9,9 @@ struct PredictCommand: ParsableCommand {
         commandName: "predict",
         abstract: "Predict a user's next uses of each app and plan fetch moments.",
         discussion: """
-            Learns the user's launches before --at with every predictor and blends them (weights
-            fitted on up to 40 users' history before --at), then, for each app, lists the planned
-            fetches (a lead time before each likely use) or the expected next use. --at defaults to
+            Learns the user's launches before --at with every predictor and blends them (weights \
+            fitted on up to 40 users' history before --at), then, for each app, lists the planned \
+            fetches (a lead time before each likely use) or the expected next use. --at defaults to \
             the local midnight after the user's last launch: the plan for the day after the log.
             """
     )
