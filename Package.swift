@@ -16,6 +16,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -26,13 +29,21 @@ let package = Package(
             providers: [.apt(["zlib1g-dev", "libsqlite3-dev"]), .brew(["zlib", "sqlite"])]
         ),
         .target(name: "FetchLabCore"),
-        .target(name: "FetchLabIngest", dependencies: ["FetchLabCore", "CZlib"]),
+        .target(
+            name: "FetchLabIngest",
+            dependencies: [
+                "FetchLabCore", "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .target(
             name: "FetchLabStore",
             dependencies: [
                 "FetchLabCore", "FetchLabIngest",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         .target(name: "FetchLabSynth", dependencies: ["FetchLabCore"]),

@@ -7,9 +7,10 @@
 #   targets: decompress timestamp usage context content foreground battery lsapp detect
 #
 # Builds each target with `swiftc -sanitize=fuzzer,address` (FetchLabCore and FetchLabIngest
-# compiled into the target), runs it, and prints executions, coverage and corpus size. A crash,
-# leak, timeout or sanitizer report fails the run and its input is copied to
-# Fuzz/regressions/<target>/, which the normal test suite replays (FuzzRegressionTests).
+# compiled into the target; FetchLabIngest's package dependencies, swift-crypto and swift-system,
+# built by SwiftPM in release mode and linked in uninstrumented), runs it, and prints executions,
+# coverage and corpus size. A crash, leak, timeout or sanitizer report fails the run and its input
+# is copied to Fuzz/regressions/<target>/, which the normal test suite replays (FuzzRegressionTests).
 # Not part of `swift test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +27,15 @@ for f in Sources/FetchLabCore/*.swift $(find Sources/FetchLabIngest -name '*.swi
   sed '/^import FetchLabCore$/d' "$f" > "$SRC/$(echo "$f" | tr / _)"
 done
 
+# FetchLabIngest's package dependencies: their modules and object files from SwiftPM's build.
+swift build -c release --target FetchLabIngest >&2
+DEPS=$(swift build -c release --show-bin-path)
+DEP_FLAGS=(-I "$DEPS/Modules" -Xcc -fmodule-map-file=.build/checkouts/swift-system/Sources/CSystem/include/module.modulemap)
+DEP_OBJECTS=()
+while IFS= read -r o; do DEP_OBJECTS+=("$o"); done < <(
+  find "$DEPS"/{Crypto,CryptoBoringWrapper,CCryptoBoringSSL,CCryptoBoringSSLShims,SystemPackage,CSystem}.build \
+    -name '*.o' | sort)
+
 status=0
 printf "%-11s %12s %10s %8s %8s  %s\n" target executions exec/s cov corpus result
 for t in "${TARGETS[@]}"; do
@@ -37,8 +47,9 @@ for t in "${TARGETS[@]}"; do
     *) echo "unknown target $t" >&2; exit 2 ;;
   esac
   bin="$BUILD/fuzz-$t-$$"
-  swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzIngest -I Sources/CZlib \
-    ${flags[@]+"${flags[@]}"} "$SRC"/*.swift Fuzz/Targets/Support.swift "$src" -lz -o "$bin" 2> "$BUILD/build-$t.log" \
+  swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzIngest -I Sources/CZlib "${DEP_FLAGS[@]}" \
+    ${flags[@]+"${flags[@]}"} "$SRC"/*.swift Fuzz/Targets/Support.swift "$src" "${DEP_OBJECTS[@]}" -lz -lstdc++ \
+    -o "$bin" 2> "$BUILD/build-$t.log" \
     || { cat "$BUILD/build-$t.log" >&2; exit 1; }
   mkdir -p "$BUILD/corpus-$t" "$BUILD/artifacts-$t"
   log="$BUILD/fuzz-$t.log"

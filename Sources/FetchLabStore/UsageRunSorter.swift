@@ -1,6 +1,7 @@
 import FetchLabCore
 import FetchLabIngest
 import Foundation
+import HeapModule
 
 #if canImport(Glibc)
     import Glibc
@@ -14,6 +15,9 @@ import Foundation
 /// Rows collect in memory up to `runCapacity`; a full buffer is sorted and spilled as a run to an
 /// unlinked temporary file (gone when the process ends, even by SIGKILL). ``drain(_:)`` then
 /// merges the runs. A file that fits one run never touches the disk.
+///
+/// Rows with equal keys come out in the order of their runs (the order they were added in),
+/// so `INSERT OR IGNORE` keeps the same one of them whether or not the rows spilled.
 public final class UsageRunSorter {
     /// Rows held in memory before a run spills (512 Ki rows ≈ 16 MB).
     public static let defaultRunCapacity = 1 << 19
@@ -102,51 +106,55 @@ public final class UsageRunSorter {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// A k-way merge of the spilled runs through a binary heap of run cursors.
+    /// A k-way merge of the spilled runs: a heap holds the next row of each run that has one.
     private func merge(_ body: (UnsafeBufferPointer<UsageEvent>) throws -> Void) throws {
         let perRun = max(1024, Self.mergeBudgetBytes / Self.rowBytes / runs.count)
         var cursors = runs.map { RunCursor(offset: $0.offset, remaining: $0.count, capacity: perRun) }
         defer { for c in cursors { c.buffer.deallocate() } }
-        var heap: [Int] = []
+        var heads = Heap<RunHead>(minimumCapacity: cursors.count)
         for i in cursors.indices {
             try cursors[i].refill(fd)
-            if cursors[i].available { heap.append(i) }
+            if cursors[i].available { heads.insert(RunHead(row: cursors[i].current, run: i)) }
         }
-        func less(_ i: Int, _ j: Int) -> Bool { Self.precedes(cursors[i].current, cursors[j].current) }
-        func siftDown(_ start: Int) {
-            var parent = start
-            while true {
-                let left = 2 * parent + 1
-                if left >= heap.count { return }
-                var child = left
-                if left + 1 < heap.count, less(heap[left + 1], heap[left]) { child = left + 1 }
-                if !less(heap[child], heap[parent]) { return }
-                heap.swapAt(child, parent)
-                parent = child
-            }
-        }
-        for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
 
         let outCapacity = 1 << 14
         let out = UnsafeMutableBufferPointer<UsageEvent>.allocate(capacity: outCapacity)
         defer { out.deallocate() }
         var filled = 0
-        while let top = heap.first {
-            out[filled] = cursors[top].current
+        while let head = heads.min {
+            out[filled] = head.row
             filled += 1
             if filled == outCapacity {
                 try body(UnsafeBufferPointer(out))
                 filled = 0
             }
-            cursors[top].position += 1
-            if !cursors[top].available { try cursors[top].refill(fd) }
-            if !cursors[top].available {
-                heap[0] = heap[heap.count - 1]
-                heap.removeLast()
+            let i = head.run
+            cursors[i].position += 1
+            if !cursors[i].available { try cursors[i].refill(fd) }
+            if cursors[i].available {
+                heads.replaceMin(with: RunHead(row: cursors[i].current, run: i))
+            } else {
+                heads.removeMin()
             }
-            if !heap.isEmpty { siftDown(0) }
         }
         if filled > 0 { try body(UnsafeBufferPointer(rebasing: out[0..<filled])) }
+    }
+
+    /// The next row of a run in the merge; ordered by key, then by run (earlier runs first).
+    private struct RunHead: Comparable {
+        var row: UsageEvent
+        var run: Int
+
+        static func < (a: RunHead, b: RunHead) -> Bool {
+            if UsageRunSorter.precedes(a.row, b.row) { return true }
+            if UsageRunSorter.precedes(b.row, a.row) { return false }
+            return a.run < b.run
+        }
+
+        /// Consistent with `<`: the same run and the same key.
+        static func == (a: RunHead, b: RunHead) -> Bool {
+            a.run == b.run && !UsageRunSorter.precedes(a.row, b.row) && !UsageRunSorter.precedes(b.row, a.row)
+        }
     }
 
     private struct RunCursor {

@@ -382,7 +382,7 @@ struct DecompressionTests {
     func shaMidStream() throws {
         let dir = try F.makeDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        // Past the inline-hash limit (1 MiB), so the helper thread takes over.
+        // Many refills (1.5 MiB in 100 kB reads), the digest asked for between them.
         let original = F.logText(lines: 150_000, seed: 18)
         let gz = F.gzip(original, level: 1)
         #expect(gz.count > 3 << 19)  // 1.5 MiB
@@ -485,6 +485,25 @@ struct DecompressionTests {
             #expect(error.message.contains("is a directory"))
             #expect(error.description == "logs/: cannot read: is a directory")
         }
+    }
+
+    @Test("a failing read is one I/O error line naming the input and the offset")
+    func readErrors() throws {
+        let dir = try F.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A directory opened elsewhere: open succeeds, read fails with EISDIR.
+        let fd = open(dir.path, O_RDONLY)
+        try #require(fd >= 0)
+        let e = try #require(
+            F.readUntilError(DecompressingReader(fileDescriptor: fd, source: "logs/", closeOnDeinit: true)).error)
+        #expect(e.code == .io)
+        #expect(e.description == "logs/: byte 0: cannot read: is a directory")
+
+        // Not a descriptor (EBADF).
+        let bad = try #require(
+            F.readUntilError(DecompressingReader(fileDescriptor: -1, source: "in", closeOnDeinit: false)).error)
+        #expect(bad.code == .io)
+        #expect(bad.description == "in: byte 0: read failed: Bad file descriptor")
     }
 }
 

@@ -102,10 +102,37 @@ struct SHA256Tests {
         var hasher = SHA256()
         hasher.update(bytes)
         #expect(SHA256.hex(hasher.finalize()) == expected)
+        #expect(try SHA256.hexDigest(ofFile: url.path) == expected)
 
         // The reader hashes the raw bytes it reads.
         let reader = try DecompressingReader(path: url.path, chunkSize: 100_000)
         while try reader.nextChunk() != nil {}
         #expect(reader.contentSHA256Hex == expected)
+    }
+
+    @Test("a file's digest; open and read failures are one line naming the file")
+    func fileDigest() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fl-sha-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let abc = dir.appendingPathComponent("abc.txt")
+        try Data("abc".utf8).write(to: abc)
+        #expect(
+            try SHA256.hexDigest(ofFile: abc.path) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        )
+        let empty = dir.appendingPathComponent("empty")
+        try Data().write(to: empty)
+        #expect(
+            try SHA256.hexDigest(ofFile: empty.path)
+                == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+
+        let missing = dir.appendingPathComponent("nope").path
+        let notFound = #expect(throws: IngestError.self) { try SHA256.hexDigest(ofFile: missing) }
+        #expect(notFound?.code == .io)
+        #expect(notFound?.description == "\(missing): cannot open: No such file or directory")
+
+        let directory = #expect(throws: IngestError.self) { try SHA256.hexDigest(ofFile: dir.path, source: "logs/") }
+        #expect(directory?.code == .io)
+        #expect(directory?.description == "logs/: cannot read: is a directory")
     }
 }

@@ -41,6 +41,25 @@ import _FetchLabTestSupport
         #expect(try drained(sorter).isEmpty)
     }
 
+    /// Rows with the same key (here differing only in their UTC offset) come out in the order
+    /// they were added, however many runs they spill into; so `INSERT OR IGNORE` keeps the
+    /// first of them, as it does when nothing spills.
+    @Test(arguments: [1, 3, 1 << 19])
+    func equalKeysComeOutInTheOrderAdded(runCapacity: Int) throws {
+        let sorter = UsageRunSorter(runCapacity: runCapacity)
+        let offsets = (0..<40).map { Int32($0 * 60) }
+        // Interleaved with other keys, so that runs hold more than the tied rows.
+        for (i, offset) in offsets.enumerated() {
+            try sorter.append(UsageEvent(time: 500, user: 1, app: 2, kind: .launch, utcOffset: offset))
+            try sorter.append(UsageEvent(time: Int64(999 - i), user: 1, app: 2, kind: .launch, utcOffset: nil))
+        }
+        let output = try drained(sorter)
+        let tied = output.filter { $0.time == 500 }
+        #expect(tied.map(\.utcOffset) == offsets)
+        #expect(output.count == 2 * offsets.count)
+        #expect(zip(output, output.dropFirst()).allSatisfy { !UsageRunSorter.precedes($1, $0) })
+    }
+
     @Test func aMissingTemporaryDirectoryIsAClearError() throws {
         let sorter = UsageRunSorter(runCapacity: 2, temporaryDirectory: "/nonexistent-fetchlab-dir")
         try sorter.append(rows(1, seed: 1)[0])

@@ -1,12 +1,5 @@
 import CZlib
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import SystemPackage
 
 /// How the bytes of an input are encoded, as detected from the bytes themselves.
 public enum CompressionFormat: String, Sendable, CaseIterable {
@@ -36,11 +29,10 @@ public enum CompressionFormat: String, Sendable, CaseIterable {
 ///
 /// Memory use is fixed: one input and one output buffer of `chunkSize` bytes each
 /// plus the zlib state, allocated once. The raw bytes are hashed with SHA-256 as
-/// they are read (see ``contentSHA256Hex``); past the first MiB the hashing runs on
-/// a helper thread that owns four more `chunkSize` buffers, so that it overlaps
-/// with decompression.
+/// they are read, on the reading thread (see ``contentSHA256Hex``).
 ///
-/// Errors are ``IngestError`` values: `.io` for open/read failures, `.compression`
+/// Errors are ``IngestError`` values: `.io` for open/read failures (reads interrupted
+/// by a signal are retried), `.compression`
 /// for corrupt, truncated or trailing data, each with the byte offset in the raw
 /// input where the problem was detected.
 ///
@@ -57,7 +49,7 @@ public final class DecompressingReader {
     /// The size of the input when it is a regular file, else `nil` (pipes, terminals).
     public let totalBytes: Int64?
 
-    private let fd: Int32
+    private let file: RawFile
     private let closeOnDeinit: Bool
     private let rawDeflate: Bool
     private let bufferSize: Int
@@ -72,11 +64,8 @@ public final class DecompressingReader {
     private var finished = false
     /// zlib reported the end of a gzip member / zlib / deflate stream.
     private var memberEnded = false
-    /// Hash of the raw bytes while they are hashed inline (small inputs).
+    /// Hash of the raw bytes read so far.
     private var hasher = SHA256()
-    /// Takes over hashing on a worker thread once the input is past `inlineHashLimit`.
-    private var backgroundHasher: BackgroundHasher?
-    private static let inlineHashLimit: Int64 = 1 << 20
     /// An error found after some output was produced; thrown by the next call so
     /// that everything decoded before the problem is handed out first.
     private var deferredError: IngestError?
@@ -100,22 +89,13 @@ public final class DecompressingReader {
         let name = source ?? path
         if path == "-" {
             self.init(
-                fileDescriptor: 0, source: name, closeOnDeinit: false, rawDeflate: rawDeflate, chunkSize: chunkSize)
+                file: RawFile(descriptor: .standardInput, source: name), closeOnDeinit: false,
+                rawDeflate: rawDeflate, chunkSize: chunkSize)
             return
         }
-        var fd: Int32
-        repeat {
-            fd = open(path, O_RDONLY | O_CLOEXEC)
-        } while fd < 0 && errno == EINTR
-        if fd < 0 {
-            throw IngestError(.io, source: name, message: "cannot open: \(Self.errnoText(errno))")
-        }
-        var info = stat()
-        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            close(fd)
-            throw IngestError(.io, source: name, message: "cannot read: is a directory")
-        }
-        self.init(fileDescriptor: fd, source: name, closeOnDeinit: true, rawDeflate: rawDeflate, chunkSize: chunkSize)
+        self.init(
+            file: try RawFile(path: path, source: name), closeOnDeinit: true, rawDeflate: rawDeflate,
+            chunkSize: chunkSize)
     }
 
     /// Reads from an already open file descriptor.
@@ -126,21 +106,22 @@ public final class DecompressingReader {
     ///   - closeOnDeinit: close the descriptor when the reader is deallocated.
     ///   - rawDeflate: read the input as raw deflate data (no header detection).
     ///   - chunkSize: the size of the input and output buffers in bytes (at least 64).
-    public init(
+    public convenience init(
         fileDescriptor: Int32, source: String, closeOnDeinit: Bool, rawDeflate: Bool = false, chunkSize: Int = 1 << 18
     ) {
-        self.fd = fileDescriptor
-        self.source = source
+        self.init(
+            file: RawFile(descriptor: FileDescriptor(rawValue: fileDescriptor), source: source),
+            closeOnDeinit: closeOnDeinit, rawDeflate: rawDeflate, chunkSize: chunkSize)
+    }
+
+    private init(file: RawFile, closeOnDeinit: Bool, rawDeflate: Bool, chunkSize: Int) {
+        self.file = file
+        self.source = file.source
         self.closeOnDeinit = closeOnDeinit
         self.rawDeflate = rawDeflate
         // zlib counts in 32-bit unsigned ints; keep well inside that.
         self.bufferSize = min(max(chunkSize, 64), 1 << 30)
-        var info = stat()
-        if fstat(fileDescriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG {
-            self.totalBytes = Int64(info.st_size)
-        } else {
-            self.totalBytes = nil
-        }
+        self.totalBytes = file.regularFileSize
         self.inBuffer = .allocate(capacity: bufferSize)
         self.outBuffer = .allocate(capacity: bufferSize)
         self.stream = .allocate(capacity: 1)
@@ -150,19 +131,18 @@ public final class DecompressingReader {
     }
 
     deinit {
-        backgroundHasher?.finish()
         if inflateReady { inflateEnd(stream) }
         stream.deinitialize(count: 1)
         stream.deallocate()
         inBuffer.deallocate()
         outBuffer.deallocate()
-        if closeOnDeinit { close(fd) }
+        if closeOnDeinit { file.close() }
     }
 
     /// Lower-case hex SHA-256 of all raw (compressed) bytes read so far.
     /// It is the digest of the whole input once ``nextChunk()`` has returned nil.
     public var contentSHA256Hex: String {
-        var copy = backgroundHasher?.snapshot() ?? hasher
+        var copy = hasher
         return SHA256.hex(copy.finalize())
     }
 
@@ -201,29 +181,13 @@ public final class DecompressingReader {
         stream.pointee.next_in = inBuffer
         let space = bufferSize - remaining
         guard space > 0, !atEOF else { return }
-        var n: Int
-        repeat {
-            n = read(fd, inBuffer + remaining, space)
-        } while n < 0 && errno == EINTR
-        if n < 0 {
-            let code = errno
-            throw IngestError(
-                .io, source: source, offset: compressedBytesRead,
-                message: code == EISDIR ? "cannot read: is a directory" : "read failed: \(Self.errnoText(code))")
-        }
+        let n = try file.read(
+            into: UnsafeMutableRawBufferPointer(start: inBuffer + remaining, count: space), at: compressedBytesRead)
         if n == 0 {
             atEOF = true
             return
         }
-        let fresh = UnsafeRawBufferPointer(start: inBuffer + remaining, count: n)
-        if let backgroundHasher {
-            backgroundHasher.submit(fresh)
-        } else {
-            hasher.update(fresh)
-            if compressedBytesRead + Int64(n) >= Self.inlineHashLimit {
-                backgroundHasher = BackgroundHasher(continuing: hasher, slotSize: bufferSize)
-            }
-        }
+        hasher.update(UnsafeRawBufferPointer(start: inBuffer + remaining, count: n))
         compressedBytesRead += Int64(n)
         stream.pointee.avail_in = UInt32(remaining + n)
     }
@@ -424,10 +388,5 @@ public final class DecompressingReader {
         case Z_DATA_ERROR: return "invalid data"
         default: return "status \(status)"
         }
-    }
-
-    static func errnoText(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "errno \(code)" }
-        return String(cString: text)
     }
 }
