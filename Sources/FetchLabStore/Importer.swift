@@ -145,20 +145,9 @@ public struct Importer: Sendable {
         return candidates.first { $0.contentSHA256 == hash }
     }
 
-    static func sha256(ofFile path: String) throws -> String {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw StoreError(.database, "\(path): cannot be opened") }
-        defer { close(fd) }
-        var hasher = SHA256()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let n = read(fd, buffer.baseAddress, buffer.count)
-            if n < 0 { throw StoreError(.database, "\(path): read failed") }
-            if n == 0 { break }
-            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-        }
-        return SHA256.hex(hasher.finalize())
+    /// SHA-256 of a file's bytes (read through swift-system, retrying on EINTR).
+    static func sha256(ofFile path: String) throws(IngestError) -> String {
+        try SHA256.hexDigest(ofFile: path)
     }
 }
 
