@@ -46,7 +46,7 @@ public enum ContentSimulator {
             for d in 0..<days {
                 for minute in (process.minutes ?? [0]).sorted() {
                     let s = Double(minute) * 60 + rng.normal(sd: (process.jitterMinutes ?? 0) * 60)
-                    add(day: d, second: min(86_399, max(0, Int(s))))
+                    add(day: d, second: min(Int(Seconds.perDay) - 1, max(0, Int(s))))
                 }
             }
         case .hourly:

@@ -144,7 +144,7 @@ public struct UserSimulator: Sendable {
             let mean = truth.apps[launch.app].sessionMinutes * 60
             var end = launch.second + 10 + Int(rng.exponential(mean: mean))
             if i + 1 < launches.count { end = min(end, launches[i + 1].second - 1) }
-            end = min(end, 86_399)
+            end = min(end, Int(Seconds.perDay) - 1)
             if end <= launch.second { continue }  // two launches in one second: the later one stands
             dayEvents.append((launch.second, launch.app, .launch))
             dayEvents.append((end, launch.app, rng.chance(config.forceQuitProbability) ? .forceQuit : .close))
