@@ -24,8 +24,13 @@ public struct GenerateSummary: Codable, Sendable {
 public struct PopulationWriter: Sendable {
     public static let files = ["usage.csv.gz", "context.csv.gz", "content.csv.gz", "truth.json"]
     public let generator: Generator
+    /// Where the temporary files are registered (removed on an error or a signal).
+    public let partialFiles: PartialFiles
 
-    public init(generator: Generator) { self.generator = generator }
+    public init(generator: Generator, partialFiles: PartialFiles = .shared) {
+        self.generator = generator
+        self.partialFiles = partialFiles
+    }
 
     private var options: GenerateOptions { generator.options }
 
@@ -122,12 +127,14 @@ public struct PopulationWriter: Sendable {
         // Each file is written under a temporary name and renamed at the end: no half-written output.
         var handles: [FileHandle] = []
         let temporary = Self.files.map { dir.appendingPathComponent(".\($0).partial") }
+        let temporaryPaths = temporary.map(\.path)
+        guard partialFiles.register(temporaryPaths) else { throw SynthError("\(directory): interrupted") }
         for url in temporary {
             guard FileManager.default.createFile(atPath: url.path, contents: nil),
                 let handle = try? FileHandle(forWritingTo: url)
             else {
                 for h in handles { try? h.close() }
-                for u in temporary { try? FileManager.default.removeItem(at: u) }
+                partialFiles.discard(temporaryPaths)
                 throw SynthError("\(url.deletingLastPathComponent().path): cannot write \(url.lastPathComponent)")
             }
             handles.append(handle)
@@ -169,15 +176,19 @@ public struct PopulationWriter: Sendable {
             }
             try handles[3].write(contentsOf: Data("\n  ]\n}\n".utf8))
         } catch let error as SynthError {
-            for u in temporary { try? FileManager.default.removeItem(at: u) }
+            partialFiles.discard(temporaryPaths)
             throw error
         } catch {
-            for u in temporary { try? FileManager.default.removeItem(at: u) }
+            partialFiles.discard(temporaryPaths)
             throw SynthError("\(directory): write failed: \(error.localizedDescription)")
         }
-        for (name, url) in zip(Self.files, temporary) {
-            let final = dir.appendingPathComponent(name)
-            _ = rename(url.path, final.path)
+        let finals = Self.files.map { dir.appendingPathComponent($0) }
+        guard partialFiles.commit(Array(zip(temporaryPaths, finals.map(\.path)))) else {
+            throw SynthError(
+                "\(directory): cannot put the finished files in place (is one of \(Self.files.joined(separator: ", ")) "
+                    + "a directory, or was the run interrupted?); nothing was written")
+        }
+        for (name, final) in zip(Self.files, finals) {
             summary.files[name] = ((try? FileManager.default.attributesOfItem(atPath: final.path))?[.size] as? Int) ?? 0
         }
         summary.seconds = (clock.now - started).seconds

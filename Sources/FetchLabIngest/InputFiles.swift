@@ -2,14 +2,34 @@ import Foundation
 
 /// Turns the import command's file arguments into a list of files.
 public enum InputFiles {
+    /// What the arguments name: the files to read, and what a directory held that is not read.
+    public struct Expansion: Sendable, Equatable {
+        /// The files to read, in order.
+        public var paths: [String] = []
+        /// Entries of a directory skipped because they are not regular files (a FIFO, a socket, a
+        /// device): one line each, for a note on stderr.
+        public var skipped: [String] = []
+        /// Entries of a directory that cannot be read (a dangling symbolic link): one line each, an
+        /// error of the import (the other files are still read).
+        public var problems: [String] = []
+    }
+
+    /// The files named by command-line arguments (see ``expandReporting(_:)``).
+    public static func expand(_ arguments: [String]) throws(IngestError) -> [String] {
+        try expandReporting(arguments).paths
+    }
+
     /// The files named by command-line arguments: a file as it is, a directory's log files (by
     /// name, sorted), a glob pattern's matches, `-` for standard input. A name that does not exist
-    /// is passed on, for the importer to report with the file's name.
-    public static func expand(_ arguments: [String]) throws(IngestError) -> [String] {
-        var paths: [String] = []
+    /// is passed on, for the importer to report with the file's name. A directory contributes only
+    /// its regular files (and symbolic links to them): a FIFO, socket or device in it is skipped
+    /// with a note (it could block the import forever), a dangling symbolic link is a problem.
+    /// A FIFO named by itself is read.
+    public static func expandReporting(_ arguments: [String]) throws(IngestError) -> Expansion {
+        var result = Expansion()
         for argument in arguments {
             if argument == "-" {
-                paths.append(argument)
+                result.paths.append(argument)
                 continue
             }
             var isDirectory: ObjCBool = false
@@ -17,33 +37,69 @@ public enum InputFiles {
                 if isDirectory.boolValue {
                     let entries = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
                     // A directory contributes its log files (by name); files named one by one are always read.
-                    let files = entries.sorted().filter { !$0.hasPrefix(".") && looksLikeLog($0) }
+                    let candidates = entries.sorted().filter { !$0.hasPrefix(".") && looksLikeLog($0) }
                         .map { (argument as NSString).appendingPathComponent($0) }
-                        .filter { path in
-                            var dir: ObjCBool = false
-                            return FileManager.default.fileExists(atPath: path, isDirectory: &dir) && !dir.boolValue
+                    var files: [String] = []
+                    for path in candidates {
+                        switch kind(of: path) {
+                        case .regular: files.append(path)
+                        case .directory: break
+                        case .dangling(let target):
+                            result.problems.append(
+                                "\(path): dangling symbolic link (to \(target)); it was not imported")
+                        case .other(let what):
+                            result.skipped.append("\(path): skipped: \(what), not a regular file")
                         }
-                    if files.isEmpty {
+                    }
+                    if files.isEmpty && result.problems.isEmpty && result.skipped.isEmpty {
                         throw IngestError(
                             .usage, source: argument,
                             message: "directory has no log files (.csv, .tsv, .jsonl, .txt, .log, optionally .gz/.zz)")
                     }
-                    paths += files
+                    result.paths += files
                 } else {
-                    paths.append(argument)
+                    result.paths.append(argument)
                 }
                 continue
             }
             if argument.contains(where: { "*?[".contains($0) }) {
                 let matches = glob(argument)
                 if matches.isEmpty { throw IngestError(.usage, source: argument, message: "no file matches") }
-                paths += matches
+                result.paths += matches
                 continue
             }
             // Let the importer report it with the file's name.
-            paths.append(argument)
+            result.paths.append(argument)
         }
-        return paths
+        return result
+    }
+
+    enum Kind: Equatable {
+        case regular, directory
+        case dangling(String)
+        case other(String)
+    }
+
+    /// What a directory entry is, following symbolic links.
+    static func kind(of path: String) -> Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            var link = stat()
+            if lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK {
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+                return .dangling(target)
+            }
+            return .other("cannot be examined (\(String(cString: strerror(errno))))")
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regular
+        case S_IFDIR: return .directory
+        case S_IFIFO: return .other("a FIFO (named pipe)")
+        case S_IFSOCK: return .other("a socket")
+        case S_IFCHR: return .other("a character device")
+        case S_IFBLK: return .other("a block device")
+        default: return .other("not a file")
+        }
     }
 
     /// Whether a file name in a directory is a log to import: a text-log extension, optionally

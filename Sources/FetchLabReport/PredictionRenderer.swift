@@ -20,14 +20,15 @@ public enum PredictionRenderer {
     public static func text(_ r: PredictionReport) -> String {
         let horizon = r.horizonMinutes % 60 == 0 ? "\(r.horizonMinutes / 60) h" : "\(r.horizonMinutes) min"
         var lines = [
-            "\(r.user) from \(stamp(r.origin, offset: r.utcOffset)), next \(horizon); "
+            "\(TextFormat.escaped(r.user)) from \(stamp(r.origin, offset: r.utcOffset)), next \(horizon); "
                 + "lead \(Int(r.leadMinutes)) min, p ≥ \(r.threshold); "
                 + "blend of \(TextFormat.weights(r.blendWeights, skippingZero: true))"
         ]
-        let width = max(20, (r.apps.map(\.app.count).max() ?? 0) + 2)
+        let apps = r.apps.map { TextFormat.escaped($0.app) }
+        let width = max(20, (apps.map(\.count).max() ?? 0) + 2)
         let at = { (t: Microseconds) in clock(t, offset: r.utcOffset, origin: r.origin) }
-        for row in r.apps {
-            let name = TextFormat.pad(row.app, width)
+        for (row, app) in zip(r.apps, apps) {
+            let name = TextFormat.pad(app, width)
             if row.fetches.isEmpty {
                 if let next = row.expectedNext {
                     lines.append(

@@ -83,3 +83,51 @@ public enum TextFormat {
 
     static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 }
+
+extension TextFormat {
+    /// A number as written on a command line: `200`, `0.5`, `nan`, `inf`.
+    public static func decimal(_ x: Double) -> String {
+        if x.isFinite && x == x.rounded() && abs(x) < 1e15 { return String(Int64(x)) }
+        return "\(x)"
+    }
+
+    /// `text` safe to print on a terminal, on one line: C0 and C1 control characters and DEL are
+    /// written as escapes (`\n`, `\r`, `\t`, `\e`, `\a`, `\0`, `\x7f`, `\u{9b}`), a backslash stays
+    /// as it is; other UTF-8 text (accents, CJK, emoji, block characters) is kept. The one escaping
+    /// function of every text renderer and of the CLI's stderr lines (JSON output escapes itself).
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard isControl(scalar) else {
+                out.append(scalar)
+                continue
+            }
+            let escape: String
+            switch scalar.value {
+            case 0x00: escape = "\\0"
+            case 0x07: escape = "\\a"
+            case 0x08: escape = "\\b"
+            case 0x09: escape = "\\t"
+            case 0x0A: escape = "\\n"
+            case 0x0D: escape = "\\r"
+            case 0x1B: escape = "\\e"
+            case 0..<0x80: escape = "\\x" + hex(scalar.value, 2)
+            default: escape = "\\u{" + hex(scalar.value, 2) + "}"
+            }
+            out.append(contentsOf: escape.unicodeScalars)
+        }
+        return String(out)
+    }
+
+    /// Whether a scalar is a C0 or C1 control character or DEL.
+    @inline(__always)
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    private static func hex(_ value: UInt32, _ digits: Int) -> String {
+        let s = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, digits - s.count)) + s
+    }
+}

@@ -7,7 +7,14 @@ struct DurationArgument: ExpressibleByArgument, Sendable, CustomStringConvertibl
 
     init(_ microseconds: Microseconds) { self.microseconds = microseconds }
 
+    /// A leading `-` is read too (`--horizon -5h`), so that the command's range check names the
+    /// option and its range instead of ArgumentParser's "Missing value".
     init?(argument: String) {
+        if argument.hasPrefix("-") {
+            guard let us = Quantity.duration(String(argument.dropFirst())), us > 0 else { return nil }
+            microseconds = -us
+            return
+        }
         guard let us = Quantity.duration(argument) else { return nil }
         microseconds = us
     }
@@ -32,4 +39,30 @@ struct ByteSizeArgument: ExpressibleByArgument, Sendable, CustomStringConvertibl
 extension CivilDate: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
     public var defaultValueDescription: String { description }
+}
+
+/// Range checks of numeric options, run by the commands' `validate()`: at parse time, before
+/// anything is opened or written, one line naming the option, the value and its range (exit 64).
+/// Numeric options parse with `parsing: .unconditional`, so `--users -1` is read as a value and
+/// refused here instead of ArgumentParser's "Missing value".
+enum Bounds {
+    static func check<T: Comparable>(
+        _ option: String, _ value: T, _ range: ClosedRange<T>, _ text: (T) -> String = { "\($0)" }, note: String = ""
+    ) throws {
+        guard range.contains(value) else {
+            throw ValidationError(
+                "\(option) \(text(value)) is out of range: expected \(text(range.lowerBound)) to "
+                    + "\(text(range.upperBound))\(note)")
+        }
+    }
+
+    static func check(_ option: String, _ value: DurationArgument, _ range: ClosedRange<Microseconds>, note: String = "")
+        throws
+    {
+        try check(option, value.microseconds, range, { Quantity.format(duration: $0) }, note: note)
+    }
+
+    static func check(_ option: String, _ value: Double, _ range: ClosedRange<Double>, note: String = "") throws {
+        try check(option, value, range, { Format.decimal($0) }, note: note)
+    }
 }

@@ -21,13 +21,13 @@ struct EvaluatePredictorsCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "Evaluate at most this many users (evenly spread; 0 = all).")
+    @Option(parsing: .unconditional, help: "Evaluate at most this many users (evenly spread; 0 = all; at most 1,000,000).")
     var users = 0
 
-    @Option(help: "Days of each user's log used only for learning.")
+    @Option(parsing: .unconditional, help: "Days of each user's log used only for learning (0 to 3,660).")
     var warmUp = 7
 
-    @Option(help: "Forecast origins every this many hours.")
+    @Option(parsing: .unconditional, help: "Forecast origins every this many hours (1 to 24).")
     var every = 3
 
     @Option(help: "A truth.json from fetchlab generate: also score the recovered habit times.")
@@ -39,8 +39,9 @@ struct EvaluatePredictorsCommand: ParsableCommand {
     var format: OutputFormat = .text
 
     func validate() throws {
-        guard (1...24).contains(every) else { throw ValidationError("--every must be 1…24 hours") }
-        guard warmUp >= 0 else { throw ValidationError("--warm-up must be 0 or more days") }
+        try Bounds.check("--users", users, 0...1_000_000)
+        try Bounds.check("--warm-up", warmUp, 0...3_660)
+        try Bounds.check("--every", every, 1...24)
     }
 
     func run() throws {

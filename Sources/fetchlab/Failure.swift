@@ -48,7 +48,7 @@ enum Exit {
         } catch let error as CommandFailure {
             Terminal.error(error.message)
         } catch let error as StoreError {
-            Terminal.error(error.description)
+            Terminal.error(Terminal.oneLine(error.description))
         } catch let error as IngestError {
             Terminal.error(error.description)
         } catch let error as SynthError {
@@ -60,7 +60,7 @@ enum Exit {
         } catch let error as CleanExit {
             throw error
         } catch {
-            Terminal.error("\(error)")
+            Terminal.error(Terminal.oneLine("\(error)"))
         }
         throw ExitCode(failure)
     }

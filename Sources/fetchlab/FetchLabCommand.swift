@@ -21,11 +21,13 @@ struct FetchLabCommand: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+            Terminal.finishOutput()
         } catch {
             let code = exitCode(for: error)
             if error is CleanExit || code == .success { exit(withError: error) }
             let message = Exit.oneLine(fullMessage(for: error))
             if !message.isEmpty { Terminal.error(message) }
+            Terminal.finishOutput()
             Foundation.exit(code.rawValue)
         }
     }

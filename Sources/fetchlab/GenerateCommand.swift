@@ -18,16 +18,24 @@ struct GenerateCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Number of users.")
+    /// Largest population: users × days (each user-day is about 1.5 kB of gzip'd output and a few
+    /// milliseconds of one core).
+    static let maxUsers = 1_000_000
+    static let maxDays = 3_660
+    static let maxUserDays = 5_000_000
+    static let firstStart = CivilDate(year: 1970, month: 1, day: 1)
+    static let lastStart = CivilDate(year: 2200, month: 12, day: 31)
+
+    @Option(parsing: .unconditional, help: "Number of users (1 to 1,000,000; users × days at most 5,000,000).")
     var users = 25
 
-    @Option(help: "Number of days.")
+    @Option(parsing: .unconditional, help: "Number of days (1 to 3,660).")
     var days = 42
 
-    @Option(help: "Random seed: the same seed gives the same files.")
+    @Option(parsing: .unconditional, help: "Random seed, 0 to 18446744073709551615: the same seed gives the same files.")
     var seed: UInt64 = 1
 
-    @Option(help: "First day (local date, YYYY-MM-DD).")
+    @Option(help: "First day (local date, YYYY-MM-DD, 1970-01-01 to 2200-12-31).")
     var start = CivilDate(year: 2024, month: 3, day: 4)
 
     @Option(name: [.short, .long], help: "Directory to write into (created if needed).")
@@ -36,7 +44,7 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "A JSON file of population parameters overriding the defaults (see --print-config).")
     var config: String?
 
-    @Option(help: "gzip level, 1 (fastest) to 9 (smallest).")
+    @Option(parsing: .unconditional, help: "gzip level, 1 (fastest) to 9 (smallest).")
     var level: Int32 = 6
 
     @Flag(help: "Print the population parameters (defaults merged with --config) as JSON and exit.")
@@ -44,6 +52,18 @@ struct GenerateCommand: ParsableCommand {
 
     @Option(help: "Output: text or json.")
     var format: OutputFormat = .text
+
+    func validate() throws {
+        try Bounds.check("--users", users, 1...Self.maxUsers)
+        try Bounds.check("--days", days, 1...Self.maxDays)
+        try Bounds.check("--level", level, 1...9)
+        try Bounds.check("--start", start, Self.firstStart...Self.lastStart)
+        guard users * days <= Self.maxUserDays else {
+            throw ValidationError(
+                "--users \(users) × --days \(days) is \(Format.count(users * days)) user-days: "
+                    + "expected at most \(Format.count(Self.maxUserDays)) (generate several populations with other seeds)")
+        }
+    }
 
     func run() throws {
         try Exit.reporting {
@@ -61,6 +81,7 @@ struct GenerateCommand: ParsableCommand {
                 return
             }
             guard let output else { throw ValidationError("Missing --output DIR (where to write the files).") }
+            SignalCleanup.install()
             var options = GenerateOptions(users: users, days: days, seed: seed, startDay: start.daysSince1970)
             options.config = population
             options.level = level
@@ -95,5 +116,28 @@ struct GenerateCommand: ParsableCommand {
 extension String {
     func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
+
+/// Stopping `generate` (Ctrl-C, `kill`, a closed terminal) removes the files being written
+/// before the process ends by the signal: the output directory holds the finished files or none.
+enum SignalCleanup {
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+
+    static func install() {
+        // A queue of its own: it gets a thread even when every core is busy simulating users.
+        let queue = DispatchQueue(label: "fetchlab.signals")
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+            source.setEventHandler {
+                PartialFiles.shared.removeAllNow()
+                if isatty(2) == 1 { Terminal.clearProgress() }
+                signal(sig, SIG_DFL)
+                raise(sig)
+            }
+            source.resume()
+            sources.append(source)
+        }
     }
 }

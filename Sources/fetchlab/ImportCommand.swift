@@ -32,15 +32,15 @@ struct ImportCommand: ParsableCommand {
     var force = false
 
     @Option(
-        name: .customLong("max-ratio"),
+        name: .customLong("max-ratio"), parsing: .unconditional,
         help:
-            "Refuse a file that inflates more than this many times its compressed size (a decompression bomb; 0 = no limit)."
+            "Refuse a file that inflates more than this many times its compressed size (a decompression bomb; 0 = no limit; at most 1,000,000)."
     )
     var maxRatio = 200.0
 
     @Option(
-        name: .customLong("max-size"),
-        help: "Refuse a file that inflates to more than this (e.g. 50G; default: no limit).")
+        name: .customLong("max-size"), parsing: .unconditional,
+        help: "Refuse a file that inflates to more than this (e.g. 50G; a positive size; default: no limit).")
     var maxSize: ByteSizeArgument?
 
     @Option(help: "Output: text or json.")
@@ -51,7 +51,7 @@ struct ImportCommand: ParsableCommand {
     var busyTimeout: Double = 600
 
     func validate() throws {
-        guard maxRatio >= 0 else { throw ValidationError("--max-ratio must be 0 (no limit) or positive") }
+        try Bounds.check("--max-ratio", maxRatio, 0...1_000_000, note: " (0 = no limit)")
     }
 
     var readOptions: ReadOptions {
@@ -64,16 +64,22 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let options = readOptions
-        let paths: [String]
-        do throws(IngestError) { paths = try InputFiles.expand(files) } catch {
+        let expansion: InputFiles.Expansion
+        do throws(IngestError) { expansion = try InputFiles.expandReporting(files) } catch {
             throw ValidationError(error.description)
         }
+        let paths = expansion.paths
         try Exit.reporting {
             let store = try FetchLabDatabase(path: database.db, busyTimeout: busyTimeout)
             let importer = Importer(database: store)
             let showProgress = Terminal.stderrIsTerminal && format == .text
             var summaries: [ImportSummary] = []
             var failures: [String] = []
+            for note in expansion.skipped { Terminal.note("fetchlab: note: \(note)") }
+            for problem in expansion.problems {
+                failures.append(problem)
+                Terminal.error(problem)
+            }
             for path in paths {
                 do {
                     let summary = try importer.importFile(path, options: options, force: force) { p in

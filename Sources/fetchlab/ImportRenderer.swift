@@ -3,20 +3,23 @@ import FetchLabStore
 
 /// Text rendering of import summaries and progress.
 enum ImportRenderer {
+    /// Every name in the text (paths, reject reasons quoting a field) is escaped
+    /// (``TextFormat/escaped(_:)``): a control character in a log cannot reach the terminal.
     static func text(_ s: ImportSummary) -> String {
+        let path = Format.escaped(s.path)
         if s.status == .unchanged {
             return
-                "\(s.path): unchanged — the same content was imported before (import #\(s.importID)) with the same read options; nothing to do (--force reads it again)"
+                "\(path): unchanged — the same content was imported before (import #\(s.importID)) with the same read options; nothing to do (--force reads it again)"
         }
         var kind = s.format
         if let syntax = s.syntax { kind += "/\(syntax)" }
         if let compression = s.compression { kind += ", \(compression)" }
         var lines = [
-            "\(s.path) (\(kind), \(Format.bytes(s.bytes))): \(Format.count(s.counts.rows)) rows → \(counts(s)) "
+            "\(path) (\(Format.escaped(kind)), \(Format.bytes(s.bytes))): \(Format.count(s.counts.rows)) rows → \(counts(s)) "
                 + "in \(Format.seconds(s.seconds)) (\(Format.count(Int(s.rowsPerSecond))) rows/s)"
         ]
         for reject in s.firstRejects.prefix(3) {
-            lines.append("  \(s.path):\(reject.line): \(reject.reason)")
+            lines.append("  \(path):\(reject.line): \(Format.escaped(reject.reason))")
         }
         if s.counts.rejected > 3 {
             lines.append(
@@ -54,7 +57,7 @@ enum ImportRenderer {
             return
                 "\(s.path): no data rows (an empty file, or a header only); nothing was imported — check that this is the file you meant"
         }
-        let first = s.firstRejects.first.map { " (first: line \($0.line): \($0.reason))" } ?? ""
+        let first = s.firstRejects.first.map { " (first: line \($0.line): \(Format.escaped($0.reason)))" } ?? ""
         return
             "\(s.path): none of its \(Format.count(s.counts.rows)) rows was accepted\(first); nothing was imported — "
             + "check --input-format, --epoch-unit, --timezone, --earliest/--latest and --map, then import it again"

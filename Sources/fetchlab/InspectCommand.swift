@@ -17,11 +17,16 @@ struct InspectCommand: ParsableCommand {
     @Option(help: "Only this app (device context, which is per user, is then not shown).")
     var app: String?
 
-    @Option(help: "Show at most this many apps per user, most launched first (0 = all).")
+    @Option(
+        parsing: .unconditional, help: "Show at most this many apps per user, most launched first (0 = all; at most 1,000,000).")
     var top = 0
 
     @Option(help: "Output: text or json.")
     var format: OutputFormat = .text
+
+    func validate() throws {
+        try Bounds.check("--top", top, 0...1_000_000)
+    }
 
     func run() throws {
         try Exit.reporting {

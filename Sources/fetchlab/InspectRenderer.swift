@@ -34,15 +34,16 @@ enum InspectRenderer {
 
     /// Per user: context samples, their span, and the shares charging, per network and in low power.
     static func contextTable(_ rows: [ContextCoverage]) -> String {
-        let userWidth = max(4, rows.map(\.user.count).max() ?? 4)
+        let users = rows.map { Format.escaped($0.user) }
+        let userWidth = max(4, users.map(\.count).max() ?? 4)
         func percent(_ share: Double?) -> String { share.map { String(format: "%.0f%%", $0 * 100) } ?? "–" }
         var lines = [
             Format.pad("user", userWidth)
                 + "   samples  first (UTC)           last (UTC)            days  charging  wifi  cellular  none  low power"
         ]
-        for r in rows {
+        for (r, user) in zip(rows, users) {
             lines.append(
-                Format.pad(r.user, userWidth) + "  " + Format.pad(Format.count(r.samples), 8, right: true) + "  "
+                Format.pad(user, userWidth) + "  " + Format.pad(Format.count(r.samples), 8, right: true) + "  "
                     + r.first + "  " + r.last + "  " + Format.pad(Format.count(r.daysCovered), 4, right: true) + "  "
                     + Format.pad(percent(r.chargingShare), 8, right: true) + "  "
                     + Format.pad(percent(r.wifiShare), 4, right: true) + "  "
@@ -67,18 +68,22 @@ enum InspectRenderer {
             })
     }
 
+    /// Names are escaped (``TextFormat/escaped(_:)``): a newline or ESC in an app's name keeps
+    /// to its row and cannot drive the terminal.
     static func table(_ rows: [AppUsage]) -> String {
-        let userWidth = max(4, rows.map(\.user.count).max() ?? 4)
-        let appWidth = max(3, min(40, rows.map(\.app.count).max() ?? 3))
+        let users = rows.map { Format.escaped($0.user) }
+        let apps = rows.map { Format.escaped($0.app) }
+        let userWidth = max(4, users.map(\.count).max() ?? 4)
+        let appWidth = max(3, min(40, apps.map(\.count).max() ?? 3))
         var lines: [String] = []
         lines.append(
             Format.pad("user", userWidth) + "  " + Format.pad("app", appWidth)
                 + "  launches  days  /day  first       last        "
                 + "0     6     12    18    ")
-        for r in rows {
-            let app = r.app.count > appWidth ? String(r.app.prefix(appWidth - 1)) + "…" : r.app
+        for (i, r) in rows.enumerated() {
+            let app = apps[i].count > appWidth ? String(apps[i].prefix(appWidth - 1)) + "…" : apps[i]
             lines.append(
-                Format.pad(r.user, userWidth) + "  " + Format.pad(app, appWidth) + "  "
+                Format.pad(users[i], userWidth) + "  " + Format.pad(app, appWidth) + "  "
                     + Format.pad(Format.count(r.launches), 8, right: true) + "  "
                     + Format.pad(String(r.daysCovered), 4, right: true) + "  "
                     + Format.pad(String(format: "%.1f", r.launchesPerDay), 4, right: true) + "  "

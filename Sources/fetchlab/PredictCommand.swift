@@ -27,7 +27,7 @@ struct PredictCommand: ParsableCommand {
     @Option(help: "Only this app.")
     var app: String?
 
-    @Option(help: "How far ahead (e.g. 24h, 90m).")
+    @Option(parsing: .unconditional, help: "How far ahead (e.g. 24h, 90m; 1m to 7d).")
     var horizon = DurationArgument(.hours(24))
 
     @OptionGroup var prediction: PredictionOptions
@@ -41,8 +41,13 @@ struct PredictCommand: ParsableCommand {
     }
 
     func validate() throws {
-        guard (Microseconds.perMinute...Microseconds.days(7)).contains(horizon.microseconds) else {
-            throw ValidationError("--horizon must be between 1 minute and 7 days")
+        try Bounds.check("--horizon", horizon, Microseconds.perMinute...Microseconds.days(7))
+        // A fetch planned a lead before a use must fall inside the forecast: a lead as long as the
+        // horizon would plan every fetch before the origin (and none was ever shown).
+        guard prediction.lead.microseconds < horizon.microseconds else {
+            throw ValidationError(
+                "--lead \(prediction.lead) must be shorter than --horizon \(horizon) "
+                    + "(a fetch is planned that long before a use inside the horizon)")
         }
     }
 

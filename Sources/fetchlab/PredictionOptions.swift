@@ -5,13 +5,18 @@ import FetchLabStore
 
 /// The fetch planner's options, shared by `predict` and `evaluate-predictors`.
 struct PredictionOptions: ParsableArguments {
-    @Option(help: "Plan each fetch this long before the expected use (e.g. 10m); must cover the fetch.")
+    static let leadRange = 0...Microseconds.hours(12)
+    static let freshnessRange = Microseconds.perMinute...Microseconds.hours(24)
+
+    @Option(
+        parsing: .unconditional,
+        help: "Plan each fetch this long before the expected use (e.g. 10m; at most 12h and shorter than --horizon); must cover the fetch.")
     var lead = DurationArgument(10 * .perMinute)
 
-    @Option(help: "Plan a fetch only for a use at least this likely (0–1).")
+    @Option(parsing: .unconditional, help: "Plan a fetch only for a use at least this likely (0–1).")
     var threshold = 0.5
 
-    @Option(help: "Freshness window: uses this close share one fetch (e.g. 30m).")
+    @Option(parsing: .unconditional, help: "Freshness window: uses this close share one fetch (e.g. 30m; 1m to 24h).")
     var freshness = DurationArgument(30 * .perMinute)
 
     var planner: FetchPlanner {
@@ -19,6 +24,9 @@ struct PredictionOptions: ParsableArguments {
     }
 
     func validate() throws {
+        try Bounds.check("--lead", lead, Self.leadRange)
+        try Bounds.check("--threshold", threshold, 0...1)
+        try Bounds.check("--freshness", freshness, Self.freshnessRange)
         let problems = planner.problems()
         if !problems.isEmpty { throw ValidationError(problems.joined(separator: "; ")) }
     }

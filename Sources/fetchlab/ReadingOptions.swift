@@ -35,13 +35,13 @@ struct ReadingOptions: ParsableArguments {
     var user: String?
 
     @Option(
-        name: .customLong("session-gap"),
-        help: "Foreground logs: a sample of the same app after this gap is a new launch (e.g. 300s, 5m).")
+        name: .customLong("session-gap"), parsing: .unconditional,
+        help: "Foreground logs: a sample of the same app after this gap is a new launch (e.g. 300s, 5m; 1s to 1d).")
     var sessionGap = DurationArgument(ReadOptions().sessionGap)
 
     @Option(
-        name: .customLong("reorder-window"),
-        help: "Foreground logs: how far back an out-of-order line may go (e.g. 1h).")
+        name: .customLong("reorder-window"), parsing: .unconditional,
+        help: "Foreground logs: how far back an out-of-order line may go (e.g. 1h; 0 to 7d).")
     var reorderWindow = DurationArgument(ReadOptions().reorderWindow)
 
     @Option(name: .customLong("exclude"), help: "Skip apps matching this glob (e.g. '*launcher*'). Repeatable.")
@@ -50,8 +50,25 @@ struct ReadingOptions: ParsableArguments {
     @Option(help: "Reject timestamps before this date (ISO-8601).")
     var earliest = InstantArgument(ReadOptions().earliest)
 
-    @Option(help: "Reject timestamps at or after this date (ISO-8601).")
+    @Option(help: "Reject timestamps at or after this date (ISO-8601); after --earliest.")
     var latest = InstantArgument(ReadOptions().latest)
+
+    static let sessionGapRange = Microseconds.perSecond...Microseconds.days(1)
+    static let reorderWindowRange = 0...Microseconds.days(7)
+
+    func validate() throws {
+        for map in maps where !MappableField.isKnown(map.field) {
+            throw ValidationError(
+                "--map \(map.column)=\(map.field): unknown field \"\(map.field)\"; expected one of "
+                    + MappableField.names.joined(separator: ", "))
+        }
+        try Bounds.check("--session-gap", sessionGap, Self.sessionGapRange)
+        try Bounds.check("--reorder-window", reorderWindow, Self.reorderWindowRange)
+        guard earliest.microseconds < latest.microseconds else {
+            throw ValidationError(
+                "--earliest \(earliest) is not before --latest \(latest): no timestamp could be accepted")
+        }
+    }
 
     var readOptions: ReadOptions {
         var options = ReadOptions()

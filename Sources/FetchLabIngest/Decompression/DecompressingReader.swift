@@ -73,6 +73,11 @@ public final class DecompressingReader {
     public var maxRatio: Double? = 200
     public var maxDecompressedBytes: Int64? = nil
     public var ratioCheckAfterBytes: Int64 = 64 << 20
+    /// The input is the process's standard input (`-`): an empty one is an error.
+    private let isStandardInput: Bool
+    /// For a regular file, the bytes from the read position at open to the end of the file: fewer
+    /// at the end of the input means the file shrank while it was read.
+    private let expectedBytes: Int64?
 
     /// Opens `path` for reading; `"-"` reads standard input.
     ///
@@ -90,12 +95,12 @@ public final class DecompressingReader {
         if path == "-" {
             self.init(
                 file: RawFile(descriptor: .standardInput, source: name), closeOnDeinit: false,
-                rawDeflate: rawDeflate, chunkSize: chunkSize)
+                rawDeflate: rawDeflate, chunkSize: chunkSize, isStandardInput: true)
             return
         }
         self.init(
             file: try RawFile(path: path, source: name), closeOnDeinit: true, rawDeflate: rawDeflate,
-            chunkSize: chunkSize)
+            chunkSize: chunkSize, isStandardInput: false)
     }
 
     /// Reads from an already open file descriptor.
@@ -111,11 +116,18 @@ public final class DecompressingReader {
     ) {
         self.init(
             file: RawFile(descriptor: FileDescriptor(rawValue: fileDescriptor), source: source),
-            closeOnDeinit: closeOnDeinit, rawDeflate: rawDeflate, chunkSize: chunkSize)
+            closeOnDeinit: closeOnDeinit, rawDeflate: rawDeflate, chunkSize: chunkSize, isStandardInput: false)
     }
 
-    private init(file: RawFile, closeOnDeinit: Bool, rawDeflate: Bool, chunkSize: Int) {
+    private init(file: RawFile, closeOnDeinit: Bool, rawDeflate: Bool, chunkSize: Int, isStandardInput: Bool) {
         self.file = file
+        self.isStandardInput = isStandardInput
+        if let size = file.regularFileSize {
+            let position = (try? file.descriptor.seek(offset: 0, from: .current)) ?? 0
+            self.expectedBytes = max(0, size - position)
+        } else {
+            self.expectedBytes = nil
+        }
         self.source = file.source
         self.closeOnDeinit = closeOnDeinit
         self.rawDeflate = rawDeflate
@@ -185,6 +197,12 @@ public final class DecompressingReader {
             into: UnsafeMutableRawBufferPointer(start: inBuffer + remaining, count: space), at: compressedBytesRead)
         if n == 0 {
             atEOF = true
+            if let expected = expectedBytes, compressedBytesRead < expected {
+                throw IngestError(
+                    .io, source: source, offset: compressedBytesRead,
+                    message: "changed while being read: the file had \(expected) bytes when opened and ended after "
+                        + "\(compressedBytesRead); import it again once it is complete")
+            }
             return
         }
         hasher.update(UnsafeRawBufferPointer(start: inBuffer + remaining, count: n))
@@ -193,9 +211,13 @@ public final class DecompressingReader {
     }
 
     private func detectFormat() throws(IngestError) {
-        while stream.pointee.avail_in < 2 && !atEOF { try refill() }
+        // Enough bytes to recognise a compression or text encoding FetchLab does not read.
+        while stream.pointee.avail_in < 16 && !atEOF { try refill() }
         let available = Int(stream.pointee.avail_in)
         if available == 0 {
+            if isStandardInput {
+                throw IngestError(.io, source: source, message: "no data on standard input; nothing was imported")
+            }
             format = .plain
             finished = true
             return
@@ -212,6 +234,9 @@ public final class DecompressingReader {
             format = .zlib
             try startInflate(windowBits: 15 + 32)
         } else {
+            if let foreign = Sniff.foreign(UnsafeRawBufferPointer(start: inBuffer, count: available)) {
+                throw IngestError(.format, source: source, message: foreign.message(source: source))
+            }
             format = .plain
         }
     }
@@ -261,6 +286,12 @@ public final class DecompressingReader {
         }
         let produced = bufferSize - Int(s.pointee.avail_out)
         if produced == 0 { return nil }
+        if decompressedBytes == 0,
+            let foreign = Sniff.foreign(UnsafeRawBufferPointer(start: outBuffer, count: min(produced, 64)))
+        {
+            throw IngestError(
+                .format, source: source, message: foreign.message(source: source, inside: formatName))
+        }
         decompressedBytes += Int64(produced)
         try checkBomb()
         return UnsafeRawBufferPointer(start: outBuffer, count: produced)

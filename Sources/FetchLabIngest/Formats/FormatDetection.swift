@@ -38,8 +38,21 @@ enum FormatDetection {
         {
             return Detected(format: .lsapp, syntax: .tsv, header: LSAppFormat.header, firstLineIsData: true)
         }
+        try checkMappedColumns(header, options: options, source: source)
         let format = try classify(header, options: options, source: source)
         return Detected(format: format, syntax: tab ? .tsv : .csv, header: header, firstLineIsData: false)
+    }
+
+    /// Every column `--map` names is in the header: a misspelt column would otherwise be ignored
+    /// and the file read as some other format.
+    static func checkMappedColumns(_ header: [String], options: ReadOptions, source: String) throws(IngestError) {
+        let names = Set(header)
+        for (column, field) in options.columnMap.sorted(by: { $0.key < $1.key }) where !names.contains(column) {
+            throw IngestError(
+                .usage, source: source, line: 1,
+                message: "--map \(column)=\(field): the header \(HeaderNames(header, map: [:]).quoted) has no column "
+                    + "\"\(column)\" (column names are case-sensitive)")
+        }
     }
 
     /// `YYYY-MM-DD HH:MM…,package` with exactly one comma.
@@ -137,5 +150,19 @@ enum FormatDetection {
                     + "read a column as a field with --map COLUMN=FIELD\(userHint)")
         }
         return columns
+    }
+}
+
+/// The fields `--map COLUMN=FIELD` can name, for the command line's check and its messages.
+public enum MappableField {
+    /// FetchLab's field names, in the order the help lists them.
+    public static let names: [String] = Field.allCases.filter { $0 != .cellular }.map(\.rawValue)
+
+    /// Whether `name` is a field a column can be read as: a FetchLab field, one of its aliases
+    /// (`time`, `package`, …) or a column name of a dataset format (LSApp's, the battery sampler's).
+    public static func isKnown(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        if Field.canonical(lower) != nil { return true }
+        return LogFormat.allCases.contains { $0.delimited?.field(named: lower) != nil }
     }
 }
