@@ -133,8 +133,12 @@ enum SignalCleanup {
             source.setEventHandler {
                 PartialFiles.shared.removeAllNow()
                 if isatty(2) == 1 { Terminal.clearProgress() }
+                // End by the signal, as if not caught: sent to the process (this dispatch thread blocks
+                // signals), and should it not be delivered, the shell's code for it.
                 signal(sig, SIG_DFL)
-                raise(sig)
+                kill(getpid(), sig)
+                usleep(200_000)
+                _exit(128 + sig)
             }
             source.resume()
             sources.append(source)

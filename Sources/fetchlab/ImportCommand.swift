@@ -102,7 +102,7 @@ struct ImportCommand: ParsableCommand {
             }
             if format == .json {
                 print(Format.json(ImportReport(database: database.db, files: summaries, errors: failures)))
-            } else if paths.count > 1 {
+            } else if paths.count + expansion.problems.count > 1 {
                 print(ImportRenderer.total(summaries, failed: failures.count))
             }
             if !failures.isEmpty { throw ExitCode(Exit.failure) }

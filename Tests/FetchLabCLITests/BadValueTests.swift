@@ -116,7 +116,7 @@ import _FetchLabTestSupport
         try expectUsageError(["import", "--db", db, "--session-gap", "-5m", file], naming: "--session-gap", saying: "1s to 1d")
         try expectUsageError(["import", "--db", db, "--reorder-window", "30d", file], naming: "--reorder-window")
         try expectUsageError(
-            ["import", "--db", db, "--earliest", "2024-05-01", "--latest", "2024-01-01", file],
+            ["import", "--db", db, "--earliest", "2024-05-01T00:00:00Z", "--latest", "2024-01-01T00:00:00Z", file],
             naming: "--earliest 2024-05-01 is not before --latest 2024-01-01")
         try expectUsageError(
             ["import", "--db", db, "--map", "user=nonsense", file], naming: "--map user=nonsense",

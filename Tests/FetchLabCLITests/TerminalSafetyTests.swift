@@ -30,9 +30,12 @@ import _FetchLabTestSupport
     static let hostileApps = ["com.red\u{1B}[31m", "com.bell\u{07}", "com.nul\u{0}x", "com.two\nlines", "com.c1\u{9B}2J"]
 
     /// Two weeks of launches of apps whose names hold ESC, BEL, NUL, a quoted newline and a C1
-    /// control, by a user whose name holds an OSC sequence; two rejects quoting control characters.
+    /// control (NUL lines are rejected), by a user whose name holds an OSC sequence; rejects quoting
+    /// control characters first.
     func hostileLog() -> String {
         var text = "timestamp,user,app\n"
+        text += "\u{1B}[2Jnot a time,plain,com.x\n"
+        text += "2024-03-02T10:00:00Z,plain,\n\u{07}\u{07},,\n"
         for day in 1...14 {
             for (i, app) in Self.hostileApps.enumerated() {
                 let stamp = String(format: "2024-03-%02dT%02d:15:00Z", day, 7 + 2 * i)
@@ -40,8 +43,6 @@ import _FetchLabTestSupport
                 text += "\(stamp.replacingOccurrences(of: ":15:", with: ":45:")),plain,\"\(app)\"\n"
             }
         }
-        text += "\u{1B}[2Jnot a time,plain,com.x\n"
-        text += "2024-03-02T10:00:00Z,plain,\n\u{07}\u{07},,\n"
         return text
     }
 
