@@ -56,7 +56,9 @@ enum Bounds {
         }
     }
 
-    static func check(_ option: String, _ value: DurationArgument, _ range: ClosedRange<Microseconds>, note: String = "")
+    static func check(
+        _ option: String, _ value: DurationArgument, _ range: ClosedRange<Microseconds>, note: String = ""
+    )
         throws
     {
         try check(option, value.microseconds, range, { Quantity.format(duration: $0) }, note: note)

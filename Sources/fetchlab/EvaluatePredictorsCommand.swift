@@ -21,7 +21,8 @@ struct EvaluatePredictorsCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(parsing: .unconditional, help: "Evaluate at most this many users (evenly spread; 0 = all; at most 1,000,000).")
+    @Option(
+        parsing: .unconditional, help: "Evaluate at most this many users (evenly spread; 0 = all; at most 1,000,000).")
     var users = 0
 
     @Option(parsing: .unconditional, help: "Days of each user's log used only for learning (0 to 3,660).")

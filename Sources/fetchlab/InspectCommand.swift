@@ -18,7 +18,8 @@ struct InspectCommand: ParsableCommand {
     var app: String?
 
     @Option(
-        parsing: .unconditional, help: "Show at most this many apps per user, most launched first (0 = all; at most 1,000,000).")
+        parsing: .unconditional,
+        help: "Show at most this many apps per user, most launched first (0 = all; at most 1,000,000).")
     var top = 0
 
     @Option(help: "Output: text or json.")

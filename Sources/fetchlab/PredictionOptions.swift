@@ -10,7 +10,9 @@ struct PredictionOptions: ParsableArguments {
 
     @Option(
         parsing: .unconditional,
-        help: "Plan each fetch this long before the expected use (e.g. 10m; at most 12h and shorter than --horizon); must cover the fetch.")
+        help:
+            "Plan each fetch this long before the expected use (e.g. 10m; at most 12h and shorter than --horizon); must cover the fetch."
+    )
     var lead = DurationArgument(10 * .perMinute)
 
     @Option(parsing: .unconditional, help: "Plan a fetch only for a use at least this likely (0–1).")

@@ -93,8 +93,10 @@ import _FetchLabTestSupport
 
     @Test func inspectPredictAndEvaluateRefuseOutOfRangeNumbers() throws {
         try expectUsageError(["inspect", "--db", db, "--top", "-1"], naming: "--top", saying: "expected 0 to 1000000")
-        try expectUsageError(["predict", "--db", db, "--horizon", "-5h"], naming: "--horizon", saying: "-5h is out of range")
-        try expectUsageError(["predict", "--db", db, "--horizon", "30d"], naming: "--horizon", saying: "expected 1m to 7d")
+        try expectUsageError(
+            ["predict", "--db", db, "--horizon", "-5h"], naming: "--horizon", saying: "-5h is out of range")
+        try expectUsageError(
+            ["predict", "--db", db, "--horizon", "30d"], naming: "--horizon", saying: "expected 1m to 7d")
         try expectUsageError(["predict", "--db", db, "--lead", "48h"], naming: "--lead", saying: "expected 0s to 12h")
         try expectUsageError(
             ["predict", "--db", db, "--lead", "2h", "--horizon", "90m"], naming: "--lead 2h",
@@ -102,18 +104,23 @@ import _FetchLabTestSupport
         try expectUsageError(["predict", "--db", db, "--threshold", "-0.5"], naming: "--threshold", saying: "0 to 1")
         try expectUsageError(["predict", "--db", db, "--threshold", "nan"], naming: "--threshold", saying: "0 to 1")
         try expectUsageError(["predict", "--db", db, "--freshness", "-30m"], naming: "--freshness")
-        try expectUsageError(["evaluate-predictors", "--db", db, "--users", "-1"], naming: "--users", saying: "out of range")
-        try expectUsageError(["evaluate-predictors", "--db", db, "--warm-up", "-2"], naming: "--warm-up", saying: "out of range")
+        try expectUsageError(
+            ["evaluate-predictors", "--db", db, "--users", "-1"], naming: "--users", saying: "out of range")
+        try expectUsageError(
+            ["evaluate-predictors", "--db", db, "--warm-up", "-2"], naming: "--warm-up", saying: "out of range")
         try expectUsageError(["evaluate-predictors", "--db", db, "--every", "0"], naming: "--every", saying: "1 to 24")
-        try expectUsageError(["evaluate-predictors", "--db", db, "--lead", "13h"], naming: "--lead", saying: "0s to 12h")
+        try expectUsageError(
+            ["evaluate-predictors", "--db", db, "--lead", "13h"], naming: "--lead", saying: "0s to 12h")
         #expect(!FileManager.default.fileExists(atPath: db))
     }
 
     @Test func importRefusesBadReadingOptions() throws {
         let file = try dir.write("u.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,u,a\n")
-        try expectUsageError(["import", "--db", db, "--max-ratio", "-1", file], naming: "--max-ratio", saying: "0 = no limit")
+        try expectUsageError(
+            ["import", "--db", db, "--max-ratio", "-1", file], naming: "--max-ratio", saying: "0 = no limit")
         try expectUsageError(["import", "--db", db, "--max-size", "-5G", file], naming: "--max-size")
-        try expectUsageError(["import", "--db", db, "--session-gap", "-5m", file], naming: "--session-gap", saying: "1s to 1d")
+        try expectUsageError(
+            ["import", "--db", db, "--session-gap", "-5m", file], naming: "--session-gap", saying: "1s to 1d")
         try expectUsageError(["import", "--db", db, "--reorder-window", "30d", file], naming: "--reorder-window")
         try expectUsageError(
             ["import", "--db", db, "--earliest", "2024-05-01T00:00:00Z", "--latest", "2024-01-01T00:00:00Z", file],

@@ -27,7 +27,9 @@ import _FetchLabTestSupport
     }
 
     static let hostileUser = "u\u{1B}]0;owned\u{07}"
-    static let hostileApps = ["com.red\u{1B}[31m", "com.bell\u{07}", "com.nul\u{0}x", "com.two\nlines", "com.c1\u{9B}2J"]
+    static let hostileApps = [
+        "com.red\u{1B}[31m", "com.bell\u{07}", "com.nul\u{0}x", "com.two\nlines", "com.c1\u{9B}2J",
+    ]
 
     /// Two weeks of launches of apps whose names hold ESC, BEL, NUL, a quoted newline and a C1
     /// control (NUL lines are rejected), by a user whose name holds an OSC sequence; rejects quoting
@@ -132,10 +134,12 @@ import _FetchLabTestSupport
         #expect(r.status == 1, "\(r.err)")
         let errors = r.err.split(separator: "\n")
         #expect(errors.count == 2, "\(r.err)")
-        #expect(errors.contains { $0.hasSuffix("pipe.csv: skipped: a FIFO (named pipe), not a regular file") }, "\(r.err)")
+        #expect(
+            errors.contains { $0.hasSuffix("pipe.csv: skipped: a FIFO (named pipe), not a regular file") }, "\(r.err)")
         #expect(
             errors.contains {
-                $0.hasPrefix("fetchlab: error: ") && $0.contains("gone.csv: dangling symbolic link (to /nonexistent/gone.csv)")
+                $0.hasPrefix("fetchlab: error: ")
+                    && $0.contains("gone.csv: dangling symbolic link (to /nonexistent/gone.csv)")
             }, "\(r.err)")
         #expect(r.out.contains("a.csv (usage/csv"), "\(r.out)")
         #expect(r.out.contains("total: 1 file imported, 1 failed"), "\(r.out)")
@@ -144,24 +148,33 @@ import _FetchLabTestSupport
     @Test func emptyStandardInputIsAnErrorAndRecordsNoImport() throws {
         let r = try fetchlab(["import", "--db", db, "-"], input: Data())
         #expect(r.status == 1)
-        #expect(r.err == "fetchlab: error: -: no data on standard input; nothing was imported — nothing from this file was imported\n" || r.err.contains("-: no data on standard input"), "\(r.err)")
+        #expect(
+            r.err
+                == "fetchlab: error: -: no data on standard input; nothing was imported — nothing from this file was imported\n"
+                || r.err.contains("-: no data on standard input"), "\(r.err)")
         #expect(r.err.split(separator: "\n").count == 1)
         let imports = try DatabaseQueue(path: db).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM import") }
         #expect(imports == 0)
     }
 
     @Test func unsupportedCompressionNamesTheCommandThatConvertsIt() throws {
-        try dir.write("u.csv.zst", Data([0x28, 0xB5, 0x2F, 0xFD, 0x24, 0x00, 0x01, 0x02] + [UInt8](repeating: 7, count: 20)))
+        try dir.write(
+            "u.csv.zst", Data([0x28, 0xB5, 0x2F, 0xFD, 0x24, 0x00, 0x01, 0x02] + [UInt8](repeating: 7, count: 20)))
         let r = try fetchlab(["import", "--db", db, "u.csv.zst"])
         #expect(r.status == 1)
         #expect(
-            r.err.hasPrefix("fetchlab: error: u.csv.zst: zstd-compressed data: FetchLab reads gzip, zlib or plain text; "
-                + "decompress it first (zstd -d u.csv.zst)"), "\(r.err)")
+            r.err.hasPrefix(
+                "fetchlab: error: u.csv.zst: zstd-compressed data: FetchLab reads gzip, zlib or plain text; "
+                    + "decompress it first (zstd -d u.csv.zst)"), "\(r.err)")
         #expect(r.err.split(separator: "\n").count == 1)
-        let utf16 = Data("timestamp,user,app\n2024-03-01T12:00:00Z,u,a\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+        let utf16 = Data(
+            "timestamp,user,app\n2024-03-01T12:00:00Z,u,a\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
         try dir.write("u16.csv", Data([0xFF, 0xFE]) + utf16)
         let text = try fetchlab(["import", "--db", db, "u16.csv"])
-        #expect(text.err.contains("u16.csv: UTF-16 (little-endian) text data: FetchLab reads UTF-8; convert it first (iconv -f UTF-16"), "\(text.err)")
+        #expect(
+            text.err.contains(
+                "u16.csv: UTF-16 (little-endian) text data: FetchLab reads UTF-8; convert it first (iconv -f UTF-16"),
+            "\(text.err)")
         #expect(controls(text.err).isEmpty)
     }
 }

@@ -54,7 +54,8 @@ import _FetchLabTestSupport
         let error = try #require(try readError(DecompressionFixtures.gzip(zstd), name: "log.zst.gz"))
         #expect(error.description.hasPrefix("log.zst.gz: zstd-compressed data inside gzip: "), "\(error)")
         #expect(error.description.contains("gunzip, then zstd -d"), "\(error)")
-        let utf16 = try #require(try readError(DecompressionFixtures.gzip([0xFF, 0xFE] + Self.csv.flatMap { [$0, 0] })))
+        let utf16 = try #require(
+            try readError(DecompressionFixtures.gzip([0xFF, 0xFE] + Self.csv.flatMap { [$0, 0] })))
         #expect(utf16.message.hasPrefix("UTF-16 (little-endian) text data inside gzip"), "\(utf16)")
     }
 

@@ -21,7 +21,8 @@ public enum Sniff {
         public func message(source: String, inside: String? = nil) -> String {
             let named = source == "-" ? fix : fix.replacingOccurrences(of: "FILE", with: source)
             guard let inside else { return "\(what) data: \(named)" }
-            return "\(what) data inside \(inside): \(named.replacingOccurrences(of: "first (", with: "first (gunzip, then "))"
+            return
+                "\(what) data inside \(inside): \(named.replacingOccurrences(of: "first (", with: "first (gunzip, then "))"
         }
     }
 
