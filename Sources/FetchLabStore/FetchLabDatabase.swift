@@ -106,7 +106,7 @@ public final class FetchLabDatabase: Sendable {
 
     /// The store error of a failed SQLite call on this database (`busy` when a lock wait timed out).
     func storeError(_ error: DatabaseError, while doing: String? = nil) -> StoreError {
-        Opening(path: path, waiting: waiting).storeError(error, while: doing)
+        Opening(path: path, waiting: waiting).databaseError(error, while: doing)
     }
 }
 
@@ -333,12 +333,12 @@ struct Opening {
     func storeError(_ error: any Error) -> StoreError {
         switch error {
         case let error as StoreError: error
-        case let error as DatabaseError: storeError(error)
+        case let error as DatabaseError: databaseError(error)
         default: StoreError(.database, "\(path): \(error)")
         }
     }
 
-    func storeError(_ error: DatabaseError, while doing: String? = nil) -> StoreError {
+    func databaseError(_ error: DatabaseError, while doing: String? = nil) -> StoreError {
         let code: StoreError.Code =
             switch error.resultCode.primaryResultCode {
             case .SQLITE_BUSY, .SQLITE_LOCKED: .busy

@@ -75,9 +75,10 @@ struct ImportCommand: ParsableCommand {
             let importer = Importer(database: store)
             var summaries: [ImportSummary] = []
             var failures: [String] = []
+            // Waiting for another process's lock (opening's counts with the first file).
+            var waitedBefore = 0.0
             for path in paths {
                 do {
-                    let waitedBefore = store.waiting.totalSeconds
                     let summary = try importer.importFile(path, options: options, force: force) { p in
                         if showProgress { Terminal.progress(ImportRenderer.progress(p)) }
                     }
@@ -87,6 +88,7 @@ struct ImportCommand: ParsableCommand {
                         print(ImportRenderer.text(summary))
                         // The summary's time is the import's own; waiting for another process is apart.
                         let waited = store.waiting.totalSeconds - waitedBefore
+                        waitedBefore += waited
                         if waited >= 0.05 {
                             print("  waited \(Format.seconds(waited)) for the database (another process was writing)")
                         }
