@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -26,6 +27,11 @@ public final class FetchLabDatabase: Sendable {
     /// How connections wait for other processes' locks; ``DatabaseWaiting/totalSeconds`` is the
     /// time spent waiting so far.
     public let waiting: DatabaseWaiting
+    /// Whether opening ran SQLite's quick check (it does unless the file is as FetchLab left it).
+    let checkedOnOpen: Bool
+    /// Whether closing records that the file is sound (see ``CheckStamp``): opened for writing,
+    /// sound then, and no damage met since.
+    private let stampsOnClose: Mutex<Bool>
 
     /// Opens (creating if needed) the database at `path`.
     ///
@@ -61,6 +67,8 @@ public final class FetchLabDatabase: Sendable {
         let opening = Opening(path: path, waiting: waiting)
         do {
             writer = readOnly ? try opening.openForReading() : try opening.openForWriting()
+            checkedOnOpen = opening.checked.withLock { $0 }
+            stampsOnClose = Mutex(!readOnly)
         } catch {
             let failure = opening.storeError(error)
             // Busy: another process is creating it, and goes on with the file.
@@ -85,6 +93,19 @@ public final class FetchLabDatabase: Sendable {
             throw opening.storeError(error)
         }
         self.writer = writer
+        checkedOnOpen = false
+        stampsOnClose = Mutex(false)
+    }
+
+    /// Closes the database; after writing it, records that FetchLab leaves the file sound, so that
+    /// the next open skips the quick check while the file stays as it is.
+    deinit {
+        guard stampsOnClose.withLock({ $0 }), let pool = writer as? DatabasePool else { return }
+        // Readers first (releasing memory closes them), so that the writer is the last
+        // connection: closing it checkpoints the WAL into the file, which is then stamped.
+        pool.releaseMemory()
+        guard (try? pool.close()) != nil else { return }
+        CheckStamp(database: path).record()
     }
 
     /// SQLite's message without the SQL, with a hint for the usual causes.
@@ -106,7 +127,13 @@ public final class FetchLabDatabase: Sendable {
 
     /// The store error of a failed SQLite call on this database (`busy` when a lock wait timed out).
     func storeError(_ error: DatabaseError, while doing: String? = nil) -> StoreError {
-        Opening(path: path, waiting: waiting).databaseError(error, while: doing)
+        let failure = Opening(path: path, waiting: waiting).databaseError(error, while: doing)
+        if failure.code == .corrupt {
+            // Damage met while writing: the next open checks the whole file again.
+            stampsOnClose.withLock { $0 = false }
+            try? FileManager.default.removeItem(atPath: CheckStamp(database: path).path)
+        }
+        return failure
     }
 }
 
@@ -114,6 +141,13 @@ public final class FetchLabDatabase: Sendable {
 struct Opening {
     let path: String
     let waiting: DatabaseWaiting
+    /// Whether opening ran `PRAGMA quick_check`.
+    let checked = Flag()
+
+    final class Flag: Sendable {
+        private let value = Mutex(false)
+        func withLock<T>(_ body: (inout Bool) -> T) -> T { value.withLock { body(&$0) } }
+    }
 
     /// What to do with a damaged database (part of the one-line error).
     static let recovery =
@@ -140,10 +174,13 @@ struct Opening {
                     try DatabaseQueue(path: path, configuration: configuration(readOnly: true))
                 }
                 defer { try? queue.close() }
+                let unchanged = CheckStamp(database: path).matches
                 try queue.read { db in
                     try refuse(try SchemaState.read(db).verdict)
-                    try verify(db)
+                    // Skipped while the file is as FetchLab left it (see CheckStamp).
+                    if !unchanged { try verify(db) }
                 }
+                checked.withLock { $0 = !unchanged }
             }
             TestHook.kill(at: .opening)
             let pool = try DatabasePool(path: path, configuration: configuration(readOnly: false))

@@ -223,6 +223,28 @@ import _FetchLabTestSupport
         #expect((wal?.intValue ?? 0) == 0)
     }
 
+    @Test func theQuickCheckIsSkippedWhileTheFileIsAsFetchLabLeftIt() throws {
+        let path = dir.path("stamped.sqlite")
+        do {
+            let db = try FetchLabDatabase(path: path)
+            #expect(!db.checkedOnOpen)  // a new file: nothing to check
+            _ = try Importer(database: db).importFile(try dir.write("s1.csv", usage(100)))
+        }  // closed: the stamp is recorded
+        #expect(FileManager.default.fileExists(atPath: path + "-checked"))
+        do {
+            let db = try FetchLabDatabase(path: path)
+            #expect(!db.checkedOnOpen)
+            _ = try Importer(database: db).importFile(try dir.write("s2.csv", usage(100, seed: 500)))
+        }
+        #expect(try !FetchLabDatabase(path: path).checkedOnOpen)
+        // Changed by something else (here only its time): checked again.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1)], ofItemAtPath: path)
+        #expect(try FetchLabDatabase(path: path).checkedOnOpen)
+        // No stamp (a copy, an unwritable directory): checked.
+        try FileManager.default.removeItem(atPath: path + "-checked")
+        #expect(try FetchLabDatabase(path: path).checkedOnOpen)
+    }
+
     // MARK: Item 11: waiting for another process's lock
 
     /// A connection that holds the write lock until told.
