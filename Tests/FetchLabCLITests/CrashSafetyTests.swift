@@ -231,6 +231,20 @@ import _FetchLabTestSupport
         }
     }
 
+    @Test func aNewDatabaseThatCannotBeWrittenLeavesNoFileBehind() throws {
+        let db = dir.path("unwritable.sqlite")
+        let file = try dir.write("u.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
+        // No file may grow past 0 bytes: SQLite creates the database file, then cannot write it.
+        let result = try run(
+            "/bin/sh",
+            ["-c", "trap '' XFSZ; ulimit -f 0; exec \"$0\" import --db \"$1\" \"$2\"", fetchlabBinary(), db, file])
+        expectOneLineError(result, naming: db, [])
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter {
+            $0.hasPrefix("unwritable")
+        }
+        #expect(left.isEmpty, "\(left)")
+    }
+
     @Test func aBusyTimeoutThatExpiresIsOneLineAndStillJSON() throws {
         let db = try seeded("locked.sqlite")
         var configuration = Configuration()
