@@ -78,6 +78,7 @@ struct ImportCommand: ParsableCommand {
             // Waiting for another process's lock (opening's counts with the first file).
             var waitedBefore = 0.0
             for path in paths {
+                defer { waitedBefore = store.waiting.totalSeconds }
                 do {
                     let summary = try importer.importFile(path, options: options, force: force) { p in
                         if showProgress { Terminal.progress(ImportRenderer.progress(p)) }
@@ -88,7 +89,6 @@ struct ImportCommand: ParsableCommand {
                         print(ImportRenderer.text(summary))
                         // The summary's time is the import's own; waiting for another process is apart.
                         let waited = store.waiting.totalSeconds - waitedBefore
-                        waitedBefore += waited
                         if waited >= 0.05 {
                             print("  waited \(Format.seconds(waited)) for the database (another process was writing)")
                         }
