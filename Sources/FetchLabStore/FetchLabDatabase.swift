@@ -1,31 +1,331 @@
 import Foundation
 import GRDB
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A FetchLab SQLite database: opens or creates it, checks that it is one, migrates it.
 ///
 /// The database runs in WAL mode with a busy timeout, so several processes may import into
 /// it at once (their write transactions run one after the other) while others read.
+///
+/// Opening is safe against kills and against other processes opening the same file at once:
+/// every connection waits for locks (``DatabaseWaiting``) from its first statement; the schema is
+/// created or migrated, and stamped with FetchLab's application id and schema version, in one
+/// `BEGIN IMMEDIATE` transaction that first looks again at what the file holds (a second process
+/// waits, then finds the schema finished); a file left empty or half-created (by a kill, or by an
+/// older build) is recognised as FetchLab's and completed. Before writing, the file is checked:
+/// another application's database, one of a newer FetchLab, or a damaged one is refused, and
+/// nothing is written to it.
 public final class FetchLabDatabase: Sendable {
     public let path: String
     public let writer: any DatabaseWriter
+    /// How connections wait for other processes' locks; ``DatabaseWaiting/totalSeconds`` is the
+    /// time spent waiting so far.
+    public let waiting: DatabaseWaiting
+    /// Whether opening ran SQLite's quick check (it does unless the file is as FetchLab left it).
+    let checkedOnOpen: Bool
+    /// Whether closing records that the file is sound (see ``CheckStamp``): opened for writing,
+    /// sound then, and no damage met since.
+    private let stampsOnClose: Mutex<Bool>
 
     /// Opens (creating if needed) the database at `path`.
     ///
-    /// - Parameter busyTimeout: how long a writer waits for another process's transaction.
-    /// - Throws: ``StoreError`` when the file is not a FetchLab database or cannot be opened.
-    public init(path: String, busyTimeout: TimeInterval = 600, readOnly: Bool = false) throws(StoreError) {
+    /// - Parameters:
+    ///   - busyTimeout: how long to wait for another process's lock, in seconds (0…one day).
+    ///   - readOnly: read only (never creates, migrates nor writes; works in a read-only directory).
+    ///   - onWait: called while waiting for another process's lock, with the seconds waited so far.
+    /// - Throws: ``StoreError`` when the file is not a FetchLab database (`notFetchLab`), is one
+    ///   of a newer FetchLab (`tooNew`), is damaged (`corrupt`, when opened for writing), stays
+    ///   locked longer than `busyTimeout` (`busy`) or cannot be opened. A file this call created
+    ///   is removed again when opening fails.
+    public init(
+        path: String, busyTimeout: TimeInterval = 600, readOnly: Bool = false,
+        onWait: (@Sendable (_ waited: Double) -> Void)? = nil
+    ) throws(StoreError) {
         self.path = path
+        guard busyTimeout.isFinite, busyTimeout >= 0, busyTimeout <= DatabaseWaiting.maximumTimeout else {
+            throw StoreError(
+                .database,
+                "\(path): the busy timeout must be 0 to \(Int(DatabaseWaiting.maximumTimeout)) seconds, not \(busyTimeout)"
+            )
+        }
+        let waiting = DatabaseWaiting(timeout: busyTimeout, observer: onWait)
+        self.waiting = waiting
         var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        let existed = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if isDirectory.boolValue {
             throw StoreError(.database, "\(path): is a directory, not a database file")
         }
-        if readOnly && !exists {
+        if readOnly && !existed {
             throw StoreError(.database, "\(path): no such database (import some logs first: fetchlab import FILE)")
         }
-        if exists { try Self.checkIsFetchLab(path) }
+        let opening = Opening(path: path, waiting: waiting)
+        do {
+            writer = readOnly ? try opening.openForReading() : try opening.openForWriting()
+            checkedOnOpen = opening.checked.withLock { $0 }
+            stampsOnClose = Mutex(!readOnly)
+        } catch {
+            let failure = opening.storeError(error)
+            // Busy: another process is creating it, and goes on with the file.
+            if !existed && failure.code != .busy { opening.removeIfEmpty() }
+            throw failure
+        }
+    }
+
+    /// A FetchLab database over any GRDB writer, e.g. `DatabaseQueue()` in memory for tests, or a
+    /// pool the caller configured: refuses another application's database or a newer FetchLab's,
+    /// completes the schema (in one immediate transaction).
+    ///
+    /// - Parameter path: how messages name the database (default: the writer's path).
+    public init(writer: any DatabaseWriter, path: String? = nil) throws(StoreError) {
+        let name = path ?? writer.path
+        self.path = name
+        waiting = DatabaseWaiting(timeout: 0)
+        let opening = Opening(path: name, waiting: waiting)
+        do {
+            try opening.complete(writer)
+        } catch {
+            throw opening.storeError(error)
+        }
+        self.writer = writer
+        checkedOnOpen = false
+        stampsOnClose = Mutex(false)
+    }
+
+    /// Closes the database; after writing it, records that FetchLab leaves the file sound, so that
+    /// the next open skips the quick check while the file stays as it is.
+    deinit {
+        guard stampsOnClose.withLock({ $0 }), let pool = writer as? DatabasePool else { return }
+        // Readers first (releasing memory closes them), so that the writer is the last
+        // connection: closing it checkpoints the WAL into the file, which is then stamped.
+        pool.releaseMemory()
+        guard (try? pool.close()) != nil else { return }
+        CheckStamp(database: path).record()
+    }
+
+    /// SQLite's message without the SQL, with a hint for the usual causes.
+    static func explain(_ error: DatabaseError, busyTimeout: Double? = nil) -> String {
+        let message = error.message ?? "SQLite error \(error.resultCode.rawValue)"
+        switch error.resultCode.primaryResultCode {
+        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN:
+            return message + " (check that the file and its directory are writable)"
+        case .SQLITE_FULL: return message + " (free some disk space)"
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            guard let busyTimeout else { return message }
+            return "\(message): another process kept it locked for longer than the busy timeout of "
+                + "\(Opening.seconds(busyTimeout)); try again later, or wait longer with --busy-timeout"
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return "\(message): the database is damaged; \(Opening.recovery)"
+        default: return message
+        }
+    }
+
+    /// The store error of a failed SQLite call on this database (`busy` when a lock wait timed out).
+    func storeError(_ error: DatabaseError, while doing: String? = nil) -> StoreError {
+        let failure = Opening(path: path, waiting: waiting).databaseError(error, while: doing)
+        if failure.code == .corrupt {
+            // Damage met while writing: the next open checks the whole file again.
+            stampsOnClose.withLock { $0 = false }
+            try? FileManager.default.removeItem(atPath: CheckStamp(database: path).path)
+        }
+        return failure
+    }
+}
+
+/// The steps of opening a database file, each refusing what FetchLab must not touch.
+struct Opening {
+    let path: String
+    let waiting: DatabaseWaiting
+    /// Whether opening ran `PRAGMA quick_check`.
+    let checked = Flag()
+
+    final class Flag: Sendable {
+        private let value = Mutex(false)
+        func withLock<T>(_ body: (inout Bool) -> T) -> T { value.withLock { body(&$0) } }
+    }
+
+    /// What to do with a damaged database (part of the one-line error).
+    static let recovery =
+        "nothing was written to it; recover its data with `sqlite3 DB .recover | sqlite3 NEW.sqlite` "
+        + "(or restore a copy, or import the logs into a new database)"
+
+    /// "600 s", "0.5 s".
+    static func seconds(_ s: Double) -> String {
+        s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
+    }
+
+    // MARK: Writing
+
+    /// Opens for writing: checks the file, then opens a WAL pool and completes the schema in one
+    /// immediate transaction. A step that finds the database busy outside SQLite's busy handler
+    /// (switching to WAL, recovering a crashed writer's WAL) is tried again until the timeout.
+    func openForWriting() throws -> DatabasePool {
+        try retryingWhileBusy {
+            if fileHoldsADatabase() {
+                // A read-only look first, so that nothing (not even the switch to WAL) is written
+                // to a file that is not a database, another application's, a newer FetchLab's or
+                // a damaged one.
+                let queue = try refusingNonDatabases {
+                    try DatabaseQueue(path: path, configuration: configuration(readOnly: true))
+                }
+                defer { try? queue.close() }
+                let unchanged = CheckStamp(database: path).matches
+                try queue.read { db in
+                    try refuse(try SchemaState.read(db).verdict)
+                    // Skipped while the file is as FetchLab left it (see CheckStamp).
+                    if !unchanged { try verify(db) }
+                }
+                checked.withLock { $0 = !unchanged }
+            }
+            TestHook.kill(at: .opening)
+            let pool = try DatabasePool(path: path, configuration: configuration(readOnly: false))
+            TestHook.kill(at: .walMode)
+            do {
+                try complete(pool)
+            } catch {
+                try? pool.close()
+                throw error
+            }
+            return pool
+        }
+    }
+
+    /// Completes the schema if it needs it, refusing another application's or a newer FetchLab's
+    /// database: a look without a lock first (nothing to do, the usual case), then again inside
+    /// `BEGIN IMMEDIATE`, where the schema is completed and stamped all at once.
+    func complete(_ writer: any DatabaseWriter) throws {
+        try writer.writeWithoutTransaction { db in
+            let verdict = try SchemaState.read(db).verdict
+            try refuse(verdict)
+            if verdict == .complete { return }
+            try db.inTransaction(.immediate) {
+                try refuse(try Schema.complete(db).verdict)
+                TestHook.kill(at: .migrating)
+                return .commit
+            }
+            TestHook.kill(at: .migrated)
+        }
+    }
+
+    /// Whether the file exists with some bytes in it (an empty file becomes a new database).
+    ///
+    /// Only `stat`: opening and closing a descriptor of the file would drop the POSIX locks that
+    /// other SQLite connections of this process hold on it (SQLite's own opens avoid that).
+    func fileHoldsADatabase() -> Bool {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
+        return (size?.int64Value ?? 0) > 0
+    }
+
+    /// `PRAGMA quick_check`: refuses a damaged database before anything is written to it.
+    func verify(_ db: Database) throws {
+        let problems = try String.fetchAll(db, sql: "PRAGMA quick_check(1)")
+        guard problems == ["ok"] else {
+            let first = (problems.first ?? "").split(separator: "\n").first.map(String.init) ?? ""
+            throw StoreError(.corrupt, "\(path): the database is damaged (\(first)); \(Self.recovery)")
+        }
+    }
+
+    /// `body`, with "file is not a database" as FetchLab's refusal.
+    func refusingNonDatabases<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_NOTADB {
+            throw StoreError(.notFetchLab, "\(path): not a SQLite database; refusing to touch it")
+        }
+    }
+
+    /// Throws for the verdicts FetchLab refuses: another application's, a newer FetchLab's.
+    func refuse(_ verdict: SchemaState.Verdict) throws {
+        switch verdict {
+        case .foreign:
+            throw StoreError(
+                .notFetchLab, "\(path): a SQLite database of another application, not FetchLab's; refusing to touch it")
+        case .tooNew(let version, let unknown):
+            let names = unknown.isEmpty ? "" : " (migration \(unknown.map { "'\($0)'" }.joined(separator: ", ")))"
+            throw StoreError(
+                .tooNew,
+                "\(path): written by a newer FetchLab (schema version \(version)\(names)); this FetchLab knows "
+                    + "schema versions up to \(Schema.version) — use the newer fetchlab; refusing to read or write it")
+        case .complete, .incomplete: return
+        }
+    }
+
+    // MARK: Reading
+
+    /// Opens read-only: never creates, migrates nor writes the file. A database left unfinished
+    /// (empty, half-created, an earlier schema) is completed first when the file may be written.
+    /// In a directory FetchLab may not write (where SQLite cannot create the WAL's shared-memory
+    /// file), the database is read as immutable when its WAL holds nothing.
+    func openForReading() throws -> any DatabaseWriter {
+        let reader = try retryingWhileBusy { try refusingNonDatabases { try openReadOnly() } }
+        let verdict = try reader.read { try SchemaState.read($0).verdict }
+        try refuse(verdict)
+        guard case .incomplete(let missing) = verdict, !missing.isEmpty else { return reader }
+        if access(path, W_OK) == 0 && access(directory, W_OK) == 0 {
+            try? reader.close()
+            try openForWriting().close()
+            return try retryingWhileBusy { try openReadOnly() }
+        }
+        if missing.contains(Schema.migrations[0].identifier) {
+            throw StoreError(
+                .database, "\(path): holds no FetchLab data yet (import some logs first: fetchlab import FILE)")
+        }
+        return reader  // an earlier schema, read as it is
+    }
+
+    var directory: String {
+        let parent = (path as NSString).deletingLastPathComponent
+        return parent.isEmpty ? "." : parent
+    }
+
+    private func openReadOnly() throws -> any DatabaseWriter {
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration(readOnly: true))
+            _ = try pool.read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
+            return pool
+        } catch let error as DatabaseError
+            where [.SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM].contains(error.resultCode.primaryResultCode)
+            && access(directory, W_OK) != 0
+        {
+            // A WAL database in a read-only directory: SQLite cannot create the -shm file. Reading
+            // the file as immutable is right only if no WAL holds commits not in the file yet.
+            let wal = path + "-wal"
+            let walBytes = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? NSNumber)?.intValue ?? 0
+            guard walBytes == 0 else {
+                throw StoreError(
+                    .database,
+                    "\(path): cannot be read: its directory is read-only and its write-ahead log \(wal) holds "
+                        + "changes not yet in the database (open it once with write access to the directory, e.g. "
+                        + "fetchlab import, or copy the database with its -wal file elsewhere)")
+            }
+            var configuration = configuration(readOnly: true)
+            configuration.label = "fetchlab-immutable"
+            let queue = try DatabaseQueue(path: Self.immutableURI(path), configuration: configuration)
+            _ = try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
+            return queue
+        }
+    }
+
+    /// `file:PATH?immutable=1`: SQLite reads the file without locks or a -shm file.
+    static func immutableURI(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        let encoded = absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute
+        return "file:\(encoded)?immutable=1"
+    }
+
+    // MARK: Helpers
+
+    func configuration(readOnly: Bool) -> Configuration {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(busyTimeout)
+        // The busy handler is installed before the connection's first statement.
+        configuration.busyMode = waiting.busyMode
         configuration.readonly = readOnly
         configuration.label = "fetchlab"
         // WAL with synchronous=NORMAL: commits are atomic and survive a crash of the process;
@@ -33,89 +333,78 @@ public final class FetchLabDatabase: Sendable {
         configuration.prepareDatabase { db in
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         }
-        do {
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            if !readOnly { try Schema.migrator.migrate(pool) }
-            writer = pool
-        } catch let error as DatabaseError {
-            throw StoreError(.database, "\(path): \(Self.explain(error))")
-        } catch {
-            throw StoreError(.database, "\(path): \(error)")
+        return configuration
+    }
+
+    /// Runs `body` again while it fails with SQLITE_BUSY that SQLite's busy handler did not wait
+    /// for (switching to WAL, a WAL being recovered or removed by another process), until the
+    /// busy timeout is spent.
+    func retryingWhileBusy<T>(_ body: () throws -> T) throws -> T {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(waiting.timeout)
+        var pause = Duration.milliseconds(1)
+        while true {
+            do {
+                return try body()
+            } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_BUSY {
+                guard clock.now + pause < deadline else { throw error }
+                Thread.sleep(forTimeInterval: pause / .seconds(1))
+                waiting.add(pause / .seconds(1))
+                pause = min(pause * 2, .milliseconds(100))
+            }
         }
     }
 
-    /// A FetchLab database over any GRDB writer, e.g. `DatabaseQueue()` in memory for tests, or a
-    /// pool the caller configured: refuses another application's database, migrates it.
-    ///
-    /// - Parameter path: how messages name the database (default: the writer's path).
-    public init(writer: any DatabaseWriter, path: String? = nil) throws(StoreError) {
-        let name = path ?? writer.path
-        self.path = name
-        do {
-            let (id, tables) = try writer.read { db in
-                (
-                    try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
-                    try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
-                )
-            }
-            if id != Schema.applicationID && tables > 0 {
-                throw StoreError(
-                    .notFetchLab,
-                    "\(name): a SQLite database of another application, not FetchLab's; refusing to touch it")
-            }
-            try Schema.migrator.migrate(writer)
-        } catch let error as StoreError {
-            throw error
-        } catch let error as DatabaseError {
-            throw StoreError(.database, "\(name): \(Self.explain(error))")
-        } catch {
-            throw StoreError(.database, "\(name): \(error)")
-        }
-        self.writer = writer
+    /// Removes the file this open created and left empty (a failed first open), so that no
+    /// 0-byte database is left behind. (The caller skips this after a busy failure: another
+    /// process is then creating the file and goes on with it.)
+    func removeIfEmpty() {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            (attributes[.size] as? NSNumber)?.intValue == 0,
+            !FileManager.default.fileExists(atPath: path + "-wal")
+        else { return }
+        try? FileManager.default.removeItem(atPath: path)
     }
 
-    /// SQLite's message without the SQL, with a hint for the usual causes.
-    static func explain(_ error: DatabaseError) -> String {
-        let message = error.message ?? "SQLite error \(error.resultCode.rawValue)"
-        switch error.resultCode.primaryResultCode {
-        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN:
-            return message + " (check that the file and its directory are writable)"
-        case .SQLITE_FULL: return message + " (free some disk space)"
-        default: return message
+    /// Any failure of opening as the store's one-line error.
+    func storeError(_ error: any Error) -> StoreError {
+        switch error {
+        case let error as StoreError: error
+        case let error as DatabaseError: databaseError(error)
+        default: StoreError(.database, "\(path): \(error)")
         }
     }
 
-    /// Refuses files that are not SQLite, or SQLite databases of another application.
-    static func checkIsFetchLab(_ path: String) throws(StoreError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw StoreError(.database, "\(path): cannot be opened for reading")
-        }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 100)) ?? Data()
-        if head.isEmpty { return }  // an empty file becomes a new database
-        guard head.count >= 100, head.starts(with: Array("SQLite format 3\0".utf8)) else {
-            throw StoreError(.notFetchLab, "\(path): not a SQLite database; refusing to touch it")
-        }
-        var configuration = Configuration()
-        configuration.readonly = true
-        let (id, tables): (Int32, Int)
-        do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            (id, tables) = try queue.read { db in
-                (
-                    try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
-                    try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
-                )
+    func databaseError(_ error: DatabaseError, while doing: String? = nil) -> StoreError {
+        let code: StoreError.Code =
+            switch error.resultCode.primaryResultCode {
+            case .SQLITE_BUSY, .SQLITE_LOCKED: .busy
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB: .corrupt
+            default: .database
             }
-            try queue.close()
-        } catch let error as DatabaseError {
-            throw StoreError(.database, "\(path): cannot read the database: \(Self.explain(error))")
-        } catch {
-            throw StoreError(.database, "\(path): cannot read the database: \(error)")
-        }
-        if id != Schema.applicationID && tables > 0 {
-            throw StoreError(
-                .notFetchLab, "\(path): a SQLite database of another application, not FetchLab's; refusing to touch it")
-        }
+        let context = doing.map { " (\($0))" } ?? ""
+        return StoreError(
+            code, "\(path): \(FetchLabDatabase.explain(error, busyTimeout: waiting.timeout))\(context)")
+    }
+}
+
+/// Hidden, for the crash-safety tests: `FETCHLAB_TEST_KILL_AT=STEP` makes the process kill itself
+/// (SIGKILL, as `kill -9` would) when opening a database for writing reaches STEP. Unset, nothing.
+enum TestHook {
+    enum Step: String {
+        /// The file checked, before SQLite opens (and creates) it.
+        case opening
+        /// The pool open and in WAL mode, before the schema is looked at.
+        case walMode = "wal"
+        /// Inside the schema's transaction, every migration run, before the commit.
+        case migrating
+        /// The schema committed, before anything else.
+        case migrated
+    }
+
+    static let step = ProcessInfo.processInfo.environment["FETCHLAB_TEST_KILL_AT"].flatMap(Step.init(rawValue:))
+
+    static func kill(at step: Step) {
+        if step == Self.step { raise(SIGKILL) }
     }
 }

@@ -38,10 +38,21 @@ public struct Importer: Sendable {
     ) throws -> ImportSummary {
         let clock = ContinuousClock()
         let start = clock.now
-        func elapsed() -> Double { (clock.now - start) / .seconds(1) }
+        let waitedBefore = database.waiting.totalSeconds
+        // Working time: the time spent waiting for another process's lock is not this import's
+        // (see ``FetchLabDatabase/waiting`` for how long it waited).
+        func elapsed() -> Double {
+            max(0, (clock.now - start) / .seconds(1) - (database.waiting.totalSeconds - waitedBefore))
+        }
         let fingerprint = ReadFingerprint.of(options)
 
-        if !force, let earlier = try earlierImportOfSameContent(path, fingerprint: fingerprint), let id = earlier.id {
+        let earlier: ImportRecord?
+        do {
+            earlier = force ? nil : try earlierImportOfSameContent(path, fingerprint: fingerprint)
+        } catch let error as DatabaseError {
+            throw database.storeError(error, while: "while importing \(path)")
+        }
+        if let earlier, let id = earlier.id {
             return ImportSummary(unchanged: path, earlier: earlier, importID: id, seconds: elapsed())
         }
 
@@ -110,7 +121,7 @@ public struct Importer: Sendable {
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError {
-            throw StoreError(.database, "\(database.path): \(error.message ?? "\(error)") (while importing \(path))")
+            throw database.storeError(error, while: "while importing \(path)")
         }
     }
 

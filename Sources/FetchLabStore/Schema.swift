@@ -6,9 +6,32 @@ enum Schema {
     /// `PRAGMA application_id` of FetchLab databases ("FLAB").
     static let applicationID: Int32 = 0x464C_4142
 
+    /// A schema change: its identifier (as GRDB's `grdb_migrations` table records it) and its SQL.
+    struct Migration: Sendable {
+        var identifier: String
+        var migrate: @Sendable (Database) throws -> Void
+    }
+
+    /// The schema version this build writes (`PRAGMA user_version`): the number of migrations.
+    static var version: Int { migrations.count }
+
+    /// FetchLab's tables (views, indexes and GRDB's bookkeeping aside), all created by "v1".
+    static let tables: Set<String> = [
+        "user", "app", "import", "usage_event", "context_sample", "content_update", "rejected_row",
+    ]
+
+    /// GRDB's migrator over ``migrations``, for tests that build databases of earlier versions.
+    /// FetchLab itself migrates with ``complete(_:)``, inside one write transaction.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
+        for migration in migrations {
+            migrator.registerMigration(migration.identifier, migrate: migration.migrate)
+        }
+        return migrator
+    }
+
+    static let migrations: [Migration] = [
+        Migration(identifier: "v1") { db in
             try db.execute(sql: "PRAGMA application_id = \(applicationID)")
             try db.execute(
                 sql: """
@@ -105,8 +128,8 @@ enum Schema {
                     SELECT i.path, r.line, r.reason, r.raw, r.import_id
                     FROM rejected_row r JOIN import i ON i.id = r.import_id;
                     """)
-        }
-        migrator.registerMigration("v2: Background App Refresh events") { db in
+        },
+        Migration(identifier: "v2: Background App Refresh events") { db in
             // kind 3 refresh_off, 4 refresh_on: Background App Refresh switched off/on for the app.
             try db.execute(
                 sql: """
@@ -119,8 +142,8 @@ enum Schema {
                            e.utc_offset, e.time AS time_us, e.import_id
                     FROM usage_event e JOIN user u ON u.id = e.user_id JOIN app a ON a.id = e.app_id;
                     """)
-        }
-        migrator.registerMigration(v3) { db in
+        },
+        Migration(identifier: v3) { db in
             // read_fingerprint: SHA-256 of the options that change what is read (ReadFingerprint);
             // an import is "the same" only with the same content and the same fingerprint. NULL for
             // older imports: they never block a new read (whose rows then count as duplicates).
@@ -138,9 +161,8 @@ enum Schema {
                            content_sha256, read_fingerprint
                     FROM import;
                     """)
-        }
-        return migrator
-    }
+        },
+    ]
 
     /// The latest migration.
     static let v3 = "v3: read-options fingerprint and merged rows of imports"

@@ -7,6 +7,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case database
         /// The database was written by a newer FetchLab.
         case tooNew
+        /// The database is damaged (it fails SQLite's quick check); FetchLab does not write to it.
+        case corrupt
+        /// Another process kept the database locked for longer than the busy timeout.
+        case busy
     }
 
     public var code: Code

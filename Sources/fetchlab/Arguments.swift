@@ -68,3 +68,21 @@ enum Bounds {
         try check(option, value, range, { Format.decimal($0) }, note: note)
     }
 }
+
+/// A number of seconds within bounds (`--busy-timeout 600`): a finite number from 0 to a day.
+struct BoundedSeconds: ExpressibleByArgument, Sendable, CustomStringConvertible {
+    var seconds: Double
+
+    static let range = 0...Double(Seconds.perDay)
+
+    init(_ seconds: Double) { self.seconds = seconds }
+
+    init?(argument: String) {
+        guard let s = Double(argument), s.isFinite, Self.range.contains(s)
+        else { return nil }
+        seconds = s
+    }
+
+    var description: String { seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)" }
+    var defaultValueDescription: String { description }
+}

@@ -47,8 +47,9 @@ struct ImportCommand: ParsableCommand {
     var format: OutputFormat = .text
 
     @Option(
-        name: .customLong("busy-timeout"), help: "Seconds to wait for another process's import into the same database.")
-    var busyTimeout: Double = 600
+        name: .customLong("busy-timeout"),
+        help: "Seconds (0 to 86400) to wait for another process's import into the same database.")
+    var busyTimeout = BoundedSeconds(600)
 
     func validate() throws {
         try Bounds.check("--max-ratio", maxRatio, 0...1_000_000, note: " (0 = no limit)")
@@ -70,9 +71,9 @@ struct ImportCommand: ParsableCommand {
         }
         let paths = expansion.paths
         try Exit.reporting {
-            let store = try FetchLabDatabase(path: database.db, busyTimeout: busyTimeout)
-            let importer = Importer(database: store)
             let showProgress = Terminal.stderrIsTerminal && format == .text
+            let store = try openDatabase(showProgress: showProgress)
+            let importer = Importer(database: store)
             var summaries: [ImportSummary] = []
             var failures: [String] = []
             for note in expansion.skipped { Terminal.note("fetchlab: note: \(note)") }
@@ -80,14 +81,24 @@ struct ImportCommand: ParsableCommand {
                 failures.append(problem)
                 Terminal.error(problem)
             }
+            // Waiting for another process's lock (opening's counts with the first file).
+            var waitedBefore = 0.0
             for path in paths {
+                defer { waitedBefore = store.waiting.totalSeconds }
                 do {
                     let summary = try importer.importFile(path, options: options, force: force) { p in
                         if showProgress { Terminal.progress(ImportRenderer.progress(p)) }
                     }
                     if showProgress { Terminal.clearProgress() }
                     summaries.append(summary)
-                    if format == .text { print(ImportRenderer.text(summary)) }
+                    if format == .text {
+                        print(ImportRenderer.text(summary))
+                        // The summary's time is the import's own; waiting for another process is apart.
+                        let waited = store.waiting.totalSeconds - waitedBefore
+                        if waited >= 0.05 {
+                            print("  waited \(Format.seconds(waited)) for the database (another process was writing)")
+                        }
+                    }
                     if summary.status == .nothingAccepted {
                         let message = ImportRenderer.nothingAccepted(summary)
                         failures.append(message)
@@ -106,6 +117,27 @@ struct ImportCommand: ParsableCommand {
                 print(ImportRenderer.total(summaries, failed: failures.count))
             }
             if !failures.isEmpty { throw ExitCode(Exit.failure) }
+        }
+    }
+
+    /// Opens the database; while another process holds its lock, says so on the progress line
+    /// (on a terminal). A failure is one line on stderr (exit 1) and, with --format json, a JSON
+    /// document with the error on stdout as well.
+    func openDatabase(showProgress: Bool) throws -> FetchLabDatabase {
+        let path = database.db
+        let timeout = busyTimeout
+        do {
+            return try FetchLabDatabase(path: path, busyTimeout: timeout.seconds) { waited in
+                guard showProgress else { return }
+                Terminal.progress(
+                    "waiting for the database \(path): another process is writing (\(Format.seconds(waited)) of "
+                        + "--busy-timeout \(timeout) s)")
+            }
+        } catch {
+            if format == .json {
+                print(Format.json(ImportReport(database: path, files: [], errors: [error.description])))
+            }
+            throw error
         }
     }
 }

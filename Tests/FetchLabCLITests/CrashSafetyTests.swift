@@ -92,7 +92,10 @@ import _FetchLabTestSupport
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            let delay = Double(rng.next() % 1000) / 1000 * span * 0.9
+            // Every third round kills in the first milliseconds, while the database is created.
+            let delay =
+                round % 3 == 0
+                ? Double(rng.next() % 30) / 1000 : Double(rng.next() % 1000) / 1000 * span * 0.9
             usleep(UInt32(delay * 1_000_000))
             if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
@@ -103,6 +106,10 @@ import _FetchLabTestSupport
             process.waitUntilExit()
             guard FileManager.default.fileExists(atPath: db) else { continue }  // killed before creating it
             #expect(try integrity(db) == "ok", "round \(round)")
+            // Every command works on what the kill left (a database killed while being created
+            // is recognised as FetchLab's and completed).
+            let inspect = try run(fetchlabBinary(), ["inspect", "--db", db])
+            #expect(inspect.status == 0, "round \(round): \(inspect.err)")
             // All of a file or none of it: 0 events, the first file's, or both files'.
             let now = try counts(db)
             let firstFile = expected.events - 60_000 + 6
@@ -114,5 +121,199 @@ import _FetchLabTestSupport
             #expect(try integrity(db) == "ok", "round \(round)")
         }
         #expect(killedWhileRunning == 20)
+    }
+
+    /// Runs the binary with extra environment variables.
+    func runKilled(_ arguments: [String], environment: [String: String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: fetchlabBinary())
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
+    }
+
+    /// Killed (SIGKILL) at each step of creating a new database, through the binary's hidden
+    /// test hook: whatever was left, every command works on it, and a re-run stores exactly what
+    /// an uninterrupted import does.
+    @Test func killedWhileCreatingTheDatabaseAtEveryStep() throws {
+        let file = try dir.writeGzip(
+            "small.csv.gz", "timestamp,user,app\n2024-03-01T12:00:00Z,u1,com.a\nbad,u1,com.a\n")
+        for step in ["opening", "wal", "migrating", "migrated"] {
+            let db = dir.path("created-\(step).sqlite")
+            let status = try runKilled(["import", "--db", db, file], environment: ["FETCHLAB_TEST_KILL_AT": step])
+            #expect(status == -SIGKILL, "\(step): the hook did not kill the import")
+            if FileManager.default.fileExists(atPath: db) {
+                #expect(try integrity(db) == "ok", "\(step)")
+                #expect(try counts(db) == Counts(events: 0, imports: 0, rejects: 0), "\(step)")
+                let inspect = try run(fetchlabBinary(), ["inspect", "--db", db])
+                #expect(inspect.status == 0, "\(step): \(inspect.err)")
+            }
+            let again = try run(fetchlabBinary(), ["import", "--db", db, file])
+            #expect(again.status == 0, "\(step): \(again.err)")
+            #expect(try counts(db) == Counts(events: 1, imports: 1, rejects: 1), "\(step)")
+            #expect(try integrity(db) == "ok", "\(step)")
+        }
+    }
+}
+
+/// What opening refuses or waits for, through the binary: one line on stderr naming the database,
+/// exit 1 (64 for an impossible option value); nothing written.
+@Suite(.serialized) struct OpenFailureTests {
+    let dir = TemporaryDirectory()
+
+    func fetchlab(_ arguments: [String]) throws -> ProcessResult { try run(fetchlabBinary(), arguments) }
+
+    func seeded(_ name: String, rows: Int = 10) throws -> String {
+        let db = dir.path(name)
+        var text = "timestamp,user,app\n"
+        for i in 0..<rows { text += "\(1_709_294_400 + i),u\(i % 7),com.app\(i % 5)\n" }
+        let result = try fetchlab(["import", "--db", db, try dir.write("\(name).csv", text)])
+        #expect(result.status == 0, "\(result.err)")
+        return db
+    }
+
+    func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    func expectOneLineError(_ result: ProcessResult, status: Int32 = 1, naming db: String, _ words: [String]) {
+        #expect(result.status == status, "\(result.err)")
+        #expect(result.err.split(separator: "\n").count == 1, "\(result.err)")
+        #expect(result.err.hasPrefix("fetchlab: error: \(db): "), "\(result.err)")
+        for word in words { #expect(result.err.contains(word), "\(word): \(result.err)") }
+    }
+
+    @Test func aNewerFetchLabsDatabaseIsRefused() throws {
+        let db = try seeded("newer.sqlite")
+        let queue = try DatabaseQueue(path: db)
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v9: from the future')") }
+        try queue.close()
+        let before = try bytes(db)
+        let file = try dir.write("more.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
+        expectOneLineError(
+            try fetchlab(["import", "--db", db, file]), naming: db, ["newer FetchLab", "schema version 4", "up to 3"])
+        expectOneLineError(try fetchlab(["inspect", "--db", db]), naming: db, ["newer FetchLab", "schema version 4"])
+        #expect(try bytes(db) == before)
+    }
+
+    @Test func aDamagedDatabaseIsRefusedByImport() throws {
+        let db = try seeded("damaged.sqlite", rows: 30_000)
+        let pageSize = 4096
+        let handle = try #require(FileHandle(forUpdatingAtPath: db))
+        let pages = Int(try handle.seekToEnd()) / pageSize
+        #expect(pages > 20)
+        var rng = SplitMix64(seed: 3)
+        // Garbage over pages in the middle (the header page and the first pages, where the schema's
+        // root pages are, intact).
+        for page in (pages / 2)..<(pages / 2 + 4) {
+            try handle.seek(toOffset: UInt64((page - 1) * pageSize))
+            handle.write(Data((0..<pageSize).map { _ in UInt8(truncatingIfNeeded: rng.next()) }))
+        }
+        try handle.close()
+        let before = try bytes(db)
+        let file = try dir.write("more.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
+        expectOneLineError(try fetchlab(["import", "--db", db, file]), naming: db, ["damaged", ".recover"])
+        #expect(try bytes(db) == before)
+    }
+
+    @Test func anImpossibleBusyTimeoutIsAUsageError() throws {
+        for value in ["nan", "1e300", "=-5", "inf", "86401", "ten"] {
+            let db = dir.path("never.sqlite")
+            let file = try dir.write("u.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
+            let option = value.hasPrefix("=") ? ["--busy-timeout\(value)"] : ["--busy-timeout", value]
+            let result = try fetchlab(["import", "--db", db] + option + [file])
+            #expect(result.status == 64, "\(value): \(result.err)")
+            #expect(result.err.split(separator: "\n").count == 1, "\(value): \(result.err)")
+            #expect(result.err.contains("--busy-timeout") && !result.err.contains("Fatal"), "\(value): \(result.err)")
+            #expect(!FileManager.default.fileExists(atPath: db), "\(value)")
+        }
+    }
+
+    @Test func aNewDatabaseThatCannotBeWrittenLeavesNoFileBehind() throws {
+        let db = dir.path("unwritable.sqlite")
+        let file = try dir.write("u.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
+        // No file may grow past 0 bytes: SQLite creates the database file, then cannot write it.
+        let result = try run(
+            "/bin/sh",
+            ["-c", "trap '' XFSZ; ulimit -f 0; exec \"$0\" import --db \"$1\" \"$2\"", fetchlabBinary(), db, file])
+        expectOneLineError(result, naming: db, [])
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter {
+            $0.hasPrefix("unwritable")
+        }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    @Test func aBusyTimeoutThatExpiresIsOneLineAndStillJSON() throws {
+        let db = try seeded("locked.sqlite")
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let holder = try DatabaseQueue(path: db, configuration: configuration)
+        try holder.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
+        defer { try? holder.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") } }
+        let file = try dir.write("more.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
+        for format in ["text", "json"] {
+            let result = try fetchlab(["import", "--db", db, "--busy-timeout", "0.2", "--format", format, file])
+            expectOneLineError(result, naming: db, ["locked", "0.2 s", "--busy-timeout"])
+            if format == "json" {
+                let object = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+                let errors = try #require(object["errors"] as? [String])
+                #expect(errors.count == 1 && errors[0].contains("0.2 s"), "\(errors)")
+            }
+        }
+    }
+
+    /// Runs the binary as an unprivileged user (root ignores file modes), or as is when not root.
+    func runUnprivileged(_ arguments: [String]) throws -> ProcessResult {
+        if getuid() == 0 {
+            return try run(
+                "/usr/bin/setpriv",
+                ["--reuid=65534", "--regid=65534", "--clear-groups", fetchlabBinary()] + arguments)
+        }
+        return try run(fetchlabBinary(), arguments)
+    }
+
+    @Test func inspectReadsADatabaseInAReadOnlyDirectory() throws {
+        let sub = dir.path("readonly")
+        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        let db = sub + "/store.sqlite"
+        let file = try dir.write("u.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
+        #expect(try fetchlab(["import", "--db", db, file]).status == 0)
+        // A database whose last writer was killed after a commit: its WAL holds that commit.
+        let unfinished = sub + "/unfinished.sqlite"
+        let killed = Process()
+        killed.executableURL = URL(fileURLWithPath: fetchlabBinary())
+        killed.arguments = ["import", "--db", unfinished, file]
+        killed.environment = ProcessInfo.processInfo.environment.merging(["FETCHLAB_TEST_KILL_AT": "migrated"]) { $1 }
+        killed.standardError = FileHandle.nullDevice
+        try killed.run()
+        killed.waitUntilExit()
+        chmod(dir.url.path, 0o755)
+        for path in try FileManager.default.contentsOfDirectory(atPath: sub) { chmod(sub + "/" + path, 0o644) }
+        chmod(sub, 0o555)
+        defer { chmod(sub, 0o755) }
+        let before = try bytes(db)
+        let listing = try FileManager.default.contentsOfDirectory(atPath: sub).sorted()
+
+        let inspect = try runUnprivileged(["inspect", "--db", db])
+        #expect(inspect.status == 0, "\(inspect.err)")
+        #expect(inspect.out.contains("u1"), "\(inspect.out)")
+        #expect(try bytes(db) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sub).sorted() == listing)
+
+        let walBytes = (try? FileManager.default.attributesOfItem(atPath: unfinished + "-wal"))?[.size] as? NSNumber
+        #expect((walBytes?.intValue ?? 0) > 0)
+        // With the WAL's shared-memory file there, SQLite reads the WAL without writing.
+        let throughWAL = try runUnprivileged(["inspect", "--db", unfinished])
+        #expect(throughWAL.status == 0, "\(throughWAL.err)")
+        // Without it (and no way to create it), the WAL's commits cannot be read: a clear error.
+        if getuid() == 0 {
+            try FileManager.default.removeItem(atPath: unfinished + "-shm")
+            let refused = try runUnprivileged(["inspect", "--db", unfinished])
+            #expect(refused.status == 1, "\(refused.err)")
+            #expect(refused.err.split(separator: "\n").count == 1, "\(refused.err)")
+            #expect(refused.err.contains("read-only") && refused.err.contains("-wal"), "\(refused.err)")
+        }
     }
 }
