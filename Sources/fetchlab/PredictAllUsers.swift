@@ -14,6 +14,9 @@ struct PredictAllUsers {
         let clock = ContinuousClock()
         let started = clock.now
         let names = try queries.usersWithLaunches()
+        guard !names.isEmpty else {
+            throw CommandFailure("\(queries.database.path): no launches to predict from (import some usage logs first)")
+        }
         let fitting = try HistoryLoader.histories(queries, limit: EvenSample.fitUsers)
         let template = Evaluator().fittedBlend(fitting)
         let fitted = clock.now - started

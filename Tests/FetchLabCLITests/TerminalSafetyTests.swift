@@ -98,6 +98,14 @@ import _FetchLabTestSupport
         for path in [foreign, dir.path("empty.sqlite")] {
             for command in [["inspect"], ["predict"], ["evaluate-predictors"]] {
                 let r = try fetchlab(command + ["--db", path])
+                // A 0-byte file is what a kill during creation leaves: it becomes an empty FetchLab
+                // database, which inspect shows as empty; predicting from it has nothing to go on.
+                let emptyInspect = path.hasSuffix("empty.sqlite") && command == ["inspect"]
+                if emptyInspect {
+                    #expect(r.status == 0, "\(r.err)")
+                    #expect(r.err == "no launches or context samples stored\n")
+                    continue
+                }
                 #expect(r.status == 1, "\(command) \(path): \(r.err)")
                 #expect(r.err.split(separator: "\n").count == 1, "\(command) \(path): \(r.err)")
                 #expect(controls(r.err).isEmpty, "\(r.err)")
