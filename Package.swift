@@ -35,6 +35,7 @@ let package = Package(
                 "FetchLabCore", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         .target(
@@ -77,7 +78,9 @@ let package = Package(
             name: "FetchLabReportTests", dependencies: ["FetchLabReport", "FetchLabPredict", "FetchLabCore"]),
         .testTarget(
             name: "FetchLabCLITests",
-            dependencies: ["fetchlab", "FetchLabCore", "_FetchLabTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "fetchlab", "FetchLabCore", "_FetchLabTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
