@@ -78,9 +78,7 @@ let package = Package(
             name: "FetchLabReportTests", dependencies: ["FetchLabReport", "FetchLabPredict", "FetchLabCore"]),
         .testTarget(
             name: "FetchLabCLITests",
-            dependencies: [
-                "fetchlab", "FetchLabCore", "_FetchLabTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            dependencies: ["fetchlab", "FetchLabCore", "_FetchLabTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]
