@@ -91,6 +91,9 @@ struct BatchWriter {
             users.removeAll()
             apps.removeAll()
         }
+        guard users.count == Int(batch.firstNewUser), apps.count == Int(batch.firstNewApp) else {
+            throw StoreError(.database, "\(path): the reader's name ids are out of step with the batches")
+        }
         users.add(batch.newUsers, first: batch.firstNewUser)
         apps.add(batch.newApps, first: batch.firstNewApp)
         defer {
@@ -336,6 +339,9 @@ private struct NameIDs {
     private var batchNames: [String] = []
     private var batchFirst = 0
     private var leftover: [Int32: String] = [:]
+
+    /// Names announced so far (since the reader's last restart).
+    var count: Int { ids.count }
 
     mutating func removeAll() {
         ids.removeAll(keepingCapacity: true)
