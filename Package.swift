@@ -35,6 +35,7 @@ let package = Package(
                 "FetchLabCore", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         .target(

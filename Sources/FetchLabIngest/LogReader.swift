@@ -27,6 +27,10 @@ public final class LogReader {
     private var foreground: ForegroundFormat
     private var reportedUsers = 0
     private var reportedApps = 0
+    /// Names (of each kind) and bytes of names kept before the name tables start again
+    /// (``RecordBatch/restartsNames``); tests lower them.
+    var maxNamesKept = NameTable.maxNames
+    var maxNameBytesKept = NameTable.maxBytes
     private var splitter: FieldSplitter
     private var json = JSONLineParser()
     private var jsonFields: [UnsafeRawBufferPointer] = []
@@ -41,6 +45,13 @@ public final class LogReader {
     private var columnCount = 0
     private var firstDataLine: [UInt8]?
     private var finished = false
+
+    /// Foreground logs: how many samples may wait for `--reorder-window` at once before the file
+    /// fails (``ForegroundFormat/defaultMaxPending``; tests lower it).
+    var maxPendingForegroundSamples: Int {
+        get { foreground.maxPending }
+        set { foreground.maxPending = max(1, newValue) }
+    }
 
     /// Compression detected from the bytes.
     public var compression: CompressionFormat? { input.format }
@@ -130,7 +141,10 @@ public final class LogReader {
     /// The next batch of records, or nil when the file is done.
     public func nextBatch() throws(IngestError) -> RecordBatch? {
         if finished { return nil }
+        let restart = namesOverflow
+        if restart { restartNames() }
         sink.batch = RecordBatch()
+        sink.batch.restartsNames = restart
         sink.batch.firstNewUser = Int32(reportedUsers)
         sink.batch.firstNewApp = Int32(reportedApps)
         if let first = firstDataLine {
@@ -164,6 +178,35 @@ public final class LogReader {
         return batch
     }
 
+    /// Whether the name tables hold more than the reader keeps. Foreground samples waiting for
+    /// the reorder window hold app ids: the tables start again only when none is waiting.
+    private var namesOverflow: Bool {
+        let users = sink.users, apps = sink.apps
+        guard
+            users.count > maxNamesKept || apps.count > maxNamesKept
+                || users.byteCount + apps.byteCount > maxNameBytesKept
+        else { return false }
+        return format != .foreground || foreground.pendingCount == 0
+    }
+
+    /// Forgets every name (between batches): the next batch's ids start again at 0. A fresh sink
+    /// also forgets which app ids `--exclude` matched.
+    private func restartNames() {
+        let fixedUser = sink.fixedUser.map { sink.users.name($0) }
+        var users = sink.users
+        var apps = sink.apps
+        sink.users = NameTable()
+        sink.apps = NameTable()
+        users.removeAll()
+        apps.removeAll()
+        sink = RecordSink(options: options)
+        sink.users = users
+        sink.apps = apps
+        if let fixedUser { sink.fixUser(fixedUser) }
+        reportedUsers = 0
+        reportedApps = 0
+    }
+
     @inline(__always)
     private func handle(_ line: UnsafeRawBufferPointer, number: Int) throws(IngestError) {
         if !quoted.isEmpty {
@@ -180,6 +223,9 @@ public final class LogReader {
                 try readRecord(line, number: number)
             }
         } catch {
+            if format == .foreground, let failure = foreground.failure {
+                throw IngestError(.usage, source: source, line: number, message: failure)
+            }
             if error.isUnclosedQuote && format != .foreground && syntax != .jsonLines {
                 // Perhaps a quoted field with a line break: read on before deciding.
                 quoted = Array(line)

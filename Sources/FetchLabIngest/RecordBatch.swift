@@ -83,6 +83,11 @@ public struct RecordBatch: Sendable {
     public var context: [ContextRow] = []
     public var content: [ContentUpdate] = []
     public var rejects: [RejectedRow] = []
+    /// The reader forgot the names of the earlier batches (it keeps at most
+    /// ``NameTable/maxNames`` of each kind): user and app ids start again at 0 with this batch,
+    /// and ids of earlier batches no longer mean the same names. A name seen again gets a new id
+    /// and comes again in `newUsers`/`newApps`.
+    public var restartsNames = false
     /// Users first seen in this batch; their ids are `firstNewUser...`.
     public var newUsers: [String] = []
     public var firstNewUser: Int32 = 0

@@ -19,11 +19,10 @@ struct BatchWriter {
     private let compression: () -> CompressionFormat?
     private let byteCounts: () -> (Int64, Int64)
 
-    // Reader name id → database id (0 = not yet resolved).
-    private var userNames: [String] = []
-    private var userIDs: [Int64] = []
-    private var appNames: [String] = []
-    private var appIDs: [Int64] = []
+    // Reader name id → database id: 8 bytes a name, only for the names the reader still knows
+    // (it starts its ids again past ``NameTable/maxNames``: ``RecordBatch/restartsNames``).
+    private var users = NameIDs()
+    private var apps = NameIDs()
 
     private static let rowsPerInsert = 64
     private let usageSorter: UsageRunSorter
@@ -35,6 +34,7 @@ struct BatchWriter {
     private let insertReject: Statement
     private let insertUser: Statement
     private let selectUser: Statement
+    private let setUserTimeZone: Statement
     private let insertApp: Statement
     private let selectApp: Statement
 
@@ -80,15 +80,26 @@ struct BatchWriter {
         insertUser = try db.makeStatement(
             sql: "INSERT INTO user (name, time_zone) VALUES (?, ?) ON CONFLICT(name) DO NOTHING")
         selectUser = try db.makeStatement(sql: "SELECT id FROM user WHERE name = ?")
+        setUserTimeZone = try db.makeStatement(
+            sql: "UPDATE user SET time_zone = ? WHERE id = ? AND time_zone IS NULL")
         insertApp = try db.makeStatement(sql: "INSERT INTO app (name) VALUES (?) ON CONFLICT(name) DO NOTHING")
         selectApp = try db.makeStatement(sql: "SELECT id FROM app WHERE name = ?")
     }
 
     mutating func write(_ batch: RecordBatch) throws {
-        userNames += batch.newUsers
-        userIDs += Array(repeating: 0, count: batch.newUsers.count)
-        appNames += batch.newApps
-        appIDs += Array(repeating: 0, count: batch.newApps.count)
+        if batch.restartsNames {
+            users.removeAll()
+            apps.removeAll()
+        }
+        guard users.count == Int(batch.firstNewUser), apps.count == Int(batch.firstNewApp) else {
+            throw StoreError(.database, "\(path): the reader's name ids are out of step with the batches")
+        }
+        users.add(batch.newUsers, first: batch.firstNewUser)
+        apps.add(batch.newApps, first: batch.firstNewApp)
+        defer {
+            users.endBatch()
+            apps.endBatch()
+        }
         counts += batch.counts
 
         if !batch.usage.isEmpty { try writeUsage(batch.usage) }
@@ -207,32 +218,53 @@ struct BatchWriter {
         if firstRejects.count < 10 { firstRejects.append(reject) }
     }
 
+    @inline(__always)
     private mutating func user(_ local: Int32) throws -> Int64 {
-        let index = Int(local)
-        if userIDs[index] != 0 { return userIDs[index] }
-        let name = userNames[index]
-        try insertUser.execute(arguments: [name, timeZone])
-        guard let id = try Int64.fetchOne(selectUser, arguments: [name]) else {
-            throw StoreError(.database, "\(path): could not store user \(name)")
+        if let id = users.id(local) { return id }
+        guard let name = users.name(local) else { throw unknownName("user", local) }
+        let id = try resolve(name, insert: insertUser, select: selectUser, kind: "user")
+        if let timeZone, !id.inserted {
+            let s = setUserTimeZone.sqliteStatement
+            Self.bind(s, 1, timeZone)
+            sqlite3_bind_int64(s, 2, id.id)
+            try step(s)
         }
-        if let timeZone {
-            try db.execute(
-                sql: "UPDATE user SET time_zone = ? WHERE id = ? AND time_zone IS NULL", arguments: [timeZone, id])
-        }
-        userIDs[index] = id
-        return id
+        users.set(local, id.id)
+        return id.id
     }
 
+    @inline(__always)
     private mutating func app(_ local: Int32) throws -> Int64 {
-        let index = Int(local)
-        if appIDs[index] != 0 { return appIDs[index] }
-        let name = appNames[index]
-        try insertApp.execute(arguments: [name])
-        guard let id = try Int64.fetchOne(selectApp, arguments: [name]) else {
-            throw StoreError(.database, "\(path): could not store app \(name)")
+        if let id = apps.id(local) { return id }
+        guard let name = apps.name(local) else { throw unknownName("app", local) }
+        let id = try resolve(name, insert: insertApp, select: selectApp, kind: "app")
+        apps.set(local, id.id)
+        return id.id
+    }
+
+    private func unknownName(_ kind: String, _ local: Int32) -> StoreError {
+        StoreError(.database, "\(path): the reader's \(kind) id \(local) names no \(kind) it announced")
+    }
+
+    /// The database id of a name: inserted (then the new row's id), or looked up.
+    private func resolve(_ name: String, insert: Statement, select: Statement, kind: String) throws -> (
+        id: Int64, inserted: Bool
+    ) {
+        let s = insert.sqliteStatement
+        Self.bindName(s, 1, name)
+        if kind == "user" {
+            if let timeZone { Self.bind(s, 2, timeZone) } else { sqlite3_bind_null(s, 2) }
         }
-        appIDs[index] = id
-        return id
+        let before = sqlite3_total_changes(connection)
+        try step(s)
+        if sqlite3_total_changes(connection) != before { return (sqlite3_last_insert_rowid(connection), true) }
+        let q = select.sqliteStatement
+        Self.bindName(q, 1, name)
+        defer { sqlite3_reset(q) }
+        guard sqlite3_step(q) == SQLITE_ROW else {
+            throw StoreError(.database, "\(path): could not store \(kind) \(name)")
+        }
+        return (sqlite3_column_int64(q, 0), false)
     }
 
     @inline(__always)
@@ -251,6 +283,21 @@ struct BatchWriter {
 
     private static func bind(_ s: OpaquePointer?, _ p: Int32, _ value: Int?) {
         if let value { sqlite3_bind_int64(s, p, Int64(value)) } else { sqlite3_bind_null(s, p) }
+    }
+
+    /// Binds a name by its bytes and length (not as a C string).
+    private static func bindName(_ s: OpaquePointer?, _ p: Int32, _ value: String) {
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        var value = value
+        value.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                if let base = chars.baseAddress {
+                    _ = sqlite3_bind_text(s, p, base, Int32(chars.count), transient)
+                } else {
+                    _ = sqlite3_bind_text(s, p, "", 0, transient)
+                }
+            }
+        }
     }
 
     private static func bind(_ s: OpaquePointer?, _ p: Int32, _ value: String) {
@@ -281,5 +328,56 @@ struct BatchWriter {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return f.string(from: Date())
+    }
+}
+
+/// Reader name ids → database ids for one file: a flat array (0 = not resolved yet). The names of
+/// the batch being written are at hand; a name left unresolved after its batch (only rejected
+/// rows used it) is kept aside until a later batch uses it or the reader's ids start again.
+private struct NameIDs {
+    private var ids: [Int64] = []
+    private var batchNames: [String] = []
+    private var batchFirst = 0
+    private var leftover: [Int32: String] = [:]
+
+    /// Names announced so far (since the reader's last restart).
+    var count: Int { ids.count }
+
+    mutating func removeAll() {
+        ids.removeAll(keepingCapacity: true)
+        leftover = [:]
+    }
+
+    /// The names first seen in the batch about to be written, with their first id.
+    mutating func add(_ names: [String], first: Int32) {
+        batchNames = names
+        batchFirst = Int(first)
+        ids.append(contentsOf: repeatElement(0, count: names.count))
+    }
+
+    /// Keeps the batch's unresolved names for later batches.
+    mutating func endBatch() {
+        for (k, name) in batchNames.enumerated() where ids[batchFirst + k] == 0 {
+            leftover[Int32(batchFirst + k)] = name
+        }
+        batchNames = []
+    }
+
+    @inline(__always)
+    func id(_ local: Int32) -> Int64? {
+        let id = ids[Int(local)]
+        return id != 0 ? id : nil
+    }
+
+    func name(_ local: Int32) -> String? {
+        let k = Int(local) - batchFirst
+        if k >= 0 && k < batchNames.count { return batchNames[k] }
+        return leftover[local]
+    }
+
+    @inline(__always)
+    mutating func set(_ local: Int32, _ id: Int64) {
+        ids[Int(local)] = id
+        if Int(local) < batchFirst { leftover[local] = nil }
     }
 }

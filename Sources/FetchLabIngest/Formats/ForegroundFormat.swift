@@ -1,4 +1,5 @@
 import FetchLabCore
+import HeapModule
 
 #if canImport(Glibc)
     import Glibc
@@ -13,24 +14,30 @@ import FetchLabCore
 /// sample of app A is a new launch unless the previous remaining sample is also A and at most the
 /// session gap earlier (then it is *merged* into that use). Exact duplicate lines are dropped.
 ///
-/// Lines may be out of order by up to the reorder window: samples wait in a buffer and are
-/// sessionised in time order once they are further back than the window from the newest time seen.
-/// A line further back than that is rejected, at any file size. Every row ends up counted once:
+/// Lines may be out of order by up to the reorder window: samples wait in a ``ReorderBuffer`` and
+/// are sessionised in (time, app, arrival) order as soon as they are further back than the window
+/// from the newest time seen (no later line can precede them then). A line further back than that
+/// is rejected, at any file size. Every row ends up counted once:
 /// rows = launches + duplicate + excluded + merged + rejected.
+///
+/// Memory: the samples of one window are held in memory (24 bytes each). More than
+/// ``defaultMaxPending`` of them at once fails the file with an error that names
+/// `--reorder-window` (the window is then far larger than the log's disorder needs).
 struct ForegroundFormat {
-    private struct Sample {
-        var time: Microseconds
-        var app: Int32
-        var offset: Int32?
-    }
+    typealias Sample = ReorderBuffer.Sample
+
+    /// Samples that may wait for the window at once, by default (4 Mi samples, about 100 MB).
+    static let defaultMaxPending = 1 << 22
 
     let sessionGap: Microseconds
     let reorderWindow: Microseconds
+    /// Samples that may wait at once; past it the file fails (``failure``).
+    var maxPending: Int
 
-    /// Samples not yet sessionised, and the buffer size at which they are sorted and released.
-    private var pending: [Sample] = []
-    private var flushAt = Self.minimumFlush
-    private static let minimumFlush = 8_192
+    /// Samples not yet sessionised.
+    private var pending = ReorderBuffer()
+    /// Lines accepted so far (orders samples with the same time and app: the first one read wins).
+    private var arrivals: UInt32 = 0
     /// The newest time accepted so far.
     private var newest = Microseconds.min
     /// The last sample released (to drop exact duplicates).
@@ -39,14 +46,23 @@ struct ForegroundFormat {
     /// The last sample that was not excluded: the session a sample of the same app may join.
     private var sessionApp: Int32 = -1
     private var sessionLast = Microseconds.min
+    /// Set when the window held more than `maxPending` samples: the file cannot be read with this
+    /// window. The reader stops with this message.
+    private(set) var failure: String?
 
-    init(options: ReadOptions) {
+    init(options: ReadOptions, maxPending: Int = Self.defaultMaxPending) {
         sessionGap = options.sessionGap
         reorderWindow = options.reorderWindow
+        self.maxPending = max(1, maxPending)
     }
 
-    /// Reads one line into the buffer; throws the reason when it is rejected.
+    /// Samples waiting for the window to pass them.
+    var pendingCount: Int { pending.count }
+
+    /// Reads one line into the buffer and releases the samples it settles; throws the reason when
+    /// the line is rejected (and, once, when the window overflows: see ``failure``).
     mutating func decode(_ raw: UnsafeRawBufferPointer, into sink: inout RecordSink) throws(RowProblem) {
+        if let failure { throw RowProblem(failure) }
         guard let base = raw.baseAddress else { throw RowProblem("empty line") }
         if memchr(base, 0, raw.count) != nil { throw RowProblem("line contains NUL bytes (binary data?)") }
         let line = Row.trim(raw)
@@ -64,27 +80,38 @@ struct ForegroundFormat {
                 "out of order by more than \(Quantity.format(duration: reorderWindow)) (raise --reorder-window)")
         }
         let app = try sink.app(appField, noun: "package")
+        if pending.count >= maxPending {
+            let message =
+                "more than \(maxPending) samples within --reorder-window \(Quantity.format(duration: reorderWindow))"
+                + " of the newest line: lower --reorder-window (its samples are held in memory)"
+            failure = message
+            throw RowProblem(message)
+        }
         sink.batch.counts.accepted += 1
-        if time > newest { newest = time }
-        pending.append(Sample(time: time, app: app, offset: ts.utcOffsetSeconds))
-        if pending.count >= flushAt { flush(final: false, into: &sink) }
+        let advanced = time > newest
+        if advanced { newest = time }
+        pending.insert(Sample(time: time, app: app, arrival: arrivals, offset: ts.utcOffsetSeconds))
+        arrivals &+= 1
+        if advanced { release(before: settledBefore, into: &sink) }
+    }
+
+    /// Samples before this instant are settled: any later line is at least `newest - reorderWindow`.
+    private var settledBefore: Microseconds {
+        let (settled, overflow) = newest.subtractingReportingOverflow(reorderWindow)
+        return overflow ? Microseconds.min : settled
     }
 
     /// Sessionises the samples no later line can precede (all of them at the end of the file).
     mutating func flush(final: Bool, into sink: inout RecordSink) {
-        guard !pending.isEmpty else { return }
-        pending.sort { $0.time != $1.time ? $0.time < $1.time : $0.app < $1.app }
-        // A later line is at least `newest - reorderWindow`: everything before that is settled.
-        let (settled, overflow) = newest.subtractingReportingOverflow(reorderWindow)
-        let cutoff = final ? Microseconds.max : overflow ? Microseconds.min : settled
-        var released = 0
-        while released < pending.count, final || pending[released].time < cutoff {
-            release(pending[released], into: &sink)
-            released += 1
+        release(before: final ? nil : settledBefore, into: &sink)
+    }
+
+    /// Releases, in order, the pending samples earlier than `cutoff` (all of them when nil).
+    private mutating func release(before cutoff: Microseconds?, into sink: inout RecordSink) {
+        while let next = pending.min, cutoff.map({ next.time < $0 }) ?? true {
+            pending.removeMin()
+            release(next, into: &sink)
         }
-        pending.removeFirst(released)
-        // Samples within the window stay; do not sort them again for every line that follows.
-        flushAt = max(Self.minimumFlush, 2 * pending.count)
     }
 
     private mutating func release(_ sample: Sample, into sink: inout RecordSink) {
@@ -109,6 +136,85 @@ struct ForegroundFormat {
         sink.batch.usage.append(
             UsageEvent(
                 time: sample.time, user: sink.fixedUser ?? 0, app: sample.app, kind: .launch,
-                utcOffset: sample.offset))
+                utcOffset: sample.utcOffset))
+    }
+}
+
+/// The samples of a foreground log waiting for the reorder window, taken out smallest first.
+///
+/// Samples that arrive in order (the common case) append to a sorted run in O(1); the few that
+/// arrive out of order go to a binary heap (O(log n)). The smallest sample is the smaller of the
+/// run's first and the heap's minimum. Released run entries are dropped in chunks (amortised O(1)),
+/// so memory follows the number of pending samples.
+struct ReorderBuffer {
+    struct Sample: Comparable {
+        var time: Microseconds
+        var app: Int32
+        /// Order of arrival, to break ties between equal (time, app) samples (wraps after 2^32 lines).
+        var arrival: UInt32
+        /// UTC offset in seconds; `Int32.min` when the line had none (keeps the sample at 24 bytes).
+        private var offset: Int32
+
+        init(time: Microseconds, app: Int32, arrival: UInt32, offset: Int32?) {
+            self.time = time
+            self.app = app
+            self.arrival = arrival
+            self.offset = offset ?? Int32.min
+        }
+
+        var utcOffset: Int32? { offset == Int32.min ? nil : offset }
+
+        @inline(__always)
+        static func < (a: Sample, b: Sample) -> Bool {
+            if a.time != b.time { return a.time < b.time }
+            if a.app != b.app { return a.app < b.app }
+            return a.arrival < b.arrival
+        }
+
+        static func == (a: Sample, b: Sample) -> Bool {
+            a.time == b.time && a.app == b.app && a.arrival == b.arrival
+        }
+    }
+
+    /// Samples in ascending order; those before `head` were released.
+    private var run: [Sample] = []
+    private var head = 0
+    /// Samples that arrived below the end of the run.
+    private var late = Heap<Sample>()
+
+    var count: Int { run.count - head + late.count }
+
+    @inline(__always)
+    mutating func insert(_ sample: Sample) {
+        if head == run.count || !(sample < run[run.count - 1]) {
+            run.append(sample)
+        } else {
+            late.insert(sample)
+        }
+    }
+
+    @inline(__always)
+    var min: Sample? {
+        let first = head < run.count ? run[head] : nil
+        guard let low = late.min else { return first }
+        guard let first else { return low }
+        return low < first ? low : first
+    }
+
+    /// Removes the smallest sample (there must be one).
+    @inline(__always)
+    mutating func removeMin() {
+        if head < run.count, late.min.map({ !($0 < run[head]) }) ?? true {
+            head += 1
+            if head == run.count {
+                run.removeAll(keepingCapacity: run.count <= 1 << 16)
+                head = 0
+            } else if head >= 1 << 12 && head * 2 >= run.count {
+                run.removeFirst(head)
+                head = 0
+            }
+        } else {
+            _ = late.removeMin()
+        }
     }
 }

@@ -1,6 +1,17 @@
 /// Interns names (users, apps) given as raw bytes, without building a `String` for names
 /// already seen. Ids are dense, starting at 0, in first-seen order.
+///
+/// Memory: the names' bytes in one arena plus about 24-32 bytes a name (start offset, hash, and
+/// an open-addressing slot array at most half full), no `String` per name. The reader keeps a
+/// table only up to ``maxNames`` names or ``maxBytes`` bytes of names, then starts a new one
+/// (``LogReader`` and ``RecordBatch/restartsNames``), so a file with millions of distinct names
+/// is read in bounded memory.
 public struct NameTable {
+    /// Names a reader keeps before it starts its tables again.
+    public static let maxNames = 1 << 19
+    /// Bytes of names a reader keeps before it starts its tables again.
+    public static let maxBytes = 16 << 20
+
     private var arena: [UInt8] = []
     private var starts: [Int] = [0]
     private var hashes: [UInt64] = []
@@ -14,6 +25,18 @@ public struct NameTable {
 
     /// How many names are known.
     public var count: Int { hashes.count }
+
+    /// Bytes of the names (their text, not the table).
+    public var byteCount: Int { arena.count }
+
+    /// Forgets every name (ids start again at 0), keeping the memory for the next ones.
+    public mutating func removeAll() {
+        arena.removeAll(keepingCapacity: true)
+        starts.removeAll(keepingCapacity: true)
+        starts.append(0)
+        hashes.removeAll(keepingCapacity: true)
+        for i in slots.indices { slots[i] = -1 }
+    }
 
     /// The name with id `id`.
     public func name(_ id: Int32) -> String {
