@@ -9,7 +9,7 @@ let package = Package(
             name: "FetchLab",
             targets: [
                 "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict",
-                "FetchLabDatasets", "FetchLabReport",
+                "FetchLabDatasets", "FetchLabReport", "FetchLabSimulation",
             ]),
         .executable(name: "fetchlab", targets: ["fetchlab"]),
     ],
@@ -50,12 +50,13 @@ let package = Package(
         .target(name: "FetchLabSynth", dependencies: ["FetchLabCore"]),
         .target(name: "FetchLabDatasets", dependencies: ["FetchLabCore", "FetchLabIngest", "FetchLabSynth"]),
         .target(name: "FetchLabPredict", dependencies: ["FetchLabCore"]),
-        .target(name: "FetchLabReport", dependencies: ["FetchLabCore", "FetchLabPredict"]),
+        .target(name: "FetchLabSimulation", dependencies: ["FetchLabCore"]),
+        .target(name: "FetchLabReport", dependencies: ["FetchLabCore", "FetchLabPredict", "FetchLabSimulation"]),
         .executableTarget(
             name: "fetchlab",
             dependencies: [
                 "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict",
-                "FetchLabDatasets", "FetchLabReport",
+                "FetchLabDatasets", "FetchLabReport", "FetchLabSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -77,8 +78,12 @@ let package = Package(
         .testTarget(
             name: "FetchLabReportTests", dependencies: ["FetchLabReport", "FetchLabPredict", "FetchLabCore"]),
         .testTarget(
+            name: "FetchLabSimulationTests", dependencies: ["FetchLabSimulation", "FetchLabReport", "FetchLabCore"]),
+        .testTarget(
             name: "FetchLabCLITests",
-            dependencies: ["fetchlab", "FetchLabCore", "_FetchLabTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "fetchlab", "FetchLabCore", "_FetchLabTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

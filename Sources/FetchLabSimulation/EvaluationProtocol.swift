@@ -1,0 +1,66 @@
+import FetchLabCore
+
+/// The rules every replay follows (DOMAIN.md, "Evaluation protocol"); each number is an option.
+public struct EvaluationProtocol: Sendable, Hashable {
+    /// Days from a user's first event t0 before scoring starts: S is the first local midnight at
+    /// least this many days after t0, on the clock of the user's first launch.
+    public var warmUpDays: Int = 7
+    /// An app is evaluated for a user when it has at least this many launches in the whole log.
+    public var minLaunches: Int = 20
+    /// The τ at which fresh rates are reported.
+    public var taus: [Microseconds] = [.minutes(5), .minutes(15), .minutes(60)]
+    /// The τ the oracles aim at and gap closed is measured at.
+    public var primaryTau: Microseconds = .minutes(15)
+    /// A launch refreshes its app's content at the launch time.
+    public var launchRefreshes: Bool = true
+
+    public init() {}
+
+    /// The τ list with the primary τ included, ascending.
+    public var reportedTaus: [Microseconds] { Array(Set(taus + [primaryTau])).sorted() }
+
+    /// The scored window of a user: t0 (first event), S (end of the warm-up), E (last event) and the
+    /// clock offset used for local days; nil when the log ends before S (or at S).
+    public func window(of history: UserHistory) -> UserWindow? {
+        guard let firstLaunch = history.launches.first else { return nil }
+        let t0 = min(firstLaunch.time, history.events.first?.time ?? firstLaunch.time)
+        let end = max(history.launches.last!.time, history.events.last?.time ?? firstLaunch.time)
+        let offset = firstLaunch.offset
+        // The first midnight at or after t0 + warm-up ("at least 7 days after t0").
+        let start = LocalCalendar.midnight(after: t0 + .days(Int64(warmUpDays)) - 1, offset: offset)
+        guard end > start else { return nil }
+        return UserWindow(firstEvent: t0, start: start, end: end, offset: offset)
+    }
+
+    /// The apps (indices into `history.apps`) evaluated for a user, ascending.
+    public func evaluatedApps(of history: UserHistory) -> [Int32] {
+        var counts = [Int](repeating: 0, count: history.apps.count)
+        for launch in history.launches where Int(launch.app) < counts.count { counts[Int(launch.app)] += 1 }
+        return counts.indices.filter { counts[$0] >= minLaunches }.map(Int32.init)
+    }
+}
+
+/// A user's span under the protocol.
+public struct UserWindow: Sendable, Hashable {
+    /// t0: the user's first event.
+    public var firstEvent: Microseconds
+    /// S: the first scored instant (a local midnight).
+    public var start: Microseconds
+    /// E: the user's last event.
+    public var end: Microseconds
+    /// The UTC offset of the user's clock (of the first launch), for local days.
+    public var offset: Int32
+
+    public init(firstEvent: Microseconds, start: Microseconds, end: Microseconds, offset: Int32) {
+        self.firstEvent = firstEvent
+        self.start = start
+        self.end = end
+        self.offset = offset
+    }
+
+    /// (E − S) in days.
+    public var scoredDays: Double { (end - start).inDays }
+
+    /// Whether an instant is scored: S ≤ t ≤ E.
+    @inline(__always) public func isScored(_ t: Microseconds) -> Bool { t >= start && t <= end }
+}

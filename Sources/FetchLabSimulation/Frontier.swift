@@ -1,0 +1,61 @@
+/// A piecewise-linear curve of fresh rate over fetches per day: the clairvoyant frontier.
+public struct Frontier: Sendable, Hashable {
+    /// (fetches per day, fresh rate), sorted by fetches per day, fresh rate non-decreasing.
+    public private(set) var points: [(x: Double, y: Double)]
+
+    /// Sorts the points by fetches per day (then fresh rate), makes the fresh rates non-decreasing
+    /// (a running maximum) and joins them linearly.
+    public init(_ raw: [(x: Double, y: Double)]) {
+        let sorted = raw.sorted { $0.x != $1.x ? $0.x < $1.x : $0.y < $1.y }
+        var out: [(x: Double, y: Double)] = []
+        var top = -Double.infinity
+        for p in sorted {
+            top = max(top, p.y)
+            out.append((p.x, top))
+        }
+        points = out
+    }
+
+    /// The fresh rate at `x` fetches per day: linear between points, flat past the last point
+    /// (and before the first).
+    public func value(at x: Double) -> Double? {
+        guard let first = points.first, let last = points.last else { return nil }
+        if x <= first.x { return first.y }
+        if x >= last.x { return last.y }
+        for i in 1..<points.count where x <= points[i].x {
+            let a = points[i - 1]
+            let b = points[i]
+            if b.x == a.x { return b.y }
+            return a.y + (b.y - a.y) * (x - a.x) / (b.x - a.x)
+        }
+        return last.y
+    }
+
+    public static func == (a: Frontier, b: Frontier) -> Bool {
+        a.points.count == b.points.count && zip(a.points, b.points).allSatisfy { $0.x == $1.x && $0.y == $1.y }
+    }
+
+    public func hash(into h: inout Hasher) {
+        for p in points {
+            h.combine(p.x)
+            h.combine(p.y)
+        }
+    }
+}
+
+/// Gap closed = (fresh(P) − fresh(base)) / (frontier(fetches/day of P) − fresh(base)), nil when the
+/// denominator is ≤ 0.
+public enum GapClosed {
+    /// The base of a policy spending `fetchesPerDay`: the highest fresh rate among `candidates`
+    /// (the fixed intervals and `never`) spending no more.
+    public static func base(fetchesPerDay: Double, candidates: [(x: Double, y: Double)]) -> Double? {
+        candidates.filter { $0.x <= fetchesPerDay }.map(\.y).max()
+    }
+
+    public static func value(fresh: Double, fetchesPerDay: Double, base: Double, frontier: Frontier) -> Double? {
+        guard let top = frontier.value(at: fetchesPerDay) else { return nil }
+        let denominator = top - base
+        guard denominator > 0 else { return nil }
+        return (fresh - base) / denominator
+    }
+}

@@ -1,0 +1,36 @@
+import FetchLabCore
+
+/// Fetches every `interval` from the user's first event: t0 + n·T, up to E.
+public struct FixedIntervalPolicy: FetchPolicy {
+    public var interval: Microseconds
+
+    public init(interval: Microseconds) {
+        precondition(interval > 0)
+        self.interval = interval
+    }
+
+    public var name: String { "fixed(\(Self.durationName(interval)))" }
+    public var family: String { "fixed" }
+    public var parameters: [String: Double] { ["interval_minutes": interval.inMinutes] }
+    public var summary: String { "a fetch every \(Self.durationName(interval)) from the user's first event" }
+
+    public func fetchTimes(for pair: PairContext) -> [Microseconds] {
+        let w = pair.window
+        var out: [Microseconds] = []
+        out.reserveCapacity(Int((w.end - w.firstEvent) / interval) + 1)
+        var t = w.firstEvent
+        while t <= w.end {
+            out.append(t)
+            t += interval
+        }
+        return out
+    }
+
+    /// `15m`, `1h`, `24h`, `90s`: the largest whole unit up to hours.
+    static func durationName(_ us: Microseconds) -> String {
+        if us % .perHour == 0 { return "\(us / .perHour)h" }
+        if us % .perMinute == 0 { return "\(us / .perMinute)m" }
+        if us % .perSecond == 0 { return "\(us / .perSecond)s" }
+        return Quantity.format(duration: us)
+    }
+}

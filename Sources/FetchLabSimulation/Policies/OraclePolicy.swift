@@ -1,0 +1,22 @@
+import FetchLabCore
+
+/// Clairvoyant: a fetch at the time of every scored launch that is not already fresh at the
+/// primary τ (by an earlier oracle fetch or, when launches refresh, the previous launch).
+public struct OraclePolicy: FetchPolicy {
+    public init() {}
+    public var name: String { "oracle" }
+    public var family: String { "oracle" }
+    public var isClairvoyant: Bool { true }
+    public var summary: String {
+        "clairvoyant: a fetch at every scored launch not already fresh at τ (knows the future launches)"
+    }
+
+    public func fetchTimes(for pair: PairContext) -> [Microseconds] {
+        let tau = pair.evaluation.primaryTau
+        var out: [Microseconds] = []
+        for (i, t) in pair.launches.enumerated() where pair.window.isScored(t) {
+            if !pair.isFresh(i, lastFetch: out.last, tau: tau) { out.append(t) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import FetchLabCore
+import FetchLabReport
+import FetchLabSimulation
+import FetchLabStore
+
+struct CompareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Replay fetch policies over the database and compare their freshness and cost.",
+        discussion: """
+            For each user and each app with enough launches: a warm-up (scoring starts at the first \
+            local midnight at least --warm-up days after the user's first event), then every launch \
+            up to the user's last event is scored: fresh@τ when the last refresh (a fetch, or the \
+            previous launch with --launch-refreshes on) is at most τ old. Reports fresh@5/15/60 min \
+            (launch-weighted), fetches per app per day (averaged over pairs) and gap closed: how much \
+            of the distance from the best fixed interval at no more fetches per day to the clairvoyant \
+            frontier (never, budget-oracle(1,2,4,8,16), oracle) the policy covers. No platform model: \
+            every fetch a policy asks for happens. Policies: \(PolicyRegistry.forms).
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "Policies, comma-separated (default: never, fixed(15m,30m,1h,2h,4h,8h,24h), oracle, budget-oracle(1,2,4,8,16)).",
+            valueName: "list"))
+    var policies: String?
+
+    @Option(help: "The τ of gap closed and of the oracles (1m to 24h).")
+    var tau = DurationArgument(.minutes(15))
+
+    @Option(help: "Whether a launch refreshes its app's content (on or off).")
+    var launchRefreshes: OnOff = .on
+
+    @Option(parsing: .unconditional, help: "Days of each user's log before scoring starts (0 to 3,660).")
+    var warmUp = 7
+
+    @Option(parsing: .unconditional, help: "Launches an app needs in the whole log to be evaluated (1 to 1,000,000).")
+    var minLaunches = 20
+
+    @Option(help: "Output: table or json.")
+    var format: CompareFormat = .table
+
+    func validate() throws {
+        try Bounds.check("--tau", tau, .minutes(1) ... .hours(24))
+        try Bounds.check("--warm-up", warmUp, 0...3_660)
+        try Bounds.check("--min-launches", minLaunches, 1...1_000_000)
+        if let policies {
+            do { _ = try PolicyRegistry.parseList(policies) } catch { throw ValidationError("--policies: \(error)") }
+        }
+    }
+
+    func run() throws {
+        try Exit.reporting {
+            let chosen = try policies.map { try PolicyRegistry.parseList($0) } ?? PolicyRegistry.defaults
+            var evaluation = EvaluationProtocol()
+            evaluation.primaryTau = tau.microseconds
+            evaluation.launchRefreshes = launchRefreshes == .on
+            evaluation.warmUpDays = warmUp
+            evaluation.minLaunches = minLaunches
+            let histories = try HistoryLoader.histories(try HistoryLoader.open(database.db), limit: 0)
+            guard !histories.isEmpty else {
+                throw CommandFailure("\(database.db): no launches to replay (import some usage logs first)")
+            }
+            if Terminal.stderrIsTerminal && format == .table {
+                Terminal.note("replaying \(chosen.count) policies over \(histories.count) users …")
+            }
+            let report = Simulator(evaluation: evaluation).compare(histories, policies: chosen)
+            guard !report.scoredNothing else {
+                throw CommandFailure(
+                    "\(database.db): no launch was scored (no app with at least \(minLaunches) launches and a log "
+                        + "longer than the \(warmUp)-day warm-up); try a shorter --warm-up or a lower --min-launches")
+            }
+            switch format {
+            case .json: print(Format.json(report))
+            case .table, .text: print(CompareRenderer.text(report))
+            }
+        }
+    }
+}
+
+enum OnOff: String, ExpressibleByArgument, CaseIterable {
+    case on, off
+}
+
+enum CompareFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, text
+    static var allValueStrings: [String] { ["table", "json"] }
+}
