@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import _FetchLabTestSupport
+
+/// `fetchlab compare` run as a user would, on a small imported file.
+@Suite struct CompareTests {
+    let dir = TemporaryDirectory()
+    var db: String { dir.path("compare.sqlite") }
+
+    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
+        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
+    }
+
+    /// Two users, 12 days, three apps launched every 10 to 90 minutes from 8:00 to 22:00 UTC.
+    func usageText() -> String {
+        var text = "timestamp,user,app,event\n"
+        var x: UInt64 = 11
+        for user in 0..<2 {
+            for day in 0..<12 {
+                var t = 1_709_280_000 + day * 86_400 + 8 * 3_600
+                while t < 1_709_280_000 + day * 86_400 + 22 * 3_600 {
+                    x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    text += "\(t),u\(user),com.app\(Int(x >> 40) % 3),launch\n"
+                    t += 600 + Int(x >> 33) % 4_800
+                }
+            }
+        }
+        return text
+    }
+
+    @Test func compareTableAndJSON() throws {
+        let file = try dir.write("usage.csv", usageText())
+        let imported = try fetchlab(["import", "--db", db, file])
+        #expect(imported.status == 0, "\(imported.err)")
+
+        let table = try fetchlab(["compare", "--db", db])
+        #expect(table.status == 0, "\(table.err)")
+        let lines = table.out.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("τ = 15 min, launch refreshes on, warm-up 7 d") == true, "\(table.out)")
+        #expect(lines.first?.contains("2 users, 6 pairs") == true, "\(table.out)")
+        #expect(lines.first?.hasSuffix("platform none") == true)
+        #expect(lines.count == 2 + 14)  // the blank line is not a line here
+        #expect(lines.last?.contains("budget-oracle(16)") == true)
+
+        let json = try fetchlab([
+            "compare", "--db", db, "--format", "json", "--policies", "fixed(1h),oracle", "--launch-refreshes", "off",
+        ])
+        #expect(json.status == 0, "\(json.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let settings = try #require(object["settings"] as? [String: Any])
+        #expect(settings["launch_refreshes"] as? Bool == false)
+        #expect(settings["users"] as? Int == 2)
+        let policies = try #require(object["policies"] as? [[String: Any]])
+        #expect(policies.map { $0["name"] as? String } == ["fixed(1h)", "oracle"])
+        let oracle = try #require(policies[1]["metrics"] as? [String: Any])
+        #expect(oracle["fresh_15m"] as? Double == 1)
+        #expect(oracle["gap_closed"] is NSNull)
+        let fixed = try #require(policies[0]["metrics"] as? [String: Any])
+        #expect(abs((fixed["fetches_per_app_day"] as? Double ?? 0) - 24) < 0.5)  // E − S is not a whole number of days
+    }
+
+    @Test func badValuesAreOneLine() throws {
+        let file = try dir.write("usage.csv", usageText())
+        _ = try fetchlab(["import", "--db", db, file])
+        let unknown = try fetchlab(["compare", "--db", db, "--policies", "sometimes"])
+        #expect(unknown.status == 64)
+        #expect(unknown.err.contains("unknown policy 'sometimes'"), "\(unknown.err)")
+        let tau = try fetchlab(["compare", "--db", db, "--tau", "2d"])
+        #expect(tau.status == 64)
+        let nothing = try fetchlab(["compare", "--db", db, "--warm-up", "30"])
+        #expect(nothing.status == 1)
+        #expect(nothing.err.contains("no launch was scored"), "\(nothing.err)")
+    }
+}
