@@ -124,6 +124,19 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
 }
 
 @Suite struct BudgetOracleTests {
+    /// Among equally good choices the earliest launches get the fetches: the protocol fixes only the
+    /// coverage at the primary τ, this rule fixes fresh@τ at the other τ as well.
+    @Test func tiesGoToTheEarliestLaunches() {
+        let tau = Microseconds.minutes(15)
+        #expect(BudgetOraclePolicy.bestCover([0, .minutes(100)], k: 1, tau: tau) == [0])
+        #expect(
+            BudgetOraclePolicy.bestCover([0, .minutes(100), .minutes(200)], k: 2, tau: tau) == [0, .minutes(100)])
+        // A better choice still wins over an earlier one.
+        #expect(
+            BudgetOraclePolicy.bestCover([0, .minutes(100), .minutes(105), .minutes(110)], k: 1, tau: tau)
+                == [.minutes(100)])
+    }
+
     /// budget-oracle(k) on one day with nothing carried over covers at least as many launches as
     /// k fetches placed anywhere (brute force over launch times and random times).
     @Test func coversAtLeastAsManyAsAnyKFetchesOnADay() {

@@ -43,7 +43,8 @@ public struct BudgetOraclePolicy: FetchPolicy {
     }
 
     /// At most `k` fetch times, each one of `points` (ascending), covering the most points, a
-    /// fetch at p covering [p, p + τ]. Exact; deterministic (a fetch only when it strictly helps).
+    /// fetch at p covering [p, p + τ]. Exact; deterministic: among equally good choices the earliest
+    /// launches get the fetches (which fixes fresh@τ at the other τ too).
     public static func bestCover(_ points: [Microseconds], k: Int, tau: Microseconds) -> [Microseconds] {
         let n = points.count
         guard n > 0, k > 0 else { return [] }
@@ -66,7 +67,7 @@ public struct BudgetOraclePolicy: FetchPolicy {
         var i = 0
         var j = kk
         while i < n, j > 0 {
-            if next[i] - i + best[j - 1][next[i]] > best[j][i + 1] {
+            if next[i] - i + best[j - 1][next[i]] >= best[j][i + 1] {
                 out.append(points[i])
                 i = next[i]
                 j -= 1
