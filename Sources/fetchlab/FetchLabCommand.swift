@@ -9,7 +9,7 @@ struct FetchLabCommand: ParsableCommand {
             "Usage-predictive background-fetch analytics: import usage logs, inspect habits, generate populations.",
         version: "0.1.0",
         subcommands: [
-            ImportCommand.self, InspectCommand.self, GenerateCommand.self, PredictCommand.self,
+            DemoCommand.self, ImportCommand.self, InspectCommand.self, GenerateCommand.self, PredictCommand.self,
             EvaluatePredictorsCommand.self, CompareCommand.self,
         ]
     )
