@@ -135,21 +135,16 @@ def budget_oracle_fetches(launches, S, E, tau, launch_refreshes, k, offset):
     """budget-oracle(k): day by day (local days), at most k fetches at launch times covering the
     most launches of that day that are not already fresh (through a launch refresh or a fetch of an
     earlier day); among equally good choices, the earliest launches."""
-    by_day = {}
+    by_day = {}  # local day -> [(launch, the launch before it)], in time order
     prev = None
-    order = []
     for L in launches:
         if S <= L <= E:
-            day = (L + offset * US) // DAY
-            if day not in by_day:
-                by_day[day] = []
-                order.append(day)
-            by_day[day].append((L, prev))
+            by_day.setdefault((L + offset * US) // DAY, []).append((L, prev))
         prev = L
     fetches = []
-    for day in order:
+    for day_launches in by_day.values():
         stale = []
-        for L, before in by_day[day]:
+        for L, before in day_launches:
             by_launch = launch_refreshes and before is not None and L - before <= tau
             by_fetch = bool(fetches) and L - fetches[-1] <= tau
             if not (by_launch or by_fetch):
