@@ -11,8 +11,9 @@ Apps switch now and then among 40 packages, a launcher among them.
 """
 import argparse
 import random
-import sys
 import time
+
+from buffered import write_lines
 
 
 def main() -> None:
@@ -25,31 +26,28 @@ def main() -> None:
     args = ap.parse_args()
     rng = random.Random(args.seed)
     apps = ["com.android.launcher3"] + [f"com.example.app{i:02d}" for i in range(39)]
-    out = sys.stdout
     t = 1_704_067_200 * 1_000_000  # 2024-01-01T00:00:00Z in microseconds
     app = apps[1]
-    buf = []
 
     def stamp(us: int) -> str:
         s, frac = divmod(us, 1_000_000)
         return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(s)) + f".{frac:06d}"
 
-    for _ in range(args.lines):
-        if args.dense:
-            t += rng.randint(150_000, 350_000)
-        else:
-            t += rng.randint(5, 60) * 1_000_000
-        if rng.random() < 0.02:
-            app = rng.choice(apps)
-        when = t
-        if args.dense and rng.random() < 0.01:
-            when = t - rng.randint(1, 30_000_000)  # up to 30 s late
-        buf.append(f"{stamp(when)},{app}\n")
-        if len(buf) >= 20000:
-            out.write("".join(buf))
-            buf.clear()
-    out.write("".join(buf))
+    def lines():
+        nonlocal t, app
+        for _ in range(args.lines):
+            if args.dense:
+                t += rng.randint(150_000, 350_000)
+            else:
+                t += rng.randint(5, 60) * 1_000_000
+            if rng.random() < 0.02:
+                app = rng.choice(apps)
+            when = t
+            if args.dense and rng.random() < 0.01:
+                when = t - rng.randint(1, 30_000_000)  # up to 30 s late
+            yield f"{stamp(when)},{app}\n"
 
+    write_lines(lines())
 
 if __name__ == "__main__":
     main()

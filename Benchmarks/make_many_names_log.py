@@ -12,6 +12,8 @@ import random
 import sys
 import time
 
+from buffered import write_lines
+
 
 def main() -> None:
     ap = argparse.ArgumentParser()
@@ -19,20 +21,18 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    out = sys.stdout
-    out.write("timestamp,user,app,event\n")
+    sys.stdout.write("timestamp,user,app,event\n")
     t = 1_704_067_200  # 2024-01-01T00:00:00Z
-    buf = []
-    for i in range(args.rows):
-        t += rng.randint(0, 2)
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
-        # i in the name keeps names distinct; the random part scatters them.
-        buf.append(f"{stamp},u-{rng.getrandbits(40):010x}{i:08x},com.x{rng.getrandbits(40):010x}{i:08x},launch\n")
-        if len(buf) >= 20000:
-            out.write("".join(buf))
-            buf.clear()
-    out.write("".join(buf))
 
+    def lines():
+        nonlocal t
+        for i in range(args.rows):
+            t += rng.randint(0, 2)
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+            # i in the name keeps names distinct; the random part scatters them.
+            yield f"{stamp},u-{rng.getrandbits(40):010x}{i:08x},com.x{rng.getrandbits(40):010x}{i:08x},launch\n"
+
+    write_lines(lines())
 
 if __name__ == "__main__":
     main()

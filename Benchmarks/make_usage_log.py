@@ -11,6 +11,8 @@ import random
 import sys
 import time
 
+from buffered import write_lines
+
 
 def main() -> None:
     ap = argparse.ArgumentParser()
@@ -23,20 +25,18 @@ def main() -> None:
     users = [f"user{i:05d}" for i in range(args.users)]
     apps = [f"com.example.app{i:03d}" for i in range(args.apps)]
     events = ["launch"] * 8 + ["close"] * 2
-    out = sys.stdout
-    out.write("timestamp,user,app,event\n")
+    sys.stdout.write("timestamp,user,app,event\n")
     t = 1_704_067_200_000  # 2024-01-01T00:00:00Z in ms
-    buf = []
-    for _ in range(args.events):
-        t += rng.randint(1, 300)
-        s, ms = divmod(t, 1000)
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(s))
-        buf.append(f"{stamp}.{ms:03d}Z,{rng.choice(users)},{apps[int(rng.paretovariate(1.2)) % args.apps]},{rng.choice(events)}\n")
-        if len(buf) >= 10000:
-            out.write("".join(buf))
-            buf.clear()
-    out.write("".join(buf))
 
+    def lines():
+        nonlocal t
+        for _ in range(args.events):
+            t += rng.randint(1, 300)
+            s, ms = divmod(t, 1000)
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(s))
+            yield f"{stamp}.{ms:03d}Z,{rng.choice(users)},{apps[int(rng.paretovariate(1.2)) % args.apps]},{rng.choice(events)}\n"
+
+    write_lines(lines(), chunk=10000)
 
 if __name__ == "__main__":
     main()

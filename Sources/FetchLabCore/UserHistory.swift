@@ -19,10 +19,10 @@ public struct UserHistory: Sendable {
     ) {
         self.user = user
         self.apps = apps
-        self.launches = launches.sorted { $0.time < $1.time }
-        self.events = events.sorted { $0.time < $1.time }
-        self.context = context.sorted { $0.time < $1.time }
-        self.contentUpdates = contentUpdates.sorted { $0.time < $1.time }
+        self.launches = inTimeOrder(launches, \.time)
+        self.events = inTimeOrder(events, \.time)
+        self.context = inTimeOrder(context, \.time)
+        self.contentUpdates = inTimeOrder(contentUpdates, \.time)
     }
 
     /// The history as it stood before `origin`: earlier events only, and only the apps the earlier
@@ -76,4 +76,13 @@ public struct UserHistory: Sendable {
 
     /// The UTC offset of the user's clock at the last launch (0 when unknown or no launch).
     public var lastOffset: Int32 { launches.last?.offset ?? 0 }
+}
+
+/// `xs` in time order: as given when already so (the store and ``UserHistory/before(_:)`` pass
+/// sorted lists), sorted otherwise.
+private func inTimeOrder<T>(_ xs: [T], _ time: (T) -> Microseconds) -> [T] {
+    for i in xs.indices.dropFirst() where time(xs[i]) < time(xs[i - 1]) {
+        return xs.sorted { time($0) < time($1) }
+    }
+    return xs
 }

@@ -39,16 +39,22 @@ public struct Simulator: Sendable {
     /// The outcomes of every policy on every evaluated pair of one user (policy-major).
     public func replay(_ history: UserHistory, policies: [any FetchPolicy]) -> [[PairOutcome]] {
         guard let window = evaluation.window(of: history) else { return policies.map { _ in [] } }
-        let apps = evaluation.evaluatedApps(of: history)
+        return replay(history, window: window, policies: policies)
+    }
+
+    /// ``replay(_:policies:)`` within a window already computed; each pair's context is built once
+    /// and shared by the policies.
+    func replay(_ history: UserHistory, window: UserWindow, policies: [any FetchPolicy]) -> [[PairOutcome]] {
         var launchesByApp = [[Microseconds]](repeating: [], count: history.apps.count)
         for l in history.launches where Int(l.app) < launchesByApp.count { launchesByApp[Int(l.app)].append(l.time) }
+        let pairs = evaluation.evaluatedApps(of: history).map { app in
+            PairContext(
+                history: history, app: app, launches: launchesByApp[Int(app)], window: window, evaluation: evaluation)
+        }
         let taus = evaluation.reportedTaus
         return policies.map { policy in
-            apps.map { app in
-                let pair = PairContext(
-                    history: history, app: app, launches: launchesByApp[Int(app)], window: window,
-                    evaluation: evaluation)
-                return Replay.run(
+            pairs.map { pair in
+                Replay.run(
                     launches: pair.launches, fetches: policy.fetchTimes(for: pair), window: window, taus: taus,
                     launchRefreshes: evaluation.launchRefreshes)
             }
@@ -65,13 +71,14 @@ public struct Simulator: Sendable {
         let taus = evaluation.reportedTaus
         let evaluated = all
         let results = ParallelMap.map(histories) { history -> UserResult in
-            let outcomes = replay(history, policies: evaluated)
+            let window = evaluation.window(of: history)
+            let outcomes = window.map { replay(history, window: $0, policies: evaluated) } ?? evaluated.map { _ in [] }
             let totals = outcomes.map { pairs in
                 var t = Totals(taus: taus.count)
                 for o in pairs { t.add(o) }
                 return t
             }
-            return UserResult(window: evaluation.window(of: history), totals: totals)
+            return UserResult(window: window, totals: totals)
         }
         var totals = all.map { _ in Totals(taus: taus.count) }
         var users = 0
