@@ -122,7 +122,9 @@ public final class DecompressingReader {
     private init(file: RawFile, closeOnDeinit: Bool, rawDeflate: Bool, chunkSize: Int, isStandardInput: Bool) {
         self.file = file
         self.isStandardInput = isStandardInput
-        if let size = file.regularFileSize {
+        // One fstat: the size is the progress total and, from the read position, the bytes expected.
+        let size = file.regularFileSize
+        if let size {
             let position = (try? file.descriptor.seek(offset: 0, from: .current)) ?? 0
             self.expectedBytes = max(0, size - position)
         } else {
@@ -133,7 +135,7 @@ public final class DecompressingReader {
         self.rawDeflate = rawDeflate
         // zlib counts in 32-bit unsigned ints; keep well inside that.
         self.bufferSize = min(max(chunkSize, 64), 1 << 30)
-        self.totalBytes = file.regularFileSize
+        self.totalBytes = size
         self.inBuffer = .allocate(capacity: bufferSize)
         self.outBuffer = .allocate(capacity: bufferSize)
         self.stream = .allocate(capacity: 1)

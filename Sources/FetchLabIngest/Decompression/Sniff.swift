@@ -37,11 +37,6 @@ public enum Sniff {
                 what: "\(name)-compressed",
                 fix: "FetchLab reads gzip, zlib or plain text; decompress it first (\(command))")
         }
-        func text(_ encoding: String, _ from: String) -> Foreign {
-            Foreign(
-                what: "\(encoding) text",
-                fix: "FetchLab reads UTF-8; convert it first (iconv -f \(from) -t UTF-8 FILE > FILE.utf8)")
-        }
         if starts([0x28, 0xB5, 0x2F, 0xFD]) { return compressed("zstd", "zstd -d FILE") }
         if starts([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return compressed("xz", "xz -d FILE") }
         if starts([0x5D, 0x00, 0x00]) && bytes.count >= 13 { return compressed("lzma", "xz -d --format=lzma FILE") }
@@ -59,6 +54,13 @@ public enum Sniff {
         if starts([0xFF, 0xFE]) { return text("UTF-16 (little-endian)", "UTF-16") }
         if starts([0xFE, 0xFF]) { return text("UTF-16 (big-endian)", "UTF-16") }
         return utf16WithoutMark(bytes)
+    }
+
+    /// Text in `encoding` (`UTF-16 (little-endian)`), converted with `iconv -f from`.
+    private static func text(_ encoding: String, _ from: String) -> Foreign {
+        Foreign(
+            what: "\(encoding) text",
+            fix: "FetchLab reads UTF-8; convert it first (iconv -f \(from) -t UTF-8 FILE > FILE.utf8)")
     }
 
     /// `BZh` and a block size digit, then a block (π's digits) or the end-of-stream mark (√π's).
@@ -89,14 +91,10 @@ public enum Sniff {
                 i += 4
             }
             if le32 {
-                return Foreign(
-                    what: "UTF-32 (little-endian) text",
-                    fix: "FetchLab reads UTF-8; convert it first (iconv -f UTF-32LE -t UTF-8 FILE > FILE.utf8)")
+                return text("UTF-32 (little-endian)", "UTF-32LE")
             }
             if be32 {
-                return Foreign(
-                    what: "UTF-32 (big-endian) text",
-                    fix: "FetchLab reads UTF-8; convert it first (iconv -f UTF-32BE -t UTF-8 FILE > FILE.utf8)")
+                return text("UTF-32 (big-endian)", "UTF-32BE")
             }
         }
         let pairs = n / 2
@@ -109,14 +107,10 @@ public enum Sniff {
             if !(x == 0 && isText(y)) { be = false }
         }
         if le {
-            return Foreign(
-                what: "UTF-16 (little-endian) text",
-                fix: "FetchLab reads UTF-8; convert it first (iconv -f UTF-16LE -t UTF-8 FILE > FILE.utf8)")
+            return text("UTF-16 (little-endian)", "UTF-16LE")
         }
         if be {
-            return Foreign(
-                what: "UTF-16 (big-endian) text",
-                fix: "FetchLab reads UTF-8; convert it first (iconv -f UTF-16BE -t UTF-8 FILE > FILE.utf8)")
+            return text("UTF-16 (big-endian)", "UTF-16BE")
         }
         return nil
     }

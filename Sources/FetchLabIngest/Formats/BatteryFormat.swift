@@ -3,38 +3,14 @@ import FetchLabCore
 /// Android battery-sampler logs: `_id,ID,level,…,status,…,WiFi,Cellular,…,isInteractive,…,Timestamp`.
 /// `ID` is the device (the user), `status` the Android battery status (2 charging, 5 full, 3 and 4
 /// not charging, 1 unknown), `WiFi`/`Cellular` the network, `isInteractive` the screen.
-enum BatteryFormat: DelimitedFormat {
-    static func recognise(_ header: HeaderNames, statedUser: Bool) -> Recognition {
-        header.lowercased.isSuperset(of: ["id", "level", "status", "timestamp"]) ? .signature : .no
-    }
-
-    static func field(named name: String) -> Field? {
-        switch name {
-        case "id": .user
-        case "level": .battery
-        case "status": .charging
-        case "wifi": .network
-        case "cellular": .cellular
-        case "isinteractive": .screenOn
-        case "timestamp": .timestamp
-        default: nil
-        }
-    }
+enum BatteryFormat: DatasetFormat {
+    static let columns: KeyValuePairs<String, Field> = [
+        "ID": .user, "level": .battery, "status": .charging, "WiFi": .network, "Cellular": .cellular,
+        "isInteractive": .screenOn, "Timestamp": .timestamp,
+    ]
+    static let signature: Set<String> = ["id", "level", "status", "timestamp"]
 
     static func required(statedUser: Bool) -> [Field] { statedUser ? [.timestamp] : [.timestamp, .user] }
-
-    static func columnName(_ field: Field) -> String {
-        switch field {
-        case .user: "ID"
-        case .battery: "level"
-        case .charging: "status"
-        case .network: "WiFi"
-        case .cellular: "Cellular"
-        case .screenOn: "isInteractive"
-        case .timestamp: "Timestamp"
-        default: field.rawValue
-        }
-    }
 
     static func decode(_ row: Row, into sink: inout RecordSink) throws(RowProblem) {
         let ts = try sink.time(of: row)

@@ -22,6 +22,29 @@ extension DelimitedFormat {
     static func columnName(_ field: Field) -> String { field.rawValue }
 }
 
+/// A dataset's own format (a column layout FetchLab did not choose): its header is recognised by the
+/// dataset's column names, and only those are read.
+protocol DatasetFormat: DelimitedFormat {
+    /// The dataset's columns as it writes them, with the field each is read as.
+    static var columns: KeyValuePairs<String, Field> { get }
+    /// Lowercased column names that only this dataset's header has together.
+    static var signature: Set<String> { get }
+}
+
+extension DatasetFormat {
+    static func recognise(_ header: HeaderNames, statedUser: Bool) -> Recognition {
+        header.lowercased.isSuperset(of: signature) ? .signature : .no
+    }
+
+    static func field(named name: String) -> Field? {
+        columns.first { $0.key.lowercased() == name }?.value
+    }
+
+    static func columnName(_ field: Field) -> String {
+        columns.first { $0.value == field }?.key ?? field.rawValue
+    }
+}
+
 /// How a header matches a format.
 enum Recognition {
     /// Not this format.

@@ -3,36 +3,18 @@ import FetchLabCore
 /// The LSApp dataset: `user_id, session_id, timestamp, app_name, event_type` (TSV, with or without
 /// the header). `Opened` is a launch, `Closed` a close; `User_Interaction` and `Broken` are
 /// counted as excluded.
-enum LSAppFormat: DelimitedFormat {
+enum LSAppFormat: DatasetFormat {
     /// The columns of a headerless LSApp file.
     static let header = ["user_id", "session_id", "timestamp", "app_name", "event_type"]
     /// The event names of the dataset (lowercased).
     static let events: Set<String> = ["opened", "closed", "user_interaction", "broken"]
 
-    static func recognise(_ header: HeaderNames, statedUser: Bool) -> Recognition {
-        header.lowercased.isSuperset(of: ["user_id", "app_name", "event_type", "timestamp"]) ? .signature : .no
-    }
-
-    static func field(named name: String) -> Field? {
-        switch name {
-        case "user_id": .user
-        case "timestamp": .timestamp
-        case "app_name": .app
-        case "event_type": .event
-        default: nil
-        }
-    }
+    static let columns: KeyValuePairs<String, Field> = [
+        "user_id": .user, "timestamp": .timestamp, "app_name": .app, "event_type": .event,
+    ]
+    static let signature: Set<String> = ["user_id", "app_name", "event_type", "timestamp"]
 
     static func required(statedUser: Bool) -> [Field] { statedUser ? [.timestamp, .app] : [.timestamp, .user, .app] }
-
-    static func columnName(_ field: Field) -> String {
-        switch field {
-        case .user: "user_id"
-        case .app: "app_name"
-        case .event: "event_type"
-        default: field.rawValue
-        }
-    }
 
     static func decode(_ row: Row, into sink: inout RecordSink) throws(RowProblem) {
         let ts = try sink.time(of: row)

@@ -94,23 +94,24 @@ struct RecordSink {
     /// A valid usage event: kept, or counted as excluded.
     @inline(__always)
     mutating func accept(_ event: UsageEvent) {
-        batch.counts.accepted += 1
-        if isExcluded(event.app) {
-            batch.counts.excluded += 1
-        } else {
-            batch.usage.append(event)
-        }
+        if keeps(event.app) { batch.usage.append(event) }
     }
 
     /// A valid content update: kept, or counted as excluded.
     @inline(__always)
     mutating func accept(_ update: ContentUpdate) {
+        if keeps(update.app) { batch.content.append(update) }
+    }
+
+    /// Counts a valid record of `app` as accepted; whether it is kept, or counted as excluded.
+    @inline(__always)
+    private mutating func keeps(_ app: Int32) -> Bool {
         batch.counts.accepted += 1
-        if isExcluded(update.app) {
+        if isExcluded(app) {
             batch.counts.excluded += 1
-        } else {
-            batch.content.append(update)
+            return false
         }
+        return true
     }
 
     /// A valid device-context sample, with the row it came from.
