@@ -82,6 +82,11 @@ struct BatchWriter {
         selectUser = try db.makeStatement(sql: "SELECT id FROM user WHERE name = ?")
         setUserTimeZone = try db.makeStatement(
             sql: "UPDATE user SET time_zone = ? WHERE id = ? AND time_zone IS NULL")
+        // The time zone is the same for every user of the file: bound once (a reset keeps bindings).
+        if let timeZone {
+            Self.bind(insertUser.sqliteStatement, 2, timeZone)
+            Self.bind(setUserTimeZone.sqliteStatement, 1, timeZone)
+        }
         insertApp = try db.makeStatement(sql: "INSERT INTO app (name) VALUES (?) ON CONFLICT(name) DO NOTHING")
         selectApp = try db.makeStatement(sql: "SELECT id FROM app WHERE name = ?")
     }
@@ -223,9 +228,8 @@ struct BatchWriter {
         if let id = users.id(local) { return id }
         guard let name = users.name(local) else { throw unknownName("user", local) }
         let id = try resolve(name, insert: insertUser, select: selectUser, kind: "user")
-        if let timeZone, !id.inserted {
+        if timeZone != nil, !id.inserted {
             let s = setUserTimeZone.sqliteStatement
-            Self.bind(s, 1, timeZone)
             sqlite3_bind_int64(s, 2, id.id)
             try step(s)
         }
@@ -252,9 +256,6 @@ struct BatchWriter {
     ) {
         let s = insert.sqliteStatement
         Self.bindName(s, 1, name)
-        if kind == "user" {
-            if let timeZone { Self.bind(s, 2, timeZone) } else { sqlite3_bind_null(s, 2) }
-        }
         let before = sqlite3_total_changes(connection)
         try step(s)
         if sqlite3_total_changes(connection) != before { return (sqlite3_last_insert_rowid(connection), true) }

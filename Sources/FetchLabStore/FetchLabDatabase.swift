@@ -166,6 +166,8 @@ struct Opening {
     /// (switching to WAL, recovering a crashed writer's WAL) is tried again until the timeout.
     func openForWriting() throws -> DatabasePool {
         try retryingWhileBusy {
+            // Whether the read-only look found the schema complete: then the pool need not look again.
+            var schemaComplete = false
             if fileHoldsADatabase() {
                 // A read-only look first, so that nothing (not even the switch to WAL) is written
                 // to a file that is not a database, another application's, a newer FetchLab's or
@@ -175,10 +177,12 @@ struct Opening {
                 }
                 defer { try? queue.close() }
                 let unchanged = CheckStamp(database: path).matches
-                try queue.read { db in
-                    try refuse(try SchemaState.read(db).verdict)
+                schemaComplete = try queue.read { db in
+                    let verdict = try SchemaState.read(db).verdict
+                    try refuse(verdict)
                     // Skipped while the file is as FetchLab left it (see CheckStamp).
                     if !unchanged { try verify(db) }
+                    return verdict == .complete
                 }
                 checked.withLock { $0 = !unchanged }
             }
@@ -186,7 +190,7 @@ struct Opening {
             let pool = try DatabasePool(path: path, configuration: configuration(readOnly: false))
             TestHook.kill(at: .walMode)
             do {
-                try complete(pool)
+                if !schemaComplete { try complete(pool) }
             } catch {
                 try? pool.close()
                 throw error

@@ -130,12 +130,16 @@ public struct Importer: Sendable {
     static func sameImport(contentSHA256: String, fingerprint: String, excluding id: Int64? = nil)
         -> QueryInterfaceRequest<ImportRecord>
     {
+        var request = sameImports(fingerprint: fingerprint).filter(ImportRecord.Columns.contentSHA256 == contentSHA256)
+        if let id { request = request.filter(ImportRecord.Columns.id != id) }
+        return request
+    }
+
+    /// Finished imports with these read options and at least one row accepted, oldest first.
+    private static func sameImports(fingerprint: String) -> QueryInterfaceRequest<ImportRecord> {
         typealias C = ImportRecord.Columns
-        var request = ImportRecord.filter(
-            C.contentSHA256 == contentSHA256 && C.readFingerprint == fingerprint && C.rowsAccepted > 0
-                && C.finishedAt != nil)
-        if let id { request = request.filter(C.id != id) }
-        return request.order(C.id)
+        return ImportRecord.filter(C.readFingerprint == fingerprint && C.rowsAccepted > 0 && C.finishedAt != nil)
+            .order(C.id)
     }
 
     /// For a regular file whose size matches an earlier import with the same read options, hashes
@@ -147,10 +151,8 @@ public struct Importer: Sendable {
             attributes[.type] as? FileAttributeType == .typeRegular,
             let size = (attributes[.size] as? NSNumber)?.int64Value
         else { return nil }
-        typealias C = ImportRecord.Columns
         let candidates = try database.writer.read { db in
-            try ImportRecord.filter(C.bytes == size && C.readFingerprint == fingerprint && C.rowsAccepted > 0)
-                .order(C.id).fetchAll(db)
+            try Self.sameImports(fingerprint: fingerprint).filter(ImportRecord.Columns.bytes == size).fetchAll(db)
         }
         guard !candidates.isEmpty, let hash = try? Self.sha256(ofFile: path) else { return nil }
         return candidates.first { $0.contentSHA256 == hash }

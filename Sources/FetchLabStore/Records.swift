@@ -154,30 +154,19 @@ public struct RejectedRowRecord: Sendable, Hashable {
     public var rejectedRow: RejectedRow { RejectedRow(line: line, reason: reason, raw: raw) }
 }
 
-extension RejectedRowRecord: FetchableRecord, PersistableRecord {
+extension RejectedRowRecord: Codable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "rejected_row"
 
+    enum CodingKeys: String, CodingKey {
+        case id, line, reason, raw
+        case importID = "import_id"
+    }
+
     public enum Columns {
-        public static let id = Column("id")
-        public static let importID = Column("import_id")
-        public static let line = Column("line")
-        public static let reason = Column("reason")
-        public static let raw = Column("raw")
-    }
-
-    public init(row: Row) throws {
-        id = row[Columns.id]
-        importID = row[Columns.importID]
-        line = row[Columns.line]
-        reason = row[Columns.reason]
-        raw = row[Columns.raw]
-    }
-
-    public func encode(to container: inout PersistenceContainer) throws {
-        container[Columns.id] = id
-        container[Columns.importID] = importID
-        container[Columns.line] = line
-        container[Columns.reason] = reason
-        container[Columns.raw] = raw
+        public static let id = Column(CodingKeys.id)
+        public static let importID = Column(CodingKeys.importID)
+        public static let line = Column(CodingKeys.line)
+        public static let reason = Column(CodingKeys.reason)
+        public static let raw = Column(CodingKeys.raw)
     }
 }
