@@ -59,17 +59,89 @@ public struct PolicyResult: Codable, Sendable, Hashable {
     public var family: String
     public var params: [String: Double]
     public var metrics: PolicyMetrics
+    /// The same metrics per app (over that app's evaluated pairs), apps by name.
+    public var perApp: [GroupResult]
+    /// The same metrics per user, when asked for (`nil`: not encoded).
+    public var perUser: [GroupResult]?
 
-    public init(name: String, family: String, params: [String: Double], metrics: PolicyMetrics) {
+    enum CodingKeys: String, CodingKey {
+        case name, family, params, metrics, perApp = "per_app", perUser = "per_user"
+    }
+
+    public init(
+        name: String, family: String, params: [String: Double], metrics: PolicyMetrics, perApp: [GroupResult] = [],
+        perUser: [GroupResult]? = nil
+    ) {
         self.name = name
         self.family = family
         self.params = params
         self.metrics = metrics
+        self.perApp = perApp
+        self.perUser = perUser
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        family = try c.decode(String.self, forKey: .family)
+        params = try c.decode([String: Double].self, forKey: .params)
+        metrics = try c.decode(PolicyMetrics.self, forKey: .metrics)
+        perApp = try c.decodeIfPresent([GroupResult].self, forKey: .perApp) ?? []
+        perUser = try c.decodeIfPresent([GroupResult].self, forKey: .perUser)
     }
 }
 
-/// A policy's scores: `scored_launches`, `fresh_<τ>m` (one per τ, as fractions),
-/// `fetches_per_app_day` and `gap_closed` (null when there is none).
+/// A policy's metrics over one app (all users) or one user (all apps): `{"name", "metrics"}`.
+public struct GroupResult: Codable, Sendable, Hashable {
+    public var name: String
+    public var metrics: PolicyMetrics
+
+    public init(name: String, metrics: PolicyMetrics) {
+        self.name = name
+        self.metrics = metrics
+    }
+}
+
+/// Why a fetch a policy asked for did not happen (or failed), as counted in `skips`.
+public enum SkipReason: String, Codable, Sendable, Hashable, CaseIterable, Comparable {
+    case forceQuit = "force_quit"
+    case refreshOff = "refresh_off"
+    case lowPower = "low_power"
+    case lowBattery = "low_battery"
+    case noNetwork = "no_network"
+    case rateLimit = "rate_limit"
+    case quota
+    case budget
+    case minimumInterval = "minimum_interval"
+    case expired
+
+    public static func < (a: SkipReason, b: SkipReason) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+
+    /// For people: "force-quit", "Low Power Mode".
+    public var label: String {
+        switch self {
+        case .forceQuit: "force-quit"
+        case .refreshOff: "refresh off"
+        case .lowPower: "Low Power Mode"
+        case .lowBattery: "low battery"
+        case .noNetwork: "no network"
+        case .rateLimit: "rate limit"
+        case .quota: "quota"
+        case .budget: "budget"
+        case .minimumInterval: "minimum interval"
+        case .expired: "expired"
+        }
+    }
+}
+
+/// A policy's scores (fresh rates and shares as fractions). JSON keys: `scored_launches`,
+/// `fresh_<τ>m` (one per τ), `content_fresh` (null without content updates), `staleness_median_min`,
+/// `staleness_p90_min` (null when over half / a tenth of the launches never had a refresh),
+/// `lead_median_min` (of useful fetches), `fetches`, `fetches_per_app_day`, `wasted_fetches`,
+/// `wasted_share`, `energy_j_per_day`, `battery_pct_per_day`, `cellular_mb_per_day` (per user per
+/// day), `fetches_low_battery`, `skips` ({reason: count}) and `gap_closed` (null when there is none).
 public struct PolicyMetrics: Codable, Sendable, Hashable {
     public var scoredLaunches: Int
     /// Fresh rates, one per τ of `settings.taus_minutes`.
@@ -78,6 +150,27 @@ public struct PolicyMetrics: Codable, Sendable, Hashable {
     public var gapClosed: Double?
     /// The τ of each fresh rate, in minutes (the keys' names).
     public var freshKeys: [String] = []
+    /// Share of scored launches with no content newer than the last refresh (nil: no content data).
+    public var contentFresh: Double? = nil
+    /// Staleness at launch (minutes since the last refresh), median and 90th percentile.
+    public var stalenessMedianMinutes: Double? = nil
+    public var stalenessP90Minutes: Double? = nil
+    /// Median minutes from a useful fetch to the launch it made fresh.
+    public var leadMedianMinutes: Double? = nil
+    /// Fetches done in the scored span (granted, including expired ones).
+    public var fetches: Int = 0
+    /// Fetches superseded by another fetch before any launch used them.
+    public var wastedFetches: Int = 0
+    public var wastedShare: Double = 0
+    /// Energy drawn from the battery (not while charging), per user per day.
+    public var energyJoulesPerDay: Double = 0
+    public var batteryPercentPerDay: Double = 0
+    /// Data over cellular, MB per user per day.
+    public var cellularMBPerDay: Double = 0
+    /// Fetches made on battery below 20 % and not charging.
+    public var lowBatteryFetches: Int = 0
+    /// Fetches asked for and refused (or expired), by reason.
+    public var skips: [SkipReason: Int] = [:]
 
     public init(scoredLaunches: Int, fresh: [Double], fetchesPerAppDay: Double, gapClosed: Double?) {
         self.scoredLaunches = scoredLaunches
@@ -85,6 +178,9 @@ public struct PolicyMetrics: Codable, Sendable, Hashable {
         self.fetchesPerAppDay = fetchesPerAppDay
         self.gapClosed = gapClosed
     }
+
+    /// Fetches refused or expired, all reasons.
+    public var skipped: Int { skips.values.reduce(0, +) }
 
     struct Key: CodingKey {
         var stringValue: String
@@ -103,12 +199,25 @@ public struct PolicyMetrics: Codable, Sendable, Hashable {
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(scoredLaunches, forKey: Key("scored_launches"))
         for (key, value) in zip(freshKeys, fresh) { try c.encode(value, forKey: Key(key)) }
-        try c.encode(fetchesPerAppDay, forKey: Key("fetches_per_app_day"))
-        if let g = gapClosed {
-            try c.encode(g, forKey: Key("gap_closed"))
-        } else {
-            try c.encodeNil(forKey: Key("gap_closed"))
+        func optional(_ v: Double?, _ k: String) throws {
+            if let v { try c.encode(v, forKey: Key(k)) } else { try c.encodeNil(forKey: Key(k)) }
         }
+        try optional(contentFresh, "content_fresh")
+        try optional(stalenessMedianMinutes, "staleness_median_min")
+        try optional(stalenessP90Minutes, "staleness_p90_min")
+        try optional(leadMedianMinutes, "lead_median_min")
+        try c.encode(fetches, forKey: Key("fetches"))
+        try c.encode(fetchesPerAppDay, forKey: Key("fetches_per_app_day"))
+        try c.encode(wastedFetches, forKey: Key("wasted_fetches"))
+        try c.encode(wastedShare, forKey: Key("wasted_share"))
+        try c.encode(energyJoulesPerDay, forKey: Key("energy_j_per_day"))
+        try c.encode(batteryPercentPerDay, forKey: Key("battery_pct_per_day"))
+        try c.encode(cellularMBPerDay, forKey: Key("cellular_mb_per_day"))
+        try c.encode(lowBatteryFetches, forKey: Key("fetches_low_battery"))
+        var skipsByName: [String: Int] = [:]
+        for reason in SkipReason.allCases { skipsByName[reason.rawValue] = skips[reason] ?? 0 }
+        try c.encode(skipsByName, forKey: Key("skips"))
+        try optional(gapClosed, "gap_closed")
     }
 
     public init(from decoder: any Decoder) throws {
@@ -122,5 +231,21 @@ public struct PolicyMetrics: Codable, Sendable, Hashable {
         }
         freshKeys = sorted
         fresh = try sorted.map { try c.decode(Double.self, forKey: Key($0)) }
+        contentFresh = try c.decodeIfPresent(Double.self, forKey: Key("content_fresh"))
+        stalenessMedianMinutes = try c.decodeIfPresent(Double.self, forKey: Key("staleness_median_min"))
+        stalenessP90Minutes = try c.decodeIfPresent(Double.self, forKey: Key("staleness_p90_min"))
+        leadMedianMinutes = try c.decodeIfPresent(Double.self, forKey: Key("lead_median_min"))
+        fetches = try c.decodeIfPresent(Int.self, forKey: Key("fetches")) ?? 0
+        wastedFetches = try c.decodeIfPresent(Int.self, forKey: Key("wasted_fetches")) ?? 0
+        wastedShare = try c.decodeIfPresent(Double.self, forKey: Key("wasted_share")) ?? 0
+        energyJoulesPerDay = try c.decodeIfPresent(Double.self, forKey: Key("energy_j_per_day")) ?? 0
+        batteryPercentPerDay = try c.decodeIfPresent(Double.self, forKey: Key("battery_pct_per_day")) ?? 0
+        cellularMBPerDay = try c.decodeIfPresent(Double.self, forKey: Key("cellular_mb_per_day")) ?? 0
+        lowBatteryFetches = try c.decodeIfPresent(Int.self, forKey: Key("fetches_low_battery")) ?? 0
+        let names = try c.decodeIfPresent([String: Int].self, forKey: Key("skips")) ?? [:]
+        skips = [:]
+        for (k, v) in names {
+            if let r = SkipReason(rawValue: k), v > 0 { skips[r] = v }
+        }
     }
 }
