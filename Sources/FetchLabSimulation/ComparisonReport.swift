@@ -28,14 +28,25 @@ public struct ComparisonSettings: Codable, Sendable, Hashable {
     public var users: Int
     public var pairs: Int
     public var scoredLaunches: Int
-    /// The first and last scored local days over all users (not encoded).
+    /// The platform's rules, the cost model and the context defaults used.
+    public var platformRules = PlatformModel()
+    public var cost = CostModel()
+    public var contextDefaults = ContextDefaults()
+    /// Users with no context sample at all (the defaults stood for their device all along).
+    public var usersWithoutContext = 0
+    /// Evaluated pairs whose app has content updates (content freshness and push need them).
+    public var pairsWithContentUpdates = 0
+    /// The first and last scored local days over all users.
     public var firstScoredDay: String? = nil
     public var lastScoredDay: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case tauMinutes = "tau_minutes", tausMinutes = "taus_minutes", launchRefreshes = "launch_refreshes"
         case warmUpDays = "warm_up_days", minLaunches = "min_launches", platform, users, pairs
-        case scoredLaunches = "scored_launches"
+        case scoredLaunches = "scored_launches", platformRules = "platform_rules", cost = "cost_model"
+        case contextDefaults = "context_defaults", usersWithoutContext = "users_without_context"
+        case pairsWithContentUpdates = "pairs_with_content_updates", firstScoredDay = "first_scored_day"
+        case lastScoredDay = "last_scored_day"
     }
 
     public init(
@@ -51,6 +62,26 @@ public struct ComparisonSettings: Codable, Sendable, Hashable {
         self.users = users
         self.pairs = pairs
         self.scoredLaunches = scoredLaunches
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        tauMinutes = try c.decode(Double.self, forKey: .tauMinutes)
+        tausMinutes = try c.decode([Double].self, forKey: .tausMinutes)
+        launchRefreshes = try c.decode(Bool.self, forKey: .launchRefreshes)
+        warmUpDays = try c.decode(Int.self, forKey: .warmUpDays)
+        minLaunches = try c.decode(Int.self, forKey: .minLaunches)
+        platform = try c.decode(String.self, forKey: .platform)
+        users = try c.decode(Int.self, forKey: .users)
+        pairs = try c.decode(Int.self, forKey: .pairs)
+        scoredLaunches = try c.decode(Int.self, forKey: .scoredLaunches)
+        platformRules = try c.decodeIfPresent(PlatformModel.self, forKey: .platformRules) ?? PlatformModel()
+        cost = try c.decodeIfPresent(CostModel.self, forKey: .cost) ?? CostModel()
+        contextDefaults = try c.decodeIfPresent(ContextDefaults.self, forKey: .contextDefaults) ?? ContextDefaults()
+        usersWithoutContext = try c.decodeIfPresent(Int.self, forKey: .usersWithoutContext) ?? 0
+        pairsWithContentUpdates = try c.decodeIfPresent(Int.self, forKey: .pairsWithContentUpdates) ?? 0
+        firstScoredDay = try c.decodeIfPresent(String.self, forKey: .firstScoredDay)
+        lastScoredDay = try c.decodeIfPresent(String.self, forKey: .lastScoredDay)
     }
 }
 

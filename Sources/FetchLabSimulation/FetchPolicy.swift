@@ -36,11 +36,92 @@ public struct PairContext: Sendable {
     }
 }
 
-/// A background-fetch policy: when to fetch one app of one user.
+/// What a causal policy knows of its pair when the replay starts: which app, the user's clock and
+/// the rules, never a launch. Everything else it learns through ``FetchScheduler`` calls, in time
+/// order, as it happens.
+public struct PairInfo: Sendable {
+    /// The app, an index into the user's apps (the `app` of the events the scheduler is shown).
+    public var app: Int32
+    public var appName: AppID
+    /// How many apps the user's history names.
+    public var appCount: Int
+    /// The UTC offset of the user's clock (local days, time of day).
+    public var offset: Int32
+    /// t0, the user's first event: the replay starts there.
+    public var firstEvent: Microseconds
+    /// S, the first scored instant.
+    public var scoredStart: Microseconds
+    public var evaluation: EvaluationProtocol
+    /// Whether this app's content updates are known (and shown to the scheduler).
+    public var hasContentUpdates: Bool
+    /// How long a fetch of this app takes.
+    public var fetchDuration: Microseconds
+
+    public init(
+        app: Int32, appName: AppID, appCount: Int, offset: Int32, firstEvent: Microseconds, scoredStart: Microseconds,
+        evaluation: EvaluationProtocol, hasContentUpdates: Bool, fetchDuration: Microseconds
+    ) {
+        self.app = app
+        self.appName = appName
+        self.appCount = appCount
+        self.offset = offset
+        self.firstEvent = firstEvent
+        self.scoredStart = scoredStart
+        self.evaluation = evaluation
+        self.hasContentUpdates = hasContentUpdates
+        self.fetchDuration = fetchDuration
+    }
+}
+
+/// What became of a request.
+public struct FetchResult: Sendable, Hashable {
+    public var time: Microseconds
+    public var request: FetchRequest
+    public var decision: PlatformDecision
+    /// For a granted fetch when the app's content updates are known: whether content newer than
+    /// the last refresh existed (`newData`) or not (`noData`); nil when unknown or not granted.
+    public var newData: Bool?
+
+    public init(time: Microseconds, request: FetchRequest, decision: PlatformDecision, newData: Bool?) {
+        self.time = time
+        self.request = request
+        self.decision = decision
+        self.newData = newData
+    }
+}
+
+/// A causal policy's state for one pair, driven by the replay: it is shown every usage event of
+/// the user (all apps: launches, closes, force-quits, refresh switches) and its app's content
+/// updates, in time order, at the moment each happens, and woken at the times it asks for. Each
+/// call may ask for a fetch (or a push) at that moment; the platform's answer comes back through
+/// ``completed(_:)``. It is never shown anything later than the moment of the call.
+public protocol FetchScheduler {
+    /// When to be woken next (nil: only on events). Read after every call; a time not after the
+    /// last wake is not delivered.
+    var nextWake: Microseconds? { get }
+    /// A usage event of any of the user's apps happened (with the device state at that moment).
+    mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest?
+    /// New content for this app appeared on the server.
+    mutating func observe(_ update: ContentUpdate, state: DeviceState) -> FetchRequest?
+    /// The timer asked for fired.
+    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest?
+    /// The platform's answer to the request just made.
+    mutating func completed(_ result: FetchResult)
+}
+
+extension FetchScheduler {
+    public mutating func observe(_ update: ContentUpdate, state: DeviceState) -> FetchRequest? { nil }
+    public mutating func completed(_ result: FetchResult) {}
+}
+
+/// A background-fetch policy: when to fetch one app of one user. A policy either plans every
+/// fetch time at once (``fetchTimes(for:)``: fixed intervals from t0, and the clairvoyant oracles,
+/// which read the future) or, causal by construction, makes a ``FetchScheduler`` that learns only
+/// what the replay shows it (``makeScheduler(_:)``).
 public protocol FetchPolicy: Sendable {
     /// The canonical name, as the registry parses it back: `fixed(1h)`, `budget-oracle(4)`.
     var name: String { get }
-    /// The family: `never`, `fixed`, `oracle`, `budget-oracle`.
+    /// The family: `never`, `fixed`, `oracle`, `budget-oracle`, `predictive`, …
     var family: String { get }
     /// The numeric parameters (`interval_minutes`, `k`).
     var parameters: [String: Double] { get }
@@ -48,11 +129,16 @@ public protocol FetchPolicy: Sendable {
     var summary: String { get }
     /// Knows the future launches (an upper bound, not a deployable policy).
     var isClairvoyant: Bool { get }
-    /// The fetch times for a pair, ascending. Fetches outside [S, E] may refresh but are not counted.
+    /// The planned fetch times for a pair, ascending (each still goes through the platform).
+    /// Fetches outside [S, E] may refresh but are not counted.
     func fetchTimes(for pair: PairContext) -> [Microseconds]
+    /// The scheduler of a causal policy for one pair; nil for a planned policy.
+    func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)?
 }
 
 extension FetchPolicy {
     public var parameters: [String: Double] { [:] }
     public var isClairvoyant: Bool { false }
+    public func fetchTimes(for pair: PairContext) -> [Microseconds] { [] }
+    public func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? { nil }
 }

@@ -1,138 +1,215 @@
 import FetchLabCore
 
-/// Replays policies over users' histories under one ``EvaluationProtocol`` and scores them.
+/// Replays policies over users' histories under one ``EvaluationProtocol`` and one platform,
+/// cost and context model, and scores them.
 public struct Simulator: Sendable {
     public var evaluation: EvaluationProtocol
+    public var settings: ReplaySettings
+    /// Also report every policy's metrics per user.
+    public var perUser = false
 
-    public init(evaluation: EvaluationProtocol = EvaluationProtocol()) { self.evaluation = evaluation }
-
-    /// One policy's sums over one user's evaluated pairs (integers, and fetches/day summed in pair
-    /// order, so that the totals do not depend on scheduling).
-    struct Totals: Sendable {
-        var pairs = 0
-        var scored = 0
-        var fresh: [Int]
-        var fetchesPerDaySum = 0.0
-
-        init(taus: Int) { fresh = [Int](repeating: 0, count: taus) }
-
-        mutating func add(_ o: PairOutcome) {
-            pairs += 1
-            scored += o.scored
-            for k in fresh.indices { fresh[k] += o.fresh[k] }
-            fetchesPerDaySum += o.fetchesPerDay
-        }
-
-        mutating func add(_ t: Totals) {
-            pairs += t.pairs
-            scored += t.scored
-            for k in fresh.indices { fresh[k] += t.fresh[k] }
-            fetchesPerDaySum += t.fetchesPerDaySum
-        }
-    }
-
-    struct UserResult: Sendable {
-        var window: UserWindow?
-        var totals: [Totals]
+    public init(evaluation: EvaluationProtocol = EvaluationProtocol(), settings: ReplaySettings = ReplaySettings()) {
+        self.evaluation = evaluation
+        self.settings = settings
     }
 
     /// The outcomes of every policy on every evaluated pair of one user (policy-major).
     public func replay(_ history: UserHistory, policies: [any FetchPolicy]) -> [[PairOutcome]] {
         guard let window = evaluation.window(of: history) else { return policies.map { _ in [] } }
-        return replay(history, window: window, policies: policies)
+        let user = UserSetup(history: history, window: window, evaluation: evaluation, context: settings.context)
+        return policies.map { replay(user, policy: $0) }
     }
 
-    /// ``replay(_:policies:)`` within a window already computed; each pair's context is built once
-    /// and shared by the policies.
-    func replay(_ history: UserHistory, window: UserWindow, policies: [any FetchPolicy]) -> [[PairOutcome]] {
-        var launchesByApp = [[Microseconds]](repeating: [], count: history.apps.count)
-        for l in history.launches where Int(l.app) < launchesByApp.count { launchesByApp[Int(l.app)].append(l.time) }
-        let pairs = evaluation.evaluatedApps(of: history).map { app in
-            PairContext(
-                history: history, app: app, launches: launchesByApp[Int(app)], window: window, evaluation: evaluation)
-        }
-        let taus = evaluation.reportedTaus
-        return policies.map { policy in
-            pairs.map { pair in
-                Replay.run(
-                    launches: pair.launches, fetches: policy.fetchTimes(for: pair), window: window, taus: taus,
-                    launchRefreshes: evaluation.launchRefreshes)
+    /// One policy on every pair of a user: the platform's answers, then the energy of all the
+    /// user's fetches together (fetches of different apps share the radio), then the scores.
+    func replay(_ user: UserSetup, policy: any FetchPolicy) -> [PairOutcome] {
+        let runs = user.pairs.indices.map { PolicyRunner.run(policy, pair: $0, of: user, settings: settings) }
+        let cost = settings.cost
+        var uses: [RadioUse] = []
+        var bytes: [Double] = []
+        for (p, run) in runs.enumerated() {
+            let fetch = cost.fetch(of: user.history.apps[Int(user.pairs[p].app)].name)
+            let ran = min(fetch.duration, settings.platform.fetchBudget)
+            for f in run.fetches {
+                let duration = f.expired ? ran : fetch.duration
+                uses.append(RadioUse(start: f.time, duration: duration, network: f.state.network))
+                bytes.append(Double(fetch.bytes) * (duration.inSeconds / max(fetch.duration.inSeconds, 1e-9)))
             }
         }
+        let joules = uses.isEmpty ? [] : cost.energy(of: uses)
+        let taus = evaluation.reportedTaus
+        var k = 0
+        return runs.enumerated().map { p, run in
+            let pair = user.pairs[p]
+            var out = Replay.score(
+                launches: pair.launches, fetches: run.fetches, content: user.content[p], window: user.window,
+                taus: taus, primaryTau: evaluation.primaryTau, launchRefreshes: evaluation.launchRefreshes,
+                lowBatteryPercent: cost.lowBatteryPercent)
+            out.skips = run.skips
+            for f in run.fetches {
+                defer { k += 1 }
+                guard user.window.isScored(f.time) else { continue }
+                if !f.state.charging { out.batteryJoules += joules[k] }
+                if f.state.network == .cellular { out.cellularBytes += bytes[k] }
+            }
+            return out
+        }
     }
 
-    /// Compares `policies` (the frontier's and the fixed intervals' reference policies are run too
-    /// when missing, but only `policies` are reported, in their order). Users run in parallel; the
-    /// result is the same whatever the scheduling.
-    public func compare(_ histories: [UserHistory], policies: [any FetchPolicy]) -> ComparisonReport {
+    /// Compares `policies` over `histories` (see ``ComparisonRun``).
+    public func compare(
+        _ histories: [UserHistory], policies: [any FetchPolicy], progress: (@Sendable () -> Void)? = nil
+    ) -> ComparisonReport {
+        var run = comparison(policies: policies)
+        run.add(histories, progress: progress)
+        return run.report()
+    }
+
+    /// A comparison fed users batch by batch, so that memory holds one batch, not the database.
+    public func comparison(policies: [any FetchPolicy]) -> ComparisonRun { ComparisonRun(simulator: self, policies: policies) }
+}
+
+/// A comparison in progress: ``add(_:progress:)`` batches of users (replayed in parallel, summed in
+/// the order given, so the result does not depend on scheduling), then ``report()``. The
+/// frontier's and the fixed intervals' reference policies are run too when missing, but only the
+/// requested policies are reported, in their order.
+public struct ComparisonRun: Sendable {
+    let simulator: Simulator
+    let requested: Int
+    let all: [any FetchPolicy]
+    let taus: [Microseconds]
+    let primary: Int
+    var totals: [MetricSums]
+    var perApp: [String: [MetricSums]] = [:]
+    var appOrder: [String] = []
+    var perUser: [(String, [MetricSums])] = []
+    var users = 0
+    var usersWithoutContext = 0
+    var pairsWithContent = 0
+    var firstStart: (Microseconds, Int32)? = nil
+    var lastEnd: (Microseconds, Int32)? = nil
+
+    init(simulator: Simulator, policies: [any FetchPolicy]) {
+        self.simulator = simulator
+        requested = policies.count
         var all = policies
         var names = Set(policies.map(\.name))
         for p in PolicyRegistry.defaults where names.insert(p.name).inserted { all.append(p) }
-        let taus = evaluation.reportedTaus
-        let evaluated = all
-        let results = ParallelMap.map(histories) { history -> UserResult in
-            let window = evaluation.window(of: history)
-            let outcomes = window.map { replay(history, window: $0, policies: evaluated) } ?? evaluated.map { _ in [] }
-            let totals = outcomes.map { pairs in
-                var t = Totals(taus: taus.count)
-                for o in pairs { t.add(o) }
-                return t
+        self.all = all
+        taus = simulator.evaluation.reportedTaus
+        primary = taus.firstIndex(of: simulator.evaluation.primaryTau)!
+        totals = all.map { _ in MetricSums(taus: simulator.evaluation.reportedTaus.count) }
+    }
+
+    struct UserResult: Sendable {
+        var user: String
+        var window: UserWindow
+        var withoutContext: Bool
+        var pairsWithContent: Int
+        /// Per policy: the user's sums (one cost unit), and per app (one cost unit per pair).
+        var totals: [MetricSums]
+        var apps: [String]
+        var perApp: [[MetricSums]]  // app-major
+    }
+
+    /// Replays a batch of users on all cores; `progress` is called once per user done (from any thread).
+    public mutating func add(_ histories: [UserHistory], progress: (@Sendable () -> Void)? = nil) {
+        let simulator = self.simulator
+        let policies = all
+        let count = taus.count
+        let results = ParallelMap.map(histories) { history -> UserResult? in
+            defer { progress?() }
+            let e = simulator.evaluation
+            guard let window = e.window(of: history) else { return nil }
+            let user = UserSetup(history: history, window: window, evaluation: e, context: simulator.settings.context)
+            guard !user.pairs.isEmpty else { return nil }
+            let outcomes = policies.map { simulator.replay(user, policy: $0) }
+            var totals = policies.map { _ in MetricSums(taus: count) }
+            var perApp = user.pairs.map { _ in policies.map { _ in MetricSums(taus: count) } }
+            for (i, pairs) in outcomes.enumerated() {
+                for (p, o) in pairs.enumerated() {
+                    totals[i].add(o)
+                    perApp[p][i].add(o)
+                    perApp[p][i].costUnits = 1
+                }
+                totals[i].costUnits = 1
             }
-            return UserResult(window: window, totals: totals)
+            return UserResult(
+                user: history.user.name, window: window, withoutContext: user.timeline.isEmpty,
+                pairsWithContent: user.content.filter { !$0.isEmpty }.count, totals: totals,
+                apps: user.pairs.map { history.apps[Int($0.app)].name }, perApp: perApp)
         }
-        var totals = all.map { _ in Totals(taus: taus.count) }
-        var users = 0
-        var firstStart: (Microseconds, Int32)? = nil
-        var lastEnd: (Microseconds, Int32)? = nil
-        for r in results {
-            guard let w = r.window, r.totals[0].pairs > 0 else { continue }
+        for case let r? in results {
             users += 1
+            if r.withoutContext { usersWithoutContext += 1 }
+            pairsWithContent += r.pairsWithContent
+            let w = r.window
             if firstStart == nil || w.start < firstStart!.0 { firstStart = (w.start, w.offset) }
             if lastEnd == nil || w.end > lastEnd!.0 { lastEnd = (w.end, w.offset) }
             for i in all.indices { totals[i].add(r.totals[i]) }
+            for (a, app) in r.apps.enumerated() {
+                if perApp[app] == nil {
+                    perApp[app] = all.map { _ in MetricSums(taus: count) }
+                    appOrder.append(app)
+                }
+                for i in all.indices { perApp[app]![i].add(r.perApp[a][i]) }
+            }
+            if simulator.perUser { perUser.append((r.user, r.totals)) }
         }
-        let primary = taus.firstIndex(of: evaluation.primaryTau)!
-        func point(_ t: Totals) -> (x: Double, y: Double) {
-            (
-                t.pairs > 0 ? t.fetchesPerDaySum / Double(t.pairs) : 0,
-                t.scored > 0 ? Double(t.fresh[primary]) / Double(t.scored) : 0
-            )
-        }
-        let byName = Dictionary(uniqueKeysWithValues: zip(all.map(\.name), totals))
+    }
+
+    /// Gap closed of each policy of a group, from the group's own reference policies.
+    func gapClosed(_ sums: [MetricSums]) -> [Double?] {
+        let byName = Dictionary(uniqueKeysWithValues: zip(all.map(\.name), sums.map { $0.point(primary: primary) }))
         let frontierNames =
             ["never"] + PolicyRegistry.frontierBudgets.map { BudgetOraclePolicy(budget: $0).name } + ["oracle"]
-        let frontier = Frontier(frontierNames.compactMap { byName[$0].map(point) })
+        let frontier = Frontier(frontierNames.compactMap { byName[$0] })
         let baseNames = ["never"] + PolicyRegistry.fixedIntervals.map { FixedIntervalPolicy(interval: $0).name }
-        let bases = baseNames.compactMap { byName[$0].map(point) }
+        let bases = baseNames.compactMap { byName[$0] }
+        return all.indices.map { i in
+            guard !all[i].isClairvoyant else { return nil }
+            let p = sums[i].point(primary: primary)
+            guard let base = GapClosed.base(fetchesPerDay: p.x, candidates: bases) else { return nil }
+            return GapClosed.value(fresh: p.y, fetchesPerDay: p.x, base: base, frontier: frontier)
+        }
+    }
 
-        let scored = totals[0].scored
-        let pairs = totals[0].pairs
-        let rows = policies.enumerated().map { i, policy -> PolicyResult in
-            let t = totals[i]
-            let p = point(t)
-            var gap: Double? = nil
-            if !policy.isClairvoyant, let base = GapClosed.base(fetchesPerDay: p.x, candidates: bases) {
-                gap = GapClosed.value(fresh: p.y, fetchesPerDay: p.x, base: base, frontier: frontier)
+    public func report() -> ComparisonReport {
+        let e = simulator.evaluation
+        let keys = taus.map { PolicyMetrics.freshKey(minutes: $0.inMinutes) }
+        let battery = simulator.settings.cost.batteryJoules
+        func metrics(_ sums: [MetricSums]) -> [PolicyMetrics] {
+            let gaps = gapClosed(sums)
+            return sums.indices.map {
+                sums[$0].metrics(freshKeys: keys, primary: primary, gapClosed: gaps[$0], batteryJoules: battery)
             }
-            let fresh = taus.indices.map { t.scored > 0 ? Double(t.fresh[$0]) / Double(t.scored) : 0 }
-            var metrics = PolicyMetrics(scoredLaunches: t.scored, fresh: fresh, fetchesPerAppDay: p.x, gapClosed: gap)
-            metrics.freshKeys = taus.map { PolicyMetrics.freshKey(minutes: $0.inMinutes) }
-            return PolicyResult(
-                name: policy.name, family: policy.family, params: policy.parameters,
-                metrics: metrics)
+        }
+        let overall = metrics(totals)
+        let apps = appOrder.map { ($0, metrics(perApp[$0]!)) }
+        let usersMetrics = perUser.map { ($0.0, metrics($0.1)) }
+        let rows = (0..<requested).map { i in
+            PolicyResult(
+                name: all[i].name, family: all[i].family, params: all[i].parameters, metrics: overall[i],
+                perApp: apps.map { GroupResult(name: $0.0, metrics: $0.1[i]) },
+                perUser: simulator.perUser ? usersMetrics.map { GroupResult(name: $0.0, metrics: $0.1[i]) } : nil)
         }
         var settings = ComparisonSettings(
-            tauMinutes: evaluation.primaryTau.inMinutes, tausMinutes: taus.map(\.inMinutes),
-            launchRefreshes: evaluation.launchRefreshes, warmUpDays: evaluation.warmUpDays,
-            minLaunches: evaluation.minLaunches, platform: "none", users: users, pairs: pairs, scoredLaunches: scored)
-        if let (s, o) = firstStart, let (e, eo) = lastEnd {
-            settings.firstScoredDay = CivilDate(daysSinceEpoch: LocalCalendar.day(s, offset: o)).description
-            settings.lastScoredDay = CivilDate(daysSinceEpoch: LocalCalendar.day(e, offset: eo)).description
+            tauMinutes: e.primaryTau.inMinutes, tausMinutes: taus.map(\.inMinutes), launchRefreshes: e.launchRefreshes,
+            warmUpDays: e.warmUpDays, minLaunches: e.minLaunches, platform: simulator.settings.platform.kind.rawValue,
+            users: users, pairs: totals[0].pairs, scoredLaunches: totals[0].scored)
+        settings.platformRules = simulator.settings.platform
+        settings.cost = simulator.settings.cost
+        settings.contextDefaults = simulator.settings.context
+        settings.usersWithoutContext = usersWithoutContext
+        settings.pairsWithContentUpdates = pairsWithContent
+        if let (s, o) = firstStart, let (end, eo) = lastEnd {
+            settings.firstScoredDay = CivilDate(daysSince1970: LocalCalendar.day(s, offset: o)).description
+            settings.lastScoredDay = CivilDate(daysSince1970: LocalCalendar.day(end, offset: eo)).description
         }
+        let frontierNames =
+            ["never"] + PolicyRegistry.frontierBudgets.map { BudgetOraclePolicy(budget: $0).name } + ["oracle"]
+        let byName = Dictionary(uniqueKeysWithValues: zip(all.map(\.name), totals.map { $0.point(primary: primary) }))
+        let frontier = Frontier(frontierNames.compactMap { byName[$0] })
         return ComparisonReport(settings: settings, policies: rows, frontier: frontier.points.map { [$0.x, $0.y] })
     }
-}
-
-extension CivilDate {
-    fileprivate init(daysSinceEpoch d: Int) { self.init(daysSince1970: d) }
 }

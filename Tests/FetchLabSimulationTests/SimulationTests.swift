@@ -227,12 +227,18 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
         let json = TextFormat.json(report)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["settings", "policies"])
+        var unencoded = report
+        unencoded.frontier = []  // the frontier's points are not part of the JSON
+        #expect(try JSONDecoder().decode(ComparisonReport.self, from: Data(json.utf8)) == unencoded)
         let settings = try #require(object["settings"] as? [String: Any])
         #expect(
             Set(settings.keys) == [
                 "tau_minutes", "taus_minutes", "launch_refreshes", "warm_up_days", "min_launches", "platform", "users",
-                "pairs", "scored_launches",
+                "pairs", "scored_launches", "platform_rules", "cost_model", "context_defaults", "users_without_context",
+                "pairs_with_content_updates", "first_scored_day", "last_scored_day",
             ])
+        #expect(settings["users_without_context"] as? Int == 4)  // no context samples: the defaults stood in
+        #expect((settings["context_defaults"] as? [String: Any])?["network"] as? String == "wifi")
         #expect(settings["tau_minutes"] as? Int == 15)
         #expect(settings["taus_minutes"] as? [Int] == [5, 15, 60])
         #expect(settings["platform"] as? String == "none")
@@ -252,7 +258,14 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
         #expect(
             Set(metrics.keys) == [
                 "scored_launches", "fresh_5m", "fresh_15m", "fresh_60m", "fetches_per_app_day", "gap_closed",
+                "content_fresh", "staleness_median_min", "staleness_p90_min", "lead_median_min", "fetches",
+                "wasted_fetches", "wasted_share", "energy_j_per_day", "battery_pct_per_day", "cellular_mb_per_day",
+                "fetches_low_battery", "skips",
             ])
+        #expect(Set((metrics["skips"] as? [String: Int])?.keys ?? [:].keys) == Set(SkipReason.allCases.map(\.rawValue)))
+        #expect(metrics["content_fresh"] is NSNull)  // no content updates
+        #expect((fixed1h["per_app"] as? [[String: Any]])?.map { $0["name"] as? String } == ["a0", "a1", "a2", "a3"])
+        #expect(fixed1h["per_user"] == nil)
         #expect(metrics["scored_launches"] as? Int == settings["scored_launches"] as? Int)
         let oracle = try #require(policies[8]["metrics"] as? [String: Any])
         #expect(oracle["gap_closed"] is NSNull)

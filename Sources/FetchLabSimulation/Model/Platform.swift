@@ -1,0 +1,186 @@
+import FetchLabCore
+
+/// Which operating system's rules grant or refuse the fetches a policy asks for.
+public enum PlatformKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Every fetch asked for happens: the pure policy, as DOMAIN.md's protocol measures it.
+    case none
+    /// iOS-like Background App Refresh.
+    case ios
+    /// Android-like JobScheduler / WorkManager.
+    case android
+}
+
+/// The platform's rules. Every number is an option of `fetchlab compare`.
+///
+/// - iOS: no fetch after a force-quit until the next launch, none while Background App Refresh
+///   is off or in Low Power Mode or on a low battery (below 20 %, not charging), none without a
+///   network; a fetch that would run past the 30-second budget is `expired` (it fails, its
+///   energy is spent); background fetches closer than the minimum interval to the last one are
+///   refused; silent pushes are limited to a rate per app (Apple's guidance: two or three an hour).
+/// - Android: force-stop and restriction as above, Battery Saver, no network, the 15-minute
+///   minimum period, and App Standby bucket quotas: an app's bucket follows how recently it was
+///   used (active: within the last hour; working set: within a day; frequent: within a week;
+///   rare: older), and jobs of the working-set, frequent and rare buckets are deferred up to 2,
+///   8 and 24 hours (Android 9's published limits): a job sooner than that after the app's last
+///   job is refused with `quota`.
+public struct PlatformModel: Sendable, Hashable, Codable {
+    public var kind: PlatformKind = .none
+    /// iOS: the budget of one background fetch or push.
+    public var fetchBudget: Microseconds = .seconds(30)
+    /// iOS: background fetches no closer than this (refusal `minimum_interval`).
+    public var iosMinimumInterval: Microseconds = .minutes(15)
+    /// iOS: silent pushes per hour per app (refusal `rate_limit`).
+    public var pushesPerHour = 3
+    /// iOS: background fetches per app per local day, 0 for no limit (refusal `budget`).
+    public var dailyFetchBudget = 0
+    /// Android: the minimum period of periodic work (refusal `minimum_interval`).
+    public var androidMinimumPeriod: Microseconds = .minutes(15)
+    /// Android: the deferral of each standby bucket after the app's last job (refusal `quota`).
+    public var workingSetDeferral: Microseconds = .hours(2)
+    public var frequentDeferral: Microseconds = .hours(8)
+    public var rareDeferral: Microseconds = .hours(24)
+    /// Low battery threshold (percent, not charging).
+    public var lowBatteryPercent = 20.0
+
+    public init(kind: PlatformKind = .none) { self.kind = kind }
+
+    enum CodingKeys: String, CodingKey {
+        case kind, fetchBudget = "fetch_budget_s", iosMinimumInterval = "ios_minimum_interval_min"
+        case pushesPerHour = "pushes_per_hour", dailyFetchBudget = "daily_fetch_budget"
+        case androidMinimumPeriod = "android_minimum_period_min", workingSetDeferral = "working_set_deferral_h"
+        case frequentDeferral = "frequent_deferral_h", rareDeferral = "rare_deferral_h"
+        case lowBatteryPercent = "low_battery_pct"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(fetchBudget.inSeconds, forKey: .fetchBudget)
+        try c.encode(iosMinimumInterval.inMinutes, forKey: .iosMinimumInterval)
+        try c.encode(pushesPerHour, forKey: .pushesPerHour)
+        try c.encode(dailyFetchBudget, forKey: .dailyFetchBudget)
+        try c.encode(androidMinimumPeriod.inMinutes, forKey: .androidMinimumPeriod)
+        try c.encode(workingSetDeferral.inMinutes / 60, forKey: .workingSetDeferral)
+        try c.encode(frequentDeferral.inMinutes / 60, forKey: .frequentDeferral)
+        try c.encode(rareDeferral.inMinutes / 60, forKey: .rareDeferral)
+        try c.encode(lowBatteryPercent, forKey: .lowBatteryPercent)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try c.decode(PlatformKind.self, forKey: .kind)
+        fetchBudget = .minutes(fractional: try c.decode(Double.self, forKey: .fetchBudget) / 60)
+        iosMinimumInterval = .minutes(fractional: try c.decode(Double.self, forKey: .iosMinimumInterval))
+        pushesPerHour = try c.decode(Int.self, forKey: .pushesPerHour)
+        dailyFetchBudget = try c.decode(Int.self, forKey: .dailyFetchBudget)
+        androidMinimumPeriod = .minutes(fractional: try c.decode(Double.self, forKey: .androidMinimumPeriod))
+        workingSetDeferral = .minutes(fractional: try c.decode(Double.self, forKey: .workingSetDeferral) * 60)
+        frequentDeferral = .minutes(fractional: try c.decode(Double.self, forKey: .frequentDeferral) * 60)
+        rareDeferral = .minutes(fractional: try c.decode(Double.self, forKey: .rareDeferral) * 60)
+        lowBatteryPercent = try c.decode(Double.self, forKey: .lowBatteryPercent)
+    }
+}
+
+/// What a policy asks the platform for.
+public enum FetchRequest: Sendable, Hashable {
+    /// A background fetch (Background App Refresh, a WorkManager job).
+    case fetch
+    /// A silent push (the server says there is new content).
+    case push
+}
+
+/// The platform's answer.
+public enum PlatformDecision: Sendable, Hashable {
+    case granted
+    /// Granted but ran out of its time budget: failed, energy spent.
+    case expired
+    case refused(SkipReason)
+}
+
+/// One pair's platform state during a replay: the app's force-quit and refresh switches, its
+/// last use and last background run, its recent pushes. Fed the app's usage events in time order.
+public struct PlatformGate: Sendable {
+    public let model: PlatformModel
+    var forceQuit = false
+    var refreshOff = false
+    var lastUse: Microseconds? = nil
+    var lastRun: Microseconds? = nil
+    var pushes: [Microseconds] = []
+    var runsToday = 0
+    var today = Int.min
+    let offset: Int32
+
+    public init(model: PlatformModel, offset: Int32) {
+        self.model = model
+        self.offset = offset
+    }
+
+    /// The app's own usage event (launch, close, force-quit, refresh switch).
+    public mutating func observe(_ event: UsageEvent) {
+        switch event.kind {
+        case .launch:
+            forceQuit = false
+            lastUse = event.time
+        case .close: lastUse = event.time
+        case .forceQuit: forceQuit = true
+        case .refreshOff: refreshOff = true
+        case .refreshOn: refreshOff = false
+        }
+    }
+
+    /// Grants or refuses a request at `t` in state `state`, for a fetch taking `duration`.
+    public mutating func decide(
+        _ request: FetchRequest, at t: Microseconds, state: DeviceState, duration: Microseconds
+    ) -> PlatformDecision {
+        let m = model
+        switch m.kind {
+        case .none:
+            return .granted
+        case .ios:
+            if refreshOff { return .refused(.refreshOff) }
+            if forceQuit { return .refused(.forceQuit) }
+            if state.lowPower { return .refused(.lowPower) }
+            if state.isLow(below: m.lowBatteryPercent) { return .refused(.lowBattery) }
+            if state.network == .none { return .refused(.noNetwork) }
+            switch request {
+            case .push:
+                let hourAgo = t - .hours(1)
+                pushes.removeAll { $0 <= hourAgo }
+                if pushes.count >= m.pushesPerHour { return .refused(.rateLimit) }
+                pushes.append(t)
+            case .fetch:
+                if let last = lastRun, t - last < m.iosMinimumInterval { return .refused(.minimumInterval) }
+                let day = LocalCalendar.day(t, offset: offset)
+                if day != today {
+                    today = day
+                    runsToday = 0
+                }
+                if m.dailyFetchBudget > 0, runsToday >= m.dailyFetchBudget { return .refused(.budget) }
+                runsToday += 1
+                lastRun = t
+            }
+            return duration > m.fetchBudget ? .expired : .granted
+        case .android:
+            if refreshOff { return .refused(.refreshOff) }
+            if forceQuit { return .refused(.forceQuit) }
+            if state.lowPower { return .refused(.lowPower) }
+            if state.network == .none { return .refused(.noNetwork) }
+            if request == .fetch, let last = lastRun {
+                if t - last < m.androidMinimumPeriod { return .refused(.minimumInterval) }
+                if t - last < deferral(at: t) { return .refused(.quota) }
+            }
+            if request == .fetch { lastRun = t }
+            return .granted
+        }
+    }
+
+    /// The App Standby deferral at `t`, from how recently the app was used.
+    func deferral(at t: Microseconds) -> Microseconds {
+        guard let used = lastUse else { return model.rareDeferral }
+        let since = t - used
+        if since <= .hours(1) { return 0 }
+        if since <= .days(1) { return model.workingSetDeferral }
+        if since <= .days(7) { return model.frequentDeferral }
+        return model.rareDeferral
+    }
+}

@@ -1,0 +1,192 @@
+import FetchLabCore
+
+/// The settings of a replay beyond the evaluation protocol: the platform, the cost model and the
+/// context defaults.
+public struct ReplaySettings: Sendable, Hashable {
+    public var platform = PlatformModel()
+    public var cost = CostModel()
+    public var context = ContextDefaults()
+
+    public init(platform: PlatformModel = PlatformModel(), cost: CostModel = CostModel(), context: ContextDefaults = ContextDefaults()) {
+        self.platform = platform
+        self.cost = cost
+        self.context = context
+    }
+}
+
+/// A fetch that ran (granted, or expired after spending its budget), with the device state then.
+public struct DoneFetch: Sendable, Hashable {
+    public var time: Microseconds
+    public var expired: Bool
+    public var state: DeviceState
+}
+
+/// What the platform made of one policy's requests on one pair.
+public struct PairRun: Sendable {
+    /// Fetches that ran, ascending.
+    public var fetches: [DoneFetch] = []
+    /// Requests refused or expired in [S, E], by ``SkipReason`` (indexed as `allCases`).
+    public var skips = [Int](repeating: 0, count: SkipReason.allCases.count)
+}
+
+/// Everything about one user the policies' replays share: built once per user.
+struct UserSetup: Sendable {
+    var history: UserHistory
+    var window: UserWindow
+    var pairs: [PairContext]
+    /// The user's usage events (launches, closes, force-quits, refresh switches), in time order.
+    var events: [UsageEvent]
+    /// Per evaluated pair: the app's own usage events, and its content updates, in time order.
+    var appEvents: [[UsageEvent]]
+    var content: [[Microseconds]]
+    var timeline: ContextTimeline
+
+    init(history: UserHistory, window: UserWindow, evaluation: EvaluationProtocol, context: ContextDefaults) {
+        self.history = history
+        self.window = window
+        var launchesByApp = [[Microseconds]](repeating: [], count: history.apps.count)
+        for l in history.launches where Int(l.app) < launchesByApp.count { launchesByApp[Int(l.app)].append(l.time) }
+        let apps = evaluation.evaluatedApps(of: history)
+        pairs = apps.map { app in
+            PairContext(
+                history: history, app: app, launches: launchesByApp[Int(app)], window: window, evaluation: evaluation)
+        }
+        events = history.allEvents
+        var byApp = [[UsageEvent]](repeating: [], count: history.apps.count)
+        for e in events where Int(e.app) < byApp.count { byApp[Int(e.app)].append(e) }
+        appEvents = apps.map { byApp[Int($0)] }
+        var updates = [[Microseconds]](repeating: [], count: history.apps.count)
+        for u in history.contentUpdates where Int(u.app) < updates.count { updates[Int(u.app)].append(u.time) }
+        content = apps.map { updates[Int($0)].sorted() }
+        timeline = ContextTimeline(samples: history.context, defaults: context)
+    }
+}
+
+/// Runs one policy on one pair: asks it for fetches (planned, or event by event for a causal
+/// policy) and passes each request through the platform.
+enum PolicyRunner {
+    static func run(_ policy: any FetchPolicy, pair index: Int, of user: UserSetup, settings: ReplaySettings) -> PairRun {
+        let pair = user.pairs[index]
+        let cost = settings.cost.fetch(of: user.history.apps[Int(pair.app)].name)
+        let info = PairInfo(
+            app: pair.app, appName: user.history.apps[Int(pair.app)], appCount: user.history.apps.count,
+            offset: user.window.offset, firstEvent: user.window.firstEvent, scoredStart: user.window.start,
+            evaluation: pair.evaluation, hasContentUpdates: !user.content[index].isEmpty, fetchDuration: cost.duration)
+        var state = RunState(
+            gate: PlatformGate(model: settings.platform, offset: user.window.offset), window: user.window,
+            content: user.content[index], duration: cost.duration, launchRefreshes: pair.evaluation.launchRefreshes)
+        if var scheduler = policy.makeScheduler(info) {
+            drive(&scheduler, user: user, pair: pair, index: index, state: &state)
+        } else if settings.platform.kind == .none {
+            // Nothing can refuse: every planned time runs (the fast path of fixed and oracles).
+            state.run.fetches = policy.fetchTimes(for: pair).map {
+                DoneFetch(time: $0, expired: false, state: user.timeline.state(at: $0))
+            }
+        } else {
+            let appEvents = user.appEvents[index]
+            var e = 0
+            for t in policy.fetchTimes(for: pair) {
+                while e < appEvents.count, appEvents[e].time <= t {
+                    state.observe(appEvents[e])
+                    e += 1
+                }
+                _ = state.handle(FetchRequest.fetch, at: t, device: user.timeline.state(at: t))
+            }
+        }
+        return state.run
+    }
+
+    /// The event loop of a causal policy: the user's usage events and this app's content updates
+    /// in time order, the scheduler's timers between them (an event and a timer at the same
+    /// instant: the event first), up to E.
+    static func drive(
+        _ scheduler: inout any FetchScheduler, user: UserSetup, pair: PairContext, index: Int, state: inout RunState
+    ) {
+        let events = user.events
+        let content = user.content[index]
+        let end = user.window.end
+        var u = 0
+        var c = 0
+        var lastWake = Microseconds.min
+        while true {
+            let te: Microseconds? =
+                switch (u < events.count, c < content.count) {
+                case (true, true): min(events[u].time, content[c])
+                case (true, false): events[u].time
+                case (false, true): content[c]
+                case (false, false): nil
+                }
+            if let tw = scheduler.nextWake, tw > lastWake, tw <= end, te.map({ tw < $0 }) ?? true {
+                lastWake = tw
+                let device = user.timeline.state(at: tw)
+                if let r = scheduler.wake(at: tw, state: device) {
+                    scheduler.completed(state.handle(r, at: tw, device: device))
+                }
+                continue
+            }
+            guard let t = te, t <= end else { break }
+            let device = user.timeline.state(at: t)
+            if u < events.count, events[u].time == t, !(c < content.count && content[c] < t) {
+                let event = events[u]
+                u += 1
+                if event.app == pair.app { state.observe(event) }
+                if let r = scheduler.observe(event, state: device) {
+                    scheduler.completed(state.handle(r, at: t, device: device))
+                }
+            } else {
+                let update = ContentUpdate(time: content[c], app: pair.app, utcOffset: user.window.offset)
+                c += 1
+                if let r = scheduler.observe(update, state: device) {
+                    scheduler.completed(state.handle(r, at: t, device: device))
+                }
+            }
+        }
+    }
+
+    /// One pair's replay state: the platform gate, the last refresh, the fetches so far.
+    struct RunState {
+        var gate: PlatformGate
+        let window: UserWindow
+        let content: [Microseconds]
+        let duration: Microseconds
+        let launchRefreshes: Bool
+        var run = PairRun()
+        var lastRefresh: Microseconds? = nil
+        var contentIndex = 0
+
+        init(gate: PlatformGate, window: UserWindow, content: [Microseconds], duration: Microseconds, launchRefreshes: Bool) {
+            self.gate = gate
+            self.window = window
+            self.content = content
+            self.duration = duration
+            self.launchRefreshes = launchRefreshes
+        }
+
+        mutating func observe(_ event: UsageEvent) {
+            gate.observe(event)
+            if event.kind == .launch, launchRefreshes { lastRefresh = event.time }
+        }
+
+        mutating func handle(_ request: FetchRequest, at t: Microseconds, device: DeviceState) -> FetchResult {
+            let decision = gate.decide(request, at: t, state: device, duration: duration)
+            var newData: Bool? = nil
+            switch decision {
+            case .refused(let reason):
+                if window.isScored(t) { run.skips[SkipReason.allCases.firstIndex(of: reason)!] += 1 }
+            case .expired:
+                if window.isScored(t) { run.skips[SkipReason.allCases.firstIndex(of: .expired)!] += 1 }
+                run.fetches.append(DoneFetch(time: t, expired: true, state: device))
+            case .granted:
+                run.fetches.append(DoneFetch(time: t, expired: false, state: device))
+                if !content.isEmpty {
+                    // newData: content appeared after the last refresh, up to now.
+                    while contentIndex < content.count, content[contentIndex] <= t { contentIndex += 1 }
+                    let latest = contentIndex > 0 ? content[contentIndex - 1] : nil
+                    newData = latest.map { u in lastRefresh.map { u > $0 } ?? true } ?? false
+                }
+                lastRefresh = t
+            }
+            return FetchResult(time: t, request: request, decision: decision, newData: newData)
+        }
+    }
+}
