@@ -134,6 +134,8 @@ public protocol FetchPolicy: Sendable {
     func fetchTimes(for pair: PairContext) -> [Microseconds]
     /// The scheduler of a causal policy for one pair; nil for a planned policy.
     func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)?
+    /// Works only with content-update data (silent push).
+    var needsContentUpdates: Bool { get }
 }
 
 extension FetchPolicy {
@@ -141,4 +143,5 @@ extension FetchPolicy {
     public var isClairvoyant: Bool { false }
     public func fetchTimes(for pair: PairContext) -> [Microseconds] { [] }
     public func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? { nil }
+    public var needsContentUpdates: Bool { false }
 }

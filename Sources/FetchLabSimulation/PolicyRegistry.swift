@@ -1,8 +1,24 @@
 import FetchLabCore
 
+/// A policy family as people type it: `fixed(15m)`, `predictive(10m,0.3)`.
+public protocol PolicyFamily {
+    /// The family's name and its accepted spellings, lowercase; the first is canonical.
+    static var familyNames: [String] { get }
+    /// The form for help and error messages, e.g. `fixed(T) (e.g. fixed(15m), fixed(1h,4h))`.
+    static var form: String { get }
+    /// Builds the policies from the arguments between the parentheses (none: `[]`), lowercase and
+    /// without spaces; `raw` is the name as typed, for messages.
+    static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
+}
+
 /// Parses policy names as people type them: `never`, `oracle`, `fixed(15m)`, `budget-oracle(4)`,
 /// lists in one name (`fixed(15m,1h)`, `budget-oracle(1,2,4)`) and comma-separated lists of names.
 public enum PolicyRegistry {
+    /// The families, in the order of the help text.
+    public static let families: [any PolicyFamily.Type] = [
+        NeverPolicy.self, FixedIntervalPolicy.self, OraclePolicy.self, BudgetOraclePolicy.self,
+    ]
+
     /// The seven fixed intervals the base of gap closed is chosen from.
     public static let fixedIntervals: [Microseconds] = [
         .minutes(15), .minutes(30), .hours(1), .hours(2), .hours(4), .hours(8), .hours(24),
@@ -10,19 +26,32 @@ public enum PolicyRegistry {
     /// The daily budgets of the clairvoyant frontier.
     public static let frontierBudgets = [1, 2, 4, 8, 16]
 
-    /// never, the seven fixed intervals, oracle, budget-oracle(1, 2, 4, 8, 16), in that order.
-    public static var defaults: [any FetchPolicy] {
+    /// The reference policies every comparison runs (gap closed needs them): never, the seven
+    /// fixed intervals, oracle, budget-oracle(1, 2, 4, 8, 16), in that order.
+    public static var references: [any FetchPolicy] {
         [NeverPolicy()] + fixedIntervals.map { FixedIntervalPolicy(interval: $0) } + [OraclePolicy()]
             + frontierBudgets.map { BudgetOraclePolicy(budget: $0) }
     }
 
-    /// The forms the registry reads, for error messages.
-    public static let forms =
-        "never, fixed(T) (e.g. fixed(15m), fixed(1h,4h)), oracle, budget-oracle(k) (e.g. budget-oracle(1,2,4))"
+    /// The standard set `compare` and `demo` run by default, as people would type it.
+    public static let standardNames = "never, fixed(15m,30m,1h,2h,4h,8h,24h), oracle, budget-oracle(1,2,4,8,16)"
+
+    /// The standard set; families that need content updates (push) only when some exist.
+    public static func standard(contentUpdates: Bool = true) -> [any FetchPolicy] {
+        let all = try! parseList(standardNames)
+        return contentUpdates ? all : all.filter { !$0.needsContentUpdates }
+    }
+
+    /// The same as ``references`` (kept for callers of the first release).
+    public static var defaults: [any FetchPolicy] { references }
+
+    /// The forms the registry reads, for help and error messages.
+    public static var forms: String { families.map { $0.form }.joined(separator: ", ") }
 
     public struct ParseError: Error, CustomStringConvertible, Equatable {
         public var message: String
         public var description: String { message }
+        public init(message: String) { self.message = message }
     }
 
     /// Parses a comma-separated list (commas inside parentheses belong to the name); duplicates
@@ -54,49 +83,110 @@ public enum PolicyRegistry {
     /// Parses one name (which may expand to several policies).
     public static func parse(_ raw: String) throws(ParseError) -> [any FetchPolicy] {
         let text = String(raw.lowercased().filter { !$0.isWhitespace })
-        let family: String
+        let name: String
         var arguments: [String] = []
         if let open = text.firstIndex(of: "(") {
             guard text.hasSuffix(")") else { throw ParseError(message: "policy '\(raw)': missing ')'") }
-            family = String(text[..<open])
+            name = String(text[..<open])
             arguments = text[text.index(after: open)..<text.index(before: text.endIndex)]
                 .split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         } else if let colon = text.firstIndex(of: ":") {
-            family = String(text[..<colon])
+            name = String(text[..<colon])
             arguments = [String(text[text.index(after: colon)...])]
         } else {
-            family = text
+            name = text
         }
-        switch family {
-        case "never", "none":
-            guard arguments.isEmpty else { throw ParseError(message: "policy '\(raw)': never takes no parameter") }
-            return [NeverPolicy()]
-        case "oracle":
-            guard arguments.isEmpty else { throw ParseError(message: "policy '\(raw)': oracle takes no parameter") }
-            return [OraclePolicy()]
-        case "fixed":
-            guard !arguments.isEmpty else {
-                throw ParseError(message: "policy '\(raw)': fixed needs an interval, e.g. fixed(15m)")
-            }
-            return try arguments.map { (a: String) throws(ParseError) -> any FetchPolicy in
-                guard let us = Quantity.duration(a), us >= .seconds(1), us <= .days(365) else {
-                    throw ParseError(
-                        message: "policy '\(raw)': '\(a)' is not an interval from 1s to 365d (e.g. 15m, 1h, 24h)")
-                }
-                return FixedIntervalPolicy(interval: us)
-            }
-        case "budget-oracle", "budgetoracle", "budget_oracle":
-            guard !arguments.isEmpty else {
-                throw ParseError(message: "policy '\(raw)': budget-oracle needs a daily budget, e.g. budget-oracle(4)")
-            }
-            return try arguments.map { (a: String) throws(ParseError) -> any FetchPolicy in
-                guard let k = Int(a), (1...10_000).contains(k) else {
-                    throw ParseError(message: "policy '\(raw)': '\(a)' is not a daily budget from 1 to 10000")
-                }
-                return BudgetOraclePolicy(budget: k)
-            }
-        default:
+        guard let family = families.first(where: { $0.familyNames.contains(name) }) else {
             throw ParseError(message: "unknown policy '\(text)'; expected \(forms)")
+        }
+        return try family.parse(arguments, raw: raw)
+    }
+
+    /// Helpers for families' `parse`.
+    public enum Arguments {
+        public static func none(_ arguments: [String], raw: String, family: String) throws(ParseError) {
+            guard arguments.isEmpty else { throw ParseError(message: "policy '\(raw)': \(family) takes no parameter") }
+        }
+
+        /// A duration from `range` (e.g. `15m`, `1h`, `90s`).
+        public static func duration(
+            _ a: String, raw: String, what: String, in range: ClosedRange<Microseconds>
+        ) throws(ParseError) -> Microseconds {
+            guard let us = Quantity.duration(a), range.contains(us) else {
+                throw ParseError(
+                    message: "policy '\(raw)': \(what) '\(a)' is not a duration from "
+                        + "\(Quantity.format(duration: range.lowerBound)) to \(Quantity.format(duration: range.upperBound))")
+            }
+            return us
+        }
+
+        /// A number from `range`.
+        public static func number(
+            _ a: String, raw: String, what: String, in range: ClosedRange<Double>
+        ) throws(ParseError) -> Double {
+            guard let x = Double(a), x.isFinite, range.contains(x) else {
+                throw ParseError(
+                    message: "policy '\(raw)': \(what) '\(a)' is not a number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return x
+        }
+
+        /// An integer from `range`.
+        public static func integer(
+            _ a: String, raw: String, what: String, in range: ClosedRange<Int>
+        ) throws(ParseError) -> Int {
+            guard let x = Int(a), range.contains(x) else {
+                throw ParseError(
+                    message: "policy '\(raw)': \(what) '\(a)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return x
+        }
+    }
+}
+
+extension NeverPolicy: PolicyFamily {
+    public static let familyNames = ["never", "none"]
+    public static let form = "never"
+    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy] {
+        try PolicyRegistry.Arguments.none(arguments, raw: raw, family: "never")
+        return [NeverPolicy()]
+    }
+}
+
+extension OraclePolicy: PolicyFamily {
+    public static let familyNames = ["oracle"]
+    public static let form = "oracle"
+    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy] {
+        try PolicyRegistry.Arguments.none(arguments, raw: raw, family: "oracle")
+        return [OraclePolicy()]
+    }
+}
+
+extension FixedIntervalPolicy: PolicyFamily {
+    public static let familyNames = ["fixed"]
+    public static let form = "fixed(T) (e.g. fixed(15m), fixed(1h,4h))"
+    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy] {
+        guard !arguments.isEmpty else {
+            throw PolicyRegistry.ParseError(message: "policy '\(raw)': fixed needs an interval, e.g. fixed(15m)")
+        }
+        return try arguments.map { (a: String) throws(PolicyRegistry.ParseError) -> any FetchPolicy in
+            FixedIntervalPolicy(
+                interval: try PolicyRegistry.Arguments.duration(a, raw: raw, what: "interval", in: .seconds(1) ... .days(365)))
+        }
+    }
+}
+
+extension BudgetOraclePolicy: PolicyFamily {
+    public static let familyNames = ["budget-oracle", "budgetoracle", "budget_oracle"]
+    public static let form = "budget-oracle(k) (e.g. budget-oracle(1,2,4))"
+    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy] {
+        guard !arguments.isEmpty else {
+            throw PolicyRegistry.ParseError(
+                message: "policy '\(raw)': budget-oracle needs a daily budget, e.g. budget-oracle(4)")
+        }
+        return try arguments.map { (a: String) throws(PolicyRegistry.ParseError) -> any FetchPolicy in
+            BudgetOraclePolicy(
+                budget: try PolicyRegistry.Arguments.integer(a, raw: raw, what: "daily budget", in: 1...10_000))
         }
     }
 }

@@ -94,7 +94,7 @@ public struct ComparisonRun: Sendable {
         requested = policies.count
         var all = policies
         var names = Set(policies.map(\.name))
-        for p in PolicyRegistry.defaults where names.insert(p.name).inserted { all.append(p) }
+        for p in PolicyRegistry.references where names.insert(p.name).inserted { all.append(p) }
         self.all = all
         taus = simulator.evaluation.reportedTaus
         primary = taus.firstIndex(of: simulator.evaluation.primaryTau)!
