@@ -13,6 +13,11 @@ public struct EvaluationProtocol: Sendable, Hashable {
     public var primaryTau: Microseconds = .minutes(15)
     /// A launch refreshes its app's content at the launch time.
     public var launchRefreshes: Bool = true
+    /// Only these apps are evaluated (nil: every app with enough launches).
+    public var apps: Set<AppID>? = nil
+    /// Scoring starts no earlier than this local day and ends with this one (nil: the log's span).
+    public var scoredFrom: CivilDate? = nil
+    public var scoredThrough: CivilDate? = nil
 
     public init() {}
 
@@ -24,10 +29,16 @@ public struct EvaluationProtocol: Sendable, Hashable {
     public func window(of history: UserHistory) -> UserWindow? {
         guard let firstLaunch = history.launches.first else { return nil }
         let t0 = min(firstLaunch.time, history.events.first?.time ?? firstLaunch.time)
-        let end = max(history.launches.last!.time, history.events.last?.time ?? firstLaunch.time)
+        var end = max(history.launches.last!.time, history.events.last?.time ?? firstLaunch.time)
         let offset = firstLaunch.offset
         // The first midnight at or after t0 + warm-up ("at least 7 days after t0").
-        let start = LocalCalendar.midnight(after: t0 + .days(Int64(warmUpDays)) - 1, offset: offset)
+        var start = LocalCalendar.midnight(after: t0 + .days(Int64(warmUpDays)) - 1, offset: offset)
+        if let from = scoredFrom {
+            start = max(start, LocalCalendar.midnight(of: from.daysSince1970, offset: offset))
+        }
+        if let through = scoredThrough {
+            end = min(end, LocalCalendar.midnight(of: through.daysSince1970 + 1, offset: offset) - 1)
+        }
         guard end > start else { return nil }
         return UserWindow(firstEvent: t0, start: start, end: end, offset: offset)
     }
@@ -36,7 +47,8 @@ public struct EvaluationProtocol: Sendable, Hashable {
     public func evaluatedApps(of history: UserHistory) -> [Int32] {
         var counts = [Int](repeating: 0, count: history.apps.count)
         for launch in history.launches where Int(launch.app) < counts.count { counts[Int(launch.app)] += 1 }
-        return counts.indices.filter { counts[$0] >= minLaunches }.map(Int32.init)
+        return counts.indices.filter { counts[$0] >= minLaunches && (apps?.contains(history.apps[$0]) ?? true) }
+            .map(Int32.init)
     }
 }
 

@@ -17,6 +17,11 @@ extension UsageQueries {
         return names.map { UserID($0) }
     }
 
+    /// Whether any content update was imported.
+    public func hasContentUpdates() throws(StoreError) -> Bool {
+        try read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM content_update)") ?? false }
+    }
+
     /// A user's history: launches and other usage events, context samples and the content updates
     /// of the user's apps, each in time order; only what happened before `before`, when given. Nil
     /// when the user is unknown. Apps are those the user launched or has events of, sorted by name.

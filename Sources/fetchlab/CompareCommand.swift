@@ -43,6 +43,8 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "Output: table or json.")
     var format: CompareFormat = .table
 
+    @OptionGroup(title: "Population, platform, cost and context") var replay: ReplayOptions
+
     func validate() throws {
         try Bounds.check("--tau", tau, .minutes(1) ... .hours(24))
         try Bounds.check("--warm-up", warmUp, 0...3_660)
@@ -54,20 +56,15 @@ struct CompareCommand: ParsableCommand {
 
     func run() throws {
         try Exit.reporting {
-            let chosen = try policies.map { try PolicyRegistry.parseList($0) } ?? PolicyRegistry.defaults
+            let chosen = try policies.map { try PolicyRegistry.parseList($0) }
             var evaluation = EvaluationProtocol()
             evaluation.primaryTau = tau.microseconds
             evaluation.launchRefreshes = launchRefreshes == .on
             evaluation.warmUpDays = warmUp
             evaluation.minLaunches = minLaunches
-            let histories = try HistoryLoader.histories(try HistoryLoader.open(database.db), limit: 0)
-            guard !histories.isEmpty else {
-                throw CommandFailure("\(database.db): no launches to replay (import some usage logs first)")
-            }
-            if Terminal.stderrIsTerminal && format == .table {
-                Terminal.note("replaying \(chosen.count) policies over \(histories.count) users …")
-            }
-            let report = Simulator(evaluation: evaluation).compare(histories, policies: chosen)
+            replay.restrict(&evaluation)
+            let report = try replay.compare(
+                database: database.db, evaluation: evaluation, policies: chosen, showProgress: Terminal.stderrIsTerminal)
             guard !report.scoredNothing else {
                 throw CommandFailure(
                     "\(database.db): no launch was scored (no app with at least \(minLaunches) launches and a log "

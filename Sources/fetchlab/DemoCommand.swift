@@ -50,7 +50,7 @@ struct DemoCommand: ParsableCommand {
             }
             let histories = try HistoryLoader.histories(UsageQueries(database: store), limit: 0)
             let report = Simulator(evaluation: EvaluationProtocol()).compare(
-                histories, policies: PolicyRegistry.defaults)
+                histories, policies: PolicyRegistry.standard(contentUpdates: histories.contains { !$0.contentUpdates.isEmpty }))
             switch format {
             case .json:
                 print(Format.json(report))

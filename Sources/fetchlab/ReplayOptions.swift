@@ -1,0 +1,243 @@
+import ArgumentParser
+import FetchLabCore
+import FetchLabPredict
+import FetchLabSimulation
+import FetchLabStore
+import Foundation
+
+/// The platform, cost model, context defaults and population of a replay (`compare`, `demo`).
+/// Every constant of the cost and platform models is an option; the defaults and their sources
+/// are documented in README ("The cost and platform model").
+struct ReplayOptions: ParsableArguments {
+    @Option(help: "Which platform grants the fetches: none (every fetch asked for), ios or android.")
+    var platform: PlatformKind = .none
+
+    @Option(help: ArgumentHelp("Users to replay: a comma-separated list of names, or N for N users spread over the list.", valueName: "list|N"))
+    var users: String?
+
+    @Option(help: ArgumentHelp("Only these apps are evaluated (comma-separated names).", valueName: "list"))
+    var apps: String?
+
+    @Option(help: "Score from this local day (YYYY-MM-DD; never before the warm-up ends).")
+    var from: CivilDate?
+
+    @Option(help: "Score through this local day (YYYY-MM-DD).")
+    var to: CivilDate?
+
+    @Flag(help: "Also report every policy per user (JSON `per_user`).")
+    var perUser = false
+
+    // Cost model.
+    @Option(help: "How long a fetch transfers (0.1s to 10m).")
+    var fetchDuration = DurationArgument(.seconds(3))
+    @Option(help: "How much a fetch downloads (e.g. 150kB).")
+    var fetchSize = ByteSizeArgument(argument: "150kB")!
+    @Option(help: ArgumentHelp("An app's own fetch duration and size, APP=DURATION/SIZE (repeatable), e.g. com.example.podcast=20s/5MB.", valueName: "app=d/size"))
+    var appCost: [String] = []
+    @Option(help: "LTE transfer power, W.") var cellularTransferW = 1.288
+    @Option(help: "LTE promotion time.") var cellularPromotion = DurationArgument(260_000)
+    @Option(help: "LTE promotion power, W.") var cellularPromotionW = 1.210
+    @Option(help: "LTE tail time.") var cellularTail = DurationArgument(11_576_000)
+    @Option(help: "LTE tail power, W.") var cellularTailW = 1.060
+    @Option(help: "Wi-Fi transfer power, W.") var wifiTransferW = 0.54
+    @Option(help: "Wi-Fi promotion time.") var wifiPromotion = DurationArgument(79_000)
+    @Option(help: "Wi-Fi promotion power, W.") var wifiPromotionW = 0.124
+    @Option(help: "Wi-Fi tail time.") var wifiTail = DurationArgument(238_000)
+    @Option(help: "Wi-Fi tail power, W.") var wifiTailW = 0.119
+    @Option(help: "Battery capacity, Wh.") var batteryWh = 12.0
+    @Option(help: "Low battery: below this percent and not charging.") var lowBattery = 20.0
+
+    // Platform model.
+    @Option(help: "iOS: the time budget of a background fetch or push; longer fetches expire.")
+    var fetchBudget = DurationArgument(.seconds(30))
+    @Option(help: "iOS: background fetches no closer than this.")
+    var iosMinimumInterval = DurationArgument(.minutes(15))
+    @Option(help: "iOS: silent pushes per hour per app.") var pushRate = 3
+    @Option(help: "iOS: background fetches per app per day (0: no limit).") var dailyFetchBudget = 0
+    @Option(help: "Android: minimum period of periodic work.")
+    var androidMinimumPeriod = DurationArgument(.minutes(15))
+    @Option(help: "Android: App Standby deferrals of the working-set, frequent and rare buckets.")
+    var standbyDeferrals = "2h,8h,24h"
+
+    // Context defaults.
+    @Option(help: "How long a context sample's value holds before the default applies.")
+    var contextHold = DurationArgument(.hours(6))
+    @Option(help: "Battery percent assumed without a sample.") var defaultBattery = 80.0
+    @Option(help: "Network assumed without a sample: wifi, cellular or none.") var defaultNetwork = "wifi"
+    @Option(help: "Charging assumed without a sample (on or off).") var defaultCharging: OnOff = .off
+
+    func validate() throws {
+        try Bounds.check("--fetch-duration", fetchDuration, 100_000 ... .minutes(10))
+        try Bounds.check("--fetch-size", fetchSize.bytes, 0...10_000_000_000)
+        for (option, watts) in [
+            ("--cellular-transfer-w", cellularTransferW), ("--cellular-promotion-w", cellularPromotionW),
+            ("--cellular-tail-w", cellularTailW), ("--wifi-transfer-w", wifiTransferW),
+            ("--wifi-promotion-w", wifiPromotionW), ("--wifi-tail-w", wifiTailW),
+        ] {
+            try Bounds.check(option, watts, 0...100)
+        }
+        for (option, d) in [
+            ("--cellular-promotion", cellularPromotion), ("--cellular-tail", cellularTail),
+            ("--wifi-promotion", wifiPromotion), ("--wifi-tail", wifiTail),
+        ] {
+            try Bounds.check(option, d, 0 ... .minutes(10))
+        }
+        try Bounds.check("--battery-wh", batteryWh, 0.1...1_000)
+        try Bounds.check("--low-battery", lowBattery, 0...100)
+        try Bounds.check("--fetch-budget", fetchBudget, .seconds(1) ... .hours(1))
+        try Bounds.check("--ios-minimum-interval", iosMinimumInterval, 0 ... .days(1))
+        try Bounds.check("--push-rate", pushRate, 0...3_600)
+        try Bounds.check("--daily-fetch-budget", dailyFetchBudget, 0...100_000)
+        try Bounds.check("--android-minimum-period", androidMinimumPeriod, 0 ... .days(1))
+        _ = try deferrals()
+        try Bounds.check("--context-hold", contextHold, 0 ... .days(365))
+        try Bounds.check("--default-battery", defaultBattery, 0...100)
+        guard NetworkType(name: defaultNetwork) != nil else {
+            throw ValidationError("--default-network '\(defaultNetwork)' is not wifi, cellular or none")
+        }
+        _ = try appCosts()
+        if let users, users.isEmpty { throw ValidationError("--users: give names or a number") }
+        if let from, let to, to < from { throw ValidationError("--to \(to) is before --from \(from)") }
+    }
+
+    func deferrals() throws -> [Microseconds] {
+        let parts = standbyDeferrals.split(separator: ",").map { Quantity.duration(String($0)) }
+        guard parts.count == 3, parts.allSatisfy({ ($0 ?? -1) >= 0 }) else {
+            throw ValidationError("--standby-deferrals '\(standbyDeferrals)' must be three durations, e.g. 2h,8h,24h")
+        }
+        return parts.map { $0! }
+    }
+
+    func appCosts() throws -> [String: AppFetchCost] {
+        var out: [String: AppFetchCost] = [:]
+        for item in appCost {
+            let pieces = item.split(separator: "=", maxSplits: 1)
+            let values = pieces.count == 2 ? pieces[1].split(separator: "/") : []
+            guard pieces.count == 2, values.count == 2, let d = Quantity.duration(String(values[0])),
+                d >= 100_000, d <= .minutes(10), let b = Quantity.bytes(String(values[1]))
+            else {
+                throw ValidationError("--app-cost '\(item)' must be APP=DURATION/SIZE, e.g. com.example.news=5s/300kB")
+            }
+            out[String(pieces[0])] = AppFetchCost(duration: d, bytes: b)
+        }
+        return out
+    }
+
+    /// The replay's platform, cost and context settings.
+    func settings() throws -> ReplaySettings {
+        var cost = CostModel()
+        cost.fetchDuration = fetchDuration.microseconds
+        cost.fetchBytes = fetchSize.bytes
+        cost.perApp = try appCosts()
+        cost.cellularTransferWatts = cellularTransferW
+        cost.cellularPromotion = cellularPromotion.microseconds
+        cost.cellularPromotionWatts = cellularPromotionW
+        cost.cellularTail = cellularTail.microseconds
+        cost.cellularTailWatts = cellularTailW
+        cost.wifiTransferWatts = wifiTransferW
+        cost.wifiPromotion = wifiPromotion.microseconds
+        cost.wifiPromotionWatts = wifiPromotionW
+        cost.wifiTail = wifiTail.microseconds
+        cost.wifiTailWatts = wifiTailW
+        cost.batteryWattHours = batteryWh
+        cost.lowBatteryPercent = lowBattery
+        var rules = PlatformModel(kind: platform)
+        rules.fetchBudget = fetchBudget.microseconds
+        rules.iosMinimumInterval = iosMinimumInterval.microseconds
+        rules.pushesPerHour = pushRate
+        rules.dailyFetchBudget = dailyFetchBudget
+        rules.androidMinimumPeriod = androidMinimumPeriod.microseconds
+        let d = try deferrals()
+        (rules.workingSetDeferral, rules.frequentDeferral, rules.rareDeferral) = (d[0], d[1], d[2])
+        rules.lowBatteryPercent = lowBattery
+        var context = ContextDefaults()
+        context.hold = contextHold.microseconds
+        context.battery = defaultBattery
+        context.network = NetworkType(name: defaultNetwork) ?? .wifi
+        context.charging = defaultCharging == .on
+        return ReplaySettings(platform: rules, cost: cost, context: context)
+    }
+
+    /// Applies the app and day filters to a protocol.
+    func restrict(_ evaluation: inout EvaluationProtocol) {
+        if let apps {
+            evaluation.apps = Set(apps.split(separator: ",").map { AppID(String($0).trimmingCharacters(in: .whitespaces)) })
+        }
+        evaluation.scoredFrom = from
+        evaluation.scoredThrough = to
+    }
+
+    /// Replays `policies` over the database's users, a batch of users at a time (memory holds one
+    /// batch), with a progress bar on a terminal.
+    func compare(
+        database path: String, evaluation: EvaluationProtocol, policies: [any FetchPolicy]?, showProgress: Bool
+    ) throws -> ComparisonReport {
+        let queries = try HistoryLoader.open(path)
+        let everyone = try queries.usersWithLaunches().map(\.name)
+        var names = everyone
+        if let users {
+            if let n = Int(users.trimmingCharacters(in: .whitespaces)) {
+                guard n > 0 else { throw CommandFailure("--users \(n): give at least one user") }
+                names = EvenSample.pick(everyone, limit: n)
+            } else {
+                let wanted = users.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+                let known = Set(everyone)
+                if let missing = wanted.first(where: { !known.contains($0) }) {
+                    throw CommandFailure("\(path): no user '\(missing)' with launches (see fetchlab inspect)")
+                }
+                names = wanted
+            }
+        }
+        guard !names.isEmpty else {
+            throw CommandFailure("\(path): no launches to replay (import some usage logs first)")
+        }
+        var simulator = Simulator(evaluation: evaluation, settings: try settings())
+        simulator.perUser = perUser
+        let chosen = try policies ?? PolicyRegistry.standard(contentUpdates: try queries.hasContentUpdates())
+        var run = simulator.comparison(policies: chosen)
+        let bar = showProgress ? ReplayProgress(total: names.count) : nil
+        let batch = 64
+        var i = 0
+        while i < names.count {
+            var histories: [UserHistory] = []
+            for name in names[i..<min(names.count, i + batch)] {
+                if let h = try queries.history(of: UserID(name), before: nil), !h.launches.isEmpty { histories.append(h) }
+            }
+            run.add(histories) { bar?.advance() }
+            i += batch
+        }
+        bar?.finish()
+        return run.report()
+    }
+}
+
+extension PlatformKind: ExpressibleByArgument {}
+
+/// Counts users replayed (from any thread) and shows `replaying: 12/25 users` on stderr.
+final class ReplayProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private let total: Int
+    private var done = 0
+    private var drawn = Date.distantPast
+    private let started = Date()
+
+    init(total: Int) { self.total = total }
+
+    func advance() {
+        lock.lock()
+        defer { lock.unlock() }
+        done += 1
+        let now = Date()
+        guard now.timeIntervalSince(drawn) >= 0.1 || done == total else { return }
+        drawn = now
+        let elapsed = now.timeIntervalSince(started)
+        let eta = done > 0 ? elapsed / Double(done) * Double(total - done) : 0
+        Terminal.progress("replaying: \(done)/\(total) users, ETA \(Int(eta.rounded())) s")
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        Terminal.progress("")
+    }
+}
