@@ -1,0 +1,222 @@
+import FetchLabCore
+import Foundation
+import Testing
+
+@testable import FetchLabSimulation
+
+/// A user with one app: launches, other events and context samples at given times.
+func user(
+    launches: [Microseconds], events: [(Microseconds, UsageEventKind)] = [], context: [ContextSample] = [],
+    content: [Microseconds] = []
+) -> UserHistory {
+    UserHistory(
+        user: "u", apps: ["com.app0"], launches: launches.map { UsageEvent(time: $0, offset: 0, app: 0) },
+        events: events.map { UsageEvent(time: $0.0, offset: 0, app: 0, kind: $0.1) }, context: context,
+        contentUpdates: content.map { ContentUpdate(time: $0, app: 0) })
+}
+
+func simulator(_ kind: PlatformKind, refreshes: Bool = false, cost: CostModel = CostModel()) -> Simulator {
+    Simulator(
+        evaluation: evaluation(refreshes: refreshes), settings: ReplaySettings(platform: PlatformModel(kind: kind), cost: cost))
+}
+
+/// The scored day: day0 is the user's first event (warm-up of one day), scoring starts at day0 + 1 d.
+let scoredDay = day0 + .days(1)
+
+@Suite struct CostModelTests {
+    let cost = CostModel()
+
+    @Test func aLoneCellularFetchPaysPromotionTransferAndTail() {
+        let e = cost.energy(of: [RadioUse(start: 0, duration: .seconds(3), network: .cellular)])
+        let expected = 0.260 * 1.210 + 3 * 1.288 + 11.576 * 1.060
+        #expect(abs(e[0] - expected) < 1e-9)
+        // Most of it is promotion and tail, and Wi-Fi is several times cheaper.
+        #expect(11.576 * 1.060 > e[0] / 2)
+        let wifi = cost.energy(of: [RadioUse(start: 0, duration: .seconds(3), network: .wifi)])
+        #expect(abs(wifi[0] - (0.079 * 0.124 + 3 * 0.54 + 0.238 * 0.119)) < 1e-9)
+        #expect(e[0] / wifi[0] > 5)
+    }
+
+    @Test func coalescedFetchesPayOneTail() {
+        // The second starts 2 s after the first ends: inside the tail. One promotion, the first
+        // one's tail cut to 2 s, one full tail after the second.
+        let uses = [
+            RadioUse(start: 0, duration: .seconds(3), network: .cellular),
+            RadioUse(start: .seconds(5), duration: .seconds(3), network: .cellular),
+        ]
+        let e = cost.energy(of: uses)
+        #expect(abs(e[0] - (0.260 * 1.210 + 3 * 1.288 + 2 * 1.060)) < 1e-9)
+        #expect(abs(e[1] - (3 * 1.288 + 11.576 * 1.060)) < 1e-9)
+        // Apart (a minute later), each pays its own promotion and tail.
+        let apart = cost.energy(of: [uses[0], RadioUse(start: .seconds(60), duration: .seconds(3), network: .cellular)])
+        #expect(apart[0] + apart[1] > e[0] + e[1] + 10)
+        // Order of the input does not matter; radios do not share a tail.
+        #expect(cost.energy(of: uses.reversed()) == e.reversed())
+        let mixed = cost.energy(of: [uses[0], RadioUse(start: .seconds(5), duration: .seconds(3), network: .wifi)])
+        #expect(abs(mixed[0] - (0.260 * 1.210 + 3 * 1.288 + 11.576 * 1.060)) < 1e-9)
+    }
+
+    @Test func chargingCostsNoBatteryAndCellularCountsData() {
+        let launches = (0..<4).map { scoredDay + .hours(Int64(2 + 3 * $0)) }
+        let fetches = launches.map { $0 - .minutes(5) }
+        for (charging, network) in [(true, NetworkType.cellular), (false, .cellular), (false, .wifi)] {
+            let h = user(
+                launches: [day0] + launches,
+                context: [ContextSample(time: day0, battery: 50, charging: charging, network: network)])
+            var s = simulator(.none)
+            s.settings.context.hold = .days(30)
+            let o = s.replay(h, policies: [AtTimes(times: fetches)])[0][0]
+            #expect(o.fetches == 4)
+            if charging {
+                #expect(o.batteryJoules == 0)
+            } else {
+                #expect(o.batteryJoules > 0)
+            }
+            #expect(o.cellularBytes == (network == .cellular ? 4 * 150_000 : 0))
+        }
+    }
+}
+
+@Suite struct PlatformTests {
+    @Test func aForceQuitBlocksFetchesUntilTheNextLaunch() {
+        let quit = scoredDay + .hours(1)
+        let relaunch = scoredDay + .hours(5)
+        let h = user(
+            launches: [day0, scoredDay + .minutes(50), relaunch],
+            events: [(quit, .forceQuit), (scoredDay + .hours(10), .close)])
+        let fetches = [scoredDay + .hours(2), scoredDay + .hours(3), relaunch + .hours(1)]
+        let ios = simulator(.ios).replay(h, policies: [AtTimes(times: fetches)])[0][0]
+        #expect(ios.skips[SkipReason.allCases.firstIndex(of: .forceQuit)!] == 2)
+        #expect(ios.fetches == 1)
+        let none = simulator(.none).replay(h, policies: [AtTimes(times: fetches)])[0][0]
+        #expect(none.fetches == 3)
+        #expect(none.skips.allSatisfy { $0 == 0 })
+    }
+
+    @Test func theThirtySecondBudgetExpiresAFortySecondFetch() {
+        var cost = CostModel()
+        cost.perApp["com.app0"] = AppFetchCost(duration: .seconds(40), bytes: 1_000_000)
+        let launch = scoredDay + .hours(3)
+        let h = user(launches: [day0, launch])
+        let o = simulator(.ios, cost: cost).replay(h, policies: [AtTimes(times: [launch - .minutes(5)])])[0][0]
+        #expect(o.skips[SkipReason.allCases.firstIndex(of: .expired)!] == 1)
+        #expect(o.fetches == 1)  // it ran, and spent energy …
+        #expect(o.batteryJoules > 0)
+        #expect(o.fresh[1] == 0)  // … but refreshed nothing
+        #expect(o.wasted == 0)
+        // A 20 s fetch fits.
+        cost.perApp["com.app0"] = AppFetchCost(duration: .seconds(20), bytes: 1_000_000)
+        let fits = simulator(.ios, cost: cost).replay(h, policies: [AtTimes(times: [launch - .minutes(5)])])[0][0]
+        #expect(fits.fresh[1] == 1)
+        #expect(fits.skips.allSatisfy { $0 == 0 })
+    }
+
+    @Test func iosRefusesOnLowPowerLowBatteryNoNetworkRefreshOffAndTooSoon() {
+        let t = scoredDay + .hours(1)
+        func skips(_ context: [ContextSample], events: [(Microseconds, UsageEventKind)] = [], times: [Microseconds]? = nil)
+            -> [SkipReason: Int]
+        {
+            let h = user(launches: [day0, scoredDay + .hours(6)], events: events, context: context)
+            let o = simulator(.ios).replay(h, policies: [AtTimes(times: times ?? [t])])[0][0]
+            var out: [SkipReason: Int] = [:]
+            for (k, r) in SkipReason.allCases.enumerated() where o.skips[k] > 0 { out[r] = o.skips[k] }
+            return out
+        }
+        #expect(skips([ContextSample(time: t - 1, lowPower: true)]) == [.lowPower: 1])
+        #expect(skips([ContextSample(time: t - 1, battery: 15, charging: false)]) == [.lowBattery: 1])
+        #expect(skips([ContextSample(time: t - 1, battery: 15, charging: true)]) == [:])
+        #expect(skips([ContextSample(time: t - 1, network: NetworkType.none)]) == [.noNetwork: 1])
+        #expect(skips([], events: [(t - .hours(1), .refreshOff)]) == [.refreshOff: 1])
+        #expect(skips([], events: [(t - .hours(1), .refreshOff), (t - 1, .refreshOn)]) == [:])
+        #expect(skips([], times: [t, t + .minutes(10), t + .minutes(15)]) == [.minimumInterval: 1])
+    }
+
+    @Test func androidDefersByStandbyBucket() {
+        // Last used at day0 + 1 h; S is day0 + 2 d; fetch requests every 30 minutes of that day (last
+        // use over a day ago: the frequent bucket, one job per 8 hours).
+        let start = day0 + .days(2)
+        let h = user(launches: [day0 + .hours(1), start + .days(1) + .hours(1)])
+        let times = (0..<48).map { start + .minutes(30 * Int64($0)) }
+        let o = simulator(.android).replay(h, policies: [AtTimes(times: times)])[0][0]
+        #expect(o.fetches == 3)  // 0 h, 8 h, 16 h
+        #expect(o.skips[SkipReason.allCases.firstIndex(of: .quota)!] == 45)
+        var gate = PlatformGate(model: PlatformModel(kind: .android), offset: 0)
+        gate.observe(UsageEvent(time: 0, offset: 0, app: 0))
+        #expect(gate.deferral(at: .minutes(30)) == 0)
+        #expect(gate.deferral(at: .hours(5)) == .hours(2))
+        #expect(gate.deferral(at: .days(3)) == .hours(8))
+        #expect(gate.deferral(at: .days(10)) == .hours(24))
+    }
+}
+
+@Suite struct ContextTests {
+    @Test func aSampleHoldsThenTheDefaultApplies() {
+        var defaults = ContextDefaults()
+        defaults.hold = .hours(6)
+        let timeline = ContextTimeline(
+            samples: [
+                ContextSample(time: .hours(1), battery: 30, network: .cellular),
+                ContextSample(time: .hours(2), charging: true),
+            ], defaults: defaults)
+        #expect(timeline.state(at: 0) == defaults.state)
+        let mid = timeline.state(at: .hours(5))
+        #expect(mid.network == .cellular && mid.battery == 30 && mid.charging)
+        // The battery sample is 7 h old, the charging one 6 h: only the latter still holds.
+        let late = timeline.state(at: .hours(8))
+        #expect(late.network == .wifi && late.battery == 80 && late.charging)
+        #expect(timeline.state(at: .hours(9)) == defaults.state)
+        #expect(ContextTimeline(samples: [], defaults: defaults).isEmpty)
+    }
+}
+
+@Suite struct MetricTests {
+    @Test func stalenessLeadAndWasteOnAHandMadeDay() throws {
+        // Launches at 1 h, 2 h, 2 h 10 m, 6 h; fetches at 0:50 (used at 1 h, lead 10 m), 1:40 and
+        // 1:55 (1:40 superseded by 1:55: wasted; 1:55 used at 2 h, lead 5 m), 5:00 and 9:00 (no
+        // launch after 9:00: wasted). Launch refreshes on.
+        let s = scoredDay
+        let launches = [s + .hours(1), s + .hours(2), s + .hours(2) + .minutes(10), s + .hours(6)]
+        let fetches = [
+            s + .minutes(50), s + .minutes(100), s + .minutes(115), s + .hours(5), s + .hours(9),
+        ]
+        let h = user(launches: [day0] + launches, events: [(s + .hours(10), .close)])
+        let o = try #require(simulator(.none, refreshes: true).replay(h, policies: [AtTimes(times: fetches)]).first?.first)
+        #expect(o.scored == 4)
+        // Staleness: 10 m, 5 m, 10 m (the previous launch), 60 m.
+        #expect(o.staleness == [.minutes(10), .minutes(5), .minutes(10), .minutes(60)])
+        #expect(o.fresh == [1, 3, 4])
+        #expect(o.leads == [.minutes(10), .minutes(5)])
+        #expect(o.wasted == 2)
+        #expect(o.fetches == 5)
+        var sums = MetricSums(taus: 3)
+        sums.add(o)
+        sums.costUnits = 1
+        let m = sums.metrics(freshKeys: ["fresh_5m", "fresh_15m", "fresh_60m"], primary: 1, gapClosed: nil, batteryJoules: 43_200)
+        #expect(m.stalenessMedianMinutes == 10)
+        #expect(m.stalenessP90Minutes == 60)
+        #expect(m.leadMedianMinutes == 5)
+        #expect(m.wastedShare == 0.4)
+    }
+
+    @Test func contentFreshnessCountsNewerContent() {
+        let s = scoredDay
+        // Content at 0:30 and 3:00; launches at 1 h (fetched at 0:45: content fresh) and 4 h (last
+        // refresh the 1 h launch, content of 3:00 newer: not content-fresh).
+        let h = user(launches: [day0, s + .hours(1), s + .hours(4)], content: [s + .minutes(30), s + .hours(3)])
+        let o = simulator(.none, refreshes: true).replay(h, policies: [AtTimes(times: [s + .minutes(45)])])[0][0]
+        #expect(o.contentScored == 2)
+        #expect(o.contentFresh == 1)
+    }
+
+    @Test func histogramQuantilesAreBinEdges() {
+        var h = DurationHistogram()
+        for s in [30, 90, 4_000, 100_000] { h.add(.seconds(Int64(s))) }
+        h.add(nil)
+        #expect(h.quantileMinutes(0.2) == 0.5)
+        #expect(h.quantileMinutes(0.4) == 1.5)
+        #expect(h.quantileMinutes(0.6) == Double(3_600 + 6 * 60) / 60)  // 4,000 s: the 1-minute bin at 66 min
+        #expect(h.quantileMinutes(0.8) == Double(86_400 + 15 * 900) / 60)
+        #expect(h.quantileMinutes(1.0) == nil)  // never refreshed
+        #expect(DurationHistogram().quantileMinutes(0.5) == nil)
+    }
+}

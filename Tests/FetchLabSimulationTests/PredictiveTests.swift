@@ -1,0 +1,117 @@
+import FetchLabCore
+import Foundation
+import Testing
+
+@testable import FetchLabSimulation
+
+@Suite struct PredictivePolicyTests {
+    /// Apps 0 (A) and 1 (B); for `days` days, B three times a day at varying hours and A two
+    /// minutes after each B (hours apart, so every A is cold).
+    func followers(days: Int, seed: UInt64 = 7) -> UserHistory {
+        var x = seed
+        var launches: [UsageEvent] = []
+        for d in 0..<days {
+            for k in 0..<3 {
+                x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let b = day0 + .days(Int64(d)) + .hours(Int64(8 + 4 * k)) + .minutes(Int64(x >> 58))
+                launches.append(UsageEvent(time: b, offset: 0, app: 1))
+                launches.append(UsageEvent(time: b + .minutes(2), offset: 0, app: 0))
+            }
+        }
+        return UserHistory(user: "u", apps: ["a", "b"], launches: launches)
+    }
+
+    @Test func aLaunchOfTheUsualPredecessorTriggersAFetch() throws {
+        let h = followers(days: 20)
+        var e = EvaluationProtocol()
+        e.minLaunches = 20
+        let sim = Simulator(evaluation: e)
+        let sequence = try #require(PolicyRegistry.parse("predictive(15m,0.55,sequence)").first)
+        let out = sim.replay(h, policies: [NeverPolicy(), sequence])
+        let a = 0  // pair of app "a"
+        #expect(out[0][a].fresh[1] == 0)  // A's launches are hours apart: never fresh without a fetch
+        #expect(out[1][a].scored == 12 * 3)  // S = day0 + 8 d (a week after the first launch at 8 h)
+        #expect(out[1][a].fresh[1] == out[1][a].scored)  // each B launch fetched A just in time
+        #expect(out[1][a].fetches == out[1][a].scored)
+        #expect(out[1][a].leads.allSatisfy { $0 == .minutes(2) })
+        // Time of day alone cannot know the minute the jitter picks: it fetches less usefully.
+        let clock = try #require(PolicyRegistry.parse("predictive(15m,0.55,time-of-day)").first)
+        let tod = sim.replay(h, policies: [clock])[0][a]
+        #expect(tod.fresh[1] < out[1][a].fresh[1])
+    }
+
+    @Test func aDailyHabitIsFetchedJustBefore() throws {
+        // A launch at 12:05 every day, and a filler app to make the days.
+        let launches = (0..<21).map { UsageEvent(time: day0 + .days(Int64($0)) + .minutes(725), offset: 0, app: 0) }
+        let h = UserHistory(user: "u", apps: ["noon"], launches: launches)
+        let policy = try #require(PolicyRegistry.parse("predictive(15m,0.55)").first)
+        let out = Simulator(evaluation: EvaluationProtocol()).replay(h, policies: [policy])[0][0]
+        #expect(out.scored == 13)  // days 8 to 20
+        #expect(out.fresh[1] == 13)
+        #expect(out.fetches == 13)  // one a day
+        #expect(out.leads.allSatisfy { $0 <= .minutes(15) })
+    }
+
+    /// Causal by construction: two logs equal up to an instant and different after it give the
+    /// same requests up to that instant.
+    @Test func neverReadsTheFuture() throws {
+        let full = followers(days: 20)
+        let cut = day0 + .days(12) + .hours(10)
+        var other = full
+        other.launches = full.launches.filter { $0.time < cut }
+            + (0..<50).map { UsageEvent(time: cut + .hours(Int64($0)), offset: 0, app: Int32($0 % 2)) }
+        var e = EvaluationProtocol()
+        e.minLaunches = 20
+        for name in ["predictive", "predictive-cost-aware", "predictive(5m,0.2)"] {
+            let policy = try #require(PolicyRegistry.parse(name).first)
+            func requests(_ h: UserHistory) throws -> [Microseconds] {
+                let window = try #require(e.window(of: h))
+                let setup = UserSetup(history: h, window: window, evaluation: e, context: ContextDefaults())
+                return PolicyRunner.run(policy, pair: 0, of: setup, settings: ReplaySettings()).fetches.map(\.time)
+                    .filter { $0 < cut }
+            }
+            #expect(try requests(full) == requests(other))
+        }
+    }
+
+    @Test func costAwareWaitsForCheapMomentsAndSparesALowBattery() throws {
+        let h = followers(days: 20)
+        var e = EvaluationProtocol()
+        e.minLaunches = 20
+        let plain = try #require(PolicyRegistry.parse("predictive(15m,0.55,sequence)").first)
+        let aware = try #require(PolicyRegistry.parse("predictive-cost-aware(15m,0.55,0.99,sequence)").first)
+        func run(_ context: ContextSample) -> [PairOutcome] {
+            var withContext = h
+            withContext.context = [context]
+            var settings = ReplaySettings()
+            settings.context.hold = .days(365)
+            return Simulator(evaluation: e, settings: settings).replay(withContext, policies: [plain, aware]).map { $0[0] }
+        }
+        let cellular = run(ContextSample(time: day0, battery: 60, charging: false, network: .cellular))
+        #expect(cellular[0].fetches > 0)
+        #expect(cellular[1].fetches == 0)  // 0.99 is not reached on cellular
+        let wifi = run(ContextSample(time: day0, battery: 60, charging: false, network: .wifi))
+        #expect(wifi[1].fetches == wifi[0].fetches)
+        let low = run(ContextSample(time: day0, battery: 10, charging: false, network: .wifi))
+        #expect(low[0].fetches > 0)
+        #expect(low[1].fetches == 0)
+        #expect(low[0].lowBattery == low[0].fetches)
+    }
+
+    @Test func namesParseBack() throws {
+        for name in [
+            "predictive(15m,0.55)", "predictive(10m,0.4,sequence+time-of-day)", "predictive(1h,1,gap)",
+            "predictive-cost-aware(15m,0.55,0.83)", "predictive-cost-aware(5m,0.2,0.3,sequence)",
+        ] {
+            let p = try #require(PolicyRegistry.parse(name).first)
+            #expect(p.name == name)
+            #expect(try PolicyRegistry.parse(p.name).first?.name == name)
+        }
+        #expect(try PolicyRegistry.parse("predictive").first?.name == "predictive(15m,0.55)")
+        #expect(try PolicyRegistry.parse("predictive(seq+tod)").first?.name == "predictive(15m,0.55,sequence+time-of-day)")
+        #expect(try PolicyRegistry.parse("predictive-cost-aware").first?.name == "predictive-cost-aware(15m,0.55,0.83)")
+        for bad in ["predictive(0m)", "predictive(15m,2)", "predictive(15m,0.5,0.6)", "predictive(15m,0.5,weather)"] {
+            #expect(throws: PolicyRegistry.ParseError.self) { try PolicyRegistry.parse(bad) }
+        }
+    }
+}
