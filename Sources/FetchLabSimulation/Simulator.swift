@@ -1,5 +1,11 @@
 import FetchLabCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Replays policies over users' histories under one ``EvaluationProtocol`` and one platform,
 /// cost and context model, and scores them.
 public struct Simulator: Sendable {
@@ -88,6 +94,13 @@ public struct ComparisonRun: Sendable {
     var pairsWithContent = 0
     var firstStart: (Microseconds, Int32)? = nil
     var lastEnd: (Microseconds, Int32)? = nil
+    /// CPU seconds each policy took (summed over threads), and the launches of the evaluated
+    /// pairs replayed: for `compare --timings` and the benchmark, not part of the report.
+    public private(set) var cpuSeconds: [Double] = []
+    public private(set) var launchesReplayed = 0
+
+    /// Every policy replayed (the requested ones, then the references), for ``cpuSeconds``.
+    public var policies: [any FetchPolicy] { all }
 
     init(simulator: Simulator, policies: [any FetchPolicy]) {
         self.simulator = simulator
@@ -99,6 +112,7 @@ public struct ComparisonRun: Sendable {
         taus = simulator.evaluation.reportedTaus
         primary = taus.firstIndex(of: simulator.evaluation.primaryTau)!
         totals = all.map { _ in MetricSums(taus: simulator.evaluation.reportedTaus.count) }
+        cpuSeconds = all.map { _ in 0 }
     }
 
     struct UserResult: Sendable {
@@ -110,6 +124,8 @@ public struct ComparisonRun: Sendable {
         var totals: [MetricSums]
         var apps: [String]
         var perApp: [[MetricSums]]  // app-major
+        var seconds: [Double]
+        var launches: Int
     }
 
     /// Replays a batch of users on all cores; `progress` is called once per user done (from any thread).
@@ -123,7 +139,12 @@ public struct ComparisonRun: Sendable {
             guard let window = e.window(of: history) else { return nil }
             let user = UserSetup(history: history, window: window, evaluation: e, context: simulator.settings.context)
             guard !user.pairs.isEmpty else { return nil }
-            let outcomes = policies.map { simulator.replay(user, policy: $0) }
+            var seconds = [Double](repeating: 0, count: policies.count)
+            let outcomes = policies.enumerated().map { i, policy in
+                let start = ThreadClock.now()
+                defer { seconds[i] = ThreadClock.now() - start }
+                return simulator.replay(user, policy: policy)
+            }
             var totals = policies.map { _ in MetricSums(taus: count) }
             var perApp = user.pairs.map { _ in policies.map { _ in MetricSums(taus: count) } }
             for (i, pairs) in outcomes.enumerated() {
@@ -137,7 +158,8 @@ public struct ComparisonRun: Sendable {
             return UserResult(
                 user: history.user.name, window: window, withoutContext: user.timeline.isEmpty,
                 pairsWithContent: user.content.filter { !$0.isEmpty }.count, totals: totals,
-                apps: user.pairs.map { history.apps[Int($0.app)].name }, perApp: perApp)
+                apps: user.pairs.map { history.apps[Int($0.app)].name }, perApp: perApp, seconds: seconds,
+                launches: user.pairs.reduce(0) { $0 + $1.launches.count })
         }
         for case let r? in results {
             users += 1
@@ -155,6 +177,8 @@ public struct ComparisonRun: Sendable {
                 for i in all.indices { perApp[app]![i].add(r.perApp[a][i]) }
             }
             if simulator.perUser { perUser.append((r.user, r.totals)) }
+            for i in all.indices { cpuSeconds[i] += r.seconds[i] }
+            launchesReplayed += r.launches
         }
     }
 
@@ -211,5 +235,14 @@ public struct ComparisonRun: Sendable {
         let byName = Dictionary(uniqueKeysWithValues: zip(all.map(\.name), totals.map { $0.point(primary: primary) }))
         let frontier = Frontier(frontierNames.compactMap { byName[$0] })
         return ComparisonReport(settings: settings, policies: rows, frontier: frontier.points.map { [$0.x, $0.y] })
+    }
+}
+
+/// The calling thread's CPU time, seconds.
+enum ThreadClock {
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

@@ -27,6 +27,9 @@ struct ReplayOptions: ParsableArguments {
     @Flag(help: "Also report every policy per user (JSON `per_user`).")
     var perUser = false
 
+    @Flag(help: "Print each policy's CPU time and launch·policy steps per second on stderr.")
+    var timings = false
+
     // Cost model.
     @Option(help: "How long a fetch transfers (0.1s to 10m).")
     var fetchDuration = DurationArgument(.seconds(3))
@@ -207,11 +210,36 @@ struct ReplayOptions: ParsableArguments {
             i += batch
         }
         bar?.finish()
+        if timings { Terminal.note(Self.timingTable(run)) }
         return run.report()
     }
 }
 
 extension PlatformKind: ExpressibleByArgument {}
+
+extension ReplayOptions {
+    /// Per family: policies, CPU seconds, launch·policy steps per CPU second (launches of the
+    /// evaluated pairs × policies), then the total.
+    static func timingTable(_ run: ComparisonRun) -> String {
+        var order: [String] = []
+        var byFamily: [String: (count: Int, seconds: Double)] = [:]
+        for (p, s) in zip(run.policies, run.cpuSeconds) {
+            if byFamily[p.family] == nil { order.append(p.family) }
+            byFamily[p.family, default: (0, 0)].count += 1
+            byFamily[p.family, default: (0, 0)].seconds += s
+        }
+        let launches = Double(run.launchesReplayed)
+        var lines = ["timings: \(run.launchesReplayed) launches of evaluated pairs; CPU seconds summed over threads"]
+        func line(_ name: String, _ count: Int, _ seconds: Double) -> String {
+            let rate = seconds > 0 ? launches * Double(count) / seconds / 1e6 : 0
+            return "  \(name): \(count) polic\(count == 1 ? "y" : "ies"), \(String(format: "%.2f", seconds)) s, "
+                + "\(String(format: "%.1f", rate)) M launch·policy steps/s"
+        }
+        for f in order { lines.append(line(f, byFamily[f]!.count, byFamily[f]!.seconds)) }
+        lines.append(line("total", run.policies.count, run.cpuSeconds.reduce(0, +)))
+        return lines.joined(separator: "\n")
+    }
+}
 
 /// Counts users replayed (from any thread) and shows `replaying: 12/25 users` on stderr.
 final class ReplayProgress: @unchecked Sendable {
