@@ -16,7 +16,8 @@ public protocol PolicyFamily {
 public enum PolicyRegistry {
     /// The families, in the order of the help text.
     public static let families: [any PolicyFamily.Type] = [
-        NeverPolicy.self, FixedIntervalPolicy.self, OraclePolicy.self, BudgetOraclePolicy.self,
+        NeverPolicy.self, FixedIntervalPolicy.self, IOSAdaptivePolicy.self, WorkManagerPolicy.self,
+        AndroidPrefetchPolicy.self, BudgetedPolicy.self, PushPolicy.self, OraclePolicy.self, BudgetOraclePolicy.self,
     ]
 
     /// The seven fixed intervals the base of gap closed is chosen from.
@@ -34,7 +35,9 @@ public enum PolicyRegistry {
     }
 
     /// The standard set `compare` and `demo` run by default, as people would type it.
-    public static let standardNames = "never, fixed(15m,30m,1h,2h,4h,8h,24h), oracle, budget-oracle(1,2,4,8,16)"
+    public static let standardNames =
+        "never, fixed(15m,30m,1h,2h,4h,8h,24h), ios-adaptive, workmanager, android-prefetch, budgeted, push, oracle, "
+        + "budget-oracle(1,2,4,8,16)"
 
     /// The standard set; families that need content updates (push) only when some exist.
     public static func standard(contentUpdates: Bool = true) -> [any FetchPolicy] {

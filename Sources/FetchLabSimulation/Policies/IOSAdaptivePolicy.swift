@@ -1,0 +1,143 @@
+import FetchLabCore
+
+/// A model of iOS's own adaptive Background App Refresh scheduling (Apple: "a user who opens an
+/// app every day at noon gets a fetch at about 11:50"). It learns, from its app's launches only,
+/// on which 15-minute slots of the local day the app is used: per slot, the share of recent days
+/// with a launch in it (days decayed by 0.9 a day, about a week's half-life) and where in the
+/// slot the day's first launch there fell. Each day it plans a fetch `lead` before the expected
+/// launch of every slot used on at least a quarter of days (``launchShare``), the
+/// ``maxPerDay`` most used first, never two closer than the minimum interval.
+///
+/// When the app's content updates are known it learns from the fetch results as iOS does: each
+/// `noData` doubles the minimum interval (up to 2⁸ × 15 min = 64 h), a `newData` restores it to
+/// 15 min. Refused requests count as fetches for the spacing and the daily cap (iOS would not
+/// retry them sooner).
+public struct IOSAdaptivePolicy: FetchPolicy {
+    /// How long before the expected launch the fetch runs.
+    public var lead: Microseconds
+
+    /// The platform's floor between two fetches (`setMinimumBackgroundFetchInterval(.minimum)`).
+    public static let minimumInterval: Microseconds = .minutes(15)
+    /// At most this many fetches per local day.
+    public static let maxPerDay = 12
+    /// A slot is an expected launch when at least this share of recent days had a launch in it.
+    public static let launchShare = 0.25
+    /// Doublings of the minimum interval after repeated `noData`.
+    public static let maxBackoff = 8
+
+    public init(lead: Microseconds = .minutes(10)) {
+        precondition(lead >= 0)
+        self.lead = lead
+    }
+
+    public var name: String { "ios-adaptive(\(FixedIntervalPolicy.durationName(lead)))" }
+    public var family: String { "ios-adaptive" }
+    public var parameters: [String: Double] {
+        [
+            "lead_minutes": lead.inMinutes, "min_interval_minutes": Self.minimumInterval.inMinutes,
+            "max_per_day": Double(Self.maxPerDay), "launch_share": Self.launchShare,
+        ]
+    }
+    public var summary: String {
+        "iOS-like adaptive refresh: a fetch \(FixedIntervalPolicy.durationName(lead)) before the usual launch times "
+            + "(at most \(Self.maxPerDay) a day, 15 min apart), backing off after noData"
+    }
+
+    public func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? { IOSAdaptiveScheduler(pair, lead: lead) }
+}
+
+extension IOSAdaptivePolicy: PolicyFamily {
+    public static let familyNames = ["ios-adaptive", "ios_adaptive", "iosadaptive"]
+    public static let form = "ios-adaptive(lead) (e.g. ios-adaptive, ios-adaptive(10m))"
+    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy] {
+        guard !arguments.isEmpty else { return [IOSAdaptivePolicy()] }
+        return try arguments.map { (a: String) throws(PolicyRegistry.ParseError) -> any FetchPolicy in
+            IOSAdaptivePolicy(lead: try PolicyRegistry.Arguments.duration(a, raw: raw, what: "lead", in: 0 ... .hours(2)))
+        }
+    }
+}
+
+struct IOSAdaptiveScheduler: FetchScheduler {
+    let app: Int32
+    let offset: Int32
+    let lead: Microseconds
+    /// Per slot: days with a launch in it, and where in the slot (minutes) the day's first one fell.
+    var usage: SlotHistogram
+    /// Per slot: the last local day a launch in it was counted.
+    var counted: [Int]
+    var backoff = 0
+    var lastFetch: Microseconds? = nil
+    var fetchDay = Int.min
+    var fetchesToday = 0
+    private(set) var nextWake: Microseconds? = nil
+
+    init(_ pair: PairInfo, lead: Microseconds) {
+        app = pair.app
+        offset = pair.offset
+        self.lead = lead
+        usage = SlotHistogram(offset: pair.offset)
+        counted = [Int](repeating: .min, count: SlotHistogram.slotCount)
+    }
+
+    mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
+        guard event.app == app, event.kind == .launch else { return nil }
+        let t = event.time
+        usage.advance(to: t)
+        let slot = usage.slot(of: t)
+        let day = LocalCalendar.day(t, offset: offset)
+        if counted[slot] != day {
+            counted[slot] = day
+            usage.add(1, to: slot, value: (t - usage.slotStart(t)).inMinutes)
+        }
+        plan(after: t)
+        return nil
+    }
+
+    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
+        usage.advance(to: time)
+        let day = LocalCalendar.day(time, offset: offset)
+        if day != fetchDay {
+            fetchDay = day
+            fetchesToday = 0
+        }
+        guard fetchesToday < IOSAdaptivePolicy.maxPerDay else {
+            plan(after: time)
+            return nil
+        }
+        fetchesToday += 1
+        lastFetch = time
+        plan(after: time)
+        return .fetch
+    }
+
+    mutating func completed(_ result: FetchResult) {
+        guard let newData = result.newData else { return }
+        backoff = newData ? 0 : min(backoff + 1, IOSAdaptivePolicy.maxBackoff)
+        plan(after: result.time)
+    }
+
+    /// The next planned fetch after `now`: over today and the next three days, the expected
+    /// launches of each day's most used slots, `lead` earlier, not before the spacing allows.
+    mutating func plan(after now: Microseconds) {
+        let spacing = IOSAdaptivePolicy.minimumInterval << Int64(backoff)
+        let earliest = max(now + 1, lastFetch.map { $0 + spacing } ?? now + 1)
+        let today = LocalCalendar.day(now, offset: offset)
+        let slots = (0..<SlotHistogram.slotCount)
+            .filter { usage.perDay($0) >= IOSAdaptivePolicy.launchShare }
+            .sorted { usage.perDay($0) != usage.perDay($1) ? usage.perDay($0) > usage.perDay($1) : $0 < $1 }
+            .prefix(IOSAdaptivePolicy.maxPerDay)
+        var best: Microseconds? = nil
+        for day in today...(today + 3) {
+            for slot in slots {
+                let t = usage.start(of: slot, day: day) + .minutes(fractional: usage.mean(slot)) - lead
+                guard t >= earliest, best.map({ t < $0 }) ?? true else { continue }
+                if LocalCalendar.day(t, offset: offset) == fetchDay, fetchesToday >= IOSAdaptivePolicy.maxPerDay {
+                    continue
+                }
+                best = t
+            }
+            if best != nil, day > today { break }
+        }
+        nextWake = best
+    }
+}
