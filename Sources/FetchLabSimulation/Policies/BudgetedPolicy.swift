@@ -5,10 +5,10 @@ import FetchLabCore
 /// 15-minute slots; a launch that needs a fetch (not already fresh from a launch of the app within
 /// τ = the primary τ before, when launches refresh) credits every slot starting in the τ before it:
 /// a fetch there would have made it fresh. Per slot, the benefit is that credit per day (decayed
-/// by 0.9 a day). Woken at every slot start, it fetches when the slot's benefit per cost is at
-/// least the value of the last slot the budget reaches when the slots are ranked by benefit per
-/// cost (so, with k fetches, when the slot is among the k best learned so far) and the day's budget
-/// allows.
+/// by 0.9 a day). Woken at every slot start, it fetches when the slot has a benefit and the budget
+/// left today covers this fetch and the expected cost of the slots left today with a better
+/// benefit per cost (with k fetches left: when fewer than k of the remaining slots look better),
+/// so the best learned slots get the budget and what they leave is spent by the end of the day.
 ///
 /// Cost: 1 per fetch for `budgeted(k)`. For `budgeted(<J>j)`, the energy of one lone fetch of the
 /// app under the default ``CostModel`` on the network of the moment (cellular ≈ 16.5 J for a 3 s
@@ -90,9 +90,6 @@ struct BudgetedScheduler: FetchScheduler {
     /// Per slot: the cost of a fetch at its start, as seen (its mean).
     var cost: SlotHistogram
     var lastLaunch: Microseconds? = nil
-    /// The least benefit per cost worth a fetch; recomputed when the benefits or the day change.
-    var threshold = Double.infinity
-    var stale = true
     var day = Int.min
     var spent = 0.0
     /// The last request's cost, refunded when it is refused.
@@ -137,7 +134,6 @@ struct BudgetedScheduler: FetchScheduler {
             benefit.add(1, to: benefit.slot(of: s))
             s -= SlotHistogram.slotLength
         }
-        stale = true
         return nil
     }
 
@@ -152,14 +148,9 @@ struct BudgetedScheduler: FetchScheduler {
         if today != day {
             day = today
             spent = 0
-            stale = true
         }
-        if stale {
-            threshold = bestValue()
-            stale = false
-        }
-        let value = benefit.perDay(slot) / c
-        guard benefit.perDay(slot) > 0, value >= threshold, spent + c <= daily + 1e-9 else { return nil }
+        let b = benefit.perDay(slot)
+        guard b > 0, spent + c + better(than: b / c, after: slot) <= daily + 1e-9 else { return nil }
         spent += c
         pending = c
         return .fetch
@@ -170,20 +161,14 @@ struct BudgetedScheduler: FetchScheduler {
         pending = 0
     }
 
-    /// The benefit per cost of the last slot the daily budget reaches, the slots ranked best first
-    /// (infinity when no slot has a benefit yet).
-    func bestValue() -> Double {
-        let slots = (0..<SlotHistogram.slotCount).filter { benefit.perDay($0) > 0 }
-        func expected(_ s: Int) -> Double { cost.counts[s] > 0 ? cost.mean(s) : wifiCost }
-        let ranked = slots.map { (value: benefit.perDay($0) / expected($0), cost: expected($0)) }
-            .sorted { $0.value > $1.value }
+    /// The expected cost of the slots left today after `slot` whose benefit per cost beats `value`:
+    /// the budget they would claim first.
+    func better(than value: Double, after slot: Int) -> Double {
         var total = 0.0
-        var last = Double.infinity
-        for r in ranked {
-            guard total + r.cost <= daily + 1e-9 else { break }
-            total += r.cost
-            last = r.value
+        for s in (slot + 1)..<SlotHistogram.slotCount where benefit.counts[s] > 0 {
+            let expected = cost.counts[s] > 0 ? cost.mean(s) : wifiCost
+            if benefit.perDay(s) / expected > value { total += expected }
         }
-        return last
+        return total
     }
 }
