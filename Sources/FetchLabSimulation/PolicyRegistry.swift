@@ -107,6 +107,11 @@ public enum PolicyRegistry {
 
     /// Helpers for families' `parse`.
     public enum Arguments {
+        /// A number as a canonical name writes it, so that it parses back: `3`, `0.5`, `12.5`.
+        public static func numberName(_ x: Double) -> String {
+            x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x)
+        }
+
         public static func none(_ arguments: [String], raw: String, family: String) throws(ParseError) {
             guard arguments.isEmpty else { throw ParseError(message: "policy '\(raw)': \(family) takes no parameter") }
         }

@@ -20,7 +20,9 @@ func daily(at minutes: [Int64], days: Int64, app: Int32 = 0) -> [(Microseconds, 
 }
 
 /// The minute of the local day of an instant (UTC clock).
-func minuteOfDay(_ t: Microseconds) -> Int64 { (t - LocalCalendar.midnight(of: LocalCalendar.day(t, offset: 0), offset: 0)) / .perMinute }
+func minuteOfDay(_ t: Microseconds) -> Int64 {
+    (t - LocalCalendar.midnight(of: LocalCalendar.day(t, offset: 0), offset: 0)) / .perMinute
+}
 
 /// A pseudo-random launch stream of `apps` apps over `days` days (seeded).
 func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microseconds, Int32)] {
@@ -41,7 +43,8 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
         let run = try #require(try runs(h, IOSAdaptivePolicy(), evaluation: evaluation(warmUp: 7)).first)
         // From the second day on, one fetch a day at 11:50.
         #expect(run.fetches.map(\.time) == (1..<14).map { day0 + .days($0) + .hours(11) + .minutes(50) })
-        let out = Simulator(evaluation: evaluation(warmUp: 7)).replay(h, policies: [IOSAdaptivePolicy(lead: .minutes(5))])
+        let out = Simulator(evaluation: evaluation(warmUp: 7)).replay(
+            h, policies: [IOSAdaptivePolicy(lead: .minutes(5))])
         #expect(out[0][0].fresh[0] == out[0][0].scored)  // fresh at 5 min: fetched at 11:55
         #expect(out[0][0].leads.allSatisfy { $0 == .minutes(5) })
     }
@@ -80,7 +83,9 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
     @Test func atMostOneRunPerPeriodAtTheStartOfTheFlexWindow() throws {
         let h = user(context: [])
         let t0 = try #require(h.launches.first).time
-        for (period, flex) in [(Microseconds.hours(1), Microseconds.minutes(15)), (.hours(2), .hours(2)), (.minutes(15), .minutes(5))] {
+        for (period, flex) in [
+            (Microseconds.hours(1), Microseconds.minutes(15)), (.hours(2), .hours(2)), (.minutes(15), .minutes(5)),
+        ] {
             let policy = WorkManagerPolicy(period: period, flex: flex)
             let times = try #require(try runs(h, policy, evaluation: evaluation(warmUp: 2)).first).fetches.map(\.time)
             #expect(!times.isEmpty)
@@ -99,8 +104,11 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
         let t0 = try #require(h.launches.first).time
         let period = Microseconds.hours(1)
         let constrained = try #require(
-            try runs(h, WorkManagerPolicy(period: period, flex: .minutes(15), constraints: .unmetered), evaluation: evaluation(warmUp: 2))
-                .first)
+            try runs(
+                h, WorkManagerPolicy(period: period, flex: .minutes(15), constraints: .unmetered),
+                evaluation: evaluation(warmUp: 2)
+            )
+            .first)
         #expect(constrained.fetches.count >= 9)
         #expect(constrained.fetches.allSatisfy { $0.state.network == .wifi })
         #expect(Set(constrained.fetches.map { ($0.time - t0) / period }).count == constrained.fetches.count)
@@ -127,7 +135,8 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
             let run = try #require(try runs(h, policy, evaluation: evaluation(warmUp: 7)).first)
             // The estimate is the next noon: fetches from noon − threshold on, once an hour.
             #expect(run.fetches.count == 13 * Int(hours))
-            #expect(run.fetches.allSatisfy { (12 - hours) * 60 <= minuteOfDay($0.time) && minuteOfDay($0.time) < 12 * 60 })
+            #expect(
+                run.fetches.allSatisfy { (12 - hours) * 60 <= minuteOfDay($0.time) && minuteOfDay($0.time) < 12 * 60 })
         }
     }
 }
@@ -135,7 +144,8 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
 @Suite struct PushTests {
     func user(updates: [Microseconds]) -> UserHistory {
         UserHistory(
-            user: "u", apps: ["com.app0"], launches: daily(at: [9 * 60], days: 4).map { UsageEvent(time: $0.0, offset: 0, app: 0) },
+            user: "u", apps: ["com.app0"],
+            launches: daily(at: [9 * 60], days: 4).map { UsageEvent(time: $0.0, offset: 0, app: 0) },
             contentUpdates: updates.map { ContentUpdate(time: $0, app: 0, utcOffset: 0) })
     }
 
@@ -144,7 +154,9 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
 
     @Test func onePushPerUpdateSpacedByItsRate() throws {
         let sparse = [day0 + .days(2) + .hours(10), day0 + .days(2) + .hours(14)]
-        #expect(try #require(try runs(user(updates: sparse), PushPolicy(), evaluation: evaluation()).first).fetches.map(\.time) == sparse)
+        #expect(
+            try #require(try runs(user(updates: sparse), PushPolicy(), evaluation: evaluation()).first).fetches.map(
+                \.time) == sparse)
         let run = try #require(try runs(user(updates: burst), PushPolicy(rate: 3), evaluation: evaluation()).first)
         // One push every 20 minutes: 10:00, 10:20, …, 12:40, then the held-back 12:45–12:55 updates at 13:00.
         #expect(run.fetches.map(\.time) == (0..<10).map { day0 + .days(2) + .hours(10) + .minutes(Int64($0) * 20) })
@@ -158,7 +170,9 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
         let h = user(updates: burst)
         let run = try #require(try runs(h, PushPolicy(rate: 60), evaluation: evaluation(), platform: .ios).first)
         #expect(run.fetches.count == 9)  // 3 in each of the three hours
-        for f in run.fetches { #expect(run.fetches.filter { abs($0.time - f.time) < .hours(1) && $0.time <= f.time }.count <= 3) }
+        for f in run.fetches {
+            #expect(run.fetches.filter { abs($0.time - f.time) < .hours(1) && $0.time <= f.time }.count <= 3)
+        }
         var settings = ReplaySettings(platform: PlatformModel(kind: .ios))
         settings.context = ContextDefaults()
         let out = Simulator(evaluation: evaluation(), settings: settings).replay(h, policies: [PushPolicy(rate: 60)])
@@ -190,7 +204,8 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
             let h = UserHistory(
                 user: "u", apps: ["com.app0"], launches: launches.map { UsageEvent(time: $0.0, offset: 0, app: 0) },
                 context: context)
-            let run = try #require(try runs(h, BudgetedPolicy(budget: .joules(joules)), evaluation: evaluation(warmUp: 7)).first)
+            let run = try #require(
+                try runs(h, BudgetedPolicy(budget: .joules(joules)), evaluation: evaluation(warmUp: 7)).first)
             let perDay = Dictionary(grouping: run.fetches) { LocalCalendar.day($0.time, offset: 0) }
             return (perDay.values.map(\.count).max() ?? 0, run.fetches.count)
         }
@@ -206,7 +221,8 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
         let typed = [
             "ios-adaptive", "ios-adaptive(5m)", "workmanager", "workmanager(2h,30m,unmetered+charging)",
             "WorkManager(1h, 15m, battery-not-low+unmetered)", "android-prefetch", "android-prefetch(3h)",
-            "android-prefetch(7h,1h)", "push", "push(0.5)", "budgeted", "budgeted(8)", "budgeted(200j)", "budgeted(12.5J)",
+            "android-prefetch(7h,1h)", "push", "push(0.5)", "budgeted", "budgeted(8)", "budgeted(200j)",
+            "budgeted(12.5J)",
         ]
         for name in typed {
             let policies = try PolicyRegistry.parse(name)
@@ -224,7 +240,9 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
             try PolicyRegistry.parseList("ios-adaptive, workmanager, android-prefetch, budgeted, push").map(\.name) == [
                 "ios-adaptive(10m)", "workmanager(1h,15m,none)", "android-prefetch(7h,4h)", "budgeted(4)", "push(3)",
             ])
-        #expect(try PolicyRegistry.parse("workmanager(1h,15m,charging+unmetered)")[0].name == "workmanager(1h,15m,unmetered+charging)")
+        #expect(
+            try PolicyRegistry.parse("workmanager(1h,15m,charging+unmetered)")[0].name
+                == "workmanager(1h,15m,unmetered+charging)")
         #expect(
             try PolicyRegistry.parseList(PolicyRegistry.standardNames).map(\.family) == [
                 "never", "fixed", "fixed", "fixed", "fixed", "fixed", "fixed", "fixed", "ios-adaptive", "workmanager",
@@ -329,17 +347,22 @@ struct SpyScheduler: FetchScheduler {
             let network: NetworkType = i % 2 == 0 ? .wifi : .cellular
             return ContextSample(time: day0 + .hours(Int64(i) * 3), charging: i % 3 == 0, network: network)
         }
-        let updates = (0..<(12 * 10)).map { ContentUpdate(time: day0 + .minutes(Int64($0) * 144 + 7), app: 0, utcOffset: 0) }
+        let updates = (0..<(12 * 10)).map {
+            ContentUpdate(time: day0 + .minutes(Int64($0) * 144 + 7), app: 0, utcOffset: 0)
+        }
         let h = UserHistory(
-            user: "u", apps: ["a0", "a1", "a2"], launches: launches.map { UsageEvent(time: $0.0, offset: 0, app: $0.1) },
+            user: "u", apps: ["a0", "a1", "a2"],
+            launches: launches.map { UsageEvent(time: $0.0, offset: 0, app: $0.1) },
             events: closes, context: context, contentUpdates: updates)
         let policies = try PolicyRegistry.parseList(
             "ios-adaptive, workmanager(1h,15m,unmetered), android-prefetch, budgeted, budgeted(100j), push(6)")
         for kind in PlatformKind.allCases {
             for policy in policies {
                 let spy = SpyPolicy(inner: policy)
-                let out = Simulator(evaluation: evaluation(warmUp: 7), settings: ReplaySettings(platform: PlatformModel(kind: kind)))
-                    .replay(h, policies: [spy])
+                let out = Simulator(
+                    evaluation: evaluation(warmUp: 7), settings: ReplaySettings(platform: PlatformModel(kind: kind))
+                )
+                .replay(h, policies: [spy])
                 #expect(out[0].count == 3)
                 let logs = spy.log.byApp
                 #expect(logs.keys.sorted() == [0, 1, 2])
@@ -355,8 +378,12 @@ struct SpyScheduler: FetchScheduler {
                             now = t
                             answerable = true
                         case .wake(let t):
-                            #expect(t > now || (t == now && asked == t), "\(policy.name), app \(app): woken at \(t) after \(now)")
-                            #expect(t == asked, "\(policy.name), app \(app): woken at \(t), asked for \(String(describing: asked))")
+                            #expect(
+                                t > now || (t == now && asked == t),
+                                "\(policy.name), app \(app): woken at \(t) after \(now)")
+                            #expect(
+                                t == asked,
+                                "\(policy.name), app \(app): woken at \(t), asked for \(String(describing: asked))")
                             now = t
                             answerable = true
                         case .completed(let t):

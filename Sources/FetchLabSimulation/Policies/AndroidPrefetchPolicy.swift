@@ -36,20 +36,27 @@ public struct AndroidPrefetchPolicy: FetchPolicy {
             + "since the last refresh"
     }
 
-    public func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? { AndroidPrefetchScheduler(policy: self, pair: pair) }
+    public func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? {
+        AndroidPrefetchScheduler(policy: self, pair: pair)
+    }
 }
 
 extension AndroidPrefetchPolicy: PolicyFamily {
     public static let familyNames = ["android-prefetch", "android_prefetch", "prefetch"]
-    public static let form = "android-prefetch(threshold,period) (e.g. android-prefetch, android-prefetch(7h), android-prefetch(7h,4h))"
-    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy] {
+    public static let form =
+        "android-prefetch(threshold,period) (e.g. android-prefetch, android-prefetch(7h), android-prefetch(7h,4h))"
+    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
+    {
         guard arguments.count <= 2 else {
             throw PolicyRegistry.ParseError(
-                message: "policy '\(raw)': android-prefetch takes at most a threshold and a period, e.g. android-prefetch(7h,4h)")
+                message:
+                    "policy '\(raw)': android-prefetch takes at most a threshold and a period, e.g. android-prefetch(7h,4h)"
+            )
         }
         let threshold =
             arguments.count > 0
-            ? try PolicyRegistry.Arguments.duration(arguments[0], raw: raw, what: "threshold", in: .minutes(1) ... .days(7))
+            ? try PolicyRegistry.Arguments.duration(
+                arguments[0], raw: raw, what: "threshold", in: .minutes(1) ... .days(7))
             : .hours(7)
         let period =
             arguments.count > 1

@@ -35,7 +35,7 @@ public struct BudgetedPolicy: FetchPolicy {
     var budgetName: String {
         switch budget {
         case .fetches(let k): "\(k)"
-        case .joules(let j): "\(PushPolicy.format(j))j"
+        case .joules(let j): "\(PolicyRegistry.Arguments.numberName(j))j"
         }
     }
 
@@ -51,18 +51,21 @@ public struct BudgetedPolicy: FetchPolicy {
         let what =
             switch budget {
             case .fetches(let k): "\(k) fetch\(k == 1 ? "" : "es")"
-            case .joules(let j): "\(PushPolicy.format(j)) J of fetches"
+            case .joules(let j): "\(PolicyRegistry.Arguments.numberName(j)) J of fetches"
             }
         return "at most \(what) a day, at the 15-minute slots with the most launches needing a fetch per cost"
     }
 
-    public func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? { BudgetedScheduler(budget: budget, pair: pair) }
+    public func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? {
+        BudgetedScheduler(budget: budget, pair: pair)
+    }
 }
 
 extension BudgetedPolicy: PolicyFamily {
     public static let familyNames = ["budgeted", "budget"]
     public static let form = "budgeted(k) or budgeted(<J>j) (e.g. budgeted(4), budgeted(200j))"
-    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy] {
+    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
+    {
         guard !arguments.isEmpty else { return [BudgetedPolicy()] }
         return try arguments.map { (a: String) throws(PolicyRegistry.ParseError) -> any FetchPolicy in
             if a.hasSuffix("j") {
@@ -71,7 +74,8 @@ extension BudgetedPolicy: PolicyFamily {
                 return BudgetedPolicy(budget: .joules(j))
             }
             return BudgetedPolicy(
-                budget: .fetches(try PolicyRegistry.Arguments.integer(a, raw: raw, what: "daily budget", in: 1...10_000)))
+                budget: .fetches(
+                    try PolicyRegistry.Arguments.integer(a, raw: raw, what: "daily budget", in: 1...10_000)))
         }
     }
 }
@@ -121,7 +125,9 @@ struct BudgetedScheduler: FetchScheduler {
         nextWake = benefit.slotStart(pair.firstEvent) + SlotHistogram.slotLength
     }
 
-    func cost(in state: DeviceState) -> Double { state.network == .cellular && !state.charging ? cellularCost : wifiCost }
+    func cost(in state: DeviceState) -> Double {
+        state.network == .cellular && !state.charging ? cellularCost : wifiCost
+    }
 
     mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
         guard event.app == app, event.kind == .launch else { return nil }

@@ -49,10 +49,12 @@ public struct IOSAdaptivePolicy: FetchPolicy {
 extension IOSAdaptivePolicy: PolicyFamily {
     public static let familyNames = ["ios-adaptive", "ios_adaptive", "iosadaptive"]
     public static let form = "ios-adaptive(lead) (e.g. ios-adaptive, ios-adaptive(10m))"
-    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy] {
+    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
+    {
         guard !arguments.isEmpty else { return [IOSAdaptivePolicy()] }
         return try arguments.map { (a: String) throws(PolicyRegistry.ParseError) -> any FetchPolicy in
-            IOSAdaptivePolicy(lead: try PolicyRegistry.Arguments.duration(a, raw: raw, what: "lead", in: 0 ... .hours(2)))
+            IOSAdaptivePolicy(
+                lead: try PolicyRegistry.Arguments.duration(a, raw: raw, what: "lead", in: 0 ... .hours(2)))
         }
     }
 }

@@ -17,16 +17,13 @@ public struct PushPolicy: FetchPolicy {
     /// The least time between two pushes.
     public var spacing: Microseconds { Microseconds((Double(Microseconds.perHour) / rate).rounded()) }
 
-    public var name: String { "push(\(Self.format(rate)))" }
+    public var name: String { "push(\(PolicyRegistry.Arguments.numberName(rate)))" }
     public var family: String { "push" }
     public var parameters: [String: Double] { ["rate_per_hour": rate] }
     public var needsContentUpdates: Bool { true }
     public var summary: String {
-        "silent push on every content update, at most \(Self.format(rate)) an hour (later updates wait)"
+        "silent push on every content update, at most \(PolicyRegistry.Arguments.numberName(rate)) an hour (later updates wait)"
     }
-
-    /// `3`, `0.5`: a rate as it parses back.
-    static func format(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }
 
     public func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? { PushScheduler(spacing: spacing) }
 }
@@ -34,7 +31,8 @@ public struct PushPolicy: FetchPolicy {
 extension PushPolicy: PolicyFamily {
     public static let familyNames = ["push", "silent-push", "silent_push"]
     public static let form = "push(rate per hour) (e.g. push, push(3))"
-    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy] {
+    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
+    {
         guard !arguments.isEmpty else { return [PushPolicy()] }
         return try arguments.map { (a: String) throws(PolicyRegistry.ParseError) -> any FetchPolicy in
             PushPolicy(rate: try PolicyRegistry.Arguments.number(a, raw: raw, what: "rate per hour", in: 0.01...3_600))

@@ -38,7 +38,9 @@ struct SlotHistogram: Sendable {
     }
 
     /// The start of the slot holding `t`.
-    func slotStart(_ t: Microseconds) -> Microseconds { start(of: slot(of: t), day: LocalCalendar.day(t, offset: offset)) }
+    func slotStart(_ t: Microseconds) -> Microseconds {
+        start(of: slot(of: t), day: LocalCalendar.day(t, offset: offset))
+    }
 
     /// Ages the counts to the local day of `t` (times come in non-decreasing order).
     mutating func advance(to t: Microseconds) {

@@ -85,25 +85,30 @@ extension WorkManagerPolicy: PolicyFamily {
     public static let form =
         "workmanager(period,flex,constraints) (e.g. workmanager, workmanager(1h,15m,unmetered+charging); "
         + "constraints none, unmetered, charging, battery-not-low)"
-    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy] {
+    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
+    {
         guard arguments.count <= 3 else {
             throw PolicyRegistry.ParseError(
-                message: "policy '\(raw)': workmanager takes at most period, flex and constraints, e.g. workmanager(1h,15m,none)")
+                message:
+                    "policy '\(raw)': workmanager takes at most period, flex and constraints, e.g. workmanager(1h,15m,none)"
+            )
         }
         let period =
             arguments.count > 0
-            ? try PolicyRegistry.Arguments.duration(arguments[0], raw: raw, what: "period", in: minimumPeriod ... .days(365))
+            ? try PolicyRegistry.Arguments.duration(
+                arguments[0], raw: raw, what: "period", in: minimumPeriod ... .days(365))
             : .hours(1)
         let flex =
             arguments.count > 1
-            ? try PolicyRegistry.Arguments.duration(arguments[1], raw: raw, what: "flex", in: minimumFlex ... period)
+            ? try PolicyRegistry.Arguments.duration(arguments[1], raw: raw, what: "flex", in: minimumFlex...period)
             : min(.minutes(15), period)
         var constraints: Constraints = []
         if arguments.count > 2, arguments[2] != "none" {
             for part in arguments[2].split(separator: "+", omittingEmptySubsequences: false) {
                 guard let c = Constraints.names.first(where: { $0.0 == part || $0.0.replacingDash() == part }) else {
                     throw PolicyRegistry.ParseError(
-                        message: "policy '\(raw)': constraint '\(part)' is not none, unmetered, charging or battery-not-low")
+                        message:
+                            "policy '\(raw)': constraint '\(part)' is not none, unmetered, charging or battery-not-low")
                 }
                 constraints.insert(c.1)
             }
