@@ -43,8 +43,7 @@ public struct AndroidPrefetchPolicy: FetchPolicy {
 
 extension AndroidPrefetchPolicy: PolicyFamily {
     public static let familyNames = ["android-prefetch", "android_prefetch", "prefetch"]
-    public static let form =
-        "android-prefetch(threshold,period) (e.g. android-prefetch, android-prefetch(7h), android-prefetch(7h,4h))"
+    public static let form = "android-prefetch(threshold,period) (e.g. android-prefetch(7h,4h))"
     public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
     {
         guard arguments.count <= 2 else {

@@ -63,7 +63,7 @@ public struct BudgetedPolicy: FetchPolicy {
 
 extension BudgetedPolicy: PolicyFamily {
     public static let familyNames = ["budgeted", "budget"]
-    public static let form = "budgeted(k) or budgeted(<J>j) (e.g. budgeted(4), budgeted(200j))"
+    public static let form = "budgeted(k or <J>j) (e.g. budgeted(4), budgeted(200j))"
     public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
     {
         guard !arguments.isEmpty else { return [BudgetedPolicy()] }

@@ -48,7 +48,7 @@ public struct IOSAdaptivePolicy: FetchPolicy {
 
 extension IOSAdaptivePolicy: PolicyFamily {
     public static let familyNames = ["ios-adaptive", "ios_adaptive", "iosadaptive"]
-    public static let form = "ios-adaptive(lead) (e.g. ios-adaptive, ios-adaptive(10m))"
+    public static let form = "ios-adaptive(lead) (e.g. ios-adaptive(10m))"
     public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
     {
         guard !arguments.isEmpty else { return [IOSAdaptivePolicy()] }

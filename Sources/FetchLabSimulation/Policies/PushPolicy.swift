@@ -30,7 +30,7 @@ public struct PushPolicy: FetchPolicy {
 
 extension PushPolicy: PolicyFamily {
     public static let familyNames = ["push", "silent-push", "silent_push"]
-    public static let form = "push(rate per hour) (e.g. push, push(3))"
+    public static let form = "push(rate per hour) (e.g. push(3))"
     public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
     {
         guard !arguments.isEmpty else { return [PushPolicy()] }

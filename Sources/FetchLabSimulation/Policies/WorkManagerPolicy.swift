@@ -82,9 +82,7 @@ public struct WorkManagerPolicy: FetchPolicy {
 
 extension WorkManagerPolicy: PolicyFamily {
     public static let familyNames = ["workmanager", "work-manager", "work_manager"]
-    public static let form =
-        "workmanager(period,flex,constraints) (e.g. workmanager, workmanager(1h,15m,unmetered+charging); "
-        + "constraints none, unmetered, charging, battery-not-low)"
+    public static let form = "workmanager(period,flex,constraints) (e.g. workmanager(1h,15m,unmetered+charging))"
     public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
     {
         guard arguments.count <= 3 else {
