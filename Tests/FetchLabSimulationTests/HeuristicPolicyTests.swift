@@ -49,6 +49,18 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
         #expect(out[0][0].leads.allSatisfy { $0 == .minutes(5) })
     }
 
+    @Test func keepsItsMinimumInterval() throws {
+        // Used at 12:00 and 12:20 every day: fetches at 11:50 and 12:10, or only 11:50 an hour apart.
+        let h = history(daily(at: [12 * 60, 12 * 60 + 20], days: 10))
+        let quarter = try #require(try runs(h, IOSAdaptivePolicy(), evaluation: evaluation(warmUp: 7)).first)
+        let both: [Int64] = (0..<9).flatMap { _ in [710, 730] }  // 11:50, 12:10
+        #expect(quarter.fetches.map { minuteOfDay($0.time) } == both)
+        let hourly = try #require(
+            try runs(h, IOSAdaptivePolicy(minimumInterval: .hours(1)), evaluation: evaluation(warmUp: 7)).first)
+        let first: [Int64] = Array(repeating: 710, count: 9)
+        #expect(hourly.fetches.map { minuteOfDay($0.time) } == first)
+    }
+
     @Test func backsOffAfterRepeatedNoData() throws {
         let launches = daily(at: [8 * 60, 12 * 60, 18 * 60, 22 * 60], days: 21)
         func fetches(updates: [Microseconds]) throws -> Int {
@@ -219,7 +231,8 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
 @Suite struct HeuristicRegistryTests {
     @Test func canonicalNamesParseBack() throws {
         let typed = [
-            "ios-adaptive", "ios-adaptive(5m)", "workmanager", "workmanager(2h,30m,unmetered+charging)",
+            "ios-adaptive", "ios-adaptive(5m)", "ios-adaptive(0m,1h)", "workmanager",
+            "workmanager(2h,30m,unmetered+charging)",
             "WorkManager(1h, 15m, battery-not-low+unmetered)", "android-prefetch", "android-prefetch(3h)",
             "android-prefetch(7h,1h)", "push", "push(0.5)", "budgeted", "budgeted(8)", "budgeted(200j)",
             "budgeted(12.5J)",
@@ -238,7 +251,8 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
         }
         #expect(
             try PolicyRegistry.parseList("ios-adaptive, workmanager, android-prefetch, budgeted, push").map(\.name) == [
-                "ios-adaptive(10m)", "workmanager(1h,15m,none)", "android-prefetch(7h,4h)", "budgeted(4)", "push(3)",
+                "ios-adaptive(10m,15m)", "workmanager(1h,15m,none)", "android-prefetch(7h,4h)", "budgeted(4)",
+                "push(3)",
             ])
         #expect(
             try PolicyRegistry.parse("workmanager(1h,15m,charging+unmetered)")[0].name
@@ -252,7 +266,9 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
     }
 
     @Test(arguments: [
-        ("ios-adaptive(3h)", "ios-adaptive"), ("ios-adaptive(x)", "ios-adaptive"), ("workmanager(10m)", "workmanager"),
+        ("ios-adaptive(3h)", "ios-adaptive"), ("ios-adaptive(x)", "ios-adaptive"),
+        ("ios-adaptive(10m,5m)", "ios-adaptive"),
+        ("ios-adaptive(10m,15m,1)", "ios-adaptive"), ("workmanager(10m)", "workmanager"),
         ("workmanager(1h,2h)", "workmanager"), ("workmanager(1h,1m)", "workmanager"),
         ("workmanager(1h,15m,wifi)", "workmanager"), ("workmanager(1h,15m,none,x)", "workmanager"),
         ("workmanager(1h,15m,none+charging)", "workmanager"), ("android-prefetch(0m)", "android-prefetch"),

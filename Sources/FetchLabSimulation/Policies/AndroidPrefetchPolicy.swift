@@ -72,6 +72,7 @@ struct AndroidPrefetchScheduler: FetchScheduler {
     var predictor: AndroidHeuristicPredictor
     /// The last run asked for, or the last launch when launches refresh.
     var lastRefresh: Microseconds? = nil
+    var lastLaunch: Microseconds? = nil
     private(set) var nextWake: Microseconds?
 
     init(policy: AndroidPrefetchPolicy, pair: PairInfo) {
@@ -84,7 +85,9 @@ struct AndroidPrefetchScheduler: FetchScheduler {
 
     mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
         guard event.app == app, event.kind == .launch else { return nil }
-        predictor.observe(event)
+        // Launches at one instant are one launch (the predictor's mean gap must not be zero).
+        if lastLaunch != event.time { predictor.observe(event) }
+        lastLaunch = event.time
         if launchRefreshes { lastRefresh = event.time }
         return nil
     }

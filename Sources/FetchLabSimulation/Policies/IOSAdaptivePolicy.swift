@@ -9,15 +9,18 @@ import FetchLabCore
 /// ``maxPerDay`` most used first, never two closer than the minimum interval.
 ///
 /// When the app's content updates are known it learns from the fetch results as iOS does: each
-/// `noData` doubles the minimum interval (up to 2⁸ × 15 min = 64 h), a `newData` restores it to
-/// 15 min. Refused requests count as fetches for the spacing and the daily cap (iOS would not
+/// `noData` doubles the minimum interval (up to 2⁸ times it: 64 h from 15 min), a `newData`
+/// restores it. Refused requests count as fetches for the spacing and the daily cap (iOS would not
 /// retry them sooner).
 public struct IOSAdaptivePolicy: FetchPolicy {
     /// How long before the expected launch the fetch runs.
     public var lead: Microseconds
+    /// The least time between two fetches (`setMinimumBackgroundFetchInterval`; iOS's floor is
+    /// about 15 minutes, `.minimum`).
+    public var minimumInterval: Microseconds
 
-    /// The platform's floor between two fetches (`setMinimumBackgroundFetchInterval(.minimum)`).
-    public static let minimumInterval: Microseconds = .minutes(15)
+    /// iOS's floor of the minimum interval.
+    public static let platformMinimum: Microseconds = .minutes(15)
     /// At most this many fetches per local day.
     public static let maxPerDay = 12
     /// A slot is an expected launch when at least this share of recent days had a launch in it.
@@ -25,37 +28,52 @@ public struct IOSAdaptivePolicy: FetchPolicy {
     /// Doublings of the minimum interval after repeated `noData`.
     public static let maxBackoff = 8
 
-    public init(lead: Microseconds = .minutes(10)) {
-        precondition(lead >= 0)
+    public init(lead: Microseconds = .minutes(10), minimumInterval: Microseconds = .minutes(15)) {
+        precondition(lead >= 0 && minimumInterval >= Self.platformMinimum)
         self.lead = lead
+        self.minimumInterval = minimumInterval
     }
 
-    public var name: String { "ios-adaptive(\(FixedIntervalPolicy.durationName(lead)))" }
+    public var name: String {
+        "ios-adaptive(\(FixedIntervalPolicy.durationName(lead)),\(FixedIntervalPolicy.durationName(minimumInterval)))"
+    }
     public var family: String { "ios-adaptive" }
     public var parameters: [String: Double] {
         [
-            "lead_minutes": lead.inMinutes, "min_interval_minutes": Self.minimumInterval.inMinutes,
+            "lead_minutes": lead.inMinutes, "min_interval_minutes": minimumInterval.inMinutes,
             "max_per_day": Double(Self.maxPerDay), "launch_share": Self.launchShare,
         ]
     }
     public var summary: String {
         "iOS-like adaptive refresh: a fetch \(FixedIntervalPolicy.durationName(lead)) before the usual launch times "
-            + "(at most \(Self.maxPerDay) a day, 15 min apart), backing off after noData"
+            + "(at most \(Self.maxPerDay) a day, \(FixedIntervalPolicy.durationName(minimumInterval)) apart), "
+            + "backing off after noData"
     }
 
-    public func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? { IOSAdaptiveScheduler(pair, lead: lead) }
+    public func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? { IOSAdaptiveScheduler(pair, policy: self) }
 }
 
 extension IOSAdaptivePolicy: PolicyFamily {
     public static let familyNames = ["ios-adaptive", "ios_adaptive", "iosadaptive"]
-    public static let form = "ios-adaptive(lead) (e.g. ios-adaptive(10m))"
+    public static let form = "ios-adaptive(lead,minimum interval) (e.g. ios-adaptive(10m), ios-adaptive(10m,1h))"
     public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
     {
-        guard !arguments.isEmpty else { return [IOSAdaptivePolicy()] }
-        return try arguments.map { (a: String) throws(PolicyRegistry.ParseError) -> any FetchPolicy in
-            IOSAdaptivePolicy(
-                lead: try PolicyRegistry.Arguments.duration(a, raw: raw, what: "lead", in: 0 ... .hours(2)))
+        guard arguments.count <= 2 else {
+            throw PolicyRegistry.ParseError(
+                message:
+                    "policy '\(raw)': ios-adaptive takes at most a lead and a minimum interval, e.g. ios-adaptive(10m,15m)"
+            )
         }
+        let lead =
+            arguments.count > 0
+            ? try PolicyRegistry.Arguments.duration(arguments[0], raw: raw, what: "lead", in: 0 ... .hours(2))
+            : .minutes(10)
+        let interval =
+            arguments.count > 1
+            ? try PolicyRegistry.Arguments.duration(
+                arguments[1], raw: raw, what: "minimum interval", in: platformMinimum ... .days(7))
+            : platformMinimum
+        return [IOSAdaptivePolicy(lead: lead, minimumInterval: interval)]
     }
 }
 
@@ -63,6 +81,7 @@ struct IOSAdaptiveScheduler: FetchScheduler {
     let app: Int32
     let offset: Int32
     let lead: Microseconds
+    let minimumInterval: Microseconds
     /// Per slot: days with a launch in it, and where in the slot (minutes) the day's first one fell.
     var usage: SlotHistogram
     /// Per slot: the last local day a launch in it was counted.
@@ -73,10 +92,11 @@ struct IOSAdaptiveScheduler: FetchScheduler {
     var fetchesToday = 0
     private(set) var nextWake: Microseconds? = nil
 
-    init(_ pair: PairInfo, lead: Microseconds) {
+    init(_ pair: PairInfo, policy: IOSAdaptivePolicy) {
         app = pair.app
         offset = pair.offset
-        self.lead = lead
+        lead = policy.lead
+        minimumInterval = policy.minimumInterval
         usage = SlotHistogram(offset: pair.offset)
         counted = [Int](repeating: .min, count: SlotHistogram.slotCount)
     }
@@ -121,7 +141,7 @@ struct IOSAdaptiveScheduler: FetchScheduler {
     /// The next planned fetch after `now`: over today and the next three days, the expected
     /// launches of each day's most used slots, `lead` earlier, not before the spacing allows.
     mutating func plan(after now: Microseconds) {
-        let spacing = IOSAdaptivePolicy.minimumInterval << Int64(backoff)
+        let spacing = minimumInterval << Int64(backoff)
         let earliest = max(now + 1, lastFetch.map { $0 + spacing } ?? now + 1)
         let today = LocalCalendar.day(now, offset: offset)
         let slots = (0..<SlotHistogram.slotCount)
