@@ -112,6 +112,20 @@ public enum PolicyRegistry {
             x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x)
         }
 
+        /// Throws unless at most `count` arguments are given; `usage` says which, e.g.
+        /// `ios-adaptive takes at most a lead and a minimum interval, e.g. ios-adaptive(10m,15m)`.
+        public static func atMost(_ count: Int, _ arguments: [String], raw: String, usage: String) throws(ParseError) {
+            guard arguments.count <= count else { throw ParseError(message: "policy '\(raw)': \(usage)") }
+        }
+
+        /// The duration at `index` (see ``duration(_:raw:what:in:)``), or `value` when fewer are given.
+        public static func duration(
+            _ arguments: [String], at index: Int, default value: Microseconds, raw: String, what: String,
+            in range: ClosedRange<Microseconds>
+        ) throws(ParseError) -> Microseconds {
+            index < arguments.count ? try duration(arguments[index], raw: raw, what: what, in: range) : value
+        }
+
         public static func none(_ arguments: [String], raw: String, family: String) throws(ParseError) {
             guard arguments.isEmpty else { throw ParseError(message: "policy '\(raw)': \(family) takes no parameter") }
         }

@@ -46,21 +46,14 @@ extension AndroidPrefetchPolicy: PolicyFamily {
     public static let form = "android-prefetch(threshold,period) (e.g. android-prefetch(7h,4h))"
     public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
     {
-        guard arguments.count <= 2 else {
-            throw PolicyRegistry.ParseError(
-                message:
-                    "policy '\(raw)': android-prefetch takes at most a threshold and a period, e.g. android-prefetch(7h,4h)"
-            )
-        }
-        let threshold =
-            arguments.count > 0
-            ? try PolicyRegistry.Arguments.duration(
-                arguments[0], raw: raw, what: "threshold", in: .minutes(1) ... .days(7))
-            : .hours(7)
-        let period =
-            arguments.count > 1
-            ? try PolicyRegistry.Arguments.duration(arguments[1], raw: raw, what: "period", in: check ... .days(7))
-            : .hours(4)
+        typealias A = PolicyRegistry.Arguments
+        try A.atMost(
+            2, arguments, raw: raw,
+            usage: "android-prefetch takes at most a threshold and a period, e.g. android-prefetch(7h,4h)")
+        let threshold = try A.duration(
+            arguments, at: 0, default: .hours(7), raw: raw, what: "threshold", in: .minutes(1) ... .days(7))
+        let period = try A.duration(
+            arguments, at: 1, default: .hours(4), raw: raw, what: "period", in: check ... .days(7))
         return [AndroidPrefetchPolicy(threshold: threshold, period: period)]
     }
 }

@@ -58,21 +58,14 @@ extension IOSAdaptivePolicy: PolicyFamily {
     public static let form = "ios-adaptive(lead,minimum interval) (e.g. ios-adaptive(10m), ios-adaptive(10m,1h))"
     public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
     {
-        guard arguments.count <= 2 else {
-            throw PolicyRegistry.ParseError(
-                message:
-                    "policy '\(raw)': ios-adaptive takes at most a lead and a minimum interval, e.g. ios-adaptive(10m,15m)"
-            )
-        }
-        let lead =
-            arguments.count > 0
-            ? try PolicyRegistry.Arguments.duration(arguments[0], raw: raw, what: "lead", in: 0 ... .hours(2))
-            : .minutes(10)
-        let interval =
-            arguments.count > 1
-            ? try PolicyRegistry.Arguments.duration(
-                arguments[1], raw: raw, what: "minimum interval", in: platformMinimum ... .days(7))
-            : platformMinimum
+        typealias A = PolicyRegistry.Arguments
+        try A.atMost(
+            2, arguments, raw: raw,
+            usage: "ios-adaptive takes at most a lead and a minimum interval, e.g. ios-adaptive(10m,15m)")
+        let lead = try A.duration(arguments, at: 0, default: .minutes(10), raw: raw, what: "lead", in: 0 ... .hours(2))
+        let interval = try A.duration(
+            arguments, at: 1, default: platformMinimum, raw: raw, what: "minimum interval",
+            in: platformMinimum ... .days(7))
         return [IOSAdaptivePolicy(lead: lead, minimumInterval: interval)]
     }
 }

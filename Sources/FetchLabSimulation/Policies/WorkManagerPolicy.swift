@@ -85,21 +85,14 @@ extension WorkManagerPolicy: PolicyFamily {
     public static let form = "workmanager(period,flex,constraints) (e.g. workmanager(1h,15m,unmetered+charging))"
     public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
     {
-        guard arguments.count <= 3 else {
-            throw PolicyRegistry.ParseError(
-                message:
-                    "policy '\(raw)': workmanager takes at most period, flex and constraints, e.g. workmanager(1h,15m,none)"
-            )
-        }
-        let period =
-            arguments.count > 0
-            ? try PolicyRegistry.Arguments.duration(
-                arguments[0], raw: raw, what: "period", in: minimumPeriod ... .days(365))
-            : .hours(1)
-        let flex =
-            arguments.count > 1
-            ? try PolicyRegistry.Arguments.duration(arguments[1], raw: raw, what: "flex", in: minimumFlex...period)
-            : min(.minutes(15), period)
+        typealias A = PolicyRegistry.Arguments
+        try A.atMost(
+            3, arguments, raw: raw,
+            usage: "workmanager takes at most period, flex and constraints, e.g. workmanager(1h,15m,none)")
+        let period = try A.duration(
+            arguments, at: 0, default: .hours(1), raw: raw, what: "period", in: minimumPeriod ... .days(365))
+        let flex = try A.duration(
+            arguments, at: 1, default: min(.minutes(15), period), raw: raw, what: "flex", in: minimumFlex...period)
         var constraints: Constraints = []
         if arguments.count > 2, arguments[2] != "none" {
             for part in arguments[2].split(separator: "+", omittingEmptySubsequences: false) {
