@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "FetchLabSynth", dependencies: ["FetchLabCore"]),
         .target(name: "FetchLabDatasets", dependencies: ["FetchLabCore", "FetchLabIngest", "FetchLabSynth"]),
         .target(name: "FetchLabPredict", dependencies: ["FetchLabCore"]),
-        .target(name: "FetchLabSimulation", dependencies: ["FetchLabCore"]),
+        .target(name: "FetchLabSimulation", dependencies: ["FetchLabCore", "FetchLabPredict"]),
         .target(name: "FetchLabReport", dependencies: ["FetchLabCore", "FetchLabPredict", "FetchLabSimulation"]),
         .executableTarget(
             name: "fetchlab",

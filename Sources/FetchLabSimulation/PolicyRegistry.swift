@@ -16,7 +16,9 @@ public protocol PolicyFamily {
 public enum PolicyRegistry {
     /// The families, in the order of the help text.
     public static let families: [any PolicyFamily.Type] = [
-        NeverPolicy.self, FixedIntervalPolicy.self, PredictivePolicy.self, OraclePolicy.self, BudgetOraclePolicy.self,
+        NeverPolicy.self, FixedIntervalPolicy.self, IOSAdaptivePolicy.self, WorkManagerPolicy.self,
+        AndroidPrefetchPolicy.self, PredictivePolicy.self, BudgetedPolicy.self, PushPolicy.self, OraclePolicy.self,
+        BudgetOraclePolicy.self,
     ]
 
     /// The seven fixed intervals the base of gap closed is chosen from.
@@ -35,7 +37,8 @@ public enum PolicyRegistry {
 
     /// The standard set `compare` and `demo` run by default, as people would type it.
     public static let standardNames =
-        "never, fixed(15m,30m,1h,2h,4h,8h,24h), predictive, predictive-cost-aware, oracle, budget-oracle(1,2,4,8,16)"
+        "never, fixed(15m,30m,1h,2h,4h,8h,24h), ios-adaptive, workmanager, android-prefetch, predictive, "
+        + "predictive-cost-aware, budgeted, push, oracle, budget-oracle(1,2,4,8,16)"
 
     /// The standard set; families that need content updates (push) only when some exist.
     public static func standard(contentUpdates: Bool = true) -> [any FetchPolicy] {
@@ -105,6 +108,25 @@ public enum PolicyRegistry {
 
     /// Helpers for families' `parse`.
     public enum Arguments {
+        /// A number as a canonical name writes it, so that it parses back: `3`, `0.5`, `12.5`.
+        public static func numberName(_ x: Double) -> String {
+            x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x)
+        }
+
+        /// Throws unless at most `count` arguments are given; `usage` says which, e.g.
+        /// `ios-adaptive takes at most a lead and a minimum interval, e.g. ios-adaptive(10m,15m)`.
+        public static func atMost(_ count: Int, _ arguments: [String], raw: String, usage: String) throws(ParseError) {
+            guard arguments.count <= count else { throw ParseError(message: "policy '\(raw)': \(usage)") }
+        }
+
+        /// The duration at `index` (see ``duration(_:raw:what:in:)``), or `value` when fewer are given.
+        public static func duration(
+            _ arguments: [String], at index: Int, default value: Microseconds, raw: String, what: String,
+            in range: ClosedRange<Microseconds>
+        ) throws(ParseError) -> Microseconds {
+            index < arguments.count ? try duration(arguments[index], raw: raw, what: what, in: range) : value
+        }
+
         public static func none(_ arguments: [String], raw: String, family: String) throws(ParseError) {
             guard arguments.isEmpty else { throw ParseError(message: "policy '\(raw)': \(family) takes no parameter") }
         }

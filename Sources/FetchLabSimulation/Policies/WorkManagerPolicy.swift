@@ -1,0 +1,139 @@
+import FetchLabCore
+
+/// Android WorkManager periodic work, enqueued at the user's first event t0: period n is
+/// [t0 + n·P, t0 + (n+1)·P) and its run is due in the flex window at its end,
+/// [t0 + (n+1)·P − F, t0 + (n+1)·P). The run happens at the start of the window when the
+/// constraints hold; otherwise the work waits, re-checking every 5 minutes (WorkManager's minimum
+/// flex), past the end of the window if need be, until they hold (a postponed run is not
+/// dropped, as JobScheduler keeps a job pending until its constraints are met). After a run in
+/// period m the next one is due in the window of period m + 1 at the earliest, so there is at
+/// most one run per period. A run the platform refuses counts as the period's run (no retry).
+///
+/// Constraints: `unmetered` (Wi-Fi), `charging`, `battery-not-low` (not below 20 % unless
+/// charging, the replay's low-battery level), or `none`. No constraint on "connected": without a
+/// network the platform refuses the run with `no_network`.
+public struct WorkManagerPolicy: FetchPolicy {
+    /// The constraints a run waits for.
+    public struct Constraints: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let unmetered = Constraints(rawValue: 1)
+        public static let charging = Constraints(rawValue: 2)
+        public static let batteryNotLow = Constraints(rawValue: 4)
+
+        /// The spellings, in canonical order.
+        static let names: [(String, Constraints)] = [
+            ("unmetered", .unmetered), ("charging", .charging), ("battery-not-low", .batteryNotLow),
+        ]
+
+        /// `none`, or the names joined with `+` in canonical order.
+        public var name: String {
+            let parts = Self.names.filter { contains($0.1) }.map(\.0)
+            return parts.isEmpty ? "none" : parts.joined(separator: "+")
+        }
+
+        /// Whether a device state meets them.
+        public func hold(in state: DeviceState) -> Bool {
+            (!contains(.unmetered) || state.network == .wifi) && (!contains(.charging) || state.charging)
+                && (!contains(.batteryNotLow) || !state.isLow(below: WorkManagerPolicy.lowBatteryPercent))
+        }
+    }
+
+    public var period: Microseconds
+    public var flex: Microseconds
+    public var constraints: Constraints
+
+    /// WorkManager's minimum period and minimum flex.
+    public static let minimumPeriod: Microseconds = .minutes(15)
+    public static let minimumFlex: Microseconds = .minutes(5)
+    /// How often a due run whose constraints do not hold checks again.
+    public static let recheck: Microseconds = .minutes(5)
+    /// `battery-not-low`: not below this percent unless charging.
+    public static let lowBatteryPercent = 20.0
+
+    public init(period: Microseconds = .hours(1), flex: Microseconds = .minutes(15), constraints: Constraints = []) {
+        precondition(period >= Self.minimumPeriod && flex >= Self.minimumFlex && flex <= period)
+        self.period = period
+        self.flex = flex
+        self.constraints = constraints
+    }
+
+    public var name: String {
+        "workmanager(\(FixedIntervalPolicy.durationName(period)),\(FixedIntervalPolicy.durationName(flex)),\(constraints.name))"
+    }
+    public var family: String { "workmanager" }
+    public var parameters: [String: Double] {
+        [
+            "period_minutes": period.inMinutes, "flex_minutes": flex.inMinutes,
+            "unmetered": constraints.contains(.unmetered) ? 1 : 0, "charging": constraints.contains(.charging) ? 1 : 0,
+            "battery_not_low": constraints.contains(.batteryNotLow) ? 1 : 0,
+        ]
+    }
+    public var summary: String {
+        "Android WorkManager periodic work: one run per \(FixedIntervalPolicy.durationName(period)), at the start of "
+            + "the last \(FixedIntervalPolicy.durationName(flex)) of the period"
+            + (constraints.isEmpty ? "" : " once \(constraints.name) holds")
+    }
+
+    public func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? {
+        WorkManagerScheduler(policy: self, firstEvent: pair.firstEvent)
+    }
+}
+
+extension WorkManagerPolicy: PolicyFamily {
+    public static let familyNames = ["workmanager", "work-manager", "work_manager"]
+    public static let form = "workmanager(period,flex,constraints) (e.g. workmanager(1h,15m,unmetered+charging))"
+    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
+    {
+        typealias A = PolicyRegistry.Arguments
+        try A.atMost(
+            3, arguments, raw: raw,
+            usage: "workmanager takes at most period, flex and constraints, e.g. workmanager(1h,15m,none)")
+        let period = try A.duration(
+            arguments, at: 0, default: .hours(1), raw: raw, what: "period", in: minimumPeriod ... .days(365))
+        let flex = try A.duration(
+            arguments, at: 1, default: min(.minutes(15), period), raw: raw, what: "flex", in: minimumFlex...period)
+        var constraints: Constraints = []
+        if arguments.count > 2, arguments[2] != "none" {
+            for part in arguments[2].split(separator: "+", omittingEmptySubsequences: false) {
+                guard let c = Constraints.names.first(where: { $0.0 == part || $0.0.replacingDash() == part }) else {
+                    throw PolicyRegistry.ParseError(
+                        message:
+                            "policy '\(raw)': constraint '\(part)' is not none, unmetered, charging or battery-not-low")
+                }
+                constraints.insert(c.1)
+            }
+        }
+        return [WorkManagerPolicy(period: period, flex: flex, constraints: constraints)]
+    }
+}
+
+extension String {
+    /// `battery-not-low` → `battery_not_low` (the other accepted spelling).
+    fileprivate func replacingDash() -> String { String(map { $0 == "-" ? "_" : $0 }) }
+}
+
+struct WorkManagerScheduler: FetchScheduler {
+    let policy: WorkManagerPolicy
+    let firstEvent: Microseconds
+    private(set) var nextWake: Microseconds?
+
+    init(policy: WorkManagerPolicy, firstEvent: Microseconds) {
+        self.policy = policy
+        self.firstEvent = firstEvent
+        nextWake = firstEvent + policy.period - policy.flex
+    }
+
+    mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? { nil }
+
+    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
+        guard policy.constraints.hold(in: state) else {
+            nextWake = time + WorkManagerPolicy.recheck
+            return nil
+        }
+        // The window of the period after the one holding this run.
+        let m = (time - firstEvent) / policy.period
+        nextWake = firstEvent + (m + 2) * policy.period - policy.flex
+        return .fetch
+    }
+}
