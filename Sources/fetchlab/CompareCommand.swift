@@ -16,7 +16,8 @@ struct CompareCommand: ParsableCommand {
             (launch-weighted), fetches per app per day (averaged over pairs) and gap closed: how much \
             of the distance from the best fixed interval at no more fetches per day to the clairvoyant \
             frontier (never, budget-oracle(1,2,4,8,16), oracle) the policy covers. No platform model: \
-            every fetch a policy asks for happens. Policies: \(PolicyRegistry.forms).
+            every fetch a policy asks for happens. Policies: \(PolicyRegistry.forms). Every run is \
+            stored in the database (fetchlab runs lists them).
             """
     )
 
@@ -40,8 +41,7 @@ struct CompareCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Launches an app needs in the whole log to be evaluated (1 to 1,000,000).")
     var minLaunches = 20
 
-    @Option(help: "Output: table or json.")
-    var format: CompareFormat = .table
+    @OptionGroup var output: ReportOutputOptions
 
     func validate() throws {
         try Bounds.check("--tau", tau, .minutes(1) ... .hours(24))
@@ -64,7 +64,7 @@ struct CompareCommand: ParsableCommand {
             guard !histories.isEmpty else {
                 throw CommandFailure("\(database.db): no launches to replay (import some usage logs first)")
             }
-            if Terminal.stderrIsTerminal && format == .table {
+            if Terminal.stderrIsTerminal && output.format == .table {
                 Terminal.note("replaying \(chosen.count) policies over \(histories.count) users …")
             }
             let report = Simulator(evaluation: evaluation).compare(histories, policies: chosen)
@@ -73,19 +73,12 @@ struct CompareCommand: ParsableCommand {
                     "\(database.db): no launch was scored (no app with at least \(minLaunches) launches and a log "
                         + "longer than the \(warmUp)-day warm-up); try a shorter --warm-up or a lower --min-launches")
             }
-            switch format {
-            case .json: print(Format.json(report))
-            case .table, .text: print(CompareRenderer.text(report))
-            }
+            let runID = RunRecorder.store(report, command: "compare", path: database.db)
+            try output.emit(output.render(report, runID: runID))
         }
     }
 }
 
 enum OnOff: String, ExpressibleByArgument, CaseIterable {
     case on, off
-}
-
-enum CompareFormat: String, ExpressibleByArgument, CaseIterable {
-    case table, json, text
-    static var allValueStrings: [String] { ["table", "json"] }
 }
