@@ -77,7 +77,8 @@ let package = Package(
         .testTarget(
             name: "FetchLabPredictTests", dependencies: ["FetchLabPredict", "FetchLabSynth", "FetchLabCore"]),
         .testTarget(
-            name: "FetchLabReportTests", dependencies: ["FetchLabReport", "FetchLabPredict", "FetchLabCore"]),
+            name: "FetchLabReportTests",
+            dependencies: ["FetchLabReport", "FetchLabPredict", "FetchLabSimulation", "FetchLabCore"]),
         .testTarget(
             name: "FetchLabSimulationTests", dependencies: ["FetchLabSimulation", "FetchLabReport", "FetchLabCore"]),
         .testTarget(

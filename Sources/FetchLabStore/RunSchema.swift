@@ -58,9 +58,9 @@ enum RunSchema {
 
     static var definitions: String { metricColumns.map { "\($0.name) \($0.type)" }.joined(separator: ",\n    ") }
 
-    /// The metric columns but the JSON, qualified by `table`.
+    /// The metric columns, qualified by `table`.
     static func metrics(_ table: String) -> String {
-        metricColumns.dropLast().map { "\(table).\($0.name)" }.joined(separator: ", ")
+        metricColumns.map { "\(table).\($0.name)" }.joined(separator: ", ")
     }
 
     static var sql: String {
