@@ -28,14 +28,24 @@ final class ProgressBar: Sendable {
     /// The least time between two redraws.
     static let interval = Duration.milliseconds(100)
 
+    /// Where the line goes: a line to draw, or nil to clear it (stderr; tests collect them).
+    private let draw: @Sendable (String?) -> Void
+
     /// - Parameters:
     ///   - total: units in all.
     ///   - unit: what is counted, plural (`users`, `files`).
     ///   - visible: whether to draw (default: when stderr is a terminal).
-    init(total: Int, unit: String, visible: Bool = Terminal.stderrIsTerminal) {
+    ///   - draw: draws a line, or clears it (nil); called under the bar's lock, one call at a time.
+    init(
+        total: Int, unit: String, visible: Bool = Terminal.stderrIsTerminal,
+        draw: @escaping @Sendable (String?) -> Void = { line in
+            if let line { Terminal.progress(line) } else { Terminal.clearProgress() }
+        }
+    ) {
         self.total = total
         self.unit = unit
         isVisible = visible
+        self.draw = draw
     }
 
     /// Sets the units done so far (a smaller count than one seen before is ignored, so that
@@ -49,7 +59,7 @@ final class ProgressBar: Sendable {
             if let last = s.lastDraw, now - last < Self.interval, s.done < total { return }
             s.lastDraw = now
             s.drawn = true
-            Terminal.progress(line(done: s.done, at: now))
+            draw(line(done: s.done, at: now))
         }
     }
 
@@ -68,7 +78,7 @@ final class ProgressBar: Sendable {
         state.withLock { s in
             guard !s.finished else { return }
             s.finished = true
-            if s.drawn { Terminal.clearProgress() }
+            if s.drawn { draw(nil) }
         }
     }
 
