@@ -12,21 +12,7 @@ import _FetchLabTestSupport
     }
 
     /// Two users, 12 days, three apps launched every 10 to 90 minutes from 8:00 to 22:00 UTC.
-    func usageText() -> String {
-        var text = "timestamp,user,app,event\n"
-        var x: UInt64 = 11
-        for user in 0..<2 {
-            for day in 0..<12 {
-                var t = 1_709_280_000 + day * 86_400 + 8 * 3_600
-                while t < 1_709_280_000 + day * 86_400 + 22 * 3_600 {
-                    x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                    text += "\(t),u\(user),com.app\(Int(x >> 40) % 3),launch\n"
-                    t += 600 + Int(x >> 33) % 4_800
-                }
-            }
-        }
-        return text
-    }
+    func usageText() -> String { syntheticLaunchesCSV() }
 
     @Test func compareTableAndJSON() throws {
         let file = try dir.write("usage.csv", usageText())

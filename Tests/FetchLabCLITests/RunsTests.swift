@@ -13,20 +13,9 @@ import _FetchLabTestSupport
         try run(fetchlabBinary(), arguments, cwd: dir.url.path)
     }
 
-    /// Two users, 12 days, three apps launched every 20 minutes to 2 hours from 8:00 to 22:00 UTC.
+    /// Two users, 12 days, three apps (see `syntheticLaunchesCSV`), imported.
     func imported() throws {
-        var text = "timestamp,user,app,event\n"
-        var x: UInt64 = 5
-        for user in 0..<2 {
-            for day in 0..<12 {
-                var t = 1_709_280_000 + day * 86_400 + 8 * 3_600
-                while t < 1_709_280_000 + day * 86_400 + 22 * 3_600 {
-                    x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                    text += "\(t),u\(user),com.app\(Int(x >> 40) % 3),launch\n"
-                    t += 1_200 + Int(x >> 33) % 6_000
-                }
-            }
-        }
+        let text = syntheticLaunchesCSV(seed: 5)
         let result = try fetchlab(["import", "--db", db, try dir.write("usage.csv", text)])
         #expect(result.status == 0, "\(result.err)")
     }
