@@ -41,11 +41,11 @@ struct DemoCommand: ParsableCommand {
             let store = try FetchLabDatabase(path: path)
             let importer = Importer(database: store)
             let progress = ProgressBar(total: files.count, unit: "files")
+            defer { progress.finish() }
             var rows = 0
             for file in files {
                 let summary = try importer.importFile(file)
                 guard summary.status != .nothingAccepted else {
-                    progress.finish()
                     throw CommandFailure("\(file): nothing could be imported from the sample")
                 }
                 rows += summary.counts.rows
