@@ -84,7 +84,8 @@ let package = Package(
         .testTarget(
             name: "FetchLabCLITests",
             dependencies: [
-                "fetchlab", "FetchLabCore", "_FetchLabTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "fetchlab", "FetchLabCore", "FetchLabStore", "FetchLabSimulation", "_FetchLabTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ],

@@ -129,3 +129,41 @@ import _FetchLabTestSupport
         #expect(bad.err.split(separator: "\n").count == 1)
     }
 }
+
+/// Databases of the previous schema, and databases that cannot be written.
+@Suite struct RunsMigrationTests {
+    let dir = TemporaryDirectory()
+
+    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
+        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
+    }
+
+    /// A database imported by this build, taken back to schema v3 (the run tables, their views and
+    /// the migration's record gone), is migrated again by the next command; inspect reads it as before.
+    @Test func aV3DatabaseIsMigratedAndInspectIsUnchanged() throws {
+        let db = dir.path("v3.sqlite")
+        let imported = try fetchlab(["import", "--db", db, try dir.write("u.csv", syntheticLaunchesCSV())])
+        #expect(imported.status == 0, "\(imported.err)")
+        let inspected = try fetchlab(["inspect", "--db", db])
+        do {
+            let queue = try DatabaseQueue(path: db)
+            try queue.writeWithoutTransaction { db in
+                try db.execute(
+                    sql: """
+                        DROP VIEW runs; DROP VIEW run_policies; DROP VIEW run_policy_apps; DROP VIEW run_policy_users;
+                        DROP TABLE run_policy_user; DROP TABLE run_policy_app; DROP TABLE run_policy; DROP TABLE run;
+                        DELETE FROM grdb_migrations WHERE identifier LIKE 'v4%';
+                        PRAGMA user_version = 3;
+                        """)
+            }
+            try queue.close()
+        }
+        let again = try fetchlab(["inspect", "--db", db])
+        #expect(again.status == 0 && again.out == inspected.out, "\(again.err)")
+        let compared = try fetchlab(["compare", "--db", db, "--policies", "oracle"])
+        #expect(compared.err == "run 1 stored in \(db)\n")
+        let queue = try DatabaseQueue(path: db)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 4)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM run_policies") } == 1)
+    }
+}
