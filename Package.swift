@@ -41,7 +41,8 @@ let package = Package(
         .target(
             name: "FetchLabStore",
             dependencies: [
-                "FetchLabCore", "FetchLabIngest",
+                // The report model it stores (runs); FetchLabSimulation knows only FetchLabCore.
+                "FetchLabCore", "FetchLabIngest", "FetchLabSimulation",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HeapModule", package: "swift-collections"),
@@ -66,7 +67,7 @@ let package = Package(
         .testTarget(
             name: "FetchLabStoreTests",
             dependencies: [
-                "FetchLabStore", "FetchLabIngest", "_FetchLabTestSupport",
+                "FetchLabStore", "FetchLabIngest", "FetchLabSimulation", "_FetchLabTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -76,13 +77,15 @@ let package = Package(
         .testTarget(
             name: "FetchLabPredictTests", dependencies: ["FetchLabPredict", "FetchLabSynth", "FetchLabCore"]),
         .testTarget(
-            name: "FetchLabReportTests", dependencies: ["FetchLabReport", "FetchLabPredict", "FetchLabCore"]),
+            name: "FetchLabReportTests",
+            dependencies: ["FetchLabReport", "FetchLabPredict", "FetchLabSimulation", "FetchLabCore"]),
         .testTarget(
             name: "FetchLabSimulationTests", dependencies: ["FetchLabSimulation", "FetchLabReport", "FetchLabCore"]),
         .testTarget(
             name: "FetchLabCLITests",
             dependencies: [
-                "fetchlab", "FetchLabCore", "_FetchLabTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "fetchlab", "FetchLabCore", "FetchLabStore", "FetchLabSimulation", "_FetchLabTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ],

@@ -7,29 +7,41 @@ import Foundation
 /// given order).
 public enum CompareRenderer {
     public static func text(_ r: ComparisonReport) -> String {
+        let lines = ([columns(r)] + rows(r)).map { cells in
+            cells.enumerated().map { i, cell in
+                let width = [0: 3, 1: 20, cells.count - 2: 16, cells.count - 1: 11][i] ?? 10
+                return TextFormat.pad(cell, width, right: i != 1)
+            }.joined(separator: " ")
+        }
+        return ([summary(r), ""] + lines).joined(separator: "\n")
+    }
+
+    /// The line above the table: the protocol and the population.
+    public static func summary(_ r: ComparisonReport) -> String {
         let s = r.settings
-        let pad = TextFormat.pad
-        var lines: [String] = []
         var span = "warm-up \(s.warmUpDays) d"
         if let a = s.firstScoredDay, let b = s.lastScoredDay { span += ", scored \(a) to \(b)" }
-        lines.append(
-            "τ = \(minutes(s.tauMinutes)), launch refreshes \(s.launchRefreshes ? "on" : "off"), \(span); "
-                + "\(TextFormat.counted(s.users, "user")), \(TextFormat.counted(s.pairs, "pair")) "
-                + "(apps with ≥ \(s.minLaunches) launches), \(TextFormat.counted(s.scoredLaunches, "scored launch", plural: "scored launches")); "
-                + "platform \(s.platform)")
-        lines.append("")
-        var header = [pad("#", 3, true), pad("policy", 20, false)]
-        header += s.tausMinutes.map { pad("fresh@\(minutes($0))", 10, true) }
-        header += [pad("fetches/app/day", 16, true), pad("gap closed", 11, true)]
-        lines.append(header.joined(separator: " "))
-        for (rank, p) in ranked(r.policies).enumerated() {
-            var cells = [pad(p.metrics.gapClosed == nil ? "" : "\(rank + 1)", 3, true), pad(p.name, 20, false)]
-            cells += p.metrics.fresh.map { pad(String(format: "%.1f%%", $0 * 100), 10, true) }
-            cells.append(pad(String(format: "%.2f", p.metrics.fetchesPerAppDay), 16, true))
-            cells.append(pad(p.metrics.gapClosed.map { String(format: "%.2f", $0) } ?? "–", 11, true))
-            lines.append(cells.joined(separator: " "))
+        return "τ = \(minutes(s.tauMinutes)), launch refreshes \(s.launchRefreshes ? "on" : "off"), \(span); "
+            + "\(TextFormat.counted(s.users, "user")), \(TextFormat.counted(s.pairs, "pair")) "
+            + "(apps with ≥ \(s.minLaunches) launches), \(TextFormat.counted(s.scoredLaunches, "scored launch", plural: "scored launches")); "
+            + "platform \(s.platform)"
+    }
+
+    /// The table's column titles: rank, policy, fresh@τ per τ, fetches/app/day, gap closed.
+    static func columns(_ r: ComparisonReport) -> [String] {
+        ["#", "policy"] + r.settings.tausMinutes.map { "fresh@\(minutes($0))" } + ["fetches/app/day", "gap closed"]
+    }
+
+    /// The table's cells, policies ranked (a rank only for those with a gap closed).
+    static func rows(_ r: ComparisonReport) -> [[String]] {
+        ranked(r.policies).enumerated().map { rank, p in
+            [p.metrics.gapClosed == nil ? "" : "\(rank + 1)", p.name]
+                + p.metrics.fresh.map { String(format: "%.1f%%", $0 * 100) }
+                + [
+                    String(format: "%.2f", p.metrics.fetchesPerAppDay),
+                    p.metrics.gapClosed.map { String(format: "%.2f", $0) } ?? "–",
+                ]
         }
-        return lines.joined(separator: "\n")
     }
 
     /// Policies with a gap closed first, highest first (ties in the given order), then the others

@@ -15,10 +15,22 @@ enum Schema {
     /// The schema version this build writes (`PRAGMA user_version`): the number of migrations.
     static var version: Int { migrations.count }
 
-    /// FetchLab's tables (views, indexes and GRDB's bookkeeping aside), all created by "v1".
-    static let tables: Set<String> = [
+    /// The tables "v1" created (views, indexes and GRDB's bookkeeping aside).
+    static let importTables: Set<String> = [
         "user", "app", "import", "usage_event", "context_sample", "content_update", "rejected_row",
     ]
+
+    /// The tables of stored runs, created by ``v4``.
+    static let runTables: Set<String> = ["run", "run_policy", "run_policy_app", "run_policy_user"]
+
+    /// FetchLab's tables (views, indexes and GRDB's bookkeeping aside) in the latest schema.
+    static var tables: Set<String> { importTables.union(runTables) }
+
+    /// The tables a database holds once `applied` migrations ran.
+    static func tables(applied: Set<String>) -> Set<String> {
+        guard applied.contains(migrations[0].identifier) else { return [] }
+        return applied.contains(v4) ? tables : importTables
+    }
 
     /// GRDB's migrator over ``migrations``, for tests that build databases of earlier versions.
     /// FetchLab itself migrates with ``complete(_:)``, inside one write transaction.
@@ -162,8 +174,12 @@ enum Schema {
                     FROM import;
                     """)
         },
+        Migration(identifier: v4) { db in
+            try db.execute(sql: RunSchema.sql)
+        },
     ]
 
-    /// The latest migration.
     static let v3 = "v3: read-options fingerprint and merged rows of imports"
+    /// The latest migration.
+    static let v4 = "v4: stored runs"
 }

@@ -44,7 +44,7 @@ struct SchemaState: Sendable, Equatable {
             // Not stamped: FetchLab's only if it holds nothing else than what FetchLab's
             // migrations recorded in grdb_migrations created (nothing, or FetchLab's tables).
             guard unknown.isEmpty else { return .foreign }
-            let expected = applied.contains(known[0]) ? Schema.tables : []
+            let expected = Schema.tables(applied: applied)
             guard tables == expected else { return .foreign }
         }
         if !unknown.isEmpty || userVersion > Schema.version {

@@ -11,6 +11,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case corrupt
         /// Another process kept the database locked for longer than the busy timeout.
         case busy
+        /// What was asked for is not stored (a run id that no run has).
+        case notFound
     }
 
     public var code: Code

@@ -16,7 +16,8 @@ struct CompareCommand: ParsableCommand {
             (launch-weighted), fetches per app per day (averaged over pairs) and gap closed: how much \
             of the distance from the best fixed interval at no more fetches per day to the clairvoyant \
             frontier (never, budget-oracle(1,2,4,8,16), oracle) the policy covers. No platform model: \
-            every fetch a policy asks for happens. Policies: \(PolicyRegistry.forms).
+            every fetch a policy asks for happens. Policies: \(PolicyRegistry.forms). Every run is \
+            stored in the database (fetchlab runs lists them).
             """
     )
 
@@ -24,7 +25,7 @@ struct CompareCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Policies, comma-separated (default: never, fixed(15m,30m,1h,2h,4h,8h,24h), oracle, budget-oracle(1,2,4,8,16)).",
+            "Policies, comma-separated (default: the standard set, \(PolicyRegistry.standardNames); push only with content updates).",
             valueName: "list"))
     var policies: String?
 
@@ -40,8 +41,7 @@ struct CompareCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Launches an app needs in the whole log to be evaluated (1 to 1,000,000).")
     var minLaunches = 20
 
-    @Option(help: "Output: table or json.")
-    var format: CompareFormat = .table
+    @OptionGroup var output: ReportOutputOptions
 
     @OptionGroup(title: "Population, platform, cost and context") var replay: ReplayOptions
 
@@ -70,19 +70,12 @@ struct CompareCommand: ParsableCommand {
                     "\(database.db): no launch was scored (no app with at least \(minLaunches) launches and a log "
                         + "longer than the \(warmUp)-day warm-up); try a shorter --warm-up or a lower --min-launches")
             }
-            switch format {
-            case .json: print(Format.json(report))
-            case .table, .text: print(CompareRenderer.text(report))
-            }
+            let runID = RunRecorder.store(report, command: "compare", path: database.db)
+            try output.emit(output.render(report, runID: runID))
         }
     }
 }
 
 enum OnOff: String, ExpressibleByArgument, CaseIterable {
     case on, off
-}
-
-enum CompareFormat: String, ExpressibleByArgument, CaseIterable {
-    case table, json, text
-    static var allValueStrings: [String] { ["table", "json"] }
 }

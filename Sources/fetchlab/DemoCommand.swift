@@ -14,8 +14,9 @@ struct DemoCommand: ParsableCommand {
         discussion: """
             Imports Datasets/sample (25 synthetic users × 42 days: launches, device context, content \
             updates) into a new database (a temporary one unless --db), replays the default policies \
-            as `fetchlab compare` does and prints the ranked table, then where the database is, for \
-            `fetchlab inspect`, `predict`, `evaluate-predictors` and `compare --format json`.
+            as `fetchlab compare` does, stores the run and prints the ranked table, then where the database \
+            is, for `fetchlab inspect`, `predict`, `evaluate-predictors`, `compare --format json` and \
+            `runs`.
             """
     )
 
@@ -25,8 +26,7 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "The sample to import (run from the top of the FetchLab repository, or name it).")
     var data = "Datasets/sample"
 
-    @Option(help: "Output: table or json.")
-    var format: CompareFormat = .table
+    @OptionGroup var output: ReportOutputOptions
 
     func run() throws {
         try Exit.reporting {
@@ -40,6 +40,8 @@ struct DemoCommand: ParsableCommand {
             let files = try InputFiles.expand([data])
             let store = try FetchLabDatabase(path: path)
             let importer = Importer(database: store)
+            let progress = ProgressBar(total: files.count, unit: "files")
+            defer { progress.finish() }
             var rows = 0
             for file in files {
                 let summary = try importer.importFile(file)
@@ -47,20 +49,21 @@ struct DemoCommand: ParsableCommand {
                     throw CommandFailure("\(file): nothing could be imported from the sample")
                 }
                 rows += summary.counts.rows
+                progress.advance()
             }
-            let histories = try HistoryLoader.histories(UsageQueries(database: store), limit: 0)
-            let report = Simulator(evaluation: EvaluationProtocol()).compare(
-                histories, policies: PolicyRegistry.standard(contentUpdates: histories.contains { !$0.contentUpdates.isEmpty }))
-            switch format {
-            case .json:
-                print(Format.json(report))
-            case .table, .text:
-                print("imported \(Format.counted(rows, "row")) of \(data) into \(path)\n")
-                print(CompareRenderer.text(report))
-                print(
-                    "\nThe database stays at \(path): try `fetchlab inspect --db \(path)`, "
-                        + "`fetchlab compare --db \(path) --format json`.")
+            progress.finish()
+            let report = try ReplayOptions.parse([]).compare(
+                database: path, evaluation: EvaluationProtocol(), policies: nil, showProgress: Terminal.stderrIsTerminal)
+            let runID = RunRecorder.store(report, command: "demo", in: store)
+            var text = output.render(report, runID: runID)
+            if output.format == .table || output.format == .text {
+                var next = "`fetchlab inspect --db \(path)`, `fetchlab compare --db \(path) --format json`"
+                if let runID { next += ", `fetchlab runs show \(runID) --db \(path)`" }
+                text =
+                    "imported \(Format.counted(rows, "row")) of \(data) into \(path)\n\n\(text)\n\n"
+                    + "The database stays at \(path): try \(next)."
             }
+            try output.emit(text)
         }
     }
 

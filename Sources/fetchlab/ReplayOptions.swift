@@ -198,7 +198,7 @@ struct ReplayOptions: ParsableArguments {
         simulator.perUser = perUser
         let chosen = try policies ?? PolicyRegistry.standard(contentUpdates: try queries.hasContentUpdates())
         var run = simulator.comparison(policies: chosen)
-        let bar = showProgress ? ReplayProgress(total: names.count) : nil
+        let bar = showProgress ? ProgressBar(total: names.count, unit: "users") : nil
         let batch = 64
         var i = 0
         while i < names.count {
@@ -238,34 +238,5 @@ extension ReplayOptions {
         for f in order { lines.append(line(f, byFamily[f]!.count, byFamily[f]!.seconds)) }
         lines.append(line("total", run.policies.count, run.cpuSeconds.reduce(0, +)))
         return lines.joined(separator: "\n")
-    }
-}
-
-/// Counts users replayed (from any thread) and shows `replaying: 12/25 users` on stderr.
-final class ReplayProgress: @unchecked Sendable {
-    private let lock = NSLock()
-    private let total: Int
-    private var done = 0
-    private var drawn = Date.distantPast
-    private let started = Date()
-
-    init(total: Int) { self.total = total }
-
-    func advance() {
-        lock.lock()
-        defer { lock.unlock() }
-        done += 1
-        let now = Date()
-        guard now.timeIntervalSince(drawn) >= 0.1 || done == total else { return }
-        drawn = now
-        let elapsed = now.timeIntervalSince(started)
-        let eta = done > 0 ? elapsed / Double(done) * Double(total - done) : 0
-        Terminal.progress("replaying: \(done)/\(total) users, ETA \(Int(eta.rounded())) s")
-    }
-
-    func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        Terminal.progress("")
     }
 }

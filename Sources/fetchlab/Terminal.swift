@@ -17,6 +17,12 @@ enum Terminal {
         FileHandle.standardError.write(Data("fetchlab: error: \(TextFormat.escaped(message))\n".utf8))
     }
 
+    /// `fetchlab: warning: …`, one line on stderr: something went wrong that the results do not
+    /// depend on.
+    static func warning(_ message: String) {
+        FileHandle.standardError.write(Data("fetchlab: warning: \(TextFormat.escaped(message))\n".utf8))
+    }
+
     static func note(_ message: String) {
         FileHandle.standardError.write(Data("\(TextFormat.escaped(message))\n".utf8))
     }

@@ -1,3 +1,4 @@
+import FetchLabSimulation
 import Foundation
 import Testing
 import _FetchLabTestSupport
@@ -12,21 +13,7 @@ import _FetchLabTestSupport
     }
 
     /// Two users, 12 days, three apps launched every 10 to 90 minutes from 8:00 to 22:00 UTC.
-    func usageText() -> String {
-        var text = "timestamp,user,app,event\n"
-        var x: UInt64 = 11
-        for user in 0..<2 {
-            for day in 0..<12 {
-                var t = 1_709_280_000 + day * 86_400 + 8 * 3_600
-                while t < 1_709_280_000 + day * 86_400 + 22 * 3_600 {
-                    x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                    text += "\(t),u\(user),com.app\(Int(x >> 40) % 3),launch\n"
-                    t += 600 + Int(x >> 33) % 4_800
-                }
-            }
-        }
-        return text
-    }
+    func usageText() -> String { syntheticLaunchesCSV() }
 
     @Test func compareTableAndJSON() throws {
         let file = try dir.write("usage.csv", usageText())
@@ -39,7 +26,8 @@ import _FetchLabTestSupport
         #expect(lines.first?.hasPrefix("τ = 15 min, launch refreshes on, warm-up 7 d") == true, "\(table.out)")
         #expect(lines.first?.contains("2 users, 6 pairs") == true, "\(table.out)")
         #expect(lines.first?.hasSuffix("platform none") == true)
-        #expect(lines.count == 2 + 14)  // the blank line is not a line here
+        // The standard set without push (no content updates here); the blank line is not a line.
+        #expect(lines.count == 2 + PolicyRegistry.standard(contentUpdates: false).count)
         #expect(lines.last?.contains("budget-oracle(16)") == true)
 
         let json = try fetchlab([

@@ -24,7 +24,16 @@ import _FetchLabTestSupport
         let demo = try fetchlab(["demo", "--db", dir.path("again.sqlite"), "--format", "json"], cwd: root)
         let compare = try fetchlab(["compare", "--db", db, "--format", "json"], cwd: root)
         #expect(demo.status == 0 && compare.status == 0)
-        #expect(demo.out == compare.out)
+        // Each stored its run: the demo's is run 1 of its database, the comparison run 2 of this one.
+        #expect(demo.out.contains("\n  \"run_id\" : 1,\n") && compare.out.contains("\n  \"run_id\" : 2,\n"))
+        #expect(
+            demo.out.replacingOccurrences(of: "\"run_id\" : 1,", with: "")
+                == compare.out.replacingOccurrences(of: "\"run_id\" : 2,", with: ""))
+        #expect(demo.err == "run 1 stored in \(dir.path("again.sqlite"))\n")
+        let runs = try fetchlab(["runs", "--db", db], cwd: root).out.split(separator: "\n")
+        #expect(runs.count == 3, "\(runs)")
+        #expect(runs.dropFirst().map { $0.split(separator: " ")[0] } == ["1", "2"])
+        #expect(runs.last?.contains(" compare ") == true && runs.dropFirst().first?.contains(" demo ") == true)
         let json = try JSONSerialization.jsonObject(with: Data(demo.out.utf8)) as? [String: Any]
         let policies = json?["policies"] as? [[String: Any]] ?? []
         let oracle = policies.first { $0["name"] as? String == "oracle" }?["metrics"] as? [String: Any]

@@ -1,0 +1,95 @@
+import FetchLabSimulation
+import Foundation
+import GRDB
+
+/// A report as the rows of the run tables, everything encoded before the write transaction starts.
+struct RunRow {
+    /// Values to bind: a policy's (or one app's, one user's) metrics as ``RunSchema/metricColumns``.
+    typealias MetricValues = [(any DatabaseValueConvertible)?]
+
+    struct Group {
+        var name: String
+        var metrics: MetricValues
+    }
+
+    struct Policy {
+        var name: String
+        var family: String
+        var paramsJSON: String
+        var metrics: MetricValues
+        var apps: [Group]
+        var users: [Group]
+    }
+
+    var run: [(any DatabaseValueConvertible)?]
+    var policies: [Policy]
+
+    init(_ report: ComparisonReport, command: String, fetchlabVersion: String?, createdAt: Date) throws {
+        let s = report.settings
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        run = [
+            formatter.string(from: createdAt), command, fetchlabVersion, s.tauMinutes, s.launchRefreshes,
+            s.warmUpDays, s.minLaunches, s.platform, s.users, s.pairs, s.scoredLaunches, s.firstScoredDay,
+            s.lastScoredDay, try Self.json(s), try Self.json(report), try Self.json(report.frontier),
+        ]
+        policies = try report.policies.map { p in
+            Policy(
+                name: p.name, family: p.family, paramsJSON: try Self.json(p.params),
+                metrics: try Self.values(p.metrics),
+                apps: try p.perApp.map { Group(name: $0.name, metrics: try Self.values($0.metrics)) },
+                users: try (p.perUser ?? []).map { Group(name: $0.name, metrics: try Self.values($0.metrics)) })
+        }
+    }
+
+    /// Compact JSON with sorted keys.
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func values(_ m: PolicyMetrics) throws -> MetricValues {
+        let fresh = Dictionary(zip(m.freshKeys, m.fresh), uniquingKeysWith: { a, _ in a })
+        let freshColumns = RunSchema.freshColumnMinutes.map { fresh[PolicyMetrics.freshKey(minutes: $0)] }
+        return [m.scoredLaunches] + freshColumns + [
+            m.contentFresh, m.stalenessMedianMinutes, m.stalenessP90Minutes, m.leadMedianMinutes, m.fetches,
+            m.fetchesPerAppDay, m.wastedFetches, m.wastedShare, m.energyJoulesPerDay, m.batteryPercentPerDay,
+            m.cellularMBPerDay, m.lowBatteryFetches, m.skipped, m.gapClosed, try json(m),
+        ]
+    }
+
+    static let runColumns = [
+        "created_at", "command", "fetchlab_version", "tau_minutes", "launch_refreshes", "warm_up_days",
+        "min_launches", "platform", "users", "pairs", "scored_launches", "first_scored_day", "last_scored_day",
+        "settings_json", "report_json", "frontier_json",
+    ]
+
+    static func insertSQL(_ table: String, _ columns: [String]) -> String {
+        "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+    }
+
+    /// Inserts the run and its rows (inside the caller's transaction); returns the run's id.
+    func insert(_ db: Database) throws -> Int64 {
+        try db.execute(sql: Self.insertSQL("run", Self.runColumns), arguments: StatementArguments(run))
+        let id = db.lastInsertedRowID
+        let metrics = RunSchema.metricColumns.map(\.name)
+        let policy = try db.makeStatement(
+            sql: Self.insertSQL("run_policy", ["run_id", "position", "name", "family", "params_json"] + metrics))
+        let app = try db.makeStatement(
+            sql: Self.insertSQL("run_policy_app", ["run_id", "policy_position", "app"] + metrics))
+        let user = try db.makeStatement(
+            sql: Self.insertSQL("run_policy_user", ["run_id", "policy_position", "user"] + metrics))
+        for (position, p) in policies.enumerated() {
+            let head: MetricValues = [id, position, p.name, p.family, p.paramsJSON]
+            try policy.execute(arguments: StatementArguments(head + p.metrics))
+            for (statement, groups) in [(app, p.apps), (user, p.users)] {
+                for g in groups {
+                    let key: MetricValues = [id, position, g.name]
+                    try statement.execute(arguments: StatementArguments(key + g.metrics))
+                }
+            }
+        }
+        return id
+    }
+}

@@ -1,0 +1,113 @@
+/// The tables and views of stored runs (schema v4): one `run` row per `compare` or `demo`, one
+/// `run_policy` row per policy, one `run_policy_app` / `run_policy_user` row per policy and app
+/// (user). Each metric of the report is a column, so that notebooks query them with plain SQL; the
+/// full report is kept as JSON in `run.report_json` (what `fetchlab runs show` prints again).
+///
+/// Frozen: this is what migration v4 creates. A later change is a new migration.
+enum RunSchema {
+    /// The metric columns of `run_policy`, `run_policy_app` and `run_policy_user`, in order, with
+    /// their SQL types: the report's metric keys (`fresh_<τ>m` for τ = 5, 15, 60 min, null when the
+    /// report has no such τ), `skipped` (all skip reasons), and the metrics object as JSON.
+    static let metricColumns: [(name: String, type: String)] = [
+        ("scored_launches", "INTEGER NOT NULL"),
+        ("fresh_5m", "REAL"),
+        ("fresh_15m", "REAL"),
+        ("fresh_60m", "REAL"),
+        ("content_fresh", "REAL"),
+        ("staleness_median_min", "REAL"),
+        ("staleness_p90_min", "REAL"),
+        ("lead_median_min", "REAL"),
+        ("fetches", "INTEGER NOT NULL"),
+        ("fetches_per_app_day", "REAL NOT NULL"),
+        ("wasted_fetches", "INTEGER NOT NULL"),
+        ("wasted_share", "REAL NOT NULL"),
+        ("energy_j_per_day", "REAL NOT NULL"),
+        ("battery_pct_per_day", "REAL NOT NULL"),
+        ("cellular_mb_per_day", "REAL NOT NULL"),
+        ("fetches_low_battery", "INTEGER NOT NULL"),
+        ("skipped", "INTEGER NOT NULL"),
+        ("gap_closed", "REAL"),
+        ("metrics_json", "TEXT NOT NULL"),
+    ]
+
+    /// The τs (minutes) that have a `fresh_<τ>m` column.
+    static let freshColumnMinutes: [Double] = [5, 15, 60]
+
+    /// A group table (`run_policy_app`, `run_policy_user`) keyed by its policy and `column`.
+    static func groupTable(_ name: String, column: String) -> String {
+        """
+        CREATE TABLE \(name) (
+            run_id INTEGER NOT NULL,
+            policy_position INTEGER NOT NULL,
+            \(column) TEXT NOT NULL,
+            \(definitions),
+            PRIMARY KEY (run_id, policy_position, \(column)),
+            FOREIGN KEY (run_id, policy_position) REFERENCES run_policy(run_id, position) ON DELETE CASCADE
+        ) WITHOUT ROWID;
+        """
+    }
+
+    /// A view of a group table with the policy's name next to the app (user).
+    static func groupView(_ name: String, table: String, column: String) -> String {
+        """
+        CREATE VIEW \(name) AS
+        SELECT g.run_id, g.policy_position, p.name AS policy, g.\(column), \(metrics("g"))
+        FROM \(table) g JOIN run_policy p ON p.run_id = g.run_id AND p.position = g.policy_position;
+        """
+    }
+
+    static var definitions: String { metricColumns.map { "\($0.name) \($0.type)" }.joined(separator: ",\n    ") }
+
+    /// The metric columns, qualified by `table`.
+    static func metrics(_ table: String) -> String {
+        metricColumns.map { "\(table).\($0.name)" }.joined(separator: ", ")
+    }
+
+    static var sql: String {
+        """
+        CREATE TABLE run (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            created_at TEXT NOT NULL,               -- ISO-8601 UTC
+            command TEXT NOT NULL,                  -- compare, demo
+            fetchlab_version TEXT,
+            tau_minutes REAL NOT NULL,
+            launch_refreshes INTEGER NOT NULL,      -- 0/1
+            warm_up_days INTEGER NOT NULL,
+            min_launches INTEGER NOT NULL,
+            platform TEXT NOT NULL,
+            users INTEGER NOT NULL,
+            pairs INTEGER NOT NULL,
+            scored_launches INTEGER NOT NULL,
+            first_scored_day TEXT,                  -- YYYY-MM-DD
+            last_scored_day TEXT,
+            settings_json TEXT NOT NULL,
+            report_json TEXT NOT NULL,              -- the report as `compare --format json` prints it
+            frontier_json TEXT NOT NULL DEFAULT '[]' -- [[fetches/day, fresh rate]]
+        );
+        CREATE TABLE run_policy (
+            run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,              -- 0-based, in the report's order
+            name TEXT NOT NULL,
+            family TEXT NOT NULL,
+            params_json TEXT NOT NULL,
+            \(definitions),
+            PRIMARY KEY (run_id, position)
+        ) WITHOUT ROWID;
+        \(groupTable("run_policy_app", column: "app"))
+        \(groupTable("run_policy_user", column: "user"))
+
+        CREATE VIEW runs AS
+        SELECT r.id, r.created_at, r.command, r.fetchlab_version, r.tau_minutes,
+               CASE r.launch_refreshes WHEN 1 THEN 'on' ELSE 'off' END AS launch_refreshes,
+               r.warm_up_days, r.min_launches, r.platform, r.users, r.pairs, r.scored_launches,
+               r.first_scored_day, r.last_scored_day,
+               (SELECT count(*) FROM run_policy p WHERE p.run_id = r.id) AS policies
+        FROM run r;
+        CREATE VIEW run_policies AS
+        SELECT p.run_id, r.created_at, r.command, p.position, p.name, p.family, p.params_json, \(metrics("p"))
+        FROM run_policy p JOIN run r ON r.id = p.run_id;
+        \(groupView("run_policy_apps", table: "run_policy_app", column: "app"))
+        \(groupView("run_policy_users", table: "run_policy_user", column: "user"))
+        """
+    }
+}

@@ -1,0 +1,143 @@
+import FetchLabSimulation
+import Foundation
+import GRDB
+
+/// A stored run, as `fetchlab runs` lists it.
+public struct RunSummary: Sendable, Hashable, Codable {
+    public var id: Int64
+    /// ISO-8601 UTC.
+    public var createdAt: String
+    /// The command that ran it: `compare`, `demo`.
+    public var command: String
+    public var fetchlabVersion: String?
+    public var policies: Int
+    public var users: Int
+    public var pairs: Int
+    public var scoredLaunches: Int
+
+    enum CodingKeys: String, CodingKey {
+        case id, createdAt = "created_at", command, fetchlabVersion = "fetchlab_version", policies, users, pairs
+        case scoredLaunches = "scored_launches"
+    }
+
+    public init(
+        id: Int64, createdAt: String, command: String, fetchlabVersion: String?, policies: Int, users: Int, pairs: Int,
+        scoredLaunches: Int
+    ) {
+        self.id = id
+        self.createdAt = createdAt
+        self.command = command
+        self.fetchlabVersion = fetchlabVersion
+        self.policies = policies
+        self.users = users
+        self.pairs = pairs
+        self.scoredLaunches = scoredLaunches
+    }
+}
+
+/// Comparison runs kept in the database (tables of schema v4, see `RunSchema`): each run's
+/// settings, its policies' metrics and their per-app and per-user metrics, one column per metric,
+/// and the whole report as JSON, which ``loadRun(_:)`` decodes again.
+public struct RunStore: Sendable {
+    public let database: FetchLabDatabase
+
+    public init(database: FetchLabDatabase) { self.database = database }
+
+    /// Stores a report as a new run, all of it in one transaction: a failure leaves the database
+    /// as it was.
+    ///
+    /// - Parameters:
+    ///   - command: what ran it (`compare`, `demo`).
+    ///   - fetchlabVersion: the version of the program that ran it.
+    ///   - createdAt: when it ran.
+    /// - Returns: the run's id (1, 2, … never reused).
+    /// - Throws: ``StoreError`` when the report cannot be encoded (a metric that is not a finite
+    ///   number) or the database cannot be written.
+    @discardableResult
+    public func saveRun(
+        _ report: ComparisonReport, command: String, fetchlabVersion: String? = nil, createdAt: Date = Date()
+    ) throws(StoreError) -> Int64 {
+        let row: RunRow
+        do {
+            row = try RunRow(report, command: command, fetchlabVersion: fetchlabVersion, createdAt: createdAt)
+        } catch {
+            throw StoreError(.database, "\(database.path): cannot store the run: \(Self.describe(error))")
+        }
+        do {
+            return try database.writer.write { db in try row.insert(db) }
+        } catch let error as DatabaseError {
+            throw database.storeError(error, while: "storing the run")
+        } catch {
+            throw StoreError(.database, "\(database.path): cannot store the run: \(error)")
+        }
+    }
+
+    /// The stored runs, oldest first.
+    public func runs() throws(StoreError) -> [RunSummary] {
+        try reading { db in
+            // A database of an earlier schema read where it cannot be migrated: no runs yet.
+            guard try db.tableExists("run") else { return [] }
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, created_at, command, fetchlab_version, policies, users, pairs, scored_launches
+                    FROM runs ORDER BY id
+                    """
+            ).map { row in
+                RunSummary(
+                    id: row[0], createdAt: row[1], command: row[2], fetchlabVersion: row[3], policies: row[4],
+                    users: row[5], pairs: row[6], scoredLaunches: row[7])
+            }
+        }
+    }
+
+    /// The report of run `id`, as it was stored (the unencoded parts too: scored days, frontier).
+    ///
+    /// - Throws: ``StoreError`` `notFound` when there is no such run.
+    public func loadRun(_ id: Int64) throws(StoreError) -> ComparisonReport {
+        let found: Row? = try reading { db in
+            guard try db.tableExists("run") else { return nil }
+            return try Row.fetchOne(
+                db, sql: "SELECT report_json, first_scored_day, last_scored_day, frontier_json FROM run WHERE id = ?",
+                arguments: [id])
+        }
+        guard let found else {
+            throw StoreError(.notFound, "\(database.path): no run \(id) (fetchlab runs lists the stored runs)")
+        }
+        do {
+            let decoder = JSONDecoder()
+            var report = try decoder.decode(ComparisonReport.self, from: Data((found[0] as String).utf8))
+            report.settings.firstScoredDay = found[1]
+            report.settings.lastScoredDay = found[2]
+            report.frontier = try decoder.decode([[Double]].self, from: Data((found[3] as String).utf8))
+            return report
+        } catch {
+            throw StoreError(
+                .database, "\(database.path): run \(id): its stored report cannot be read: \(Self.describe(error))")
+        }
+    }
+
+    private func reading<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try database.writer.read(body)
+        } catch let error as DatabaseError {
+            throw database.storeError(error, while: "reading the stored runs")
+        } catch {
+            throw StoreError(.database, "\(database.path): \(error)")
+        }
+    }
+
+    /// An encoding or decoding error in a few words.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case EncodingError.invalidValue(let value, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "\(path.isEmpty ? "a value" : path) is \(value), which JSON cannot hold"
+        case DecodingError.dataCorrupted(let context), DecodingError.keyNotFound(_, let context),
+            DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return (path.isEmpty ? "" : "\(path): ") + context.debugDescription
+        default: return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import FetchLabReport
+import FetchLabSimulation
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How a comparison is printed (`compare`, `demo`, `runs show`): the format, and where to.
+struct ReportOutputOptions: ParsableArguments {
+    @Option(help: "Output: table, markdown, json or csv.")
+    var format: CompareFormat = .table
+
+    @Option(
+        help: ArgumentHelp(
+            "Write the output to this file (replaced whole) instead of standard output.", valueName: "file"))
+    var output: String?
+
+    /// A file that cannot be written is refused before any work (the write can still fail later).
+    func validate() throws {
+        guard let output else { return }
+        var isDirectory: ObjCBool = false
+        let parent = URL(fileURLWithPath: output).deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("--output \(output): no directory \(parent) to write it in")
+        }
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ValidationError("--output \(output): is a directory")
+        }
+    }
+
+    /// The report in the chosen format (JSON with `run_id` when the run is stored).
+    func render(_ report: ComparisonReport, runID: Int64?) -> String {
+        switch format {
+        case .table, .text: CompareRenderer.text(report)
+        case .markdown: CompareRenderer.markdown(report)
+        case .json: CompareRenderer.json(report, runID: runID)
+        case .csv: CompareRenderer.csv(report)
+        }
+    }
+
+    /// Prints `text` (and a line break) on stdout, or writes it to `--output`.
+    func emit(_ text: String) throws {
+        guard let output else {
+            print(text)
+            return
+        }
+        try OutputFile.write(text + "\n", to: output)
+    }
+}
+
+enum CompareFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, markdown, json, csv, text
+    static var allValueStrings: [String] { ["table", "markdown", "json", "csv"] }
+}
+
+/// A file written whole or not at all: a temporary file next to it, renamed over it.
+enum OutputFile {
+    /// - Throws: ``CommandFailure`` naming the file, with nothing left behind (an existing file
+    ///   stays as it was).
+    static func write(_ text: String, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
+        func failure(_ code: Int32) -> CommandFailure {
+            CommandFailure("\(path): cannot write the output: \(String(cString: strerror(code)))")
+        }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw failure(errno) }
+        var bytes = Array(text.utf8)[...]
+        var code: Int32 = 0
+        while !bytes.isEmpty && code == 0 {
+            let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                bytes = bytes.dropFirst(n)
+            } else if n < 0 && errno != EINTR {
+                code = errno
+            }
+        }
+        if code == 0 && fsync(fd) != 0 { code = errno }
+        if close(fd) != 0 && code == 0 { code = errno }
+        if code == 0 && rename(temporary, path) != 0 { code = errno }
+        if code != 0 {
+            unlink(temporary)
+            throw failure(code)
+        }
+    }
+}
+
+/// write(2), out of the reach of `OutputFile.write`'s name.
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}

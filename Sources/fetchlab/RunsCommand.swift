@@ -1,0 +1,61 @@
+import ArgumentParser
+import FetchLabReport
+import FetchLabStore
+
+/// `fetchlab runs`: the comparisons stored in the database, and one of them again.
+struct RunsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "runs",
+        abstract: "List the comparison runs stored in the database, or print one again.",
+        discussion: """
+            Every `fetchlab compare` and `fetchlab demo` stores its run: the settings, each policy's \
+            metrics, per app and per user, in the tables run, run_policy, run_policy_app and \
+            run_policy_user (views runs, run_policies, run_policy_apps, run_policy_users for SQL). \
+            `fetchlab runs show N` prints run N as compare printed it.
+            """,
+        subcommands: [List.self, Show.self],
+        defaultSubcommand: List.self
+    )
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the stored runs, oldest first.")
+
+        @OptionGroup var database: DatabaseOptions
+
+        @Option(help: "Output: table or json.")
+        var format: RunsFormat = .table
+
+        func run() throws {
+            try Exit.reporting {
+                let runs = try RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true)).runs()
+                switch format {
+                case .json: print(Format.json(RunsRenderer.JSON(runs: runs)))
+                case .table, .text: print(RunsRenderer.text(runs, database: database.db))
+                }
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a stored run as compare printed it.")
+
+        @OptionGroup var database: DatabaseOptions
+
+        @Argument(help: "The run's id (see fetchlab runs).")
+        var id: Int64
+
+        @OptionGroup var output: ReportOutputOptions
+
+        func run() throws {
+            try Exit.reporting {
+                let report = try RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true)).loadRun(id)
+                try output.emit(output.render(report, runID: id))
+            }
+        }
+    }
+}
+
+enum RunsFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, text
+    static var allValueStrings: [String] { ["table", "json"] }
+}

@@ -1,0 +1,170 @@
+import FetchLabSimulation
+import Foundation
+import GRDB
+import Testing
+import _FetchLabTestSupport
+
+/// `compare`'s formats and `--output`, and the runs it stores (`fetchlab runs`), with the real binary.
+@Suite struct RunsTests {
+    let dir = TemporaryDirectory()
+    var db: String { dir.path("runs.sqlite") }
+    static let policies = ["--policies", "fixed(15m),fixed(1h),oracle"]
+
+    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
+        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
+    }
+
+    /// Two users, 12 days, three apps (see `syntheticLaunchesCSV`), imported.
+    func imported() throws {
+        let text = syntheticLaunchesCSV(seed: 5)
+        let result = try fetchlab(["import", "--db", db, try dir.write("usage.csv", text)])
+        #expect(result.status == 0, "\(result.err)")
+    }
+
+    @Test func csvParsesBackWithARowPerPolicy() throws {
+        try imported()
+        let r = try fetchlab(["compare", "--db", db, "--format", "csv"] + Self.policies)
+        #expect(r.status == 0, "\(r.err)")
+        let rows = r.out.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows.count == 4)
+        #expect(rows[0].prefix(6) == ["name", "family", "scored_launches", "fresh_5m", "fresh_15m", "fresh_60m"])
+        #expect(rows.allSatisfy { $0.count == rows[0].count })
+        #expect(rows.dropFirst().map { String($0[0]) } == ["fixed(15m)", "fixed(1h)", "oracle"])
+        let fresh15 = try #require(rows[0].firstIndex(of: "fresh_15m"))
+        #expect(rows[3][fresh15] == "1.0")
+    }
+
+    @Test func markdownHasAHeaderRow() throws {
+        try imported()
+        let r = try fetchlab(["compare", "--db", db, "--format", "markdown"] + Self.policies)
+        #expect(r.status == 0, "\(r.err)")
+        let lines = r.out.split(separator: "\n")
+        #expect(
+            lines.contains("| # | policy | fresh@5 min | fresh@15 min | fresh@60 min | fetches/app/day | gap closed |"))
+        #expect(lines.contains("| ---: | --- | ---: | ---: | ---: | ---: | ---: |"))
+        #expect(lines.filter { $0.hasPrefix("|") }.count == 2 + 3)
+    }
+
+    @Test func outputWritesTheFileAndNothingToStdout() throws {
+        try imported()
+        let file = dir.path("table.txt")
+        try dir.write("table.txt", "an older file, replaced whole\n")
+        let written = try fetchlab(["compare", "--db", db, "--output", file] + Self.policies)
+        #expect(written.status == 0, "\(written.err)")
+        #expect(written.out.isEmpty)
+        let printed = try fetchlab(["compare", "--db", db] + Self.policies)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == printed.out)
+        // No temporary file left next to it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasSuffix(".tmp") } == [])
+    }
+
+    @Test func anOutputThatCannotBeWrittenIsOneLineAndLeavesNothing() throws {
+        try imported()
+        for (output, reason) in [
+            (dir.path("missing/out.csv"), "no directory \(dir.path("missing")) to write it in"),
+            (dir.url.path, "is a directory"),
+        ] {
+            let before = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted()
+            let r = try fetchlab(["compare", "--db", db, "--format", "csv", "--output", output])
+            #expect(r.status == 64)
+            #expect(r.err == "fetchlab: error: --output \(output): \(reason)\n")
+            #expect(r.out.isEmpty)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == before)
+        }
+        // Refused before the run: nothing was stored.
+        #expect(try fetchlab(["runs", "--db", db]).out.hasPrefix("no runs stored in"))
+    }
+
+    @Test func everyRunIsStoredAndShownAgain() throws {
+        try imported()
+        let json = try fetchlab(["compare", "--db", db, "--format", "json"] + Self.policies)
+        #expect(json.status == 0, "\(json.err)")
+        #expect(json.err == "run 1 stored in \(db)\n")
+        let table = try fetchlab(["compare", "--db", db, "--launch-refreshes", "off"])
+        #expect(table.err == "run 2 stored in \(db)\n")
+
+        let list = try fetchlab(["runs", "--db", db])
+        #expect(list.status == 0, "\(list.err)")
+        let lines = list.out.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0].split(separator: " ", omittingEmptySubsequences: true).first == "id")
+        let first = lines[1].split(separator: " ")
+        #expect(first.first == "1" && first[3] == "compare" && first[4] == "3" && first[5] == "2")
+
+        let listed = try fetchlab(["runs", "--db", db, "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: listed.stdout) as? [String: Any])
+        let runs = try #require(object["runs"] as? [[String: Any]])
+        #expect(runs.map { $0["id"] as? Int } == [1, 2])
+        #expect(runs.map { $0["policies"] as? Int } == [3, PolicyRegistry.standard(contentUpdates: false).count])
+
+        // `runs show` prints what compare printed, in every format.
+        let shown = try fetchlab(["runs", "show", "1", "--db", db, "--format", "json"])
+        #expect(shown.status == 0, "\(shown.err)")
+        #expect(shown.out == json.out)
+        let shownTable = try fetchlab(["runs", "show", "2", "--db", db])
+        #expect(shownTable.out == table.out)
+        let csv = try fetchlab(["runs", "show", "1", "--db", db, "--format", "csv", "--output", dir.path("1.csv")])
+        #expect(csv.status == 0 && csv.out.isEmpty)
+        #expect(try String(contentsOfFile: dir.path("1.csv"), encoding: .utf8).split(separator: "\n").count == 4)
+
+        // Plain SQL over the stored metrics, as a notebook would.
+        let queue = try DatabaseQueue(path: db)
+        let fresh = try queue.read {
+            try Double.fetchOne($0, sql: "SELECT fresh_15m FROM run_policies WHERE run_id = 1 AND name = 'oracle'")
+        }
+        #expect(fresh == 1)
+    }
+
+    @Test func unknownRunsAndDatabasesAreOneLine() throws {
+        let missing = try fetchlab(["runs", "--db", dir.path("none.sqlite")])
+        #expect(missing.status == 1)
+        #expect(missing.err.hasPrefix("fetchlab: error: \(dir.path("none.sqlite")): no such database"))
+        #expect(missing.err.split(separator: "\n").count == 1)
+        try imported()
+        #expect(try fetchlab(["runs", "--db", db]).out == "no runs stored in \(db) (fetchlab compare stores one)\n")
+        let unknown = try fetchlab(["runs", "show", "7", "--db", db])
+        #expect(unknown.status == 1)
+        #expect(unknown.err == "fetchlab: error: \(db): no run 7 (fetchlab runs lists the stored runs)\n")
+        let bad = try fetchlab(["runs", "show", "seven", "--db", db])
+        #expect(bad.status == 64)
+        #expect(bad.err.split(separator: "\n").count == 1)
+    }
+}
+
+/// Databases of the previous schema, and databases that cannot be written.
+@Suite struct RunsMigrationTests {
+    let dir = TemporaryDirectory()
+
+    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
+        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
+    }
+
+    /// A database imported by this build, taken back to schema v3 (the run tables, their views and
+    /// the migration's record gone), is migrated again by the next command; inspect reads it as before.
+    @Test func aV3DatabaseIsMigratedAndInspectIsUnchanged() throws {
+        let db = dir.path("v3.sqlite")
+        let imported = try fetchlab(["import", "--db", db, try dir.write("u.csv", syntheticLaunchesCSV())])
+        #expect(imported.status == 0, "\(imported.err)")
+        let inspected = try fetchlab(["inspect", "--db", db])
+        do {
+            let queue = try DatabaseQueue(path: db)
+            try queue.writeWithoutTransaction { db in
+                try db.execute(
+                    sql: """
+                        DROP VIEW runs; DROP VIEW run_policies; DROP VIEW run_policy_apps; DROP VIEW run_policy_users;
+                        DROP TABLE run_policy_user; DROP TABLE run_policy_app; DROP TABLE run_policy; DROP TABLE run;
+                        DELETE FROM grdb_migrations WHERE identifier LIKE 'v4%';
+                        PRAGMA user_version = 3;
+                        """)
+            }
+            try queue.close()
+        }
+        let again = try fetchlab(["inspect", "--db", db])
+        #expect(again.status == 0 && again.out == inspected.out, "\(again.err)")
+        let compared = try fetchlab(["compare", "--db", db, "--policies", "oracle"])
+        #expect(compared.err == "run 1 stored in \(db)\n")
+        let queue = try DatabaseQueue(path: db)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 4)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM run_policies") } == 1)
+    }
+}

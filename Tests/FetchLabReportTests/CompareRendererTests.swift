@@ -1,0 +1,157 @@
+import FetchLabReport
+import FetchLabSimulation
+import Foundation
+import Testing
+
+/// `compare`'s renderers over a hand-made report.
+@Suite struct CompareRendererTests {
+    static func report() -> ComparisonReport {
+        var settings = ComparisonSettings(
+            tauMinutes: 15, tausMinutes: [5, 15, 60], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
+            platform: "none", users: 2, pairs: 3, scoredLaunches: 1_234)
+        settings.firstScoredDay = "2024-03-08"
+        settings.lastScoredDay = "2024-03-12"
+        func metrics(_ fresh: [Double], _ perDay: Double, _ gap: Double?) -> PolicyMetrics {
+            var m = PolicyMetrics(scoredLaunches: 1_234, fresh: fresh, fetchesPerAppDay: perDay, gapClosed: gap)
+            m.freshKeys = ["fresh_5m", "fresh_15m", "fresh_60m"]
+            return m
+        }
+        var fixed = metrics([0.25, 0.5, 0.75], 24, 0.25)
+        fixed.skips = [.lowPower: 2, .budget: 1]
+        fixed.stalenessMedianMinutes = 7.5
+        return ComparisonReport(
+            settings: settings,
+            policies: [
+                PolicyResult(name: "never", family: "never", params: [:], metrics: metrics([0, 0, 0], 0, nil)),
+                PolicyResult(name: "fixed(1h)", family: "fixed", params: ["interval_min": 60], metrics: fixed),
+                PolicyResult(
+                    name: "odd, \"quoted\" | name", family: "fixed", params: [:], metrics: metrics([1, 1, 1], 2, 0.5)),
+            ], frontier: [])
+    }
+
+    @Test func theTextTableIsAsBefore() {
+        let expected = """
+            τ = 15 min, launch refreshes on, warm-up 7 d, scored 2024-03-08 to 2024-03-12; 2 users, 3 pairs (apps with ≥ 20 launches), 1,234 scored launches; platform none
+
+              # policy               fresh@5 min fresh@15 min fresh@60 min  fetches/app/day  gap closed
+              1 odd, "quoted" | name     100.0%     100.0%     100.0%             2.00        0.50
+              2 fixed(1h)                 25.0%      50.0%      75.0%            24.00        0.25
+                never                      0.0%       0.0%       0.0%             0.00           –
+            """
+        #expect(CompareRenderer.text(Self.report()) == expected)
+    }
+
+    @Test func markdownIsAGitHubTableWithTheTextColumns() {
+        let lines = CompareRenderer.markdown(Self.report()).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[0].hasPrefix("τ = 15 min, launch refreshes on"))
+        #expect(lines[1] == "")
+        #expect(lines[2] == "| # | policy | fresh@5 min | fresh@15 min | fresh@60 min | fetches/app/day | gap closed |")
+        #expect(lines[3] == "| ---: | --- | ---: | ---: | ---: | ---: | ---: |")
+        #expect(lines[4] == #"| 1 | odd, "quoted" \| name | 100.0% | 100.0% | 100.0% | 2.00 | 0.50 |"#)
+        #expect(lines[6] == "|  | never | 0.0% | 0.0% | 0.0% | 0.00 | – |")
+        #expect(lines.count == 7)
+    }
+
+    @Test func csvHasAHeaderAndOneQuotedRowPerPolicy() throws {
+        let csv = CompareRenderer.csv(Self.report())
+        let rows = try Self.parseCSV(csv)
+        #expect(rows.count == 4)
+        let header = rows[0]
+        #expect(
+            Array(header.prefix(13)) == [
+                "name", "family", "scored_launches", "fresh_5m", "fresh_15m", "fresh_60m", "fetches_per_app_day",
+                "gap_closed", "energy_j_per_day", "battery_pct_per_day", "cellular_mb_per_day", "wasted_fetches",
+                "skipped",
+            ])
+        #expect(rows.allSatisfy { $0.count == header.count })
+        #expect(rows.map { $0[0] } == ["name", "never", "fixed(1h)", #"odd, "quoted" | name"#])
+        func value(_ row: Int, _ column: String) -> String { rows[row][header.firstIndex(of: column)!] }
+        #expect(value(2, "fresh_15m") == "0.5")
+        #expect(value(2, "skipped") == "3")
+        #expect(value(2, "skips_low_power") == "2")
+        #expect(value(2, "staleness_median_min") == "7.5")
+        #expect(value(1, "gap_closed") == "")
+        #expect(csv.contains(#""odd, ""quoted"" | name""#))
+    }
+
+    @Test func jsonIsTheReportsWithTheRunID() throws {
+        let report = Self.report()
+        let plain = CompareRenderer.json(report)
+        #expect(plain == TextFormat.json(report))
+        let stored = CompareRenderer.json(report, runID: 42)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(stored.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["settings", "policies", "run_id"])
+        #expect(object["run_id"] as? Int == 42)
+        // The report's own keys are printed exactly as without the id.
+        #expect(stored.replacingOccurrences(of: "  \"run_id\" : 42,\n", with: "") == plain)
+        #expect(try JSONDecoder().decode(ComparisonReport.self, from: Data(stored.utf8)).policies == report.policies)
+    }
+
+    /// RFC 4180, as a reader would parse it: quoted fields may hold commas, quotes and line breaks.
+    static func parseCSV(_ text: String) throws -> [[String]] {
+        var rows: [[String]] = []
+        var row: [String] = []
+        var field = ""
+        var quoted = false
+        var chars = Array(text)[...]
+        while let c = chars.popFirst() {
+            if quoted {
+                if c == "\"" {
+                    if chars.first == "\"" {
+                        field.append("\"")
+                        chars.removeFirst()
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    field.append(c)
+                }
+            } else if c == "\"" {
+                quoted = true
+            } else if c == "," {
+                row.append(field)
+                field = ""
+            } else if c == "\n" {
+                row.append(field)
+                rows.append(row)
+                row = []
+                field = ""
+            } else {
+                field.append(c)
+            }
+        }
+        row.append(field)
+        rows.append(row)
+        return rows
+    }
+}
+
+@Suite struct ProgressLineTests {
+    @Test func barPercentCountAndETA() {
+        #expect(
+            ProgressLine.line(done: 120, total: 268, unit: "users", elapsed: 10)
+                == "[########            ] 44% 120/268 users, ETA 0:13")
+        #expect(
+            ProgressLine.line(done: 0, total: 268, unit: "users", elapsed: 3) == "[                    ] 0% 0/268 users"
+        )
+        #expect(
+            ProgressLine.line(done: 268, total: 268, unit: "users", elapsed: 30)
+                == "[####################] 100% 268/268 users, ETA 0:00")
+        #expect(
+            ProgressLine.line(done: 1, total: 10_000, unit: "users", elapsed: 1, width: 4)
+                == "[    ] 0% 1/10,000 users, ETA 2:46:39")
+        // More done than the total, or no total: a full bar, never past 100 %.
+        #expect(
+            ProgressLine.line(done: 5, total: 3, unit: "files", elapsed: 1).hasPrefix("[####################] 100% 3/3")
+        )
+        #expect(
+            ProgressLine.line(done: 0, total: 0, unit: "files", elapsed: 0) == "[####################] 100% 0/0 files")
+    }
+
+    @Test(arguments: [
+        (0.0, "0:00"), (0.2, "0:01"), (59, "0:59"), (61, "1:01"), (3_600, "1:00:00"), (.infinity, "0:00"),
+    ])
+    func clock(seconds: Double, text: String) {
+        #expect(ProgressLine.clock(seconds) == text)
+    }
+}
