@@ -45,10 +45,17 @@ public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
     /// - Parameters:
     ///   - minimumSamples: below this many samples, the map is the constant base rate (the
     ///     identity when there are none).
-    ///   - minimumBlock: pooled blocks of fewer samples are merged into a neighbour (the one with
-    ///     the closer frequency), so that no step of the map rests on a handful of cases.
+    ///   - minimumBlock: a step of the map rests on at least this many samples.
+    ///   - maximumStandardError: and its frequency is known to within this standard error
+    ///     (binomial, of the Laplace-smoothed frequency): the pooled blocks that miss either are
+    ///     merged into the neighbour with the closer frequency, the least certain first. A map
+    ///     meant to agree with what happens within 0.05 cannot rest on steps it cannot resolve;
+    ///     with few samples this leaves a single step, the base rate.
     /// - Complexity: O(n log n) in the number of samples.
-    public init(fitting samples: [CalibrationSample], minimumSamples: Int = 30, minimumBlock: Int = 30) {
+    public init(
+        fitting samples: [CalibrationSample], minimumSamples: Int = 30, minimumBlock: Int = 30,
+        maximumStandardError: Double = 0.025
+    ) {
         guard !samples.isEmpty else {
             self = .identity
             return
@@ -60,7 +67,7 @@ public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
             return
         }
         var blocks = Self.pooled(samples)
-        Self.mergeSmall(&blocks, minimum: Double(max(1, minimumBlock)))
+        Self.mergeUncertain(&blocks, minimumWeight: Double(max(1, minimumBlock)), maximumError: maximumStandardError)
         var raw: [Double] = []
         var calibrated: [Double] = []
         for b in blocks {
@@ -97,6 +104,11 @@ public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
         var weight: Double
         var sum: Double
         var mean: Double { sum / weight }
+        /// The binomial standard error of the Laplace-smoothed frequency (not zero at 0 or 1).
+        var standardError: Double {
+            let p = (sum + 1) / (weight + 2)
+            return (p * (1 - p) / weight).squareRoot()
+        }
 
         mutating func absorb(_ o: Block) {
             low = min(low, o.low)
@@ -109,14 +121,14 @@ public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
     /// Pool-adjacent-violators: equal raw values first, then adjacent blocks whose frequencies
     /// decrease, until the frequencies are non-decreasing in the raw value.
     static func pooled(_ samples: [CalibrationSample]) -> [Block] {
-        let sorted = samples.sorted { ($0.stated, $0.outcome ? 1 : 0) < ($1.stated, $1.outcome ? 1 : 0) }
+        // One block per distinct raw value (samples in any order give the same blocks).
+        var groups: [Block] = []
+        for s in samples.sorted(by: { $0.stated < $1.stated }) {
+            let b = Block(low: s.stated, high: s.stated, weight: 1, sum: s.outcome ? 1 : 0)
+            if groups.last?.high == s.stated { groups[groups.count - 1].absorb(b) } else { groups.append(b) }
+        }
         var stack: [Block] = []
-        for s in sorted {
-            var b = Block(low: s.stated, high: s.stated, weight: 1, sum: s.outcome ? 1 : 0)
-            if let top = stack.last, top.high == s.stated {
-                b.absorb(top)
-                stack.removeLast()
-            }
+        for var b in groups {
             while let top = stack.last, top.mean >= b.mean {
                 b.absorb(top)
                 stack.removeLast()
@@ -126,13 +138,20 @@ public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
         return stack
     }
 
-    /// Merges blocks lighter than `minimum` into the neighbour with the closer frequency (which
-    /// keeps the frequencies non-decreasing), the lightest first.
-    static func mergeSmall(_ blocks: inout [Block], minimum: Double) {
+    /// Merges the blocks lighter than `minimumWeight` (the lightest first), then those whose
+    /// frequency's standard error exceeds `maximumError` (the largest first), each into the
+    /// neighbour with the closer frequency (which keeps the frequencies non-decreasing).
+    static func mergeUncertain(_ blocks: inout [Block], minimumWeight: Double, maximumError: Double) {
+        // Lighter blocks rank first (by weight), then by standard error; ties to the leftmost.
+        func doubt(_ b: Block) -> Double? {
+            if b.weight < minimumWeight { return 2 + 1 / b.weight }
+            let error = b.standardError
+            return error > maximumError ? error : nil
+        }
         while blocks.count > 1 {
             guard
-                let i = blocks.indices.filter({ blocks[$0].weight < minimum })
-                    .min(by: { (blocks[$0].weight, $0) < (blocks[$1].weight, $1) })
+                let i = blocks.indices.compactMap({ i in doubt(blocks[i]).map { (i, $0) } })
+                    .max(by: { ($0.1, -$0.0) < ($1.1, -$1.0) })?.0
             else { return }
             let left = i > 0 ? abs(blocks[i].mean - blocks[i - 1].mean) : .infinity
             let right = i + 1 < blocks.count ? abs(blocks[i + 1].mean - blocks[i].mean) : .infinity
