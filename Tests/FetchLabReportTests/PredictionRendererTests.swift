@@ -19,7 +19,7 @@ import Testing
             report(weights: ["profile": 0.25, "gap": 0.25, "sequence": 0.25, "android": 0.25]))
         #expect(
             text
-                == "u1 from 2024-03-20 00:00 (+02:00), next 24 h; lead 10 min, p ≥ 0.5; "
+                == "u1 from 2024-03-20 00:00 (+02:00), next 24 h; lead 10 min, score ≥ 0.5; "
                 + "blend of android 0.25, gap 0.25, profile 0.25, sequence 0.25")
     }
 
