@@ -61,7 +61,8 @@ public struct PlannedFetchCalibration: Sendable, Codable {
         fitSamples = fit.count
         self.calibrator = calibrator
         raw = ReliabilityTable(heldOut)
-        calibrated = ReliabilityTable(heldOut.map { CalibrationSample(stated: calibrator($0.stated), outcome: $0.outcome) })
+        calibrated = ReliabilityTable(
+            heldOut.map { CalibrationSample(stated: calibrator($0.stated), outcome: $0.outcome) })
     }
 }
 

@@ -33,30 +33,9 @@ public struct ReliabilityTable: Sendable, Hashable, Codable {
             case meanStated = "mean_stated"
             case tooSmall = "too_small"
         }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            lower = try c.decode(Double.self, forKey: .lower)
-            upper = try c.decode(Double.self, forKey: .upper)
-            count = try c.decode(Int.self, forKey: .count)
-            tooSmall = try c.decode(Bool.self, forKey: .tooSmall)
-            statedSum = (try c.decodeIfPresent(Double.self, forKey: .meanStated) ?? 0) * Double(count)
-            observedSum = (try c.decodeIfPresent(Double.self, forKey: .observed) ?? 0) * Double(count)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(lower, forKey: .lower)
-            try c.encode(upper, forKey: .upper)
-            try c.encode(count, forKey: .count)
-            try c.encodeIfPresent(meanStated, forKey: .meanStated)
-            try c.encodeIfPresent(observed, forKey: .observed)
-            try c.encodeIfPresent(gap, forKey: .gap)
-            try c.encode(tooSmall, forKey: .tooSmall)
-        }
     }
 
-    public private(set) var bins: [Bin]
+    public internal(set) var bins: [Bin]
     /// Bins with fewer cases are too small to judge.
     public let minimumCount: Int
 
@@ -106,18 +85,4 @@ public struct ReliabilityTable: Sendable, Hashable, Codable {
     public var judged: [Bin] { bins.filter { !$0.tooSmall } }
     /// The largest |mean stated − observed| over the bins with enough cases (nil when none has).
     public var maxGap: Double? { judged.compactMap(\.gap).max() }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        bins = try c.decode([Bin].self, forKey: .bins)
-        minimumCount = try c.decode(Int.self, forKey: .minimumCount)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(bins, forKey: .bins)
-        try c.encode(minimumCount, forKey: .minimumCount)
-        try c.encode(count, forKey: .count)
-        try c.encodeIfPresent(maxGap, forKey: .maxGap)
-    }
 }

@@ -71,8 +71,10 @@ public enum EvaluationRenderer {
                 + "after the fetch), calibrated on the first half, held-out (max |gap| over bins of "
                 + "≥ \(first.calibrated.minimumCount)):",
             [
-                TextFormat.pad("predictor", 20), TextFormat.pad("fetches", 8, right: true), TextFormat.pad("score", 7, right: true),
-                TextFormat.pad("p", 7, right: true), TextFormat.pad("observed", 9, right: true), TextFormat.pad("gap raw", 8, right: true),
+                TextFormat.pad("predictor", 20), TextFormat.pad("fetches", 8, right: true),
+                TextFormat.pad("score", 7, right: true),
+                TextFormat.pad("p", 7, right: true), TextFormat.pad("observed", 9, right: true),
+                TextFormat.pad("gap raw", 8, right: true),
                 TextFormat.pad("gap p", 7, right: true),
             ].joined(separator: " "),
         ]
@@ -86,7 +88,8 @@ public enum EvaluationRenderer {
                     TextFormat.pad(s.name, 20), TextFormat.pad(TextFormat.count(c.calibrated.count), 8, right: true),
                     TextFormat.pad(f(mean(c.raw, \.meanStated), 3), 7, right: true),
                     TextFormat.pad(f(mean(c.calibrated, \.meanStated), 3), 7, right: true),
-                    TextFormat.pad(f(mean(c.calibrated, \.observed), 3), 9, right: true), TextFormat.pad(gap(c.raw), 8, right: true),
+                    TextFormat.pad(f(mean(c.calibrated, \.observed), 3), 9, right: true),
+                    TextFormat.pad(gap(c.raw), 8, right: true),
                     TextFormat.pad(gap(c.calibrated), 7, right: true),
                 ].joined(separator: " "))
         }

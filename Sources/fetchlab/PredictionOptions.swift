@@ -17,7 +17,8 @@ struct PredictionOptions: ParsableArguments {
 
     @Option(
         parsing: .unconditional,
-        help: "Plan a fetch only for a use whose score (expected uses in the freshness window, capped at 1) is at least this (0–1)."
+        help:
+            "Plan a fetch only for a use whose score (expected uses in the freshness window, capped at 1) is at least this (0–1)."
     )
     var threshold = 0.5
 

@@ -194,7 +194,9 @@ import _FetchLabTestSupport
         let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
         let fetches = (report["apps"] as? [[String: Any]] ?? []).flatMap { $0["fetches"] as? [[String: Any]] ?? [] }
         #expect(!fetches.isEmpty)
-        let pairs = fetches.compactMap { f in (f["probability"] as? Double).flatMap { p in (f["score"] as? Double).map { (p, $0) } } }
+        let pairs = fetches.compactMap { f in
+            (f["probability"] as? Double).flatMap { p in (f["score"] as? Double).map { (p, $0) } }
+        }
         #expect(pairs.count == fetches.count)
         // Scores are at least the threshold; the stated p is what such plans turned out to be.
         #expect(pairs.allSatisfy { $0.1 >= 0.5 })

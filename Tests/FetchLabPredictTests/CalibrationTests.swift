@@ -1,9 +1,9 @@
 import FetchLabCore
+import FetchLabSynth
 import Foundation
 import Testing
 
 @testable import FetchLabPredict
-import FetchLabSynth
 
 /// Samples from (stated, outcome) pairs written as 0/1.
 private func samples(_ pairs: [(Double, Int)]) -> [CalibrationSample] {
