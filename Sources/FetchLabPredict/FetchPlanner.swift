@@ -81,8 +81,8 @@ public struct FetchPlanner: Sendable, Codable {
                     bestStart = start
                 }
             }
-            // Probability of a use in the window: the expected number of uses, capped at 1 (a daily
-            // habit's bump holds about one use a day).
+            // The bump's score: the expected number of uses in the window, capped at 1 (a daily
+            // habit's bump holds about one use a day); the calibration makes it a probability.
             let p = min(1, best)
             if p < threshold || best <= 0 { break }
             let window = Array(remaining[bestStart..<min(n, bestStart + w)])
