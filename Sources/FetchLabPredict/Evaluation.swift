@@ -84,6 +84,29 @@ public struct Evaluator: Sendable {
         return BlendPredictor(parts: Self.components(), weights: w, nextAppWeights: a)
     }
 
+    /// `planner` with its calibration fitted on the midnight plans `predictor` (fitted, untrained)
+    /// makes for `histories`, each learnt from its own past only: every day after the warm-up,
+    /// each planned fetch's score against whether the app was launched within the freshness window
+    /// after it. Causal when `histories` hold only what happened before the moment the planner
+    /// will plan for (`predict` passes the histories before its origin).
+    public func calibrated(
+        _ planner: FetchPlanner, for predictor: any UsePredictor, on histories: [UserHistory]
+    ) -> FetchPlanner {
+        var options = options
+        options.planner = planner
+        options.fitShare = 1  // every day after the warm-up is a fit day
+        options.originEveryHours = 24  // only the midnight origins plan
+        let evaluator = Evaluator(options: options)
+        let samples = ParallelMap.map(histories) { history -> [CalibrationSample] in
+            var predictors: [any UsePredictor] = [predictor]
+            return evaluator.run(history, predictors: &predictors, truth: nil, collectFit: 0, scoreHeldOut: false)
+                .scores[0].fitFetches
+        }
+        var out = planner
+        out.calibration = ProbabilityCalibrator(fitting: samples.flatMap { $0 })
+        return out
+    }
+
     /// Why nothing of `histories` would be scored (no held-out day with an origin: every log is
     /// shorter than the warm-up plus a day), or nil when something will be.
     public func shortfall(_ histories: [UserHistory]) -> EvaluationShortfall? {
@@ -119,7 +142,7 @@ public struct Evaluator: Sendable {
         var fitSamples: [[[Float]]] = []
         var fitTargets: [Double] = []
         let (fit, heldOut) = split(h)
-        guard !heldOut.isEmpty, let first = h.launches.first, let last = h.launches.last else {
+        guard !(fit.isEmpty && heldOut.isEmpty), let first = h.launches.first, let last = h.launches.last else {
             return UserRun(scores: acc)
         }
         let appCount = h.apps.count
@@ -185,10 +208,11 @@ public struct Evaluator: Sendable {
             let day = LocalCalendar.day(localSeconds: local)
             let midnightOfDay = LocalCalendar.midnight(of: day, offset: offset)
             let inFit = fit.contains(day)
-            guard inFit || (scoreHeldOut && heldOut.contains(day)) else { continue }
+            let scoring = scoreHeldOut && heldOut.contains(day)
+            guard inFit || scoring else { continue }
             let midnight = origin - midnightOfDay < Microseconds.perMinute
             // The day's true routine times (asked once per day, not per app and predictor).
-            let truePeaks = midnight && scoreHeldOut && heldOut.contains(day) ? truth?(h.user.name, day) ?? [] : []
+            let truePeaks = midnight && scoring ? truth?(h.user.name, day) ?? [] : []
             for app in seen.sorted() {
                 let actual = nextLaunch(Int(app), after: origin - 1)
                 let within = actual.map { $0 - origin < horizon } ?? false
@@ -206,7 +230,17 @@ public struct Evaluator: Sendable {
                         }
                         cdfs.append(cdf)
                     }
-                    guard scoreHeldOut && heldOut.contains(day) else { continue }
+                    // Midnight plans: each fetch's score and whether a launch followed within the
+                    // freshness window, to calibrate on (fit period) and judge by (held-out time).
+                    let plan = midnight && (inFit || scoring) ? options.planner.plan(f) : []
+                    let outcomes = plan.compactMap { fetch -> CalibrationSample? in
+                        let end = fetch.fetchAt + .minutes(fractional: options.planner.freshnessMinutes)
+                        guard end <= lastTime else { return nil }  // the log ends before the window does
+                        let launched = nextLaunch(Int(app), after: fetch.fetchAt - 1).map { $0 <= end } ?? false
+                        return CalibrationSample(stated: fetch.score, outcome: launched)
+                    }
+                    if inFit { acc[p].fitFetches += outcomes } else { acc[p].heldOutFetches += outcomes }
+                    guard scoring else { continue }
                     if within, let m = minutesToNext {
                         let predicted = f.expectedNext ?? Double(options.horizonMinutes)
                         acc[p].errors.append(abs(predicted - m))
@@ -215,12 +249,8 @@ public struct Evaluator: Sendable {
                     let outcome = (minutesToNext ?? .infinity) <= options.calibrationMinutes ? 1.0 : 0.0
                     acc[p].brierSum += (prob - outcome) * (prob - outcome)
                     acc[p].brierCount += 1
-                    let bin = min(9, Int(prob * 10))
-                    acc[p].bins[bin].count += 1
-                    acc[p].bins[bin].predicted += prob
-                    acc[p].bins[bin].observed += outcome
+                    acc[p].reliability.record(stated: prob, outcome: outcome > 0)
                     if midnight {
-                        let plan = options.planner.plan(f)
                         score(plan: plan, app: Int(app), day: origin, acc: &acc[p], byApp: byApp)
                         if truth != nil {
                             let planned = plan.map { ($0.expectedUse - midnightOfDay).inMinutes }

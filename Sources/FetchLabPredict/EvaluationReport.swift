@@ -37,6 +37,35 @@ public struct ReliabilityBin: Sendable, Codable {
     }
 }
 
+/// How a predictor's planned fetches' probabilities hold up. Each fetch's outcome is whether the
+/// app was launched within the freshness window after it; a calibrator fitted on the fit period's
+/// fetches (scores and outcomes) maps the planner's score to the stated probability, and both are
+/// judged against the held-out fetches' outcomes. JSON keys are snake_case.
+public struct PlannedFetchCalibration: Sendable, Codable {
+    /// Fetches the calibrator was fitted on.
+    public var fitSamples: Int
+    public var calibrator: ProbabilityCalibrator
+    /// The planner's raw score against what happened, on held-out time.
+    public var raw: ReliabilityTable
+    /// The calibrated probability against what happened, on held-out time.
+    public var calibrated: ReliabilityTable
+
+    enum CodingKeys: String, CodingKey {
+        case fitSamples = "fit_samples"
+        case calibrator, raw, calibrated
+    }
+
+    /// Fits the calibrator on `fit` and judges raw and calibrated probabilities on `heldOut`.
+    public init(fit: [CalibrationSample], heldOut: [CalibrationSample]) {
+        let calibrator = ProbabilityCalibrator(fitting: fit)
+        fitSamples = fit.count
+        self.calibrator = calibrator
+        raw = ReliabilityTable(heldOut)
+        calibrated = ReliabilityTable(
+            heldOut.map { CalibrationSample(stated: calibrator($0.stated), outcome: $0.outcome) })
+    }
+}
+
 /// A predictor's scores on held-out time.
 public struct PredictorScore: Sendable, Codable {
     public var name: String
@@ -58,6 +87,9 @@ public struct PredictorScore: Sendable, Codable {
     /// Calibration of P(use within `calibrationMinutes`).
     public var brier: Double?
     public var reliability: [ReliabilityBin] = []
+    /// The midnight plans' fetches: their probability calibrated on the fit period and judged on
+    /// held-out time (nil when the predictor planned none).
+    public var plannedFetches: PlannedFetchCalibration?
     /// Next app: hit rate at 1 and 5, mean reciprocal rank.
     public var nextAppSamples = 0
     public var hr1: Double?

@@ -9,8 +9,13 @@ public struct PlannedFetch: Sendable, Codable, Equatable {
     public var expectedUse: Microseconds
     public var intervalLow: Microseconds
     public var intervalHigh: Microseconds
-    /// Probability of a use in the bump (within the freshness window around the expected use).
+    /// The probability that the app is launched within the freshness window after `fetchAt`
+    /// (in [fetchAt, fetchAt + freshness]): the ``score`` mapped by the planner's calibration;
+    /// the score itself when the planner is not calibrated.
     public var probability: Double
+    /// The planner's raw score of the bump: the predictor's expected number of uses within the
+    /// freshness window around the expected use, capped at 1. The threshold applies to it.
+    public var score: Double
 }
 
 /// Turns a forecast into fetch moments: a fetch `leadMinutes` before each predicted use that is
@@ -20,16 +25,25 @@ public struct FetchPlanner: Sendable, Codable {
     public var leadMinutes = 10.0
     /// How long a fetch takes (a fetch must end before the use).
     public var fetchDurationMinutes = 0.5
-    /// Plan a fetch only for a use at least this likely.
+    /// Plan a fetch only for a bump whose score (expected uses in the window) is at least this;
+    /// it selects the same fetches whether or not the planner is calibrated.
     public var threshold = 0.5
     /// Content fetched is fresh for this long: uses within it share a fetch, and a bump's
     /// probability is counted over this window.
     public var freshnessMinutes = 30.0
+    /// Maps a bump's score to the stated probability of a launch within the freshness window
+    /// after the fetch; fitted on past plans (``Evaluator/calibrated(_:for:on:)``), the identity
+    /// until then.
+    public var calibration = ProbabilityCalibrator.identity
 
-    public init(leadMinutes: Double = 10, threshold: Double = 0.5, freshnessMinutes: Double = 30) {
+    public init(
+        leadMinutes: Double = 10, threshold: Double = 0.5, freshnessMinutes: Double = 30,
+        calibration: ProbabilityCalibrator = .identity
+    ) {
         self.leadMinutes = leadMinutes
         self.threshold = threshold
         self.freshnessMinutes = freshnessMinutes
+        self.calibration = calibration
     }
 
     /// Problems with the settings, as sentences (empty when usable).
@@ -67,8 +81,8 @@ public struct FetchPlanner: Sendable, Codable {
                     bestStart = start
                 }
             }
-            // Probability of a use in the window: the expected number of uses, capped at 1 (a daily
-            // habit's bump holds about one use a day).
+            // The bump's score: the expected number of uses in the window, capped at 1 (a daily
+            // habit's bump holds about one use a day); the calibration makes it a probability.
             let p = min(1, best)
             if p < threshold || best <= 0 { break }
             let window = Array(remaining[bestStart..<min(n, bestStart + w)])
@@ -92,12 +106,13 @@ public struct FetchPlanner: Sendable, Codable {
                 fetchAt: fetchAt, expectedUse: forecast.origin + .minutes(fractional: b.median),
                 intervalLow: forecast.origin + .minutes(fractional: b.low),
                 intervalHigh: forecast.origin + .minutes(fractional: b.high),
-                probability: b.p)
+                probability: calibration(b.p), score: b.p)
             // Moments closer than the freshness window are one fetch (the earlier, serving both).
             if let last = fetches.last,
                 Double(planned.fetchAt - last.fetchAt) < freshnessMinutes * Double(Microseconds.perMinute)
             {
-                fetches[fetches.count - 1].probability = max(last.probability, planned.probability)
+                fetches[fetches.count - 1].score = max(last.score, planned.score)
+                fetches[fetches.count - 1].probability = calibration(fetches[fetches.count - 1].score)
                 fetches[fetches.count - 1].intervalHigh = planned.intervalHigh
                 continue
             }

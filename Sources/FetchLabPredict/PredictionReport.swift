@@ -92,6 +92,20 @@ public struct PredictionRequest: Sendable {
     }
 }
 
+extension PredictionRequest {
+    /// The blend with weights fitted on `histories`, and this request with its planner calibrated
+    /// on the plans that blend makes for them (``Evaluator/calibrated(_:for:on:)``). Causal when
+    /// `histories` hold only what happened before the origin: the stated probabilities of the
+    /// fetches then come from how earlier plans of the same kind turned out.
+    public func fitted(on histories: [UserHistory]) -> (blend: BlendPredictor, request: PredictionRequest) {
+        let evaluator = Evaluator()
+        let blend = evaluator.fittedBlend(histories)
+        var request = self
+        request.planner = evaluator.calibrated(planner, for: blend, on: histories)
+        return (blend, request)
+    }
+}
+
 extension PredictionReport {
     /// The prediction for one user from `origin`: `blend` (fitted, untrained) learns the user's
     /// launches before the origin (`history` may hold later ones; they are not seen), then

@@ -11,7 +11,11 @@ struct ScoreAccumulator {
     var appDays = 0
     var brierSum = 0.0
     var brierCount = 0
-    var bins = [(count: Int, predicted: Double, observed: Double)](repeating: (0, 0, 0), count: 10)
+    /// P(use within the calibration window) against what happened.
+    var reliability = ReliabilityTable()
+    /// Planned fetches' scores and outcomes, in the fit period and on held-out time.
+    var fitFetches: [CalibrationSample] = []
+    var heldOutFetches: [CalibrationSample] = []
     var ranks: [Int] = []
     var truthErrors: [Double] = []
     var truthPeaks = 0
@@ -34,11 +38,9 @@ struct ScoreAccumulator {
         appDays += o.appDays
         brierSum += o.brierSum
         brierCount += o.brierCount
-        for i in 0..<10 {
-            bins[i].count += o.bins[i].count
-            bins[i].predicted += o.bins[i].predicted
-            bins[i].observed += o.bins[i].observed
-        }
+        reliability.merge(o.reliability)
+        fitFetches += o.fitFetches
+        heldOutFetches += o.heldOutFetches
         ranks += o.ranks
         truthErrors += o.truthErrors
         truthPeaks += o.truthPeaks
@@ -58,12 +60,13 @@ struct ScoreAccumulator {
             s.coverage = launches > 0 ? Double(covered) / Double(launches) : nil
             s.fetchesPerAppDay = appDays > 0 ? Double(planned) / Double(appDays) : nil
             s.brier = brierCount > 0 ? brierSum / Double(brierCount) : nil
-            s.reliability = bins.enumerated().compactMap { i, b in
-                b.count == 0
-                    ? nil
-                    : ReliabilityBin(
-                        from: Double(i) / 10, to: Double(i + 1) / 10, count: b.count,
-                        meanPredicted: b.predicted / Double(b.count), observed: b.observed / Double(b.count))
+            s.reliability = reliability.bins.compactMap { b in
+                guard let predicted = b.meanStated, let observed = b.observed else { return nil }
+                return ReliabilityBin(
+                    from: b.lower, to: b.upper, count: b.count, meanPredicted: predicted, observed: observed)
+            }
+            if !fitFetches.isEmpty || !heldOutFetches.isEmpty {
+                s.plannedFetches = PlannedFetchCalibration(fit: fitFetches, heldOut: heldOutFetches)
             }
             s.truthPeaks = truthPeaks
             s.truthFound = truthErrors.count

@@ -48,6 +48,7 @@ public enum EvaluationRenderer {
                         + "predicted \(f(b.meanPredicted, 3))  observed \(f(b.observed, 3))")
             }
         }
+        lines += plannedFetchLines(r)
         let tolerance = Int(r.options.hitToleranceMinutes)
         lines.append("")
         lines.append(
@@ -55,5 +56,54 @@ public enum EvaluationRenderer {
                 + "\(r.options.horizonMinutes / 60) h). hit±\(tolerance): planned uses with a launch within "
                 + "\(tolerance) min; cover: launches within \(tolerance) min of a planned use.")
         return lines.joined(separator: "\n")
+    }
+
+    /// The planned fetches' calibration: a row per predictor that planned any, then the bins of
+    /// the blend's and of the best-covering other predictor's calibrated p.
+    static func plannedFetchLines(_ r: EvaluationReport) -> [String] {
+        let f = TextFormat.fixed
+        let planners = r.scores.filter { ($0.plannedFetches?.calibrated.count ?? 0) > 0 }
+        guard let first = planners.first?.plannedFetches else { return [] }
+        let gap = { (t: ReliabilityTable) in f(t.maxGap, 3) }
+        var lines = [
+            "",
+            "planned fetches' p = P(launch within \(TextFormat.decimal(r.options.planner.freshnessMinutes)) min "
+                + "after the fetch), calibrated on the first half, held-out (max |gap| over bins of "
+                + "≥ \(first.calibrated.minimumCount)):",
+            [
+                TextFormat.pad("predictor", 20), TextFormat.pad("fetches", 8, right: true),
+                TextFormat.pad("score", 7, right: true),
+                TextFormat.pad("p", 7, right: true), TextFormat.pad("observed", 9, right: true),
+                TextFormat.pad("gap raw", 8, right: true),
+                TextFormat.pad("gap p", 7, right: true),
+            ].joined(separator: " "),
+        ]
+        func mean(_ t: ReliabilityTable, _ value: (ReliabilityTable.Bin) -> Double?) -> Double? {
+            t.count > 0 ? t.bins.reduce(0) { $0 + (value($1) ?? 0) * Double($1.count) } / Double(t.count) : nil
+        }
+        for s in planners {
+            guard let c = s.plannedFetches else { continue }
+            lines.append(
+                [
+                    TextFormat.pad(s.name, 20), TextFormat.pad(TextFormat.count(c.calibrated.count), 8, right: true),
+                    TextFormat.pad(f(mean(c.raw, \.meanStated), 3), 7, right: true),
+                    TextFormat.pad(f(mean(c.calibrated, \.meanStated), 3), 7, right: true),
+                    TextFormat.pad(f(mean(c.calibrated, \.observed), 3), 9, right: true),
+                    TextFormat.pad(gap(c.raw), 8, right: true),
+                    TextFormat.pad(gap(c.calibrated), 7, right: true),
+                ].joined(separator: " "))
+        }
+        let best = planners.dropFirst().max { ($0.coverage ?? 0) < ($1.coverage ?? 0) }
+        for s in [planners.first, best].compactMap({ $0 }) {
+            guard let table = s.plannedFetches?.calibrated else { continue }
+            lines.append("calibrated p of the \(s.name)'s fetches:")
+            for b in table.bins where b.count > 0 {
+                let judged = b.tooSmall ? "(too few to judge)" : "gap \(f(b.gap, 3))"
+                lines.append(
+                    "  \(f(b.lower, 1)) – \(f(b.upper, 1))  \(TextFormat.pad(TextFormat.count(b.count), 8, right: true)) fetches  "
+                        + "stated \(f(b.meanStated, 3))  observed \(f(b.observed, 3))  \(judged)")
+            }
+        }
+        return lines
     }
 }

@@ -21,7 +21,7 @@ public enum PredictionRenderer {
         let horizon = r.horizonMinutes % 60 == 0 ? "\(r.horizonMinutes / 60) h" : "\(r.horizonMinutes) min"
         var lines = [
             "\(TextFormat.escaped(r.user)) from \(stamp(r.origin, offset: r.utcOffset)), next \(horizon); "
-                + "lead \(Int(r.leadMinutes)) min, p ≥ \(r.threshold); "
+                + "lead \(Int(r.leadMinutes)) min, score ≥ \(r.threshold); "
                 + "blend of \(TextFormat.weights(r.blendWeights, skippingZero: true))"
         ]
         let apps = r.apps.map { TextFormat.escaped($0.app) }

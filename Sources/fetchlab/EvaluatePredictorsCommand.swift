@@ -14,7 +14,9 @@ struct EvaluatePredictorsCommand: ParsableCommand {
             days and every score is measured on the second half (held-out time). Next-use error (the \
             forecast's median vs the actual next launch of the app), hits of the midnight plans \
             (a launch within ±15 min of a planned use), calibration of P(use within 1 h) (Brier, \
-            reliability), next-app HR@1, HR@5 and MRR. With --truth (a generator's truth.json), also \
+            reliability), the planned fetches' p (the chance of a launch within the freshness window \
+            after each fetch, calibrated per predictor on the first half) against what happened, \
+            next-app HR@1, HR@5 and MRR. With --truth (a generator's truth.json), also \
             how well the plans recover the true routine times.
             """
     )

@@ -4,8 +4,8 @@ import FetchLabReport
 import FetchLabStore
 import Foundation
 
-/// `predict` without `--user`: the blend (weights fitted on up to 40 users) learns each user's
-/// whole log and plans the day after it. Text: a summary; JSON: one report per line.
+/// `predict` without `--user`: the blend (weights fitted on up to 40 users, its fetch
+/// probabilities calibrated on their plans) learns each user's whole log and plans the day after it. Text: a summary; JSON: one report per line.
 struct PredictAllUsers {
     var format: OutputFormat
     var request: PredictionRequest
@@ -18,7 +18,7 @@ struct PredictAllUsers {
             throw CommandFailure("\(queries.database.path): no launches to predict from (import some usage logs first)")
         }
         let fitting = try HistoryLoader.histories(queries, limit: EvenSample.fitUsers)
-        let template = Evaluator().fittedBlend(fitting)
+        let (template, request) = request.fitted(on: fitting)
         let fitted = clock.now - started
         var (apps, fetches, launches) = (0, 0, 0)
         let encoder = JSONEncoder()
@@ -32,7 +32,6 @@ struct PredictAllUsers {
             for name in batch {
                 if let h = try queries.history(of: name), !h.launches.isEmpty { histories.append(h) }
             }
-            let request = request
             let reports = ParallelMap.map(histories) { h -> PredictionReport? in
                 guard let origin = PredictionOrigin.resolve(nil, in: h) else { return nil }
                 return try? PredictionReport(history: h, origin: origin, blend: template, request: request)

@@ -11,8 +11,10 @@ struct PredictCommand: ParsableCommand {
         discussion: """
             Learns the user's launches before --at with every predictor and blends them (weights \
             fitted on up to 40 users' history before --at), then, for each app, lists the planned \
-            fetches (a lead time before each likely use) or the expected next use. --at defaults to \
-            the local midnight after the user's last launch: the plan for the day after the log.
+            fetches (a lead time before each likely use) or the expected next use. A fetch's p is the \
+            chance of a launch within the freshness window after it, calibrated on how the blend's \
+            plans for those users' days before --at turned out. --at defaults to the local midnight \
+            after the user's last launch: the plan for the day after the log.
             """
     )
 
@@ -64,7 +66,7 @@ struct PredictCommand: ParsableCommand {
                         + "predicting from stale history")
             }
             let fitting = try HistoryLoader.histories(queries, limit: EvenSample.fitUsers, before: origin)
-            let blend = Evaluator().fittedBlend(fitting)
+            let (blend, request) = request.fitted(on: fitting)
             let report: PredictionReport
             do throws(PredictionError) {
                 report = try PredictionReport(history: all, origin: origin, blend: blend, request: request)

@@ -15,7 +15,11 @@ struct PredictionOptions: ParsableArguments {
     )
     var lead = DurationArgument(10 * .perMinute)
 
-    @Option(parsing: .unconditional, help: "Plan a fetch only for a use at least this likely (0–1).")
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Plan a fetch only for a use whose score (expected uses in the freshness window, capped at 1) is at least this (0–1)."
+    )
     var threshold = 0.5
 
     @Option(parsing: .unconditional, help: "Freshness window: uses this close share one fetch (e.g. 30m; 1m to 24h).")

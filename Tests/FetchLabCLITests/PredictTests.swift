@@ -158,4 +158,48 @@ import _FetchLabTestSupport
         #expect(report["users"] as? Int == 6)
         #expect((report["scores"] as? [Any])?.count == 9)
     }
+
+    /// The planned fetches' calibrated p against what happened on held-out time, in text and JSON.
+    @Test func evaluatePredictorsShowsThePlannedFetchesReliability() throws {
+        try population()
+        let text = try fetchlab(["evaluate-predictors", "--db", db, "--every", "24"])
+        #expect(text.status == 0, "\(text.err)")
+        #expect(text.out.contains("planned fetches' p = P(launch within 30 min after the fetch)"))
+        #expect(text.out.contains("calibrated p of the blend's fetches:"))
+        let json = try fetchlab(["evaluate-predictors", "--db", db, "--every", "24", "--format", "json"])
+        #expect(json.status == 0, "\(json.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let blend = try #require((report["scores"] as? [[String: Any]])?.first)
+        let planned = try #require(blend["plannedFetches"] as? [String: Any])
+        #expect((planned["fit_samples"] as? Int ?? 0) > 0)
+        #expect(planned["calibrator"] is [String: Any])
+        let calibrated = try #require(planned["calibrated"] as? [String: Any])
+        #expect(calibrated["minimum_count"] as? Int == 30)
+        let bins = try #require(calibrated["bins"] as? [[String: Any]])
+        #expect(bins.count == 10)
+        let counted = bins.filter { ($0["count"] as? Int ?? 0) > 0 }
+        #expect(!counted.isEmpty)
+        for bin in counted {
+            for key in ["lower", "upper", "mean_stated", "observed", "gap", "too_small"] {
+                #expect(bin[key] != nil, "\(key)")
+            }
+        }
+    }
+
+    /// `predict` states each fetch's calibrated p next to the planner's raw score.
+    @Test func predictStatesCalibratedProbabilities() throws {
+        try population()
+        let json = try fetchlab(["predict", "--db", db, "--user", "u00001", "--format", "json"])
+        #expect(json.status == 0, "\(json.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let fetches = (report["apps"] as? [[String: Any]] ?? []).flatMap { $0["fetches"] as? [[String: Any]] ?? [] }
+        #expect(!fetches.isEmpty)
+        let pairs = fetches.compactMap { f in
+            (f["probability"] as? Double).flatMap { p in (f["score"] as? Double).map { (p, $0) } }
+        }
+        #expect(pairs.count == fetches.count)
+        // Scores are at least the threshold; the stated p is what such plans turned out to be.
+        #expect(pairs.allSatisfy { $0.1 >= 0.5 })
+        #expect(pairs.contains { abs($0.0 - $0.1) > 0.05 })
+    }
 }

@@ -19,7 +19,7 @@ import Testing
             report(weights: ["profile": 0.25, "gap": 0.25, "sequence": 0.25, "android": 0.25]))
         #expect(
             text
-                == "u1 from 2024-03-20 00:00 (+02:00), next 24 h; lead 10 min, p ≥ 0.5; "
+                == "u1 from 2024-03-20 00:00 (+02:00), next 24 h; lead 10 min, score ≥ 0.5; "
                 + "blend of android 0.25, gap 0.25, profile 0.25, sequence 0.25")
     }
 
@@ -124,6 +124,24 @@ import Testing
         #expect(ranker == "most-recent                 –       –       –      –        –       –      –      –      –")
         #expect(text.contains("reliability of the blend's P(use within 60 min):"))
         #expect(text.contains("  0.0 – 0.1     1,234 forecasts  predicted 0.050  observed 0.040"))
+    }
+
+    @Test func plannedFetchesCalibrationPerPredictorAndTheBlendsBins() {
+        var r = report()
+        let fit = (0..<100).map { CalibrationSample(stated: 0.8, outcome: $0 < 30) }
+        let heldOut = (0..<50).map { CalibrationSample(stated: 0.8, outcome: $0 < 14) }
+        r.scores[0].plannedFetches = PlannedFetchCalibration(fit: fit, heldOut: heldOut)
+        let lines = EvaluationRenderer.text(r).split(separator: "\n").map(String.init)
+        #expect(
+            lines.contains(
+                "planned fetches' p = P(launch within 30 min after the fetch), calibrated on the first half, "
+                    + "held-out (max |gap| over bins of ≥ 30):"))
+        #expect(lines.contains("predictor             fetches   score       p  observed  gap raw   gap p"))
+        #expect(lines.contains("blend                      50   0.800   0.300     0.280    0.520   0.020"))
+        #expect(lines.contains("calibrated p of the blend's fetches:"))
+        #expect(lines.contains("  0.3 – 0.4        50 fetches  stated 0.300  observed 0.280  gap 0.020"))
+        // The ranker planned nothing: no row.
+        #expect(!lines.contains { $0.hasPrefix("most-recent") && $0.contains("0.") })
     }
 
     @Test func truthColumnsWhenThereIsATruth() {

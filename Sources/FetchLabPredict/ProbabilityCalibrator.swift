@@ -1,0 +1,163 @@
+/// A stated probability and what happened: one case to calibrate on or to judge calibration by.
+public struct CalibrationSample: Sendable, Hashable, Codable {
+    /// The probability stated beforehand (0…1).
+    public var stated: Double
+    /// Whether the event happened.
+    public var outcome: Bool
+
+    public init(stated: Double, outcome: Bool) {
+        self.stated = stated
+        self.outcome = outcome
+    }
+}
+
+/// A monotone map from a raw probability to a calibrated one, fitted by isotonic regression
+/// (pool-adjacent-violators) on (raw p, outcome) pairs of a training period.
+///
+/// The map is piecewise linear through knots: flat over each pooled block of raw values (the
+/// block's observed frequency), linear between neighbouring blocks, flat beyond the ends. It is
+/// non-decreasing, deterministic (the same samples in any order give the same map) and pure.
+/// With no samples it is the identity; with fewer than `minimumSamples` it states the base rate.
+public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
+    /// Raw probabilities at the knots, increasing.
+    public private(set) var raw: [Double]
+    /// Calibrated probabilities at the knots, non-decreasing.
+    public private(set) var calibrated: [Double]
+    /// How many samples it was fitted on.
+    public private(set) var samples: Int
+
+    enum CodingKeys: String, CodingKey {
+        case raw = "raw_knots"
+        case calibrated = "calibrated_knots"
+        case samples
+    }
+
+    /// The identity: stated probabilities are taken as they are.
+    public static let identity = ProbabilityCalibrator(raw: [0, 1], calibrated: [0, 1], samples: 0)
+
+    private init(raw: [Double], calibrated: [Double], samples: Int) {
+        self.raw = raw
+        self.calibrated = calibrated
+        self.samples = samples
+    }
+
+    /// Fits the map on `samples`.
+    /// - Parameters:
+    ///   - minimumSamples: below this many samples, the map is the constant base rate (the
+    ///     identity when there are none).
+    ///   - minimumBlock: a step of the map rests on at least this many samples.
+    ///   - maximumStandardError: and its frequency is known to within this standard error
+    ///     (binomial, of the Laplace-smoothed frequency): the pooled blocks that miss either are
+    ///     merged into the neighbour with the closer frequency, the least certain first. A map
+    ///     meant to agree with what happens within 0.05 cannot rest on steps it cannot resolve;
+    ///     with few samples this leaves a single step, the base rate.
+    /// - Complexity: O(n log n) in the number of samples.
+    public init(
+        fitting samples: [CalibrationSample], minimumSamples: Int = 30, minimumBlock: Int = 30,
+        maximumStandardError: Double = 0.025
+    ) {
+        guard !samples.isEmpty else {
+            self = .identity
+            return
+        }
+        let hits = samples.reduce(0) { $0 + ($1.outcome ? 1 : 0) }
+        guard samples.count >= minimumSamples else {
+            let rate = Double(hits) / Double(samples.count)
+            self.init(raw: [0], calibrated: [rate], samples: samples.count)
+            return
+        }
+        var blocks = Self.pooled(samples)
+        Self.mergeUncertain(&blocks, minimumWeight: Double(max(1, minimumBlock)), maximumError: maximumStandardError)
+        var raw: [Double] = []
+        var calibrated: [Double] = []
+        for b in blocks {
+            raw.append(b.low)
+            calibrated.append(b.mean)
+            if b.high > b.low {
+                raw.append(b.high)
+                calibrated.append(b.mean)
+            }
+        }
+        self.init(raw: raw, calibrated: calibrated, samples: samples.count)
+    }
+
+    /// The calibrated probability of a raw one.
+    public func callAsFunction(_ p: Double) -> Double {
+        guard let first = raw.first, let last = raw.last else { return p }
+        if p <= first { return calibrated[0] }
+        if p >= last { return calibrated[calibrated.count - 1] }
+        // The first knot above p (binary search); p lies between knots i-1 and i.
+        var lo = 1
+        var hi = raw.count - 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if raw[mid] < p { lo = mid + 1 } else { hi = mid }
+        }
+        let (x0, x1, y0, y1) = (raw[lo - 1], raw[lo], calibrated[lo - 1], calibrated[lo])
+        return x1 > x0 ? y0 + (y1 - y0) * (p - x0) / (x1 - x0) : y1
+    }
+
+    /// A run of raw values pooled into one step: its range, weight and outcome sum.
+    struct Block: Equatable {
+        var low: Double
+        var high: Double
+        var weight: Double
+        var sum: Double
+        var mean: Double { sum / weight }
+        /// The binomial standard error of the Laplace-smoothed frequency (not zero at 0 or 1).
+        var standardError: Double {
+            let p = (sum + 1) / (weight + 2)
+            return (p * (1 - p) / weight).squareRoot()
+        }
+
+        mutating func absorb(_ o: Block) {
+            low = min(low, o.low)
+            high = max(high, o.high)
+            weight += o.weight
+            sum += o.sum
+        }
+    }
+
+    /// Pool-adjacent-violators: equal raw values first, then adjacent blocks whose frequencies
+    /// decrease, until the frequencies are non-decreasing in the raw value.
+    static func pooled(_ samples: [CalibrationSample]) -> [Block] {
+        // One block per distinct raw value (samples in any order give the same blocks).
+        var groups: [Block] = []
+        for s in samples.sorted(by: { $0.stated < $1.stated }) {
+            let b = Block(low: s.stated, high: s.stated, weight: 1, sum: s.outcome ? 1 : 0)
+            if groups.last?.high == s.stated { groups[groups.count - 1].absorb(b) } else { groups.append(b) }
+        }
+        var stack: [Block] = []
+        for var b in groups {
+            while let top = stack.last, top.mean >= b.mean {
+                b.absorb(top)
+                stack.removeLast()
+            }
+            stack.append(b)
+        }
+        return stack
+    }
+
+    /// Merges the blocks lighter than `minimumWeight` (the lightest first), then those whose
+    /// frequency's standard error exceeds `maximumError` (the largest first), each into the
+    /// neighbour with the closer frequency (which keeps the frequencies non-decreasing).
+    static func mergeUncertain(_ blocks: inout [Block], minimumWeight: Double, maximumError: Double) {
+        // Lighter blocks rank first (by weight), then by standard error; ties to the leftmost.
+        func doubt(_ b: Block) -> Double? {
+            if b.weight < minimumWeight { return 2 + 1 / b.weight }
+            let error = b.standardError
+            return error > maximumError ? error : nil
+        }
+        while blocks.count > 1 {
+            guard
+                let i = blocks.indices.compactMap({ i in doubt(blocks[i]).map { (i, $0) } })
+                    .max(by: { ($0.1, -$0.0) < ($1.1, -$1.0) })?.0
+            else { return }
+            let left = i > 0 ? abs(blocks[i].mean - blocks[i - 1].mean) : .infinity
+            let right = i + 1 < blocks.count ? abs(blocks[i + 1].mean - blocks[i].mean) : .infinity
+            let j = left <= right ? i - 1 : i + 1
+            blocks[min(i, j)].absorb(blocks[max(i, j)])
+            blocks.remove(at: max(i, j))
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// How well stated probabilities match what happened: the stated probabilities in equal-width
+/// bins over 0…1, and per bin how many there were, their mean and the observed frequency of the
+/// event. Bins with fewer than `minimumCount` cases are kept but flagged as too small to judge.
+///
+/// Built at once from samples or one case at a time (``record(stated:outcome:)``, ``merge(_:)``);
+/// pure and deterministic. Its JSON has snake_case keys.
+public struct ReliabilityTable: Sendable, Hashable, Codable {
+    /// One bin: cases whose stated probability is in [lower, upper) (the last bin includes 1).
+    public struct Bin: Sendable, Hashable, Codable {
+        public var lower: Double
+        public var upper: Double
+        public var count = 0
+        /// Sums of the stated probabilities and of the outcomes (1 for each event).
+        var statedSum = 0.0
+        var observedSum = 0.0
+        /// Whether the bin has too few cases to judge (set against the table's minimum).
+        public internal(set) var tooSmall = true
+
+        init(lower: Double, upper: Double) {
+            self.lower = lower
+            self.upper = upper
+        }
+
+        /// The mean stated probability (nil when empty).
+        public var meanStated: Double? { count > 0 ? statedSum / Double(count) : nil }
+        /// The share of cases in which the event happened (nil when empty).
+        public var observed: Double? { count > 0 ? observedSum / Double(count) : nil }
+        /// |mean stated − observed| (nil when empty).
+        public var gap: Double? { meanStated.flatMap { s in observed.map { abs(s - $0) } } }
+
+        enum CodingKeys: String, CodingKey {
+            case lower, upper, count, gap, observed
+            case meanStated = "mean_stated"
+            case tooSmall = "too_small"
+        }
+    }
+
+    public internal(set) var bins: [Bin]
+    /// Bins with fewer cases are too small to judge.
+    public let minimumCount: Int
+
+    enum CodingKeys: String, CodingKey {
+        case bins
+        case minimumCount = "minimum_count"
+        case count
+        case maxGap = "max_gap"
+    }
+
+    /// An empty table of `binCount` equal-width bins.
+    public init(binCount: Int = 10, minimumCount: Int = 30) {
+        let n = max(1, binCount)
+        bins = (0..<n).map { Bin(lower: Double($0) / Double(n), upper: Double($0 + 1) / Double(n)) }
+        self.minimumCount = minimumCount
+    }
+
+    /// The table of `samples`.
+    public init(_ samples: [CalibrationSample], binCount: Int = 10, minimumCount: Int = 30) {
+        self.init(binCount: binCount, minimumCount: minimumCount)
+        for s in samples { record(stated: s.stated, outcome: s.outcome) }
+    }
+
+    /// Adds one case (a stated probability outside 0…1 is counted in the nearest end bin).
+    public mutating func record(stated p: Double, outcome: Bool) {
+        let i = p.isNaN ? 0 : min(bins.count - 1, max(0, Int(p * Double(bins.count))))
+        bins[i].count += 1
+        bins[i].statedSum += p.isNaN ? 0 : p
+        bins[i].observedSum += outcome ? 1 : 0
+        bins[i].tooSmall = bins[i].count < minimumCount
+    }
+
+    /// Adds another table's cases (same bins).
+    public mutating func merge(_ other: ReliabilityTable) {
+        precondition(other.bins.count == bins.count, "reliability tables with different bins")
+        for i in bins.indices {
+            bins[i].count += other.bins[i].count
+            bins[i].statedSum += other.bins[i].statedSum
+            bins[i].observedSum += other.bins[i].observedSum
+            bins[i].tooSmall = bins[i].count < minimumCount
+        }
+    }
+
+    /// All cases.
+    public var count: Int { bins.reduce(0) { $0 + $1.count } }
+    /// The bins with enough cases to judge.
+    public var judged: [Bin] { bins.filter { !$0.tooSmall } }
+    /// The largest |mean stated − observed| over the bins with enough cases (nil when none has).
+    public var maxGap: Double? { judged.compactMap(\.gap).max() }
+}
