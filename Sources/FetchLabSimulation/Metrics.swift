@@ -1,26 +1,27 @@
 import FetchLabCore
 
 /// Counts of durations in bins: 1 s below a minute, 10 s below an hour, 1 min below a day,
-/// 15 min below 14 days, then one bin for longer (and for "never"). Sparse, so that per-app
-/// groups stay small; quantiles are reported as their bin's lower edge.
+/// 15 min below 14 days, then one bin for longer (and for "never"). Dense (a few thousand
+/// counters, allocated on the first count); quantiles are reported as their bin's lower edge.
 public struct DurationHistogram: Sendable, Hashable {
-    var counts: [Int32: Int] = [:]
+    var counts: [Int32] = []
     public private(set) var total = 0
 
-    static let overflow: Int32 = .max
+    static let binCount = 60 + 354 + 1_380 + 1_248 + 1
+    static let overflow = binCount - 1
 
-    static func bin(_ d: Microseconds?) -> Int32 {
+    @inline(__always) static func bin(_ d: Microseconds?) -> Int {
         guard let d else { return overflow }
         let s = max(0, d / .perSecond)
-        if s < 60 { return Int32(s) }
-        if s < 3_600 { return 60 + Int32((s - 60) / 10) }
-        if s < 86_400 { return 60 + 354 + Int32((s - 3_600) / 60) }
-        if s < 14 * 86_400 { return 60 + 354 + 1_380 + Int32((s - 86_400) / 900) }
+        if s < 60 { return Int(s) }
+        if s < 3_600 { return 60 + Int((s - 60) / 10) }
+        if s < 86_400 { return 60 + 354 + Int((s - 3_600) / 60) }
+        if s < 14 * 86_400 { return 60 + 354 + 1_380 + Int((s - 86_400) / 900) }
         return overflow
     }
 
     /// The lower edge of a bin, in seconds (nil for the overflow bin).
-    static func lowerEdge(_ b: Int32) -> Int64? {
+    static func lowerEdge(_ b: Int) -> Int64? {
         if b == overflow { return nil }
         let b = Int64(b)
         if b < 60 { return b }
@@ -31,13 +32,16 @@ public struct DurationHistogram: Sendable, Hashable {
 
     public init() {}
 
-    public mutating func add(_ d: Microseconds?) {
-        counts[Self.bin(d), default: 0] += 1
+    @inline(__always) public mutating func add(_ d: Microseconds?) {
+        if counts.isEmpty { counts = [Int32](repeating: 0, count: Self.binCount) }
+        counts[Self.bin(d)] += 1
         total += 1
     }
 
     public mutating func add(_ other: DurationHistogram) {
-        for (b, n) in other.counts { counts[b, default: 0] += n }
+        guard other.total > 0 else { return }
+        if counts.isEmpty { counts = [Int32](repeating: 0, count: Self.binCount) }
+        for b in other.counts.indices where other.counts[b] != 0 { counts[b] += other.counts[b] }
         total += other.total
     }
 
@@ -47,8 +51,8 @@ public struct DurationHistogram: Sendable, Hashable {
         guard total > 0 else { return nil }
         let rank = max(1, Int((q * Double(total)).rounded(.up)))
         var seen = 0
-        for b in counts.keys.sorted() {
-            seen += counts[b]!
+        for b in counts.indices {
+            seen += Int(counts[b])
             if seen >= rank { return Self.lowerEdge(b).map { Double($0) / 60 } }
         }
         return nil

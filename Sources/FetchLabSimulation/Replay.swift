@@ -70,6 +70,7 @@ public enum Replay {
         var lastFetch: Microseconds? = nil
         var lastFetchIndex = -1
         var usedFetch = [Bool](repeating: false, count: fetches.count)
+        out.staleness.reserveCapacity(launches.count)
         var creditedFetch = -1
         var c = 0
         for (i, t) in launches.enumerated() {
@@ -84,7 +85,8 @@ public enum Replay {
             guard window.isScored(t) else { continue }
             out.scored += 1
             let previous: Microseconds? = launchRefreshes && i > 0 ? launches[i - 1] : nil
-            let last = [lastFetch, previous].compactMap { $0 }.max()
+            var last = lastFetch
+            if let p = previous, p > (last ?? .min) { last = p }
             if !content.isEmpty {
                 while c < content.count, content[c] <= t { c += 1 }
                 out.contentScored += 1

@@ -29,6 +29,16 @@ public struct Simulator: Sendable {
     /// One policy on every pair of a user: the platform's answers, then the energy of all the
     /// user's fetches together (fetches of different apps share the radio), then the scores.
     func replay(_ user: UserSetup, policy: any FetchPolicy) -> [PairOutcome] {
+        if let fixed = policy as? FixedIntervalPolicy,
+            FixedReplay.applies(interval: fixed.interval, user: user, settings: settings)
+        {
+            return FixedReplay.outcomes(interval: fixed.interval, user: user, settings: settings, evaluation: evaluation)
+        }
+        return replayEventByEvent(user, policy: policy)
+    }
+
+    /// ``replay(_:policy:)`` without the closed form of fixed intervals.
+    func replayEventByEvent(_ user: UserSetup, policy: any FetchPolicy) -> [PairOutcome] {
         let runs = user.pairs.indices.map { PolicyRunner.run(policy, pair: $0, of: user, settings: settings) }
         let cost = settings.cost
         var uses: [RadioUse] = []
@@ -120,10 +130,9 @@ public struct ComparisonRun: Sendable {
         var window: UserWindow
         var withoutContext: Bool
         var pairsWithContent: Int
-        /// Per policy: the user's sums (one cost unit), and per app (one cost unit per pair).
-        var totals: [MetricSums]
+        /// Per policy, per evaluated pair (in the order of `apps`).
+        var outcomes: [[PairOutcome]]
         var apps: [String]
-        var perApp: [[MetricSums]]  // app-major
         var seconds: [Double]
         var launches: Int
     }
@@ -145,22 +154,13 @@ public struct ComparisonRun: Sendable {
                 defer { seconds[i] = ThreadClock.now() - start }
                 return simulator.replay(user, policy: policy)
             }
-            var totals = policies.map { _ in MetricSums(taus: count) }
-            var perApp = user.pairs.map { _ in policies.map { _ in MetricSums(taus: count) } }
-            for (i, pairs) in outcomes.enumerated() {
-                for (p, o) in pairs.enumerated() {
-                    totals[i].add(o)
-                    perApp[p][i].add(o)
-                    perApp[p][i].costUnits = 1
-                }
-                totals[i].costUnits = 1
-            }
             return UserResult(
                 user: history.user.name, window: window, withoutContext: user.timeline.isEmpty,
-                pairsWithContent: user.content.filter { !$0.isEmpty }.count, totals: totals,
-                apps: user.pairs.map { history.apps[Int($0.app)].name }, perApp: perApp, seconds: seconds,
+                pairsWithContent: user.content.filter { !$0.isEmpty }.count, outcomes: outcomes,
+                apps: user.pairs.map { history.apps[Int($0.app)].name }, seconds: seconds,
                 launches: user.pairs.reduce(0) { $0 + $1.launches.count })
         }
+        // Summed in the order given, one user at a time.
         for case let r? in results {
             users += 1
             if r.withoutContext { usersWithoutContext += 1 }
@@ -168,15 +168,21 @@ public struct ComparisonRun: Sendable {
             let w = r.window
             if firstStart == nil || w.start < firstStart!.0 { firstStart = (w.start, w.offset) }
             if lastEnd == nil || w.end > lastEnd!.0 { lastEnd = (w.end, w.offset) }
-            for i in all.indices { totals[i].add(r.totals[i]) }
-            for (a, app) in r.apps.enumerated() {
-                if perApp[app] == nil {
-                    perApp[app] = all.map { _ in MetricSums(taus: count) }
-                    appOrder.append(app)
-                }
-                for i in all.indices { perApp[app]![i].add(r.perApp[a][i]) }
+            for app in r.apps where perApp[app] == nil {
+                perApp[app] = all.map { _ in MetricSums(taus: count) }
+                appOrder.append(app)
             }
-            if simulator.perUser { perUser.append((r.user, r.totals)) }
+            var userTotals = all.map { _ in MetricSums(taus: count) }
+            for (i, pairs) in r.outcomes.enumerated() {
+                for (p, o) in pairs.enumerated() {
+                    userTotals[i].add(o)
+                    perApp[r.apps[p]]![i].add(o)
+                    perApp[r.apps[p]]![i].costUnits += 1
+                }
+                userTotals[i].costUnits = 1
+                totals[i].add(userTotals[i])
+            }
+            if simulator.perUser { perUser.append((r.user, userTotals)) }
             for i in all.indices { cpuSeconds[i] += r.seconds[i] }
             launchesReplayed += r.launches
         }

@@ -210,7 +210,7 @@ struct ReplayOptions: ParsableArguments {
             i += batch
         }
         bar?.finish()
-        if timings { Terminal.note(Self.timingTable(run)) }
+        if timings { for line in Self.timingTable(run).split(separator: "\n") { Terminal.note(String(line)) } }
         return run.report()
     }
 }

@@ -220,3 +220,58 @@ let scoredDay = day0 + .days(1)
         #expect(DurationHistogram().quantileMinutes(0.5) == nil)
     }
 }
+
+@Suite struct FixedClosedFormTests {
+    /// The closed form of fixed intervals gives what the event-by-event replay gives.
+    @Test(arguments: [Microseconds.minutes(15), .hours(1), .hours(7), .hours(24)])
+    func closedFormEqualsTheReplay(interval: Microseconds) throws {
+        var x: UInt64 = 11
+        func next(_ n: UInt64) -> UInt64 {
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (x >> 33) % n
+        }
+        var launches: [UsageEvent] = []
+        var t = day0 + .minutes(7)
+        while t < day0 + .days(20) {
+            t += .seconds(Int64(next(9_000)))
+            launches.append(UsageEvent(time: t, offset: 3_600, app: Int32(next(3))))
+        }
+        var context: [ContextSample] = []
+        var c = day0
+        while c < day0 + .days(20) {
+            c += .seconds(Int64(next(40_000)))
+            context.append(
+                ContextSample(
+                    time: c, battery: Double(next(100)), charging: next(3) == 0,
+                    network: [NetworkType.wifi, .cellular, .none][Int(next(3))], lowPower: next(5) == 0))
+        }
+        let content = (0..<60).map { ContentUpdate(time: day0 + .hours(Int64($0) * 8), app: Int32($0 % 3)) }
+        let h = UserHistory(
+            user: "u", apps: ["a", "b", "c"], launches: launches, context: context, contentUpdates: content)
+        var e = EvaluationProtocol()
+        e.minLaunches = 5
+        var settings = ReplaySettings()
+        settings.cost.perApp["b"] = AppFetchCost(duration: .seconds(9), bytes: 2_000_000)
+        let sim = Simulator(evaluation: e, settings: settings)
+        let window = try #require(e.window(of: h))
+        let user = UserSetup(history: h, window: window, evaluation: e, context: settings.context)
+        #expect(FixedReplay.applies(interval: interval, user: user, settings: settings))
+        let closed = sim.replay(user, policy: FixedIntervalPolicy(interval: interval))
+        let replayed = sim.replayEventByEvent(user, policy: FixedIntervalPolicy(interval: interval))
+        #expect(closed.count == 3)
+        for (a, b) in zip(closed, replayed) {
+            #expect(a.scored == b.scored && a.fresh == b.fresh && a.fetches == b.fetches)
+            #expect(a.staleness == b.staleness && a.leads == b.leads && a.wasted == b.wasted)
+            #expect(a.contentScored == b.contentScored && a.contentFresh == b.contentFresh)
+            #expect(a.lowBattery == b.lowBattery)
+            #expect(abs(a.batteryJoules - b.batteryJoules) < 1e-6 * max(1, b.batteryJoules))
+            #expect(abs(a.cellularBytes - b.cellularBytes) < 1e-6 * max(1, b.cellularBytes))
+        }
+        #expect(replayed.contains { $0.batteryJoules > 0 && $0.cellularBytes > 0 && $0.lowBattery > 0 })
+        // Under a platform model, or too short an interval, the replay runs event by event.
+        var ios = settings
+        ios.platform.kind = .ios
+        #expect(!FixedReplay.applies(interval: interval, user: user, settings: ios))
+        #expect(!FixedReplay.applies(interval: .seconds(10), user: user, settings: settings))
+    }
+}

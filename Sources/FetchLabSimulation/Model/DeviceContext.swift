@@ -109,6 +109,23 @@ public struct ContextTimeline: Sendable {
         battery.times.isEmpty && charging.times.isEmpty && network.times.isEmpty && lowPower.times.isEmpty
     }
 
+    /// The instants at which the state may change: every sample, and every instant a sampled
+    /// value stops holding (unsorted, may repeat).
+    public func changePoints() -> [Microseconds] {
+        var out: [Microseconds] = []
+        func add(_ times: [Microseconds]) {
+            for t in times {
+                out.append(t)
+                out.append(t + defaults.hold + 1)
+            }
+        }
+        add(battery.times)
+        add(charging.times)
+        add(network.times)
+        add(lowPower.times)
+        return out
+    }
+
     /// The state at `t`.
     public func state(at t: Microseconds) -> DeviceState {
         let h = defaults.hold

@@ -40,6 +40,10 @@ struct UserSetup: Sendable {
     var appEvents: [[UsageEvent]]
     var content: [[Microseconds]]
     var timeline: ContextTimeline
+    /// The context as stretches of constant state: `stretchStarts[i]` begins `stretchStates[i]`
+    /// (the first stretch starts at `Microseconds.min`).
+    var stretchStarts: [Microseconds]
+    var stretchStates: [DeviceState]
 
     init(history: UserHistory, window: UserWindow, evaluation: EvaluationProtocol, context: ContextDefaults) {
         self.history = history
@@ -59,6 +63,33 @@ struct UserSetup: Sendable {
         for u in history.contentUpdates where Int(u.app) < updates.count { updates[Int(u.app)].append(u.time) }
         content = apps.map { updates[Int($0)].sorted() }
         timeline = ContextTimeline(samples: history.context, defaults: context)
+        var starts: [Microseconds] = [.min]
+        var states = [timeline.state(at: .min)]
+        for t in Set(timeline.changePoints()).sorted() {
+            let s = timeline.state(at: t)
+            if s != states[states.count - 1] {
+                starts.append(t)
+                states.append(s)
+            }
+        }
+        stretchStarts = starts
+        stretchStates = states
+    }
+
+    /// The device state at `t` (one binary search).
+    @inline(__always) func state(at t: Microseconds) -> DeviceState {
+        stretchStates[stretch(at: t)]
+    }
+
+    /// The index of the stretch holding `t`.
+    func stretch(at t: Microseconds) -> Int {
+        var lo = 0
+        var hi = stretchStarts.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if stretchStarts[mid] <= t { lo = mid + 1 } else { hi = mid }
+        }
+        return lo - 1
     }
 }
 
@@ -80,7 +111,7 @@ enum PolicyRunner {
         } else if settings.platform.kind == .none {
             // Nothing can refuse: every planned time runs (the fast path of fixed and oracles).
             state.run.fetches = policy.fetchTimes(for: pair).map {
-                DoneFetch(time: $0, expired: false, state: user.timeline.state(at: $0))
+                DoneFetch(time: $0, expired: false, state: user.state(at: $0))
             }
         } else {
             let appEvents = user.appEvents[index]
@@ -90,7 +121,7 @@ enum PolicyRunner {
                     state.observe(appEvents[e])
                     e += 1
                 }
-                _ = state.handle(FetchRequest.fetch, at: t, device: user.timeline.state(at: t))
+                _ = state.handle(FetchRequest.fetch, at: t, device: user.state(at: t))
             }
         }
         return state.run
@@ -118,14 +149,14 @@ enum PolicyRunner {
                 }
             if let tw = scheduler.nextWake, tw > lastWake, tw <= end, te.map({ tw < $0 }) ?? true {
                 lastWake = tw
-                let device = user.timeline.state(at: tw)
+                let device = user.state(at: tw)
                 if let r = scheduler.wake(at: tw, state: device) {
                     scheduler.completed(state.handle(r, at: tw, device: device))
                 }
                 continue
             }
             guard let t = te, t <= end else { break }
-            let device = user.timeline.state(at: t)
+            let device = user.state(at: t)
             if u < events.count, events[u].time == t, !(c < content.count && content[c] < t) {
                 let event = events[u]
                 u += 1

@@ -1,0 +1,101 @@
+import FetchLabCore
+
+/// `fixed(T)` when every fetch asked for happens (`--platform none`), computed in closed form:
+/// the last fetch before a launch at t is t0 + ⌊(t − t0)/T⌋·T, the fetches in [S, E] are counted
+/// by arithmetic, and energy, cellular data and low-battery fetches come from the stretches over
+/// which the device context is constant (all of a user's apps fetch at the same instants, one
+/// radio wake-up each). Gives exactly what the event-by-event replay gives (a test checks it), in
+/// time proportional to launches and context samples instead of fetches.
+enum FixedReplay {
+    /// Whether the closed form applies: fetch groups far enough apart that each pays its own
+    /// promotion and a whole tail.
+    static func applies(interval: Microseconds, user: UserSetup, settings: ReplaySettings) -> Bool {
+        guard settings.platform.kind == .none else { return false }
+        let cost = settings.cost
+        var longest = cost.fetchDuration
+        for pair in user.pairs { longest = max(longest, cost.fetch(of: user.history.apps[Int(pair.app)].name).duration) }
+        let radio = max(cost.cellularTail + cost.cellularPromotion, cost.wifiTail + cost.wifiPromotion)
+        return interval > longest + radio
+    }
+
+    static func outcomes(
+        interval: Microseconds, user: UserSetup, settings: ReplaySettings, evaluation: EvaluationProtocol
+    ) -> [PairOutcome] {
+        let w = user.window
+        let t0 = w.firstEvent
+        let taus = evaluation.reportedTaus
+        let tau = evaluation.primaryTau
+        let refreshes = evaluation.launchRefreshes
+        let cost = settings.cost
+        // Fetch indices k with t0 + k·T in [S, E].
+        let first = (w.start - t0 + interval - 1) / interval
+        let last = (w.end - t0) / interval
+        let inSpan = max(0, last - first + 1)
+        var out = user.pairs.enumerated().map { p, pair -> PairOutcome in
+            var o = PairOutcome(scored: 0, fresh: [Int](repeating: 0, count: taus.count), fetches: Int(inSpan), days: w.scoredDays)
+            o.staleness.reserveCapacity(pair.launches.count)
+            let content = user.content[p]
+            var c = 0
+            var lastK: Int64 = -1
+            var credited: Int64 = -1
+            var used = 0
+            for (i, t) in pair.launches.enumerated() {
+                let k = (t - t0) / interval
+                let fetch = t0 + k * interval
+                if k != lastK {
+                    lastK = k
+                    if k >= first && k <= last { used += 1 }
+                }
+                guard w.isScored(t) else { continue }
+                o.scored += 1
+                let previous: Microseconds? = refreshes && i > 0 ? pair.launches[i - 1] : nil
+                let refreshed = max(fetch, previous ?? fetch)
+                if !content.isEmpty {
+                    while c < content.count, content[c] <= t { c += 1 }
+                    o.contentScored += 1
+                    if c == 0 || refreshed >= content[c - 1] { o.contentFresh += 1 }
+                }
+                let staleness = t - refreshed
+                o.staleness.append(staleness)
+                for (j, x) in taus.enumerated() where staleness <= x { o.fresh[j] += 1 }
+                if t - fetch <= tau, k != credited, previous.map({ t - $0 > tau }) ?? true {
+                    credited = k
+                    o.leads.append(t - fetch)
+                }
+            }
+            o.wasted = Int(inSpan) - used
+            return o
+        }
+        guard inSpan > 0 else { return out }
+        // Energy, data and low-battery fetches, stretch by stretch of constant context.
+        let fetchCosts = user.pairs.map { cost.fetch(of: user.history.apps[Int($0.app)].name) }
+        let spanStart = t0 + first * interval
+        let spanEnd = t0 + last * interval + 1
+        func firstIndex(atOrAfter t: Microseconds) -> Int64 { max(first, (t - t0 + interval - 1) / interval) }
+        var s = user.stretch(at: spanStart)
+        while s < user.stretchStarts.count, user.stretchStarts[s] < spanEnd {
+            let from = max(spanStart, user.stretchStarts[s])
+            let to = s + 1 < user.stretchStarts.count ? min(spanEnd, user.stretchStarts[s + 1]) : spanEnd
+            let state = user.stretchStates[s]
+            s += 1
+            guard from < to else { continue }
+            let n = min(last + 1, firstIndex(atOrAfter: to)) - firstIndex(atOrAfter: from)
+            guard n > 0 else { continue }
+            let count = Double(n)
+            if state.isLow(below: cost.lowBatteryPercent) { for p in out.indices { out[p].lowBattery += Int(n) } }
+            if state.network == .cellular {
+                for p in out.indices { out[p].cellularBytes += count * Double(fetchCosts[p].bytes) }
+            }
+            guard !state.charging else { continue }
+            // One group: the first app pays the promotion, each its transfer, the last the tail.
+            let r = cost.radio(state.network == .none ? .wifi : state.network)
+            for p in out.indices {
+                var joules = fetchCosts[p].duration.inSeconds * r.transferWatts
+                if p == 0 { joules += r.promotion.inSeconds * r.promotionWatts }
+                if p == out.count - 1 { joules += r.tail.inSeconds * r.tailWatts }
+                out[p].batteryJoules += count * joules
+            }
+        }
+        return out
+    }
+}
