@@ -119,24 +119,24 @@ public struct CostModel: Sendable, Hashable, Codable {
         var out = [Double](repeating: 0, count: fetches.count)
         for network in [NetworkType.wifi, .cellular] {
             let r = radio(network)
-            let idx = fetches.indices.filter { fetches[$0].network == network }
-                .sorted { fetches[$0].start != fetches[$1].start ? fetches[$0].start < fetches[$1].start : $0 < $1 }
+            // (start, index) of this radio's fetches, in start order (ties: input order).
+            var order: [(start: Microseconds, index: Int)] = []
+            order.reserveCapacity(fetches.count)
+            for (i, f) in fetches.enumerated() where f.network == network { order.append((f.start, i)) }
+            order.sort { $0.start != $1.start ? $0.start < $1.start : $0.index < $1.index }
+            let promotion = r.promotion.inSeconds * r.promotionWatts
             var busyUntil = Microseconds.min  // end of the last transfer on this radio
-            for (n, i) in idx.enumerated() {
+            for n in order.indices {
+                let i = order[n].index
                 let f = fetches[i]
                 let end = f.start + f.duration
                 var joules = f.duration.inSeconds * r.transferWatts
                 // Promotion unless the radio is still up (transferring or in its tail).
-                if busyUntil == .min || f.start > busyUntil + r.tail {
-                    joules += r.promotion.inSeconds * r.promotionWatts
-                }
+                if busyUntil == .min || f.start > busyUntil + r.tail { joules += promotion }
                 // Tail until the next transfer on this radio begins, at most the whole tail.
                 let transferEnd = max(end, busyUntil)
                 var tail = r.tail
-                if n + 1 < idx.count {
-                    let next = fetches[idx[n + 1]].start
-                    tail = min(tail, max(0, next - transferEnd))
-                }
+                if n + 1 < order.count { tail = min(tail, max(0, order[n + 1].start - transferEnd)) }
                 joules += tail.inSeconds * r.tailWatts
                 busyUntil = transferEnd
                 out[i] = joules

@@ -56,18 +56,23 @@ public struct BudgetOraclePolicy: FetchPolicy {
             next[i] = m
         }
         let kk = min(k, n)
-        // best[j][i]: the most points among points[i...] covered with j fetches.
-        var best = [[Int]](repeating: [Int](repeating: 0, count: n + 1), count: kk + 1)
-        for j in 1...kk {
-            for i in stride(from: n - 1, through: 0, by: -1) {
-                best[j][i] = max(best[j][i + 1], next[i] - i + best[j - 1][next[i]])
+        // best[j * (n + 1) + i]: the most points among points[i...] covered with j fetches.
+        let width = n + 1
+        var best = [Int](repeating: 0, count: (kk + 1) * width)
+        best.withUnsafeMutableBufferPointer { b in
+            for j in 1...kk {
+                let row = j * width
+                let up = (j - 1) * width
+                for i in stride(from: n - 1, through: 0, by: -1) {
+                    b[row + i] = max(b[row + i + 1], next[i] - i + b[up + next[i]])
+                }
             }
         }
         var out: [Microseconds] = []
         var i = 0
         var j = kk
         while i < n, j > 0 {
-            if next[i] - i + best[j - 1][next[i]] >= best[j][i + 1] {
+            if next[i] - i + best[(j - 1) * width + next[i]] >= best[j * width + i + 1] {
                 out.append(points[i])
                 i = next[i]
                 j -= 1
