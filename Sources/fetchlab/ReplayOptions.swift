@@ -202,9 +202,13 @@ struct ReplayOptions: ParsableArguments {
         let batch = 64
         var i = 0
         while i < names.count {
+            // Read on all cores (a read-only database serves concurrent readers).
+            let loaded = ParallelMap.map(Array(names[i..<min(names.count, i + batch)])) { name in
+                Result { () throws(StoreError) -> UserHistory? in try queries.history(of: UserID(name), before: nil) }
+            }
             var histories: [UserHistory] = []
-            for name in names[i..<min(names.count, i + batch)] {
-                if let h = try queries.history(of: UserID(name), before: nil), !h.launches.isEmpty { histories.append(h) }
+            for result in loaded {
+                if let h = try result.get(), !h.launches.isEmpty { histories.append(h) }
             }
             run.add(histories) { bar?.advance() }
             i += batch
