@@ -26,8 +26,10 @@ import _FetchLabTestSupport
         #expect(lines.first?.hasPrefix("τ = 15 min, launch refreshes on, warm-up 7 d") == true, "\(table.out)")
         #expect(lines.first?.contains("2 users, 6 pairs") == true, "\(table.out)")
         #expect(lines.first?.hasSuffix("platform none") == true)
-        // The standard set without push (no content updates here); the blank line is not a line.
-        #expect(lines.count == 2 + PolicyRegistry.standard(contentUpdates: false).count)
+        // Summary, context, header and the standard set without push (no content updates here);
+        // blank lines are not lines here.
+        #expect(lines.count == 3 + PolicyRegistry.standard(contentUpdates: false).count)
+        #expect(lines[1].hasPrefix("context: 2 users without context samples; without a sample"))
         #expect(lines.last?.contains("budget-oracle(16)") == true)
 
         let json = try fetchlab([

@@ -29,14 +29,18 @@ import Testing
             ], frontier: [])
     }
 
-    @Test func theTextTableIsAsBefore() {
+    @Test func theTextTableRanksByGapClosedWithCostAndSkips() {
         let expected = """
             τ = 15 min, launch refreshes on, warm-up 7 d, scored 2024-03-08 to 2024-03-12; 2 users, 3 pairs (apps with ≥ 20 launches), 1,234 scored launches; platform none
+            context: every user has context samples; without a sample (or one older than 6h): battery 80 %, Wi-Fi, not charging, Low Power Mode off; cost: 3s and 150.0 KB a fetch, battery 12 Wh
 
-              # policy               fresh@5 min fresh@15 min fresh@60 min  fetches/app/day  gap closed
-              1 odd, "quoted" | name     100.0%     100.0%     100.0%             2.00        0.50
-              2 fixed(1h)                 25.0%      50.0%      75.0%            24.00        0.25
-                never                      0.0%       0.0%       0.0%             0.00           –
+            #  policy                fresh@5 min  fresh@15 min  fresh@60 min  stale p50  fetches/app/day  wasted  J/day  battery/day  cell MB/day  skipped  gap closed
+            1  odd, "quoted" | name       100.0%        100.0%        100.0%      never             2.00      0%    0.0        0.00%         0.00        0        0.50
+            2  fixed(1h)                   25.0%         50.0%         75.0%    7.5 min            24.00      0%    0.0        0.00%         0.00        3        0.25
+               never                        0.0%          0.0%          0.0%      never             0.00      0%    0.0        0.00%         0.00        0           –
+
+            skipped fetches by reason:
+              fixed(1h): Low Power Mode 2, budget 1
             """
         #expect(CompareRenderer.text(Self.report()) == expected)
     }
@@ -45,10 +49,14 @@ import Testing
         let lines = CompareRenderer.markdown(Self.report()).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[0].hasPrefix("τ = 15 min, launch refreshes on"))
         #expect(lines[1] == "")
-        #expect(lines[2] == "| # | policy | fresh@5 min | fresh@15 min | fresh@60 min | fetches/app/day | gap closed |")
-        #expect(lines[3] == "| ---: | --- | ---: | ---: | ---: | ---: | ---: |")
-        #expect(lines[4] == #"| 1 | odd, "quoted" \| name | 100.0% | 100.0% | 100.0% | 2.00 | 0.50 |"#)
-        #expect(lines[6] == "|  | never | 0.0% | 0.0% | 0.0% | 0.00 | – |")
+        #expect(
+            lines[2]
+                == "| # | policy | fresh@5 min | fresh@15 min | fresh@60 min | stale p50 | fetches/app/day | wasted | J/day | "
+                + "battery/day | cell MB/day | skipped | gap closed |")
+        #expect(lines[3] == "| ---: | --- |" + String(repeating: " ---: |", count: 11))
+        #expect(
+            lines[4] == #"| 1 | odd, "quoted" \| name | 100.0% | 100.0% | 100.0% | never | 2.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | 0.50 |"#)
+        #expect(lines[6] == "|  | never | 0.0% | 0.0% | 0.0% | never | 0.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | – |")
         #expect(lines.count == 7)
     }
 
