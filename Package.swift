@@ -41,7 +41,7 @@ let package = Package(
         .target(
             name: "FetchLabStore",
             dependencies: [
-                // The report model it stores (runs); FetchLabSimulation knows only FetchLabCore.
+                // The report model it stores (runs); FetchLabSimulation knows only Core and Predict.
                 "FetchLabCore", "FetchLabIngest", "FetchLabSimulation",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -1,3 +1,5 @@
+import FetchLabPredict
+
 /// The result of `fetchlab compare`. Encodes to exactly
 /// `{"settings": {...}, "policies": [{"name", "family", "params", "metrics": {...}}]}`.
 public struct ComparisonReport: Codable, Sendable, Hashable {
@@ -202,6 +204,9 @@ public struct PolicyMetrics: Codable, Sendable, Hashable {
     public var lowBatteryFetches: Int = 0
     /// Fetches asked for and refused (or expired), by reason.
     public var skips: [SkipReason: Int] = [:]
+    /// For policies that state a probability with each fetch (predictive): the stated p against
+    /// whether the app was launched within τ after the fetch, in bins (`reliability`, else null).
+    public var reliability: ReliabilityTable? = nil
 
     public init(scoredLaunches: Int, fresh: [Double], fetchesPerAppDay: Double, gapClosed: Double?) {
         self.scoredLaunches = scoredLaunches
@@ -248,6 +253,11 @@ public struct PolicyMetrics: Codable, Sendable, Hashable {
         var skipsByName: [String: Int] = [:]
         for reason in SkipReason.allCases { skipsByName[reason.rawValue] = skips[reason] ?? 0 }
         try c.encode(skipsByName, forKey: Key("skips"))
+        if let reliability {
+            try c.encode(reliability, forKey: Key("reliability"))
+        } else {
+            try c.encodeNil(forKey: Key("reliability"))
+        }
         try optional(gapClosed, "gap_closed")
     }
 
@@ -273,6 +283,7 @@ public struct PolicyMetrics: Codable, Sendable, Hashable {
         batteryPercentPerDay = try c.decodeIfPresent(Double.self, forKey: Key("battery_pct_per_day")) ?? 0
         cellularMBPerDay = try c.decodeIfPresent(Double.self, forKey: Key("cellular_mb_per_day")) ?? 0
         lowBatteryFetches = try c.decodeIfPresent(Int.self, forKey: Key("fetches_low_battery")) ?? 0
+        reliability = try c.decodeIfPresent(ReliabilityTable.self, forKey: Key("reliability"))
         let names = try c.decodeIfPresent([String: Int].self, forKey: Key("skips")) ?? [:]
         skips = [:]
         for (k, v) in names {

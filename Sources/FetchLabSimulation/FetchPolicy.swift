@@ -107,11 +107,15 @@ public protocol FetchScheduler {
     mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest?
     /// The platform's answer to the request just made.
     mutating func completed(_ result: FetchResult)
+    /// The probability the policy stated for the fetch just asked for: that the app is launched
+    /// within τ after it (nil: the policy states none). Read right after a call that asked.
+    var statedProbability: Double? { get }
 }
 
 extension FetchScheduler {
     public mutating func observe(_ update: ContentUpdate, state: DeviceState) -> FetchRequest? { nil }
     public mutating func completed(_ result: FetchResult) {}
+    public var statedProbability: Double? { nil }
 }
 
 /// A background-fetch policy: when to fetch one app of one user. A policy either plans every

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabPredict
 
 /// Counts of durations in bins: 1 s below a minute, 10 s below an hour, 1 min below a day,
 /// 15 min below 14 days, then one bin for longer (and for "never"). Dense (a few thousand
@@ -79,6 +80,8 @@ struct MetricSums: Sendable {
     var joulesPerDaySum = 0.0
     var cellularBytesPerDaySum = 0.0
     var costUnits = 0
+    /// Stated probabilities against what happened (nil until a policy states one).
+    var reliability: ReliabilityTable? = nil
 
     init(taus: Int) { fresh = [Int](repeating: 0, count: taus) }
 
@@ -96,6 +99,10 @@ struct MetricSums: Sendable {
         wasted += o.wasted
         lowBattery += o.lowBattery
         for k in skips.indices { skips[k] += o.skips[k] }
+        if !o.stated.isEmpty {
+            if reliability == nil { reliability = ReliabilityTable() }
+            for s in o.stated { reliability!.record(stated: s.p, outcome: s.launched) }
+        }
         if o.days > 0 {
             joulesPerDaySum += o.batteryJoules / o.days
             cellularBytesPerDaySum += o.cellularBytes / o.days
@@ -118,6 +125,10 @@ struct MetricSums: Sendable {
         joulesPerDaySum += t.joulesPerDaySum
         cellularBytesPerDaySum += t.cellularBytesPerDaySum
         costUnits += t.costUnits
+        if let r = t.reliability {
+            if reliability == nil { reliability = ReliabilityTable() }
+            reliability!.merge(r)
+        }
     }
 
     /// (fetches per app per day, fresh rate at the τ of index `primary`).
@@ -146,6 +157,7 @@ struct MetricSums: Sendable {
         m.cellularMBPerDay = cellularBytesPerDaySum / units / 1_000_000
         m.lowBatteryFetches = lowBattery
         for (k, reason) in SkipReason.allCases.enumerated() where skips[k] > 0 { m.skips[reason] = skips[k] }
+        m.reliability = reliability
         return m
     }
 }

@@ -1,7 +1,7 @@
 import FetchLabCore
 
 /// What one policy achieved on one (user, app) pair.
-public struct PairOutcome: Sendable, Hashable {
+public struct PairOutcome: Sendable {
     /// Launches in [S, E].
     public var scored: Int
     /// Fresh scored launches, one count per τ of ``EvaluationProtocol/reportedTaus``.
@@ -28,6 +28,9 @@ public struct PairOutcome: Sendable, Hashable {
     /// Battery energy (not while charging) of the fetches in [S, E], joules; cellular bytes.
     public var batteryJoules = 0.0
     public var cellularBytes = 0.0
+    /// For each fetch the policy stated a probability for: (stated p, whether the app was launched
+    /// within the primary τ after it).
+    public var stated: [(p: Double, launched: Bool)] = []
 
     public init(scored: Int, fresh: [Int], fetches: Int, days: Double) {
         self.scored = scored

@@ -62,6 +62,16 @@ public struct Simulator: Sendable {
                 taus: taus, primaryTau: evaluation.primaryTau, launchRefreshes: evaluation.launchRefreshes,
                 lowBatteryPercent: cost.lowBatteryPercent)
             out.skips = run.skips
+            for (t, p) in run.stated {
+                // Launched within τ after the fetch: the first launch after t, if any, is soon enough.
+                var lo = 0
+                var hi = pair.launches.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if pair.launches[mid] <= t { lo = mid + 1 } else { hi = mid }
+                }
+                out.stated.append((p, lo < pair.launches.count && pair.launches[lo] - t <= evaluation.primaryTau))
+            }
             for f in run.fetches {
                 defer { k += 1 }
                 guard user.window.isScored(f.time) else { continue }

@@ -6,8 +6,9 @@ import Testing
 
 @Suite struct PredictivePolicyTests {
     /// Apps 0 (A) and 1 (B); for `days` days, B three times a day at varying hours and A two
-    /// minutes after each B (hours apart, so every A is cold).
-    func followers(days: Int, seed: UInt64 = 7) -> UserHistory {
+    /// minutes after each B (hours apart, so every A is cold), but after the third B of a day only
+    /// when `always`.
+    func followers(days: Int, seed: UInt64 = 7, always: Bool = true) -> UserHistory {
         var x = seed
         var launches: [UsageEvent] = []
         for d in 0..<days {
@@ -15,7 +16,7 @@ import Testing
                 x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 let b = day0 + .days(Int64(d)) + .hours(Int64(8 + 4 * k)) + .minutes(Int64(x >> 58))
                 launches.append(UsageEvent(time: b, offset: 0, app: 1))
-                launches.append(UsageEvent(time: b + .minutes(2), offset: 0, app: 0))
+                if always || k < 2 { launches.append(UsageEvent(time: b + .minutes(2), offset: 0, app: 0)) }
             }
         }
         return UserHistory(user: "u", apps: ["a", "b"], launches: launches)
@@ -34,6 +35,12 @@ import Testing
         #expect(out[1][a].fresh[1] == out[1][a].scored)  // each B launch fetched A just in time
         #expect(out[1][a].fetches == out[1][a].scored)
         #expect(out[1][a].leads.allSatisfy { $0 == .minutes(2) })
+        // Each fetch states its probability, and each was followed by a launch within τ.
+        #expect(out[1][a].stated.count == out[1][a].fetches)
+        #expect(out[1][a].stated.allSatisfy { $0.launched && $0.p >= 0.55 && $0.p <= 1 })
+        let report = sim.compare([h], policies: [sequence])
+        let table = try #require(report.policies[0].metrics.reliability)
+        #expect(table.count == out[1][a].fetches + out[1][1].fetches)
         // Time of day alone cannot know the minute the jitter picks: it fetches less usefully.
         let clock = try #require(PolicyRegistry.parse("predictive(15m,0.55,time-of-day)").first)
         let tod = sim.replay(h, policies: [clock])[0][a]
@@ -75,7 +82,7 @@ import Testing
     }
 
     @Test func costAwareWaitsForCheapMomentsAndSparesALowBattery() throws {
-        let h = followers(days: 20)
+        let h = followers(days: 20, always: false)  // A follows B two times in three
         var e = EvaluationProtocol()
         e.minLaunches = 20
         let plain = try #require(PolicyRegistry.parse("predictive(15m,0.55,sequence)").first)

@@ -27,6 +27,8 @@ public struct PairRun: Sendable {
     public var fetches: [DoneFetch] = []
     /// Requests refused or expired in [S, E], by ``SkipReason`` (indexed as `allCases`).
     public var skips = [Int](repeating: 0, count: SkipReason.allCases.count)
+    /// The probability the policy stated for each granted fetch in [S, E] (time, p).
+    public var stated: [(time: Microseconds, p: Double)] = []
 }
 
 /// Everything about one user the policies' replays share: built once per user.
@@ -151,7 +153,9 @@ enum PolicyRunner {
                 lastWake = tw
                 let device = user.state(at: tw)
                 if let r = scheduler.wake(at: tw, state: device) {
-                    scheduler.completed(state.handle(r, at: tw, device: device))
+                    let result = state.handle(r, at: tw, device: device)
+                    state.record(scheduler.statedProbability, result)
+                    scheduler.completed(result)
                 }
                 continue
             }
@@ -162,13 +166,17 @@ enum PolicyRunner {
                 u += 1
                 if event.app == pair.app { state.observe(event) }
                 if let r = scheduler.observe(event, state: device) {
-                    scheduler.completed(state.handle(r, at: t, device: device))
+                    let result = state.handle(r, at: t, device: device)
+                    state.record(scheduler.statedProbability, result)
+                    scheduler.completed(result)
                 }
             } else {
                 let update = ContentUpdate(time: content[c], app: pair.app, utcOffset: user.window.offset)
                 c += 1
                 if let r = scheduler.observe(update, state: device) {
-                    scheduler.completed(state.handle(r, at: t, device: device))
+                    let result = state.handle(r, at: t, device: device)
+                    state.record(scheduler.statedProbability, result)
+                    scheduler.completed(result)
                 }
             }
         }
@@ -191,6 +199,12 @@ enum PolicyRunner {
             self.content = content
             self.duration = duration
             self.launchRefreshes = launchRefreshes
+        }
+
+        /// Keeps a granted fetch's stated probability (scored span only).
+        mutating func record(_ p: Double?, _ result: FetchResult) {
+            guard let p, result.decision == .granted, window.isScored(result.time) else { return }
+            run.stated.append((result.time, p))
         }
 
         mutating func observe(_ event: UsageEvent) {

@@ -272,25 +272,34 @@ struct UseSignals {
 /// Online calibration of each signal's stated probability, causal: every decision point (a
 /// launch of another app, a gap bin, a planned time-of-day moment) is a trial of "a cold launch
 /// within `lead`", resolved when that launch comes or the window passes, whether or not a fetch was
-/// made. The calibrated probability of a stated p is the hit rate of its 5 %-wide bin, pulled
-/// towards p by ``priorWeight`` pseudo-trials.
+/// made. The calibrated probability of a raw p is the hit rate of its 5 %-wide bin, pulled
+/// towards p × (the signal's hits per raw p over all its trials) by ``priorWeight`` pseudo-trials:
+/// a bin with few trials borrows the signal's overall calibration.
 struct OnlineCalibration {
     enum Signal: Int, CaseIterable { case sequence, gap, timeOfDay }
     static let binsPerSignal = 20
     static let priorWeight = 10.0
+    /// Pseudo-trials of the per-signal scale (hits per stated p), which starts at 1.
+    let scalePrior = 5.0
     let lead: Microseconds
     var hits: [[Double]] = Array(repeating: Array(repeating: 0, count: binsPerSignal), count: Signal.allCases.count)
     var trials: [[Double]] = Array(repeating: Array(repeating: 0, count: binsPerSignal), count: Signal.allCases.count)
-    var pending: [(time: Microseconds, signal: Signal, bin: Int)] = []
+    /// Per signal, over all its trials: the stated p summed, and the hits.
+    var statedSum = [Double](repeating: 0, count: Signal.allCases.count)
+    var hitSum = [Double](repeating: 0, count: Signal.allCases.count)
+    var pending: [(time: Microseconds, signal: Signal, bin: Int, p: Double)] = []
 
     static func bin(_ p: Double) -> Int { min(binsPerSignal - 1, max(0, Int(p * Double(binsPerSignal)))) }
 
+    /// The bin's hit rate, pulled towards p scaled by the signal's overall hits per stated p.
     func calibrated(_ p: Double, _ s: Signal) -> Double {
         let b = Self.bin(p)
-        return (hits[s.rawValue][b] + Self.priorWeight * p) / (trials[s.rawValue][b] + Self.priorWeight)
+        let scale = (hitSum[s.rawValue] + scalePrior) / (statedSum[s.rawValue] + scalePrior)
+        let prior = min(1, p * scale)
+        return (hits[s.rawValue][b] + Self.priorWeight * prior) / (trials[s.rawValue][b] + Self.priorWeight)
     }
 
-    mutating func record(_ p: Double, _ s: Signal, at t: Microseconds) { pending.append((t, s, Self.bin(p))) }
+    mutating func record(_ p: Double, _ s: Signal, at t: Microseconds) { pending.append((t, s, Self.bin(p), p)) }
 
     /// A cold launch at `t` resolves the trials whose window holds it as hits.
     mutating func coldLaunch(at t: Microseconds) {
@@ -298,6 +307,8 @@ struct OnlineCalibration {
             guard trial.time < t, t <= trial.time + lead else { return false }
             hits[trial.signal.rawValue][trial.bin] += 1
             trials[trial.signal.rawValue][trial.bin] += 1
+            hitSum[trial.signal.rawValue] += 1
+            statedSum[trial.signal.rawValue] += trial.p
             return true
         }
     }
@@ -307,6 +318,7 @@ struct OnlineCalibration {
         pending.removeAll { trial in
             guard trial.time + lead < t else { return false }
             trials[trial.signal.rawValue][trial.bin] += 1
+            statedSum[trial.signal.rawValue] += trial.p
             return true
         }
     }
@@ -326,7 +338,7 @@ struct PredictiveScheduler: FetchScheduler {
     var nextMidnight: Microseconds
     var calibration: OnlineCalibration
     /// The probability stated for the last fetch asked for (calibrated).
-    var statedProbability = 0.0
+    var statedProbability: Double? = nil
 
     init(policy: PredictivePolicy, pair: PairInfo) {
         self.policy = policy
