@@ -75,7 +75,7 @@ public enum CompareRenderer {
                     String(format: "%.2f%%", p.metrics.batteryPercentPerDay),
                     String(format: "%.2f", p.metrics.cellularMBPerDay),
                     "\(p.metrics.skipped)",
-                    p.metrics.gapClosed.map { String(format: "%.2f", $0) } ?? "–",
+                    p.metrics.gapClosed.map { String(format: "%.2f", abs($0) < 0.005 ? 0 : $0) } ?? "–",
                 ]
         }
     }
