@@ -2,6 +2,29 @@ import FetchLabCore
 import Foundation
 
 /// A planned fetch: when to fetch, for which expected use.
+/// What a fetch at a planned moment is expected to run on and cost, from the same moments of the
+/// user's past days (filled by the caller that knows the device context and the cost model).
+public struct FetchOutlook: Sendable, Codable, Equatable {
+    /// Shares of the past days on Wi-Fi, on cellular, without a network, and charging.
+    public var wifi: Double
+    public var cellular: Double
+    public var offline: Double
+    public var charging: Double
+    /// Expected battery energy of the fetch, joules (nothing while charging).
+    public var joules: Double
+    /// How many past days the shares come from.
+    public var days: Int
+
+    public init(wifi: Double, cellular: Double, offline: Double, charging: Double, joules: Double, days: Int) {
+        self.wifi = wifi
+        self.cellular = cellular
+        self.offline = offline
+        self.charging = charging
+        self.joules = joules
+        self.days = days
+    }
+}
+
 public struct PlannedFetch: Sendable, Codable, Equatable {
     /// When to fetch (UTC microseconds).
     public var fetchAt: Microseconds
@@ -16,6 +39,8 @@ public struct PlannedFetch: Sendable, Codable, Equatable {
     /// The planner's raw score of the bump: the predictor's expected number of uses within the
     /// freshness window around the expected use, capped at 1. The threshold applies to it.
     public var score: Double
+    /// The expected network and energy at that moment (nil until a caller fills it).
+    public var outlook: FetchOutlook? = nil
 }
 
 /// Turns a forecast into fetch moments: a fetch `leadMinutes` before each predicted use that is

@@ -40,9 +40,16 @@ public enum PredictionRenderer {
             }
             for f in row.fetches {
                 let half = (f.intervalHigh - f.intervalLow).inMinutes / 2
-                lines.append(
+                var line =
                     "\(name)fetch \(at(f.fetchAt))  → use expected \(at(f.expectedUse)) "
-                        + "(±\(Int(half.rounded())) min, p=\(TextFormat.fixed(f.probability, 2)))")
+                    + "(±\(Int(half.rounded())) min, p=\(TextFormat.fixed(f.probability, 2)))"
+                if let o = f.outlook {
+                    line +=
+                        "; usually \(TextFormat.percent(o.wifi)) Wi-Fi, \(TextFormat.percent(o.cellular)) cellular"
+                        + (o.charging > 0 ? ", \(TextFormat.percent(o.charging)) charging" : "")
+                        + " then, ≈ \(TextFormat.fixed(o.joules, 1)) J"
+                }
+                lines.append(line)
             }
         }
         return lines.joined(separator: "\n")

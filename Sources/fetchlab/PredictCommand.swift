@@ -2,6 +2,7 @@ import ArgumentParser
 import FetchLabCore
 import FetchLabPredict
 import FetchLabReport
+import FetchLabSimulation
 import FetchLabStore
 
 struct PredictCommand: ParsableCommand {
@@ -67,11 +68,21 @@ struct PredictCommand: ParsableCommand {
             }
             let fitting = try HistoryLoader.histories(queries, limit: EvenSample.fitUsers, before: origin)
             let (blend, request) = request.fitted(on: fitting)
-            let report: PredictionReport
+            var report: PredictionReport
             do throws(PredictionError) {
                 report = try PredictionReport(history: all, origin: origin, blend: blend, request: request)
             } catch {
                 throw failure(error)
+            }
+            // The network and energy each planned fetch is expected to meet, from the same moments
+            // of the user's past days.
+            let cost = CostModel()
+            for a in report.apps.indices {
+                for f in report.apps[a].fetches.indices {
+                    report.apps[a].fetches[f].outlook = FetchOutlook.estimate(
+                        at: report.apps[a].fetches[f].fetchAt, samples: all.context, origin: origin,
+                        duration: cost.fetch(of: report.apps[a].app).duration, cost: cost)
+                }
             }
             switch format {
             case .json: print(Format.json(report))

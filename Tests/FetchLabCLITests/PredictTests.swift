@@ -26,7 +26,7 @@ import _FetchLabTestSupport
         let lines = text.out.split(separator: "\n")
         #expect(lines.first?.hasPrefix("u00001 from 2024-03-20 00:00 (") == true)
         #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("com.example.") })
-        #expect(lines.contains { $0.contains(" fetch ") && $0.contains("→ use expected") })
+        #expect(lines.contains { $0.contains(" fetch ") && $0.contains("→ use expected") && $0.contains(" J") })
 
         let json = try fetchlab(["predict", "--db", db, "--user", "u00001", "--format", "json", "--lead", "15m"])
         #expect(json.status == 0)
@@ -39,6 +39,11 @@ import _FetchLabTestSupport
                 let at = try #require(fetch["fetchAt"] as? Int64)
                 let use = try #require(fetch["expectedUse"] as? Int64)
                 #expect(abs((use - at).inMinutes - 15) < 0.01)
+                // The network and energy expected then, from the same moments of past days.
+                let outlook = try #require(fetch["outlook"] as? [String: Any])
+                let shares = ["wifi", "cellular", "offline"].compactMap { outlook[$0] as? Double }
+                #expect(shares.count == 3 && abs(shares.reduce(0, +) - 1) < 1e-9)
+                #expect((outlook["joules"] as? Double ?? -1) >= 0)
             }
         }
         // One app only; every user at once.

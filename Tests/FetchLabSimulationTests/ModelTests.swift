@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FetchLabSimulation
+import FetchLabPredict
 
 /// A user with one app: launches, other events and context samples at given times.
 func user(
@@ -273,5 +274,35 @@ let scoredDay = day0 + .days(1)
         ios.platform.kind = .ios
         #expect(!FixedReplay.applies(interval: interval, user: user, settings: ios))
         #expect(!FixedReplay.applies(interval: .seconds(10), user: user, settings: settings))
+    }
+}
+
+@Suite struct FetchOutlookTests {
+    @Test func sharesAndEnergyComeFromTheSameMomentOfPastDays() {
+        // Every day at 09:00: Wi-Fi on even days, cellular on odd days; charging on days divisible by 4.
+        var samples: [ContextSample] = []
+        for d in 0..<30 {
+            let network: NetworkType = d % 2 == 0 ? .wifi : .cellular
+            let at: Microseconds = day0 + .days(Int64(d)) + .hours(9)
+            samples.append(ContextSample(time: at, battery: 60, charging: d % 4 == 0, network: network))
+        }
+        let origin = day0 + .days(30)
+        let o = FetchOutlook.estimate(
+            at: origin + .hours(9) + .minutes(5), samples: samples, origin: origin, duration: .seconds(3), days: 8)
+        // Days 22 to 29: four on Wi-Fi (two of them charging), four on cellular.
+        #expect(o.days == 8)
+        #expect(o.wifi == 0.5 && o.cellular == 0.5 && o.offline == 0)
+        #expect(o.charging == 0.25)
+        let cost = CostModel()
+        let wifi = cost.energy(of: [RadioUse(start: 0, duration: .seconds(3), network: .wifi)])[0]
+        let cell = cost.energy(of: [RadioUse(start: 0, duration: .seconds(3), network: .cellular)])[0]
+        #expect(abs(o.joules - (2 * wifi + 4 * cell) / 8) < 1e-9)
+        // Samples after the origin are not read.
+        let later: Microseconds = origin + .hours(1)
+        let future = samples + [ContextSample(time: later, network: NetworkType.none)]
+        let at: Microseconds = origin + .hours(9)
+        let a = FetchOutlook.estimate(at: at, samples: future, origin: origin, duration: .seconds(3))
+        let b = FetchOutlook.estimate(at: at, samples: samples, origin: origin, duration: .seconds(3))
+        #expect(a == b)
     }
 }
