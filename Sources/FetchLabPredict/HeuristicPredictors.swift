@@ -33,8 +33,10 @@ public struct AndroidHeuristicPredictor: UsePredictor {
         let cutoff = origin - Int64(lookbackDays * Double(Microseconds.perDay))
         let window = recent[a].filter { $0 >= cutoff && $0 <= origin }
         guard let last = window.last else { return nil }
-        let gap = window.count >= 2 ? (last - window[0]) / Int64(window.count - 1) : Microseconds.perDay
-        var estimate = last + max(gap, Microseconds.perMinute)
+        // At least a minute: launches sharing one instant would make it 0.
+        let gap = max(
+            window.count >= 2 ? (last - window[0]) / Int64(window.count - 1) : Microseconds.perDay, Microseconds.perMinute)
+        var estimate = last + gap
         if estimate < origin { estimate += ((origin - estimate) / gap + 1) * gap }
         return estimate
     }

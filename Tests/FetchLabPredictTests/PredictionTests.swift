@@ -253,3 +253,16 @@ struct TimingRanker: UsePredictor {
         #expect(shortfall.description.contains("a single day"))
     }
 }
+
+@Suite struct AndroidHeuristicTests {
+    /// Launches that share one instant (a log's duplicate rows) give no zero gap: the estimate is
+    /// a minute on, not a division by zero.
+    @Test func launchesAtOneInstantDoNotDivideByZero() throws {
+        var p = AndroidHeuristicPredictor()
+        let t: Microseconds = .days(19_800)
+        for _ in 0..<3 { p.observe(UsageEvent(time: t, offset: 0, app: 0)) }
+        let estimate = try #require(p.estimatedLaunch(app: 0, origin: t + .hours(2)))
+        #expect(estimate >= t + .hours(2) && estimate <= t + .hours(2) + .minutes(1))
+        #expect(p.wouldPrefetch(app: 0, origin: t + .hours(2)))
+    }
+}
