@@ -3,8 +3,10 @@
 It reads the launches straight from a FetchLab database with SQL and computes, for the
 clairvoyant and fixed-interval policies, the numbers `fetchlab compare` prints: fresh@τ
 (launch-weighted over the evaluated (user, app) pairs), fetches per app per day (averaged over
-pairs), the clairvoyant frontier and gap closed. It shares no code with FetchLab: it is the check
-that FetchLab's figures follow the protocol.
+pairs), fetch counts, wasted fetches, staleness (median, p90) and lead (median) binned as FetchLab
+reports them, content freshness (from the content_update table), the same per app, the clairvoyant
+frontier and gap closed. It shares no code with FetchLab: it is the check that FetchLab's figures
+follow the protocol and the metric definitions.
 
 Protocol (DOMAIN.md, "Evaluation protocol"): times on the user's wall clock; t0 = the user's first
 usage event, E = the last; S = the first local midnight at least `warm_up_days` after t0; scored
@@ -13,6 +15,7 @@ fixed(T) fetches at t0 + n*T, fetches before S refresh but only those in [S, E] 
 refreshes on, a launch refreshes its app at its time.
 """
 import bisect
+import math
 import sqlite3
 
 US = 1_000_000
@@ -24,11 +27,13 @@ BUDGETS = [1, 2, 4, 8, 16]
 
 
 def load(db_path):
-    """{user: {"t0", "E", "offset", "apps": {app: [launch times]}}} from the usage_event table."""
+    """{user: {"t0", "E", "offset", "apps": {app id: [launch times]}, "app_names": {app id: name}}}
+    from the usage_event table."""
     con = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    names = dict(con.execute("SELECT id, name FROM app"))
     users = {}
     for user, t0, e in con.execute("SELECT user_id, MIN(time), MAX(time) FROM usage_event GROUP BY user_id"):
-        users[user] = {"t0": t0, "E": e, "apps": {}, "offset": 0}
+        users[user] = {"t0": t0, "E": e, "apps": {}, "offset": 0, "app_names": names}
     for user, off in con.execute(
             "SELECT user_id, COALESCE(utc_offset, 0) FROM usage_event e WHERE kind = 0 AND time = "
             "(SELECT MIN(time) FROM usage_event f WHERE f.user_id = e.user_id AND f.kind = 0) GROUP BY user_id"):
@@ -37,6 +42,17 @@ def load(db_path):
         users[user]["apps"].setdefault(app, []).append(t)
     con.close()
     return users
+
+
+def load_content(db_path):
+    """{app id: [content update times, ascending]} from the content_update table (updates are per app,
+    the same for every user)."""
+    con = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    out = {}
+    for app, t in con.execute("SELECT app_id, time FROM content_update ORDER BY app_id, time"):
+        out.setdefault(app, []).append(t)
+    con.close()
+    return out
 
 
 def scored_start(u, warm_up_days):
@@ -78,12 +94,35 @@ def needs_fetch(launches, lo, hi, tau, launch_refreshes):
     return out
 
 
-def evaluate(db_path, tau_minutes=(5, 15, 60), launch_refreshes=True, warm_up_days=7, min_launches=20):
-    """{policy: {"fresh": {tau: fraction}, "fpd": fetches per app per day, "scored": n}}."""
+def policy_fetches(name, u, launches, S, E, tau, launch_refreshes):
+    """The fetch times (ascending) a planned policy makes for one (user, app) pair."""
+    if name == "never":
+        return []
+    if name.startswith("fixed("):
+        period = dict(FIXED)[name] * MINUTE
+        n = (E - u["t0"]) // period
+        return [u["t0"] + i * period for i in range(n + 1)]
+    if name == "oracle":
+        return oracle_fetches(launches, S, E, tau, launch_refreshes)
+    k = int(name[len("budget-oracle("):-1])
+    return budget_oracle_fetches(launches, S, E, tau, launch_refreshes, k, u["offset"])
+
+
+def evaluate(db_path, tau_minutes=(5, 15, 60), launch_refreshes=True, warm_up_days=7, min_launches=20,
+             with_outcomes=False):
+    """{policy: metrics} for never, the fixed intervals, oracle and budget-oracle(k).
+
+    Each policy's metrics (see `aggregate`): "fresh" {tau: fraction}, "fpd" (fetches per app per
+    day), "scored", "fetches", "wasted", "content_fresh", "staleness_median_min",
+    "staleness_p90_min", "lead_median_min", and "per_app" {app name: the same for that app's pairs}.
+    With `with_outcomes`, also "pairs": [(user, app, pair outcome)]."""
     users = load(db_path)
+    content = load_content(db_path)
+    primary_tau = (15 if 15 in tau_minutes else tau_minutes[0]) * MINUTE
+    taus = [t * MINUTE for t in tau_minutes]
     names = ["never"] + [n for n, _ in FIXED] + ["oracle"] + [f"budget-oracle({k})" for k in BUDGETS]
-    totals = {p: {"fresh": {t: 0 for t in tau_minutes}, "scored": 0, "fpd": []} for p in names}
-    for u in users.values():
+    outcomes = {name: [] for name in names}  # name -> [(user, app, outcome)]
+    for user, u in users.items():
         S, E = scored_start(u, warm_up_days), u["E"]
         if S > E:
             continue
@@ -93,32 +132,143 @@ def evaluate(db_path, tau_minutes=(5, 15, 60), launch_refreshes=True, warm_up_da
         for app, launches in u["apps"].items():
             if len(launches) < min_launches:
                 continue
-            primary_tau = (15 if 15 in tau_minutes else tau_minutes[0]) * MINUTE
+            updates = [c for c in content.get(app, []) if c <= E]
             for name in names:
                 # One set of fetches per policy (the clairvoyant ones aim at the primary tau, 15 min);
                 # fresh@tau is measured on that set for every tau.
-                if name == "never":
-                    fetches = []
-                elif name.startswith("fixed("):
-                    period = dict(FIXED)[name] * MINUTE
-                    n = (E - u["t0"]) // period
-                    fetches = [u["t0"] + i * period for i in range(n + 1)]
-                elif name == "oracle":
-                    fetches = oracle_fetches(launches, S, E, primary_tau, launch_refreshes)
-                else:
-                    k = int(name[len("budget-oracle("):-1])
-                    fetches = budget_oracle_fetches(launches, S, E, primary_tau, launch_refreshes, k, u["offset"])
-                scored = 0
-                for t in tau_minutes:
-                    fresh, scored = freshness(launches, fetches, S, E, t * MINUTE, launch_refreshes)
-                    totals[name]["fresh"][t] += fresh
-                totals[name]["scored"] += scored
-                totals[name]["fpd"].append(sum(1 for f in fetches if S <= f <= E) / days)
+                fetches = policy_fetches(name, u, launches, S, E, primary_tau, launch_refreshes)
+                o = score_pair(launches, fetches, updates, S, E, taus, primary_tau, launch_refreshes)
+                outcomes[name].append((user, u["app_names"][app], o))
     out = {}
-    for name, v in totals.items():
-        out[name] = {"fresh": {t: (v["fresh"][t] / v["scored"] if v["scored"] else 0.0) for t in tau_minutes},
-                     "fpd": sum(v["fpd"]) / len(v["fpd"]) if v["fpd"] else 0.0, "scored": v["scored"]}
+    for name, rows in outcomes.items():
+        out[name] = aggregate([o for _, _, o in rows], tau_minutes)
+        by_app = {}
+        for _, app_name, o in rows:
+            by_app.setdefault(app_name, []).append(o)
+        out[name]["per_app"] = {a: aggregate(os, tau_minutes) for a, os in sorted(by_app.items())}
+        if with_outcomes:
+            out[name]["pairs"] = rows
     return out
+
+
+def score_pair(launches, fetches, updates, S, E, taus, primary_tau, launch_refreshes):
+    """What a sorted list of fetch times achieves on one (user, app) pair, straight from the
+    definitions (DOMAIN.md, "Vocabulary and metrics"):
+
+    - the refresh a launch L sees is the latest of: the last fetch at or before L, and (launch
+      refreshes on) the app's previous launch; staleness = L - that refresh (None: never refreshed);
+      fresh@tau: staleness <= tau;
+    - content freshness (when the app's content update times are known): no update at or before L
+      that is newer than the last refresh;
+    - a fetch in [S, E] is wasted when no launch comes at or after it and before the next fetch;
+    - the lead of a fetch is the time from it to the first scored launch it made fresh at the
+      primary tau (it is the last fetch before that launch, within tau) that the previous launch's
+      refresh alone would not have made fresh; each fetch counts at most once.
+    """
+    scored = [L for L in launches if S <= L <= E]
+    n_taus = len(taus)
+    fresh = [0] * n_taus
+    staleness = []
+    content_scored = content_fresh = 0
+    for i, L in enumerate(launches):
+        if not S <= L <= E:
+            continue
+        i_fetch = bisect.bisect_right(fetches, L)
+        refreshes = []
+        if i_fetch > 0:
+            refreshes.append(fetches[i_fetch - 1])
+        if launch_refreshes and i > 0:
+            refreshes.append(launches[i - 1])
+        last = max(refreshes) if refreshes else None
+        age = None if last is None else L - last
+        staleness.append(age)
+        for k, tau in enumerate(taus):
+            if age is not None and age <= tau:
+                fresh[k] += 1
+        if updates:
+            content_scored += 1
+            j = bisect.bisect_right(updates, L)
+            newest = updates[j - 1] if j > 0 else None
+            if newest is None or (last is not None and last >= newest):
+                content_fresh += 1
+    # Wasted fetches and leads, fetch by fetch.
+    fetch_count = wasted = 0
+    leads = []
+    for i, f in enumerate(fetches):
+        nxt = fetches[i + 1] if i + 1 < len(fetches) else None
+        lo = bisect.bisect_left(launches, f)
+        hi = len(launches) if nxt is None else bisect.bisect_left(launches, nxt)
+        # launches[lo:hi]: the launches that see f as their last fetch
+        if S <= f <= E:
+            fetch_count += 1
+            if hi <= lo:
+                wasted += 1
+        for idx in range(lo, hi):
+            L = launches[idx]
+            if L - f > primary_tau:
+                break
+            if not S <= L <= E:
+                continue
+            by_previous = launch_refreshes and idx > 0 and L - launches[idx - 1] <= primary_tau
+            if not by_previous:
+                leads.append(L - f)
+                break
+    days = (E - S) / DAY
+    return {"scored": len(scored), "fresh": fresh, "staleness": staleness, "leads": leads,
+            "fetches": fetch_count, "wasted": wasted, "days": days, "fpd": fetch_count / days if days > 0 else 0.0,
+            "content_scored": content_scored, "content_fresh": content_fresh}
+
+
+def aggregate(outcomes, tau_minutes):
+    """A group's metrics from its pairs' outcomes: fresh rates launch-weighted, fetches per app per
+    day averaged over pairs, quantiles over all the group's launches (or useful fetches)."""
+    scored = sum(o["scored"] for o in outcomes)
+    fresh = {t: (sum(o["fresh"][k] for o in outcomes) / scored if scored else 0.0) for k, t in enumerate(tau_minutes)}
+    content_scored = sum(o["content_scored"] for o in outcomes)
+    fetches = sum(o["fetches"] for o in outcomes)
+    wasted = sum(o["wasted"] for o in outcomes)
+    staleness = [s for o in outcomes for s in o["staleness"]]
+    leads = [x for o in outcomes for x in o["leads"]]
+    return {
+        "fresh": fresh, "scored": scored, "pairs": len(outcomes),
+        "fpd": sum(o["fpd"] for o in outcomes) / len(outcomes) if outcomes else 0.0,
+        "fetches": fetches, "wasted": wasted, "wasted_share": wasted / fetches if fetches else 0.0,
+        "content_fresh": (sum(o["content_fresh"] for o in outcomes) / content_scored) if content_scored else None,
+        "staleness_median_min": binned_quantile(staleness, 0.5),
+        "staleness_p90_min": binned_quantile(staleness, 0.9),
+        "lead_median_min": binned_quantile(leads, 0.5),
+    }
+
+
+def bin_floor_minutes(us):
+    """The lower edge, in minutes, of the reporting bin of a duration in microseconds: whole seconds
+    below 1 min, 10 s steps below 1 h, 1 min steps below 1 day, 15 min steps below 14 days; None for
+    longer durations and for None ("never refreshed")."""
+    if us is None:
+        return None
+    s = max(0, us) // US
+    if s < 60:
+        edge = s
+    elif s < 3_600:
+        edge = s - (s - 60) % 10
+    elif s < 86_400:
+        edge = s - (s - 3_600) % 60
+    elif s < 14 * 86_400:
+        edge = s - (s - 86_400) % 900
+    else:
+        return None
+    return edge / 60
+
+
+def binned_quantile(values, q):
+    """Nearest-rank q quantile (the ceil(q·n)-th smallest; None counts as longer than anything),
+    reported as its bin's lower edge in minutes; None when there are no values or it falls in the
+    open-ended bin."""
+    if not values:
+        return None
+    rank = max(1, math.ceil(q * len(values)))
+    ordered = sorted(values, key=lambda v: (v is None, v if v is not None else 0))
+    return bin_floor_minutes(ordered[rank - 1])
 
 
 def oracle_fetches(launches, S, E, tau, launch_refreshes):
