@@ -236,7 +236,7 @@ extension ReplayOptions {
         var lines = ["timings: \(run.launchesReplayed) launches of evaluated pairs; CPU seconds summed over threads"]
         func line(_ name: String, _ count: Int, _ seconds: Double) -> String {
             let rate = seconds > 0 ? launches * Double(count) / seconds / 1e6 : 0
-            return "  \(name): \(count) polic\(count == 1 ? "y" : "ies"), \(String(format: "%.2f", seconds)) s, "
+            return "  \(name): \(count) polic\(count == 1 ? "y" : "ies"), \(String(format: "%.3f", seconds)) s, "
                 + "\(String(format: "%.1f", rate)) M launch·policy steps/s"
         }
         for f in order { lines.append(line(f, byFamily[f]!.count, byFamily[f]!.seconds)) }
