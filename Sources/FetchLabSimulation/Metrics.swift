@@ -12,7 +12,7 @@ public struct DurationHistogram: Sendable, Hashable {
     static let overflow = binCount - 1
 
     @inline(__always) static func bin(_ d: Microseconds?) -> Int {
-        guard let d else { return overflow }
+        guard let d, d != Replay.never else { return overflow }
         let s = max(0, d / .perSecond)
         if s < 60 { return Int(s) }
         if s < 3_600 { return 60 + Int((s - 60) / 10) }

@@ -14,8 +14,9 @@ public struct PairOutcome: Sendable {
     /// than their last refresh.
     public var contentScored = 0
     public var contentFresh = 0
-    /// Staleness at each scored launch (time since the last refresh; nil: never refreshed).
-    public var staleness: [Microseconds?] = []
+    /// Staleness at each scored launch (time since the last refresh; ``Replay/never``: never
+    /// refreshed).
+    public var staleness: [Microseconds] = []
     /// Lead of each useful fetch: from the fetch to the first launch it made fresh at the primary τ
     /// that the launch refresh alone would not have.
     public var leads: [Microseconds] = []
@@ -45,6 +46,9 @@ public struct PairOutcome: Sendable {
 
 /// Replays one app's launches against the fetches that ran.
 public enum Replay {
+    /// The staleness of a launch with no refresh before it.
+    public static let never = Microseconds.max
+
     /// Staleness at a launch is the time since the last refresh: a fetch at or before it (an
     /// expired fetch refreshes nothing) or, when launches refresh, the previous launch of the app;
     /// a launch with no refresh before it is not fresh. Only launches and fetches in [S, E] count.
@@ -97,7 +101,7 @@ public enum Replay {
                 if let newest { if let last, last >= newest { out.contentFresh += 1 } } else { out.contentFresh += 1 }
             }
             guard let refreshed = last else {
-                out.staleness.append(nil)
+                out.staleness.append(Replay.never)
                 continue
             }
             let staleness = t - refreshed

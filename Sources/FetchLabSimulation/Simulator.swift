@@ -22,7 +22,8 @@ public struct Simulator: Sendable {
     /// The outcomes of every policy on every evaluated pair of one user (policy-major).
     public func replay(_ history: UserHistory, policies: [any FetchPolicy]) -> [[PairOutcome]] {
         guard let window = evaluation.window(of: history) else { return policies.map { _ in [] } }
-        let user = UserSetup(history: history, window: window, evaluation: evaluation, context: settings.context)
+        let user = UserSetup(
+            history: history, window: window, evaluation: evaluation, context: settings.context, cost: settings.cost)
         return policies.map { replay(user, policy: $0) }
     }
 
@@ -44,7 +45,7 @@ public struct Simulator: Sendable {
         var uses: [RadioUse] = []
         var bytes: [Double] = []
         for (p, run) in runs.enumerated() {
-            let fetch = cost.fetch(of: user.history.apps[Int(user.pairs[p].app)].name)
+            let fetch = user.fetchCosts[p]
             let ran = min(fetch.duration, settings.platform.fetchBudget)
             for f in run.fetches {
                 let duration = f.expired ? ran : fetch.duration
@@ -156,7 +157,9 @@ public struct ComparisonRun: Sendable {
             defer { progress?() }
             let e = simulator.evaluation
             guard let window = e.window(of: history) else { return nil }
-            let user = UserSetup(history: history, window: window, evaluation: e, context: simulator.settings.context)
+            let user = UserSetup(
+                history: history, window: window, evaluation: e, context: simulator.settings.context,
+                cost: simulator.settings.cost)
             guard !user.pairs.isEmpty else { return nil }
             var seconds = [Double](repeating: 0, count: policies.count)
             let outcomes = policies.enumerated().map { i, policy in

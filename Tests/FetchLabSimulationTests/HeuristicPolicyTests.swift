@@ -10,7 +10,7 @@ func runs(_ h: UserHistory, _ policy: any FetchPolicy, evaluation e: EvaluationP
 {
     let settings = ReplaySettings(platform: PlatformModel(kind: platform))
     let window = try #require(e.window(of: h))
-    let user = UserSetup(history: h, window: window, evaluation: e, context: settings.context)
+    let user = UserSetup(history: h, window: window, evaluation: e, context: settings.context, cost: settings.cost)
     return user.pairs.indices.map { PolicyRunner.run(policy, pair: $0, of: user, settings: settings) }
 }
 

@@ -13,7 +13,7 @@ enum FixedReplay {
         guard settings.platform.kind == .none else { return false }
         let cost = settings.cost
         var longest = cost.fetchDuration
-        for pair in user.pairs { longest = max(longest, cost.fetch(of: user.history.apps[Int(pair.app)].name).duration) }
+        for c in user.fetchCosts { longest = max(longest, c.duration) }
         let radio = max(cost.cellularTail + cost.cellularPromotion, cost.wifiTail + cost.wifiPromotion)
         return interval > longest + radio
     }
@@ -68,7 +68,7 @@ enum FixedReplay {
         }
         guard inSpan > 0 else { return out }
         // Energy, data and low-battery fetches, stretch by stretch of constant context.
-        let fetchCosts = user.pairs.map { cost.fetch(of: user.history.apps[Int($0.app)].name) }
+        let fetchCosts = user.fetchCosts
         let spanStart = t0 + first * interval
         let spanEnd = t0 + last * interval + 1
         func firstIndex(atOrAfter t: Microseconds) -> Int64 { max(first, (t - t0 + interval - 1) / interval) }

@@ -47,7 +47,13 @@ struct UserSetup: Sendable {
     var stretchStarts: [Microseconds]
     var stretchStates: [DeviceState]
 
-    init(history: UserHistory, window: UserWindow, evaluation: EvaluationProtocol, context: ContextDefaults) {
+    /// Per evaluated pair: the duration and size of one fetch of its app.
+    var fetchCosts: [AppFetchCost]
+
+    init(
+        history: UserHistory, window: UserWindow, evaluation: EvaluationProtocol, context: ContextDefaults,
+        cost: CostModel = CostModel()
+    ) {
         self.history = history
         self.window = window
         var launchesByApp = [[Microseconds]](repeating: [], count: history.apps.count)
@@ -61,6 +67,7 @@ struct UserSetup: Sendable {
         var byApp = [[UsageEvent]](repeating: [], count: history.apps.count)
         for e in events where Int(e.app) < byApp.count { byApp[Int(e.app)].append(e) }
         appEvents = apps.map { byApp[Int($0)] }
+        fetchCosts = apps.map { cost.fetch(of: history.apps[Int($0)].name) }
         var updates = [[Microseconds]](repeating: [], count: history.apps.count)
         for u in history.contentUpdates where Int(u.app) < updates.count { updates[Int(u.app)].append(u.time) }
         content = apps.map { updates[Int($0)].sorted() }
@@ -100,7 +107,7 @@ struct UserSetup: Sendable {
 enum PolicyRunner {
     static func run(_ policy: any FetchPolicy, pair index: Int, of user: UserSetup, settings: ReplaySettings) -> PairRun {
         let pair = user.pairs[index]
-        let cost = settings.cost.fetch(of: user.history.apps[Int(pair.app)].name)
+        let cost = user.fetchCosts[index]
         let info = PairInfo(
             app: pair.app, appName: user.history.apps[Int(pair.app)], appCount: user.history.apps.count,
             offset: user.window.offset, firstEvent: user.window.firstEvent, scoredStart: user.window.start,

@@ -25,41 +25,77 @@ public struct BudgetOraclePolicy: FetchPolicy {
         let tau = pair.evaluation.primaryTau
         let w = pair.window
         var out: [Microseconds] = []
+        var scratch = CoverScratch()
+        var stale: [Microseconds] = []
         var i = pair.launches.firstIndex { w.isScored($0) } ?? pair.launches.count
         while i < pair.launches.count, w.isScored(pair.launches[i]) {
             let day = LocalCalendar.day(pair.launches[i], offset: w.offset)
+            let nextMidnight = LocalCalendar.midnight(of: day + 1, offset: w.offset)
             var j = i
-            var stale: [Microseconds] = []
-            while j < pair.launches.count, w.isScored(pair.launches[j]),
-                LocalCalendar.day(pair.launches[j], offset: w.offset) == day
-            {
+            stale.removeAll(keepingCapacity: true)
+            while j < pair.launches.count, w.isScored(pair.launches[j]), pair.launches[j] < nextMidnight {
                 if !pair.isFresh(j, lastFetch: out.last, tau: tau) { stale.append(pair.launches[j]) }
                 j += 1
             }
-            out += Self.bestCover(stale, k: budget, tau: tau)
+            Self.bestCover(stale, k: budget, tau: tau, scratch: &scratch, into: &out)
             i = j
         }
         return out
+    }
+
+    /// Buffers reused from one day to the next.
+    struct CoverScratch {
+        var next: [Int] = []
+        var best: [Int] = []
     }
 
     /// At most `k` fetch times, each one of `points` (ascending), covering the most points, a
     /// fetch at p covering [p, p + τ]. Exact; deterministic: among equally good choices the earliest
     /// launches get the fetches (which fixes fresh@τ at the other τ too).
     public static func bestCover(_ points: [Microseconds], k: Int, tau: Microseconds) -> [Microseconds] {
+        var scratch = CoverScratch()
+        var out: [Microseconds] = []
+        bestCover(points, k: k, tau: tau, scratch: &scratch, into: &out)
+        return out
+    }
+
+    /// ``bestCover(_:k:tau:)`` appending to `out`.
+    static func bestCover(
+        _ points: [Microseconds], k: Int, tau: Microseconds, scratch: inout CoverScratch, into out: inout [Microseconds]
+    ) {
         let n = points.count
-        guard n > 0, k > 0 else { return [] }
-        var next = [Int](repeating: n, count: n)
+        guard n > 0, k > 0 else { return }
+        // next[i]: the first point a fetch at points[i] does not cover.
+        scratch.next.removeAll(keepingCapacity: true)
         var m = 0
         for i in 0..<n {
             if m < i { m = i }
             while m < n, points[m] - points[i] <= tau { m += 1 }
-            next[i] = m
+            scratch.next.append(m)
+        }
+        let next = scratch.next
+        // When k fetches can cover every point, the earliest-first cover is the answer (taking a
+        // point then never loses, and the rule prefers taking).
+        var needed = 0
+        var g = 0
+        while g < n, needed <= k {
+            needed += 1
+            g = next[g]
+        }
+        if needed <= k {
+            var i = 0
+            while i < n {
+                out.append(points[i])
+                i = next[i]
+            }
+            return
         }
         let kk = min(k, n)
         // best[j * (n + 1) + i]: the most points among points[i...] covered with j fetches.
         let width = n + 1
-        var best = [Int](repeating: 0, count: (kk + 1) * width)
-        best.withUnsafeMutableBufferPointer { b in
+        scratch.best.removeAll(keepingCapacity: true)
+        scratch.best.append(contentsOf: repeatElement(0, count: (kk + 1) * width))
+        scratch.best.withUnsafeMutableBufferPointer { b in
             for j in 1...kk {
                 let row = j * width
                 let up = (j - 1) * width
@@ -68,7 +104,7 @@ public struct BudgetOraclePolicy: FetchPolicy {
                 }
             }
         }
-        var out: [Microseconds] = []
+        let best = scratch.best
         var i = 0
         var j = kk
         while i < n, j > 0 {
@@ -80,6 +116,5 @@ public struct BudgetOraclePolicy: FetchPolicy {
                 i += 1
             }
         }
-        return out
     }
 }
