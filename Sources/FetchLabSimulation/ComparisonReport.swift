@@ -7,13 +7,29 @@ public struct ComparisonReport: Codable, Sendable, Hashable {
     public var policies: [PolicyResult]
     /// The clairvoyant frontier's points [fetches/day, fresh rate] (not encoded).
     public var frontier: [[Double]] = []
+    /// One user's day under every policy, for the report's timeline (encoded when present).
+    public var timeline: DayTrace? = nil
 
-    enum CodingKeys: String, CodingKey { case settings, policies }
+    enum CodingKeys: String, CodingKey { case settings, policies, timeline }
 
     public init(settings: ComparisonSettings, policies: [PolicyResult], frontier: [[Double]]) {
         self.settings = settings
         self.policies = policies
         self.frontier = frontier
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        settings = try c.decode(ComparisonSettings.self, forKey: .settings)
+        policies = try c.decode([PolicyResult].self, forKey: .policies)
+        timeline = try c.decodeIfPresent(DayTrace.self, forKey: .timeline)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(settings, forKey: .settings)
+        try c.encode(policies, forKey: .policies)
+        try c.encodeIfPresent(timeline, forKey: .timeline)
     }
 
     /// Nothing was scored.
@@ -172,6 +188,8 @@ public enum SkipReason: String, Codable, Sendable, Hashable, CaseIterable, Compa
 /// A policy's scores (fresh rates and shares as fractions). JSON keys: `scored_launches`,
 /// `fresh_<τ>m` (one per τ), `content_fresh` (null without content updates), `staleness_median_min`,
 /// `staleness_p90_min` (null when over half / a tenth of the launches never had a refresh),
+/// `staleness_cdf` (the share of launches less than 1, 2, 5, 10, 15, 30, 60, 120, 240, 480, 1440
+/// minutes stale: ``stalenessCDFMinutes``),
 /// `lead_median_min` (of useful fetches), `fetches`, `fetches_per_app_day`, `wasted_fetches`,
 /// `wasted_share`, `energy_j_per_day`, `battery_pct_per_day`, `cellular_mb_per_day` (per user per
 /// day), `fetches_low_battery`, `skips` ({reason: count}) and `gap_closed` (null when there is none).
@@ -190,6 +208,10 @@ public struct PolicyMetrics: Codable, Sendable, Hashable {
     public var stalenessP90Minutes: Double? = nil
     /// Median minutes from a useful fetch to the launch it made fresh.
     public var leadMedianMinutes: Double? = nil
+    /// The share of scored launches less stale than each of ``stalenessCDFMinutes``.
+    public var stalenessCDF: [Double] = []
+    /// The staleness thresholds of ``stalenessCDF``, minutes.
+    public static let stalenessCDFMinutes: [Double] = [1, 2, 5, 10, 15, 30, 60, 120, 240, 480, 1_440]
     /// Fetches done in the scored span (granted, including expired ones).
     public var fetches: Int = 0
     /// Fetches superseded by another fetch before any launch used them.
@@ -242,6 +264,7 @@ public struct PolicyMetrics: Codable, Sendable, Hashable {
         try optional(stalenessMedianMinutes, "staleness_median_min")
         try optional(stalenessP90Minutes, "staleness_p90_min")
         try optional(leadMedianMinutes, "lead_median_min")
+        try c.encode(stalenessCDF, forKey: Key("staleness_cdf"))
         try c.encode(fetches, forKey: Key("fetches"))
         try c.encode(fetchesPerAppDay, forKey: Key("fetches_per_app_day"))
         try c.encode(wastedFetches, forKey: Key("wasted_fetches"))
@@ -276,6 +299,7 @@ public struct PolicyMetrics: Codable, Sendable, Hashable {
         stalenessMedianMinutes = try c.decodeIfPresent(Double.self, forKey: Key("staleness_median_min"))
         stalenessP90Minutes = try c.decodeIfPresent(Double.self, forKey: Key("staleness_p90_min"))
         leadMedianMinutes = try c.decodeIfPresent(Double.self, forKey: Key("lead_median_min"))
+        stalenessCDF = try c.decodeIfPresent([Double].self, forKey: Key("staleness_cdf")) ?? []
         fetches = try c.decodeIfPresent(Int.self, forKey: Key("fetches")) ?? 0
         wastedFetches = try c.decodeIfPresent(Int.self, forKey: Key("wasted_fetches")) ?? 0
         wastedShare = try c.decodeIfPresent(Double.self, forKey: Key("wasted_share")) ?? 0

@@ -46,6 +46,16 @@ public struct DurationHistogram: Sendable, Hashable {
         total += other.total
     }
 
+    /// The share of counts in the bins below the one holding `minutes`: the share less stale than
+    /// `minutes` (whole minutes are bin edges below a day).
+    public func share(atMostMinutes minutes: Double) -> Double {
+        guard total > 0 else { return 0 }
+        let limit = Self.bin(Microseconds((minutes * 60).rounded()) * .perSecond)
+        var n = 0
+        for b in 0..<min(limit, counts.count) { n += Int(counts[b]) }
+        return Double(n) / Double(total)
+    }
+
     /// The nearest-rank `q` quantile in minutes (its bin's lower edge), nil when empty or when it
     /// falls in the overflow bin.
     public func quantileMinutes(_ q: Double) -> Double? {
@@ -148,6 +158,7 @@ struct MetricSums: Sendable {
         m.stalenessMedianMinutes = staleness.quantileMinutes(0.5)
         m.stalenessP90Minutes = staleness.quantileMinutes(0.9)
         m.leadMedianMinutes = leads.quantileMinutes(0.5)
+        m.stalenessCDF = PolicyMetrics.stalenessCDFMinutes.map { staleness.share(atMostMinutes: $0) }
         m.fetches = fetches
         m.wastedFetches = wasted
         m.wastedShare = fetches > 0 ? Double(wasted) / Double(fetches) : 0
