@@ -119,6 +119,15 @@ public struct ComparisonRun: Sendable {
     /// pairs replayed: for `compare --timings` and the benchmark, not part of the report.
     public private(set) var cpuSeconds: [Double] = []
     public private(set) var launchesReplayed = 0
+    /// Each user replayed: scored launches per scored day (to pick a representative user).
+    public private(set) var activity: [(user: String, launchesPerDay: Double)] = []
+
+    /// The user whose scored launches per day are the median of the users replayed (the lower
+    /// middle one; ties by name), or nil when no user was scored.
+    public var representativeUser: String? {
+        let sorted = activity.sorted { $0.launchesPerDay != $1.launchesPerDay ? $0.launchesPerDay < $1.launchesPerDay : $0.user < $1.user }
+        return sorted.isEmpty ? nil : sorted[(sorted.count - 1) / 2].user
+    }
 
     /// Every policy replayed (the requested ones, then the references), for ``cpuSeconds``.
     public var policies: [any FetchPolicy] { all }
@@ -198,6 +207,8 @@ public struct ComparisonRun: Sendable {
             if simulator.perUser { perUser.append((r.user, userTotals)) }
             for i in all.indices { cpuSeconds[i] += r.seconds[i] }
             launchesReplayed += r.launches
+            let scored = r.outcomes.first?.reduce(0) { $0 + $1.scored } ?? 0
+            activity.append((r.user, w.scoredDays > 0 ? Double(scored) / w.scoredDays : 0))
         }
     }
 

@@ -30,6 +30,12 @@ struct ReplayOptions: ParsableArguments {
     @Flag(help: "Print each policy's CPU time and launch·policy steps per second on stderr.")
     var timings = false
 
+    @Option(help: "The user whose day the report's timeline shows (default: the user with the median launches per day).")
+    var traceUser: String?
+
+    @Option(help: "The local day of the timeline, YYYY-MM-DD (default: the user's busiest scored day).")
+    var traceDay: CivilDate?
+
     // Cost model.
     @Option(help: "How long a fetch transfers (0.1s to 10m).")
     var fetchDuration = DurationArgument(.seconds(3))
@@ -215,7 +221,26 @@ struct ReplayOptions: ParsableArguments {
         }
         bar?.finish()
         if timings { for line in Self.timingTable(run).split(separator: "\n") { Terminal.note(String(line)) } }
-        return run.report()
+        var report = run.report()
+        // One user's day under every policy, for the report's timeline.
+        if let name = traceUser ?? run.representativeUser,
+            let history = try queries.history(of: UserID(name), before: nil)
+        {
+            let choice =
+                traceUser != nil
+                ? "chosen (--trace-user)"
+                : "representative: the median of \(run.activity.count) users by launches per scored day"
+            let day = traceDay.map { " on \($0) (--trace-day)" } ?? ", on their busiest scored day"
+            report.timeline = simulator.trace(
+                history, day: traceDay, policies: Array(run.policies.prefix(report.policies.count)),
+                choice: choice + day)
+            if report.timeline == nil, traceUser != nil || traceDay != nil {
+                Terminal.note("fetchlab: warning: no scored day \(traceDay.map { "\($0) " } ?? "")for user \(name): no timeline")
+            }
+        } else if let name = traceUser {
+            throw CommandFailure("\(path): no user '\(name)' for --trace-user (see fetchlab inspect)")
+        }
+        return report
     }
 }
 

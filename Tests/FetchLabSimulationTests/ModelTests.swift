@@ -306,3 +306,37 @@ let scoredDay = day0 + .days(1)
         #expect(a == b)
     }
 }
+
+@Suite struct TraceTests {
+    @Test func aDayShowsLaunchesFetchOutcomesSkipsAndContext() throws {
+        let s = scoredDay
+        // Launches at 1:00, 2:00, 2:10 and 6:00; fetches at 0:50 (useful), 1:40 (wasted: 1:55
+        // follows), 1:55 (useful), 2:05 (used: 2:10 is fresh from the 2:00 launch anyway), 5:00 (used:
+        // 6:00 is an hour later), 9:00 (wasted: nothing after); force-quit at 7:00, so under iOS
+        // the 9:00 fetch is refused. Context: cellular from 3:00 (held 6 h).
+        let launches = [s + .hours(1), s + .hours(2), s + .hours(2) + .minutes(10), s + .hours(6)]
+        let fetches = [
+            s + .minutes(50), s + .minutes(100), s + .minutes(115), s + .minutes(125), s + .hours(5), s + .hours(9),
+        ]
+        let h = user(
+            launches: [day0] + launches, events: [(s + .hours(7), .forceQuit), (s + .hours(10), .close)],
+            context: [ContextSample(time: s + .hours(3), network: .cellular)])
+        let policy = AtTimes(times: fetches)
+        let none = try #require(simulator(.none, refreshes: true).trace(h, policies: [policy], choice: "test"))
+        #expect(none.day == CivilDate(daysSince1970: LocalCalendar.day(s, offset: 0)).description)
+        #expect(none.apps == ["com.app0"])
+        let day = none.policies[0]
+        #expect(day.launches.map(\.fresh) == [true, true, true, false])
+        #expect(day.launches.map(\.stalenessMinutes) == [10, 5, 5, 60])
+        #expect(day.fetches.map(\.outcome) == ["useful", "wasted", "useful", "used", "used", "wasted"])
+        #expect(day.skips.isEmpty)
+        // Cellular from 3:00 for the 6-hour hold, then the default again.
+        #expect(none.context.map(\.network) == ["wifi", "cellular", "wifi"])
+        #expect(none.context[2].start == s + .hours(9) + 1)
+        #expect(none.context.first?.start == none.start && none.context.last?.end == none.end)
+        let ios = try #require(simulator(.ios, refreshes: true).trace(h, policies: [policy], choice: "test"))
+        #expect(ios.policies[0].skips.map(\.reason) == [.minimumInterval, .forceQuit])  // 1:55 is 15 min after 1:40
+        // A day outside the scored span has no trace.
+        #expect(simulator(.none).trace(h, day: CivilDate(daysSince1970: 0), policies: [policy], choice: "x") == nil)
+    }
+}

@@ -260,8 +260,9 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
                 "scored_launches", "fresh_5m", "fresh_15m", "fresh_60m", "fetches_per_app_day", "gap_closed",
                 "content_fresh", "staleness_median_min", "staleness_p90_min", "lead_median_min", "fetches",
                 "wasted_fetches", "wasted_share", "energy_j_per_day", "battery_pct_per_day", "cellular_mb_per_day",
-                "fetches_low_battery", "skips", "reliability",
+                "fetches_low_battery", "skips", "reliability", "staleness_cdf",
             ])
+        #expect((metrics["staleness_cdf"] as? [Double])?.count == PolicyMetrics.stalenessCDFMinutes.count)
         #expect(metrics["reliability"] is NSNull)  // fixed intervals state no probability
         #expect(Set((metrics["skips"] as? [String: Int])?.keys ?? [:].keys) == Set(SkipReason.allCases.map(\.rawValue)))
         #expect(metrics["content_fresh"] is NSNull)  // no content updates

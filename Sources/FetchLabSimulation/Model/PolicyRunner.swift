@@ -29,6 +29,8 @@ public struct PairRun: Sendable {
     public var skips = [Int](repeating: 0, count: SkipReason.allCases.count)
     /// The probability the policy stated for each granted fetch in [S, E] (time, p).
     public var stated: [(time: Microseconds, p: Double)] = []
+    /// Every refusal with its time, when asked for (traces).
+    public var skipLog: [(time: Microseconds, reason: SkipReason)] = []
 }
 
 /// Everything about one user the policies' replays share: built once per user.
@@ -105,7 +107,9 @@ struct UserSetup: Sendable {
 /// Runs one policy on one pair: asks it for fetches (planned, or event by event for a causal
 /// policy) and passes each request through the platform.
 enum PolicyRunner {
-    static func run(_ policy: any FetchPolicy, pair index: Int, of user: UserSetup, settings: ReplaySettings) -> PairRun {
+    static func run(
+        _ policy: any FetchPolicy, pair index: Int, of user: UserSetup, settings: ReplaySettings, logSkips: Bool = false
+    ) -> PairRun {
         let pair = user.pairs[index]
         let cost = user.fetchCosts[index]
         let info = PairInfo(
@@ -115,6 +119,7 @@ enum PolicyRunner {
         var state = RunState(
             gate: PlatformGate(model: settings.platform, offset: user.window.offset), window: user.window,
             content: user.content[index], duration: cost.duration, launchRefreshes: pair.evaluation.launchRefreshes)
+        state.logSkips = logSkips
         if var scheduler = policy.makeScheduler(info) {
             drive(&scheduler, user: user, pair: pair, index: index, state: &state)
         } else if settings.platform.kind == .none {
@@ -197,6 +202,8 @@ enum PolicyRunner {
         let duration: Microseconds
         let launchRefreshes: Bool
         var run = PairRun()
+        /// Keep every refusal with its time (for a trace).
+        var logSkips = false
         var lastRefresh: Microseconds? = nil
         var contentIndex = 0
 
@@ -225,6 +232,7 @@ enum PolicyRunner {
             switch decision {
             case .refused(let reason):
                 if window.isScored(t) { run.skips[SkipReason.allCases.firstIndex(of: reason)!] += 1 }
+                if logSkips { run.skipLog.append((t, reason)) }
             case .expired:
                 if window.isScored(t) { run.skips[SkipReason.allCases.firstIndex(of: .expired)!] += 1 }
                 run.fetches.append(DoneFetch(time: t, expired: true, state: device))
