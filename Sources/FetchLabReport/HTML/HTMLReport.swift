@@ -6,8 +6,8 @@ import Foundation
 /// plain JavaScript (the sortable table, the timeline's policy), no network requests.
 ///
 /// Sections, in order (`<section id>`): `summary` (what was compared and the headline,
-/// `p#headline`), `ranking` (table `#ranking`), `pareto`, `gap`, `per-app`, `timeline`, `skips`,
-/// `staleness`. Charts: `svg#pareto` (`data-points`, `data-front`), `svg#gap-curves`
+/// `p#headline`), `ranking-section` (table `#ranking`, `data-rows`), `pareto-section`,
+/// `gap-section`, `per-app-section`, `timeline-section`, `skips-section`, `staleness-section`. Charts: `svg#pareto` (`data-points`, `data-front`), `svg#gap-curves`
 /// (`data-lines`, `data-points`), `svg#fresh-fetches` (`data-points`, `data-frontier`),
 /// `svg#per-app` (`data-apps`), `svg#timeline` (`data-policies`, `data-apps`; one `g.day` per
 /// policy with `data-policy`, `data-launches`, `data-fetches`, `data-skips`), `svg#skips`
