@@ -1,0 +1,175 @@
+extension HTMLReport {
+    /// The page's inline style sheet and scripts.
+    enum Assets {
+        /// Runs first: collects script errors for the `#selftest` summary.
+        static let errorCollector = """
+            window.fetchlabErrors = [];
+            window.onerror = function (message, source, line) {
+              window.fetchlabErrors.push(String(message) + (line ? " (line " + line + ")" : ""));
+            };
+            """
+
+        /// Okabe–Ito colours (colour-blind safe); families cycle through c0–c6, black (c7) is the
+        /// text colour and turns light in the dark scheme.
+        static let css = """
+            :root { color-scheme: light dark; --bg: #ffffff; --fg: #1b1b1b; --muted: #5f6368; --grid: #e4e4e4;
+              --panel: #f6f7f8; --rec: #fff4d6;
+              --c0: #0072B2; --c1: #E69F00; --c2: #009E73; --c3: #D55E00; --c4: #CC79A7; --c5: #56B4E9; --c6: #1b1b1b;
+              --yellow: #F0E442; }
+            @media (prefers-color-scheme: dark) {
+              :root { --bg: #16181b; --fg: #e6e6e6; --muted: #a4a8ad; --grid: #34373c; --panel: #1f2226; --rec: #3a3320;
+                --c0: #3d9fe0; --c6: #e6e6e6; }
+            }
+            * { box-sizing: border-box; }
+            body { margin: 0 auto; max-width: 1000px; padding: 1rem 1.25rem 3rem; background: var(--bg); color: var(--fg);
+              font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+            h1 { font-size: 1.5rem; margin: 0.5rem 0 0.25rem; }
+            h2 { font-size: 1.2rem; margin: 2rem 0 0.5rem; border-bottom: 1px solid var(--grid); padding-bottom: 0.2rem; }
+            code { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-size: 0.9em; }
+            .source { color: var(--muted); margin: 0; }
+            .headline { font-size: 1.08rem; background: var(--panel); border-left: 4px solid var(--c1); padding: 0.6rem 0.8rem; }
+            dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; margin: 0.5rem 0; }
+            dl.facts dt { color: var(--muted); }
+            dl.facts dd { margin: 0; }
+            .caption, figcaption { color: var(--muted); font-size: 0.92rem; margin: 0.4rem 0; }
+            figure { margin: 0.5rem 0 1.5rem; }
+            svg { width: 100%; height: auto; display: block; font-size: 11px; font-family: inherit; }
+            .scroll { overflow-x: auto; }
+            table { border-collapse: collapse; font-size: 0.85rem; font-variant-numeric: tabular-nums; }
+            th, td { padding: 0.25rem 0.5rem; border-bottom: 1px solid var(--grid); text-align: right; white-space: nowrap; }
+            tbody th { text-align: left; font-weight: normal; }
+            thead th { cursor: pointer; user-select: none; position: sticky; top: 0; background: var(--bg); }
+            thead th[aria-sort="ascending"]::after { content: " ▲"; }
+            thead th[aria-sort="descending"]::after { content: " ▼"; }
+            tr.recommended { background: var(--rec); font-weight: 600; }
+            select { font: inherit; }
+            .grid { stroke: var(--grid); stroke-width: 1; }
+            .axis { stroke: var(--fg); fill: none; }
+            .tick, .legend, .label { fill: var(--fg); }
+            .tick { fill: var(--muted); }
+            .axis-title { fill: var(--muted); font-size: 12px; }
+            .f0 { fill: var(--c0); } .f1 { fill: var(--c1); } .f2 { fill: var(--c2); } .f3 { fill: var(--c3); }
+            .f4 { fill: var(--c4); } .f5 { fill: var(--c5); } .f6 { fill: var(--c6); }
+            .s0 { stroke: var(--c0); } .s1 { stroke: var(--c1); } .s2 { stroke: var(--c2); } .s3 { stroke: var(--c3); }
+            .s4 { stroke: var(--c4); } .s5 { stroke: var(--c5); } .s6 { stroke: var(--c6); }
+            .pt { stroke: var(--bg); stroke-width: 1; }
+            .pt.on-front { stroke: var(--fg); stroke-width: 1.5; }
+            .front { fill: none; stroke: var(--fg); stroke-width: 1.5; }
+            .frontier { fill: none; stroke: var(--fg); stroke-width: 1.5; stroke-dasharray: 5 4; }
+            .curve { fill: none; stroke-width: 2; }
+            .dash1 { stroke-dasharray: 6 3; } .dash2 { stroke-dasharray: 2 3; } .dash3 { stroke-dasharray: 8 3 2 3; }
+            .bar-never { fill: var(--muted); }
+            .bar-base { opacity: 0.75; }
+            .r0 { fill: #000000; } .r1 { fill: #999999; } .r2 { fill: #E69F00; } .r3 { fill: #D55E00; } .r4 { fill: #56B4E9; }
+            .r5 { fill: #CC79A7; } .r6 { fill: #0072B2; } .r7 { fill: #009E73; } .r8 { fill: #F0E442; } .r9 { fill: #6b4c9a; }
+            @media (prefers-color-scheme: dark) { .r0 { fill: #dddddd; } }
+            .charging { fill: var(--yellow); opacity: 0.45; }
+            .battery { fill: none; stroke: var(--fg); stroke-width: 1.5; }
+            .frame { fill: none; stroke: var(--grid); }
+            .net-wifi { fill: #56B4E9; } .net-cellular { fill: #E69F00; } .net-none { fill: #999999; }
+            .row { stroke: var(--grid); }
+            .launch, .lkey { stroke-width: 1.5; stroke: var(--fg); }
+            .launch.fresh, .lkey.fresh { fill: var(--fg); }
+            .launch.stale, .lkey.stale { fill: var(--bg); }
+            .fetch { stroke-width: 1.5; }
+            .o-useful { fill: #009E73; stroke: none; }
+            .o-wasted { fill: none; stroke: #D55E00; }
+            .o-used { fill: #0072B2; stroke: none; }
+            .o-expired { fill: none; stroke: #E69F00; }
+            .o-other { fill: none; stroke: var(--muted); }
+            .skip { stroke: #CC79A7; stroke-width: 2; }
+            @media print {
+              :root { --bg: #ffffff; --fg: #000000; --muted: #444444; --grid: #d0d0d0; --panel: #f2f2f2; --rec: #f2f2f2;
+                --c0: #0072B2; --c6: #000000; }
+              body { max-width: none; padding: 0; font-size: 10pt; }
+              .controls { display: none; }
+              figure, table, dl { break-inside: avoid; }
+              thead th::after { content: "" !important; }
+              .r0 { fill: #000000; }
+            }
+            """
+
+        /// The sortable table, the timeline's policy choice, and the `#selftest` summary:
+        /// `{"errors": [...], "rows": n, "sortColumn": "...", "sortedOk": bool, "timelineSwitchOk": bool | null,
+        /// "sections": [ids], "charts": {svg id: {data attribute (without "data-"): number}}}`.
+        static let script = """
+            (function () {
+              "use strict";
+              var table = document.getElementById("ranking");
+              var heads = table ? Array.prototype.slice.call(table.tHead.rows[0].cells) : [];
+              function value(row, col) {
+                var cell = row.cells[col];
+                var v = cell.getAttribute("data-v");
+                return v === null ? cell.textContent : v;
+              }
+              function sortBy(col, dir) {
+                var body = table.tBodies[0];
+                var rows = Array.prototype.slice.call(body.rows);
+                var numeric = heads[col].getAttribute("data-type") === "num";
+                rows.sort(function (a, b) {
+                  var x = value(a, col), y = value(b, col);
+                  var c = numeric ? parseFloat(x) - parseFloat(y) : x.localeCompare(y);
+                  return dir * c;
+                });
+                rows.forEach(function (r) { body.appendChild(r); });
+                heads.forEach(function (th, i) {
+                  th.setAttribute("aria-sort", i === col ? (dir > 0 ? "ascending" : "descending") : "none");
+                });
+              }
+              heads.forEach(function (th, i) {
+                function go() { sortBy(i, th.getAttribute("aria-sort") === "ascending" ? -1 : 1); }
+                th.addEventListener("click", go);
+                th.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
+              });
+              var select = document.getElementById("timeline-policy");
+              function showDay(index) {
+                var days = document.querySelectorAll("#timeline g.day");
+                for (var k = 0; k < days.length; k++) {
+                  days[k].setAttribute("display", String(k) === String(index) ? "inline" : "none");
+                }
+              }
+              if (select) { select.addEventListener("change", function () { showDay(select.value); }); }
+
+              if (location.hash !== "#selftest") { return; }
+              var out = { errors: window.fetchlabErrors || [], rows: 0, sortColumn: null, sortedOk: false,
+                timelineSwitchOk: null, sections: [], charts: {} };
+              try {
+                if (table) {
+                  out.rows = table.tBodies[0].rows.length;
+                  var col = -1;
+                  heads.forEach(function (th, i) { if (col < 0 && th.textContent === "fetches/app/day") { col = i; } });
+                  if (col < 0) { col = heads.length - 1; }
+                  out.sortColumn = heads[col].textContent;
+                  heads[col].click();
+                  var values = Array.prototype.map.call(table.tBodies[0].rows, function (r) { return parseFloat(value(r, col)); });
+                  var ok = values.length === out.rows && values.length === parseInt(table.getAttribute("data-rows"), 10);
+                  for (var i = 1; i < values.length; i++) { if (!(values[i - 1] <= values[i])) { ok = false; } }
+                  out.sortedOk = ok && heads[col].getAttribute("aria-sort") === "ascending";
+                }
+                if (select && select.options.length > 0) {
+                  var last = select.options.length - 1;
+                  select.value = String(last);
+                  select.dispatchEvent(new Event("change"));
+                  var days = document.querySelectorAll("#timeline g.day");
+                  var visible = [];
+                  for (var k = 0; k < days.length; k++) { if (days[k].getAttribute("display") !== "none") { visible.push(k); } }
+                  out.timelineSwitchOk = visible.length === 1 && visible[0] === last;
+                }
+                Array.prototype.forEach.call(document.querySelectorAll("main > section"), function (s) { out.sections.push(s.id); });
+                Array.prototype.forEach.call(document.querySelectorAll("svg[id]"), function (svg) {
+                  var counts = {};
+                  Array.prototype.forEach.call(svg.attributes, function (a) {
+                    if (a.name.indexOf("data-") === 0) { counts[a.name.slice(5)] = parseFloat(a.value); }
+                  });
+                  out.charts[svg.id] = counts;
+                });
+              } catch (e) {
+                out.errors.push(String(e && e.message ? e.message : e));
+              }
+              var pre = document.getElementById("selftest");
+              pre.textContent = JSON.stringify(out);
+              pre.hidden = false;
+            })();
+            """
+    }
+}

@@ -1,0 +1,413 @@
+import FetchLabCore
+import FetchLabSimulation
+import Foundation
+
+extension HTMLReport {
+    // MARK: - (3) Freshness against energy, the Pareto front
+
+    /// The indices (into `policies`) of the Pareto front of fresh@τ (max) against energy (min).
+    static func paretoFront(_ policies: [PolicyResult], _ picks: Picks) -> [Int] {
+        SVGChart.paretoFront(policies.map { (x: $0.metrics.energyJoulesPerDay, y: picks.fresh($0)) })
+    }
+
+    static func pareto(_ r: ComparisonReport, _ picks: Picks) -> String {
+        let ps = r.policies
+        let frame = PlotFrame(width: 760, height: 420)
+        let x = LinearScale(
+            covering: ps.map(\.metrics.energyJoulesPerDay), including: [0], from: frame.x0, to: frame.x1)
+        let y = LinearScale(covering: ps.map(picks.fresh), including: [0, 1], from: frame.y0, to: frame.y1)
+        let front = paretoFront(ps, picks)
+        let n = SVGChart.n
+        var body = frame.axes(
+            x: x, y: y, xTitle: "energy per user per day (J)", yTitle: picks.tauText, xLabel: tick,
+            yLabel: percentTick)
+        let line = front.map { (x: x.position(ps[$0].metrics.energyJoulesPerDay), y: y.position(picks.fresh(ps[$0]))) }
+        body += "<polyline class=\"front\" points=\"\(SVGChart.points(line))\"/>"
+        for (i, p) in ps.enumerated() {
+            let onFront = front.contains(i)
+            let cx = n(x.position(p.metrics.energyJoulesPerDay))
+            let cy = n(y.position(picks.fresh(p)))
+            let tip =
+                "\(p.name) (\(p.family)): \(picks.tauText) \(percent(picks.fresh(p))), "
+                + "\(fixed(p.metrics.energyJoulesPerDay, 1)) J/day, \(fixed(p.metrics.fetchesPerAppDay, 2)) fetches/app/day"
+                + (onFront ? "; on the Pareto front" : "")
+            body +=
+                "<circle class=\"pt f\(picks.colour(p.family))\(onFront ? " on-front" : "")\" cx=\"\(cx)\" cy=\"\(cy)\" r=\"\(onFront ? 6 : 4)\">"
+                + "<title>\(HTML.escape(tip))</title></circle>"
+        }
+        for i in front {
+            let p = ps[i]
+            body +=
+                "<text class=\"label\" x=\"\(n(x.position(p.metrics.energyJoulesPerDay) + 8))\" "
+                + "y=\"\(n(y.position(picks.fresh(p)) - 6))\">\(HTML.escape(p.name))</text>"
+        }
+        body += legend(picks.families, picks, x: frame.x0, y: frame.height - 4, width: frame.x1 - frame.x0)
+        let svg = svg(
+            id: "pareto", width: frame.width, height: frame.height + 16,
+            data: [("points", ps.count), ("front", front.count)],
+            title: "\(picks.tauText) against energy per day, every policy; the Pareto front joined", body)
+        return """
+            <section id="pareto-section"><h2>Freshness against energy</h2>
+            \(figure(svg, caption: paretoCaption(ps, front, picks)))</section>
+            """
+    }
+
+    static func paretoCaption(_ ps: [PolicyResult], _ front: [Int], _ picks: Picks) -> String {
+        guard !ps.isEmpty else { return "No policies were compared." }
+        var out =
+            "Each point is a policy: \(picks.tauText) (up) against the energy its fetches draw from the battery per user "
+            + "per day (right). The line joins the Pareto front, the policies no other policy beats on both counts: "
+            + front.map { ps[$0].name }.joined(separator: ", ") + "."
+        if let rec = picks.recommended {
+            if let i = ps.firstIndex(where: { $0.name == rec.name }), front.contains(i) {
+                out += " The recommended \(rec.name) is on the front: nothing is fresher for less energy."
+            } else if let better = ps.filter({
+                $0.metrics.energyJoulesPerDay <= rec.metrics.energyJoulesPerDay && picks.fresh($0) > picks.fresh(rec)
+            }).max(by: { picks.fresh($0) < picks.fresh($1) }) {
+                out +=
+                    " The recommended \(rec.name) is off the front: \(better.name) is fresher "
+                    + "(\(percent(picks.fresh(better))) against \(percent(picks.fresh(rec)))) for no more energy"
+                    + (better.metrics.gapClosed == nil ? " (but it is not a causal policy)." : ".")
+            } else {
+                out += " The recommended \(rec.name) is off the front: an equally fresh policy spends less energy."
+            }
+        }
+        return out
+    }
+
+    // MARK: - (4) Gap closed and fresh@τ against fetches per day
+
+    static func gap(_ r: ComparisonReport, _ picks: Picks) -> String {
+        let ps = r.policies
+        let withGap = ps.filter { $0.metrics.gapClosed != nil }
+        let lines = gapLines(ps)
+        let frame = PlotFrame(width: 760, height: 380)
+        let n = SVGChart.n
+        let x = LogScale(covering: ps.map(\.metrics.fetchesPerAppDay), from: frame.x0, to: frame.x1)
+        let y = LinearScale(
+            covering: withGap.compactMap(\.metrics.gapClosed), including: [0, 1], from: frame.y0, to: frame.y1)
+        var body = frame.axes(
+            x: x, y: y, xTitle: "fetches per app per day (log scale)", yTitle: "gap closed", xLabel: tick,
+            yLabel: { fixed($0, 1) })
+        for line in lines {
+            let c = picks.colour(line.family)
+            let xy = line.policies.map {
+                (x: x.position($0.metrics.fetchesPerAppDay), y: y.position($0.metrics.gapClosed ?? 0))
+            }
+            body +=
+                "<g class=\"family\" data-family=\"\(HTML.escape(line.family))\"><polyline class=\"curve s\(c)\" "
+                + "points=\"\(SVGChart.points(xy))\"><title>\(HTML.escape(line.family))</title></polyline>"
+            for (p, point) in zip(line.policies, xy) {
+                let tip =
+                    "\(p.name): gap closed \(fixed(p.metrics.gapClosed, 2)) at \(fixed(p.metrics.fetchesPerAppDay, 2)) "
+                    + "fetches/app/day, \(picks.tauText) \(percent(picks.fresh(p)))"
+                body +=
+                    "<circle class=\"pt f\(c)\" cx=\"\(n(point.x))\" cy=\"\(n(point.y))\" r=\"4\"><title>\(HTML.escape(tip))</title></circle>"
+            }
+            body += "</g>"
+        }
+        body += legend(lines.map(\.family), picks, x: frame.x0, y: frame.height - 4, width: frame.x1 - frame.x0)
+        let gapSVG = svg(
+            id: "gap-curves", width: frame.width, height: frame.height + 16,
+            data: [("lines", lines.count), ("points", withGap.count)],
+            title: "Gap closed against fetches per app per day, one line per policy family", body)
+        return """
+            <section id="gap-section"><h2>What prediction buys per fetch</h2>
+            \(figure(gapSVG, caption: gapCaption(lines, picks)))
+            \(freshFetches(r, picks))</section>
+            """
+    }
+
+    /// The policies with a gap closed, one group per family (families in order of appearance),
+    /// each sorted by fetches per day.
+    static func gapLines(_ policies: [PolicyResult]) -> [(family: String, policies: [PolicyResult])] {
+        var out: [(family: String, policies: [PolicyResult])] = []
+        for p in policies where p.metrics.gapClosed != nil {
+            if let i = out.firstIndex(where: { $0.family == p.family }) {
+                out[i].policies.append(p)
+            } else {
+                out.append((p.family, [p]))
+            }
+        }
+        return out.map { ($0.family, $0.policies.sorted { $0.metrics.fetchesPerAppDay < $1.metrics.fetchesPerAppDay }) }
+    }
+
+    static func gapCaption(_ lines: [(family: String, policies: [PolicyResult])], _ picks: Picks) -> String {
+        guard !lines.isEmpty else { return "No policy has a gap closed: there is no fixed interval or frontier to measure against." }
+        let bests = lines.compactMap { line in
+            line.policies.max { ($0.metrics.gapClosed ?? 0) < ($1.metrics.gapClosed ?? 0) }.map { (line.family, $0) }
+        }
+        var out =
+            "Gap closed: the share of the distance from the best fixed interval at no more fetches to the clairvoyant "
+            + "frontier that a policy covers (0 = no better than fixed, 1 = as good as clairvoyance at the same cost). "
+            + "Best per family: "
+            + bests.map { "\($0.0) \(fixed($0.1.metrics.gapClosed, 2)) (\($0.1.name), \(fixed($0.1.metrics.fetchesPerAppDay, 2)) fetches/app/day)" }
+            .joined(separator: "; ") + "."
+        if let top = bests.max(by: { ($0.1.metrics.gapClosed ?? 0) < ($1.1.metrics.gapClosed ?? 0) }) {
+            out += " The \(top.0) family closes the most of the gap."
+        }
+        return out
+    }
+
+    /// fresh@τ against fetches per day for every policy, with the clairvoyant frontier.
+    static func freshFetches(_ r: ComparisonReport, _ picks: Picks) -> String {
+        let ps = r.policies
+        let frame = PlotFrame(width: 760, height: 380)
+        let n = SVGChart.n
+        let frontier = picks.frontier.points
+        let x = LogScale(
+            covering: ps.map(\.metrics.fetchesPerAppDay) + frontier.map(\.x), from: frame.x0, to: frame.x1)
+        let y = LinearScale(covering: ps.map(picks.fresh), including: [0, 1], from: frame.y0, to: frame.y1)
+        var body = frame.axes(
+            x: x, y: y, xTitle: "fetches per app per day (log scale; none at the left edge)", yTitle: picks.tauText,
+            xLabel: tick, yLabel: percentTick)
+        if !frontier.isEmpty {
+            var xy = frontier.map { (x: x.position($0.x), y: y.position($0.y)) }
+            if let last = frontier.last { xy.append((x: frame.x1, y: y.position(last.y))) }
+            body +=
+                "<polyline class=\"frontier\" points=\"\(SVGChart.points(xy))\"><title>the clairvoyant frontier</title></polyline>"
+        }
+        for p in ps {
+            let tip =
+                "\(p.name): \(picks.tauText) \(percent(picks.fresh(p))) at \(fixed(p.metrics.fetchesPerAppDay, 2)) fetches/app/day"
+            body +=
+                "<circle class=\"pt f\(picks.colour(p.family))\" cx=\"\(n(x.position(p.metrics.fetchesPerAppDay)))\" "
+                + "cy=\"\(n(y.position(picks.fresh(p))))\" r=\"4\"><title>\(HTML.escape(tip))</title></circle>"
+        }
+        body += legend(picks.families, picks, x: frame.x0, y: frame.height - 4, width: frame.x1 - frame.x0)
+        let svg = svg(
+            id: "fresh-fetches", width: frame.width, height: frame.height + 16,
+            data: [("points", ps.count), ("frontier", frontier.count)],
+            title: "\(picks.tauText) against fetches per app per day, with the clairvoyant frontier", body)
+        var caption =
+            "\(picks.tauText) against fetches per app per day for every policy; the dashed line is the clairvoyant "
+            + "frontier (never, the budgeted oracles and the oracle), the best any policy could do at each cost."
+        if let rec = picks.recommended, let top = picks.frontier.value(at: rec.metrics.fetchesPerAppDay) {
+            caption +=
+                " At \(fixed(rec.metrics.fetchesPerAppDay, 2)) fetches/app/day the frontier reaches \(percent(top)); "
+                + "\(rec.name) reaches \(percent(picks.fresh(rec)))."
+        } else if frontier.isEmpty {
+            caption += " No frontier was recorded."
+        }
+        return figure(svg, caption: caption)
+    }
+
+    // MARK: - (5) Per app
+
+    static func perApp(_ r: ComparisonReport, _ picks: Picks) -> String {
+        guard let rec = picks.recommended, !rec.perApp.isEmpty else {
+            return """
+                <section id="per-app-section"><h2>Per app</h2><p class="caption">\(HTML.escape(picks.recommended == nil ? "No policy is recommended, so there is no per-app comparison." : "No per-app results were recorded."))</p></section>
+                """
+        }
+        let compared: [(String, PolicyResult?)] = [("never", picks.never), (picks.bestFixed?.name ?? "", picks.bestFixed), (rec.name, rec)]
+        let present = compared.compactMap { c in c.1.map { (c.0, $0) } }
+        func value(_ p: PolicyResult, _ app: String) -> Double? {
+            p.perApp.first { $0.name == app }.map { picks.fresh($0.metrics) }
+        }
+        let apps = rec.perApp.map(\.name)
+        let bar = 9.0
+        let rowHeight = Double(present.count) * bar + 10
+        let left = 170.0
+        let width = 760.0
+        let height = Double(apps.count) * rowHeight + 46
+        let x = LinearScale(domain: 0...1, from: left, to: width - 60)
+        let n = SVGChart.n
+        var body = ""
+        for t in x.ticks() {
+            body +=
+                "<line class=\"grid\" x1=\"\(n(x.position(t)))\" x2=\"\(n(x.position(t)))\" y1=\"4\" y2=\"\(n(height - 38))\"/>"
+                + "<text class=\"tick\" x=\"\(n(x.position(t)))\" y=\"\(n(height - 24))\" text-anchor=\"middle\">\(percentTick(t))</text>"
+        }
+        for (a, app) in apps.enumerated() {
+            let top = 4 + Double(a) * rowHeight
+            body +=
+                "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(top + rowHeight / 2 - 3))\" dy=\"0.32em\" text-anchor=\"end\">\(HTML.escape(app))</text>"
+            for (k, (name, p)) in present.enumerated() {
+                guard let v = value(p, app) else { continue }
+                let cls = k == present.count - 1 ? "f\(picks.colour(p.family))" : k == 0 ? "bar-never" : "f\(picks.colour(p.family)) bar-base"
+                body +=
+                    "<rect class=\"\(cls)\" x=\"\(n(left))\" y=\"\(n(top + Double(k) * bar))\" width=\"\(n(x.position(v) - left))\" "
+                    + "height=\"\(n(bar - 1))\"><title>\(HTML.escape("\(app), \(name): \(picks.tauText) \(percent(v))"))</title></rect>"
+            }
+        }
+        body +=
+            "<text class=\"axis-title\" x=\"\(n((left + width - 60) / 2))\" y=\"\(n(height - 6))\" text-anchor=\"middle\">"
+            + "\(HTML.escape(picks.tauText)), bars per app: \(HTML.escape(present.map(\.0).joined(separator: ", ")))</text>"
+        let chart = svg(
+            id: "per-app", width: width, height: height, data: [("apps", apps.count)],
+            title: "\(picks.tauText) per app under never, the best fixed interval and the recommended policy", body)
+        // Which apps prediction helps: ahead of the better of never and the fixed interval by 5 points.
+        var helps: [(String, Double)] = []
+        var cannot: [String] = []
+        for app in apps {
+            guard let v = value(rec, app) else { continue }
+            let base = [picks.never, picks.bestFixed].compactMap { $0.flatMap { value($0, app) } }.max() ?? 0
+            if v - base >= 0.05 { helps.append((app, v - base)) } else { cannot.append(app) }
+        }
+        helps.sort { $0.1 > $1.1 }
+        var caption =
+            "\(picks.tauText) of each app under never, \(picks.bestFixed?.name ?? "no fixed interval") and the recommended "
+            + "\(rec.name). "
+        caption +=
+            helps.isEmpty
+            ? "Prediction is not 5 points ahead of the better of never and the fixed interval on any app."
+            : "Prediction helps on " + helps.map { "\($0.0) (+\(String(format: "%.0f", $0.1 * 100)) points)" }.joined(separator: ", ") + "."
+        if !cannot.isEmpty {
+            caption += " It cannot help (less than 5 points ahead) on " + cannot.joined(separator: ", ") + "."
+        }
+        return """
+            <section id="per-app-section"><h2>Per app</h2>
+            \(figure(chart, caption: caption))</section>
+            """
+    }
+
+    // MARK: - (7) Skips by reason
+
+    static func skips(_ r: ComparisonReport) -> String {
+        let with = CompareRenderer.ranked(r.policies).filter { $0.metrics.skipped > 0 }
+        guard !with.isEmpty else {
+            return """
+                <section id="skips-section"><h2>Refused fetches</h2><p class="caption">No policy had a fetch refused or expired.</p></section>
+                """
+        }
+        let reasons = SkipReason.allCases.filter { reason in with.contains { ($0.metrics.skips[reason] ?? 0) > 0 } }
+        let most = with.map(\.metrics.skipped).max() ?? 1
+        let left = 200.0
+        let width = 760.0
+        let row = 20.0
+        let height = Double(with.count) * row + 60
+        let x = LinearScale(covering: [Double(most)], including: [0], from: left, to: width - 20)
+        let n = SVGChart.n
+        var body = ""
+        for t in x.ticks() {
+            body +=
+                "<line class=\"grid\" x1=\"\(n(x.position(t)))\" x2=\"\(n(x.position(t)))\" y1=\"4\" y2=\"\(n(height - 52))\"/>"
+                + "<text class=\"tick\" x=\"\(n(x.position(t)))\" y=\"\(n(height - 38))\" text-anchor=\"middle\">\(tick(t))</text>"
+        }
+        for (i, p) in with.enumerated() {
+            let top = 4 + Double(i) * row
+            body +=
+                "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(top + row / 2 - 1))\" dy=\"0.32em\" text-anchor=\"end\">\(HTML.escape(p.name))</text>"
+            var at = 0
+            for reason in reasons {
+                let count = p.metrics.skips[reason] ?? 0
+                guard count > 0 else { continue }
+                let x0 = x.position(Double(at))
+                let x1 = x.position(Double(at + count))
+                body +=
+                    "<rect class=\"\(reasonClass(reason))\" x=\"\(n(x0))\" y=\"\(n(top))\" width=\"\(n(x1 - x0))\" height=\"\(n(row - 4))\">"
+                    + "<title>\(HTML.escape("\(p.name): \(reason.label) \(TextFormat.count(count))"))</title></rect>"
+                at += count
+            }
+        }
+        var lx = left
+        for reason in reasons {
+            body +=
+                "<rect class=\"\(reasonClass(reason))\" x=\"\(n(lx))\" y=\"\(n(height - 22))\" width=\"10\" height=\"10\"/>"
+                + "<text class=\"legend\" x=\"\(n(lx + 14))\" y=\"\(n(height - 13))\">\(HTML.escape(reason.label))</text>"
+            lx += 24 + Double(reason.label.count) * 6.5
+        }
+        let chart = svg(
+            id: "skips", width: width, height: height, data: [("policies", with.count), ("reasons", reasons.count)],
+            title: "Fetches refused or expired, by reason, per policy", body)
+        let totals = reasons.map { reason in (reason, with.reduce(0) { $0 + ($1.metrics.skips[reason] ?? 0) }) }
+        return """
+            <section id="skips-section"><h2>Refused fetches</h2>
+            \(figure(chart, caption: skipsCaption(with, totals)))</section>
+            """
+    }
+
+    static func skipsCaption(_ with: [PolicyResult], _ totals: [(SkipReason, Int)]) -> String {
+        var out = "Fetches each policy asked for and did not get (or that expired), by reason; only policies with any."
+        if let top = totals.max(by: { $0.1 < $1.1 }) {
+            out += " The most common reason is \(top.0.label) (\(TextFormat.count(top.1)) over all policies)."
+        }
+        if let most = with.max(by: { $0.metrics.skipped < $1.metrics.skipped }) {
+            out += " \(most.name) loses the most: \(TextFormat.count(most.metrics.skipped)) of \(TextFormat.count(most.metrics.skipped + most.metrics.fetches)) asked for."
+        }
+        return out
+    }
+
+    static func reasonClass(_ reason: SkipReason) -> String {
+        "r\(SkipReason.allCases.firstIndex(of: reason) ?? 0)"
+    }
+
+    // MARK: - (8) Staleness at launch
+
+    static func staleness(_ r: ComparisonReport, _ picks: Picks) -> String {
+        let thresholds = PolicyMetrics.stalenessCDFMinutes
+        var keys: [(String, PolicyResult)] = []
+        for (role, p) in [("never", picks.never), ("best fixed", picks.bestFixed), ("recommended", picks.recommended), ("oracle", picks.oracle)] {
+            guard let p, p.metrics.stalenessCDF.count == thresholds.count, !keys.contains(where: { $0.1.name == p.name }) else { continue }
+            keys.append((role, p))
+        }
+        guard !keys.isEmpty else {
+            return """
+                <section id="staleness-section"><h2>Staleness at launch</h2><p class="caption">No staleness distribution was recorded.</p></section>
+                """
+        }
+        let frame = PlotFrame(width: 760, height: 380)
+        let x = LogScale(domain: thresholds[0]...thresholds[thresholds.count - 1], from: frame.x0, to: frame.x1)
+        let y = LinearScale(domain: 0...1, from: frame.y0, to: frame.y1)
+        let n = SVGChart.n
+        var body = frame.axes(
+            x: x, y: y, xTitle: "staleness at launch, minutes (log scale)", yTitle: "share of launches less stale",
+            xLabel: tick, yLabel: percentTick)
+        for (k, (role, p)) in keys.enumerated() {
+            let xy = zip(thresholds, p.metrics.stalenessCDF).map { (x: x.position($0.0), y: y.position($0.1)) }
+            let c = picks.colour(p.family)
+            body +=
+                "<g class=\"cdf\" data-policy=\"\(HTML.escape(p.name))\"><polyline class=\"curve s\(c) dash\(k)\" points=\"\(SVGChart.points(xy))\">"
+                + "<title>\(HTML.escape("\(p.name) (\(role))"))</title></polyline>"
+            for (t, v) in zip(thresholds, p.metrics.stalenessCDF) {
+                body +=
+                    "<circle class=\"pt f\(c)\" cx=\"\(n(x.position(t)))\" cy=\"\(n(y.position(v)))\" r=\"3\"><title>"
+                    + HTML.escape("\(p.name): \(percent(v)) of launches less than \(CompareRenderer.minutes(t)) stale")
+                    + "</title></circle>"
+            }
+            body += "</g>"
+            let ly = frame.y1 + 14 + Double(k) * 16
+            body +=
+                "<line class=\"curve s\(c) dash\(k)\" x1=\"\(n(frame.x0 + 10))\" x2=\"\(n(frame.x0 + 34))\" y1=\"\(n(ly))\" y2=\"\(n(ly))\"/>"
+                + "<text class=\"legend\" x=\"\(n(frame.x0 + 40))\" y=\"\(n(ly))\" dy=\"0.32em\">\(HTML.escape("\(p.name) (\(role))"))</text>"
+        }
+        let chart = svg(
+            id: "staleness-cdf", width: frame.width, height: frame.height, data: [("lines", keys.count)],
+            title: "Distribution of staleness at launch for the key policies", body)
+        let tau = r.settings.tauMinutes
+        let at = thresholds.enumerated().min { abs($0.element - tau) < abs($1.element - tau) }?.offset ?? 0
+        let caption =
+            "The share of launches less stale than each threshold (higher and further left is better). Less than "
+            + "\(CompareRenderer.minutes(thresholds[at])) stale: "
+            + keys.map { "\($0.1.name) \(percent($0.1.metrics.stalenessCDF[at]))" }.joined(separator: ", ") + "."
+        return """
+            <section id="staleness-section"><h2>Staleness at launch</h2>
+            \(figure(chart, caption: caption))</section>
+            """
+    }
+
+    // MARK: - Pieces
+
+    /// One line of family swatches.
+    static func legend(_ families: [String], _ picks: Picks, x: Double, y: Double, width: Double) -> String {
+        var out = "<g class=\"legend\">"
+        var at = x
+        let n = SVGChart.n
+        for family in families {
+            out +=
+                "<circle class=\"f\(picks.colour(family))\" cx=\"\(n(at + 5))\" cy=\"\(n(y - 4))\" r=\"4\"/>"
+                + "<text class=\"legend\" x=\"\(n(at + 12))\" y=\"\(n(y))\">\(HTML.escape(family))</text>"
+            at += 24 + Double(family.count) * 6.5
+        }
+        return out + "</g>"
+    }
+
+    /// A tick label: `0.5`, `24`, `1,440`.
+    static func tick(_ v: Double) -> String {
+        if v == v.rounded() && abs(v) < 1e12 { return TextFormat.count(Int(v)) }
+        return String(format: abs(v) < 0.1 ? "%.2f" : "%.1f", v)
+    }
+
+    static func percentTick(_ v: Double) -> String { String(format: "%.0f%%", v * 100) }
+}

@@ -1,0 +1,251 @@
+import FetchLabCore
+import FetchLabSimulation
+import Foundation
+
+/// `compare`'s report as one self-contained HTML file: inline CSS, inline SVG charts, a little
+/// plain JavaScript (the sortable table, the timeline's policy), no network requests.
+///
+/// Sections, in order (`<section id>`): `summary` (what was compared and the headline,
+/// `p#headline`), `ranking-section` (table `#ranking`, `data-rows`), `pareto-section`,
+/// `gap-section`, `per-app-section`, `timeline-section`, `skips-section`, `staleness-section`. Charts: `svg#pareto` (`data-points`, `data-front`), `svg#gap-curves`
+/// (`data-lines`, `data-points`), `svg#fresh-fetches` (`data-points`, `data-frontier`),
+/// `svg#per-app` (`data-apps`), `svg#timeline` (`data-policies`, `data-apps`; one `g.day` per
+/// policy with `data-policy`, `data-launches`, `data-fetches`, `data-skips`), `svg#skips`
+/// (`data-policies`), `svg#staleness-cdf` (`data-lines`). With `#selftest` in the address the page
+/// writes a JSON summary into `pre#selftest`.
+public enum HTMLReport {
+    /// The whole page.
+    /// - Parameters:
+    ///   - report: the comparison.
+    ///   - source: what data it ran on (a database path, `Datasets/sample`), shown as given.
+    public static func render(_ report: ComparisonReport, source: String) -> String {
+        let picks = Picks(report)
+        let sections = [
+            summary(report, source: source, picks),
+            ranking(report, picks),
+            pareto(report, picks),
+            gap(report, picks),
+            perApp(report, picks),
+            timeline(report, picks),
+            skips(report),
+            staleness(report, picks),
+        ]
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="generator" content="FetchLab">
+            <title>FetchLab policy comparison: \(HTML.escape(source))</title>
+            <script>\(Assets.errorCollector)</script>
+            <style>\(Assets.css)</style>
+            </head>
+            <body>
+            <header><h1>Background-fetch policies compared</h1><p class="source">Data: <code>\(HTML.escape(source))</code></p></header>
+            <main>
+            \(sections.joined(separator: "\n"))
+            </main>
+            <pre id="selftest" hidden></pre>
+            <script>\(Assets.script)</script>
+            </body>
+            </html>
+
+            """
+    }
+
+    /// The policies the sections single out.
+    struct Picks {
+        /// Index of the primary τ in each policy's fresh rates.
+        var tau: Int
+        var tauText: String
+        var recommended: PolicyResult?
+        /// The fixed interval with the highest fresh@τ at no more fetches than the recommended
+        /// policy (of all fixed intervals without a recommendation).
+        var bestFixed: PolicyResult?
+        var never: PolicyResult?
+        var oracle: PolicyResult?
+        var frontier: Frontier
+        /// Colour index of each family, in order of first appearance.
+        var families: [String]
+
+        init(_ r: ComparisonReport) {
+            let s = r.settings
+            tau = s.tausMinutes.firstIndex(of: s.tauMinutes) ?? 0
+            tauText = "fresh@" + CompareRenderer.minutes(s.tauMinutes)
+            let causal = r.policies.filter { $0.metrics.gapClosed != nil }
+            let cheap = causal.filter { $0.metrics.fetchesPerAppDay <= 5 }
+            func best(_ ps: [PolicyResult]) -> PolicyResult? {
+                // The first of equals wins, as in the ranked table.
+                ps.reduce(nil) { (b: PolicyResult?, p) in
+                    guard let b else { return p }
+                    return p.metrics.gapClosed! > b.metrics.gapClosed! ? p : b
+                }
+            }
+            recommended = best(cheap) ?? best(causal)
+            let tau = tau
+            func fresh(_ p: PolicyResult) -> Double { p.metrics.fresh.indices.contains(tau) ? p.metrics.fresh[tau] : 0 }
+            let budget = recommended?.metrics.fetchesPerAppDay ?? .infinity
+            bestFixed = r.policies.filter { $0.family == "fixed" && $0.metrics.fetchesPerAppDay <= budget }
+                .reduce(nil) { (b: PolicyResult?, p) in b.map { fresh(p) > fresh($0) ? p : $0 } ?? p }
+            never = r.policies.first { $0.family == "never" }
+            oracle = r.policies.first { $0.family == "oracle" }
+            frontier = Frontier(r.frontier.compactMap { $0.count >= 2 ? (x: $0[0], y: $0[1]) : nil })
+            var families: [String] = []
+            for p in r.policies where !families.contains(p.family) { families.append(p.family) }
+            self.families = families
+        }
+
+        func fresh(_ p: PolicyResult) -> Double { fresh(p.metrics) }
+        func fresh(_ m: PolicyMetrics) -> Double { m.fresh.indices.contains(tau) ? m.fresh[tau] : 0 }
+
+        /// The colour class index of a family (7 colours, cycling).
+        func colour(_ family: String) -> Int { (families.firstIndex(of: family) ?? 0) % 7 }
+    }
+
+    // MARK: - (1) What was compared, and the headline
+
+    static func summary(_ r: ComparisonReport, source: String, _ picks: Picks) -> String {
+        let s = r.settings
+        let d = s.contextDefaults
+        var span = "warm-up \(s.warmUpDays) d"
+        if let a = s.firstScoredDay, let b = s.lastScoredDay { span = "scored \(a) to \(b) (after a \(span))" }
+        let rules = platformText(s.platformRules, name: s.platform)
+        let cost =
+            "\(Quantity.format(duration: s.cost.fetchDuration)) and \(TextFormat.bytes(s.cost.fetchBytes)) a fetch"
+            + (s.cost.perApp.isEmpty ? "" : " (\(TextFormat.counted(s.cost.perApp.count, "app")) with their own)")
+            + "; battery \(TextFormat.decimal(s.cost.batteryWattHours)) Wh; low battery below "
+            + "\(TextFormat.decimal(s.cost.lowBatteryPercent)) %"
+        let defaults =
+            "battery \(TextFormat.decimal(d.battery)) %, \(d.network == .wifi ? "Wi-Fi" : d.network.name), "
+            + "\(d.charging ? "charging" : "not charging"), Low Power Mode \(d.lowPower ? "on" : "off"), "
+            + "a sample holds \(Quantity.format(duration: d.hold)); "
+            + (s.usersWithoutContext == 0
+                ? "every user has context samples"
+                : "\(TextFormat.counted(s.usersWithoutContext, "user")) without context samples")
+        let rows: [(String, String)] = [
+            ("Data", source),
+            ("Span", span),
+            ("Population", "\(TextFormat.counted(s.users, "user")), \(TextFormat.counted(s.pairs, "user–app pair")) (apps with ≥ \(s.minLaunches) launches), \(TextFormat.counted(s.scoredLaunches, "scored launch", plural: "scored launches"))"),
+            ("τ", CompareRenderer.minutes(s.tauMinutes) + " (fresh rates also at " + s.tausMinutes.map(CompareRenderer.minutes).joined(separator: ", ") + ")"),
+            ("Launch refreshes", s.launchRefreshes ? "on (a launch refreshes its app)" : "off"),
+            ("Platform", rules),
+            ("Cost", cost),
+            ("Context defaults", defaults),
+            ("Policies", TextFormat.counted(r.policies.count, "policy", plural: "policies")),
+        ]
+        let list = rows.map { "<dt>\(HTML.escape($0.0))</dt><dd>\(HTML.escape($0.1))</dd>" }.joined()
+        return """
+            <section id="summary"><h2>What was compared</h2>
+            <p class="headline" id="headline">\(HTML.escape(headline(r, picks)))</p>
+            <dl class="facts">\(list)</dl></section>
+            """
+    }
+
+    /// One sentence: the recommended policy against the best fixed interval and the clairvoyant
+    /// frontier at its cost.
+    static func headline(_ r: ComparisonReport, _ picks: Picks) -> String {
+        if r.scoredNothing { return "Nothing was scored: no launch fell in a scored span." }
+        guard let rec = picks.recommended else {
+            return "No causal policy has a gap closed (no fixed interval or frontier to measure it against), so none is recommended."
+        }
+        let m = rec.metrics
+        let t = picks.tauText
+        var out =
+            "Recommended: \(rec.name) (the highest gap closed"
+            + (m.fetchesPerAppDay <= 5 ? " at ≤ 5 fetches/app/day" : "; no policy stays at ≤ 5 fetches/app/day")
+            + ", \(fixed(m.gapClosed, 2))): \(t) \(percent(picks.fresh(rec))) at \(fixed(m.fetchesPerAppDay, 2)) fetches/app/day "
+            + "and \(fixed(m.energyJoulesPerDay, 1)) J/day"
+        if let f = picks.bestFixed {
+            out +=
+                ", against \(percent(picks.fresh(f))) and \(fixed(f.metrics.energyJoulesPerDay, 1)) J/day for \(f.name), "
+                + "the best fixed interval at no more fetches"
+        } else {
+            out += "; no fixed interval spends as few fetches"
+        }
+        if let top = picks.frontier.value(at: m.fetchesPerAppDay) {
+            out += ", and \(percent(top)) for the clairvoyant frontier at the same fetches per day"
+        }
+        return out + "."
+    }
+
+    static func platformText(_ p: PlatformModel, name: String) -> String {
+        switch p.kind {
+        case .none: return "\(name): every fetch asked for happens"
+        case .ios:
+            return "\(name): iOS rules — a fetch budget of \(Quantity.format(duration: p.fetchBudget)), "
+                + "background fetches at least \(Quantity.format(duration: p.iosMinimumInterval)) apart, "
+                + "\(p.pushesPerHour) silent pushes/h, "
+                + (p.dailyFetchBudget == 0 ? "no daily fetch budget" : "\(p.dailyFetchBudget) fetches/app/day")
+                + ", low battery below \(TextFormat.decimal(p.lowBatteryPercent)) %"
+        case .android:
+            return "\(name): Android rules — periodic work at least \(Quantity.format(duration: p.androidMinimumPeriod)) apart, "
+                + "standby deferrals \(Quantity.format(duration: p.workingSetDeferral)) / "
+                + "\(Quantity.format(duration: p.frequentDeferral)) / \(Quantity.format(duration: p.rareDeferral)) "
+                + "(working set / frequent / rare), low battery below \(TextFormat.decimal(p.lowBatteryPercent)) %"
+        }
+    }
+
+    // MARK: - (2) The ranked table
+
+    static func ranking(_ r: ComparisonReport, _ picks: Picks) -> String {
+        let columns = CompareRenderer.columns(r)
+        let cells = CompareRenderer.rows(r)
+        let policies = CompareRenderer.ranked(r.policies)
+        var head = "<tr>"
+        for (i, title) in columns.enumerated() {
+            let kind = i == 1 ? "text" : "num"
+            head += "<th data-col=\"\(i)\" data-type=\"\(kind)\" aria-sort=\"none\" tabindex=\"0\">\(HTML.escape(title))</th>"
+        }
+        head += "</tr>"
+        var body = ""
+        for (row, p) in zip(cells, policies) {
+            let m = p.metrics
+            let values: [String] =
+                [m.gapClosed == nil ? "1e9" : row[0], p.name] + m.fresh.map(\.description)
+                + [
+                    (m.stalenessMedianMinutes ?? 1e9).description, m.fetchesPerAppDay.description,
+                    m.wastedShare.description, m.energyJoulesPerDay.description, m.batteryPercentPerDay.description,
+                    m.cellularMBPerDay.description, "\(m.skipped)", (m.gapClosed ?? -1e9).description,
+                ]
+            let mark = p.name == picks.recommended?.name ? " class=\"recommended\"" : ""
+            body += "<tr\(mark) data-family=\"\(HTML.escape(p.family))\">"
+            for (i, cell) in row.enumerated() {
+                let v = i < values.count ? values[i] : cell
+                let tag = i == 1 ? "th scope=\"row\"" : "td"
+                body += "<\(tag) data-v=\"\(HTML.escape(v))\">\(HTML.escape(cell))</\(i == 1 ? "th" : "td")>"
+            }
+            body += "</tr>"
+        }
+        let caption =
+            "Policies ranked by gap closed (those without one — never and the clairvoyant oracles — after). "
+            + "Click a column title to sort by it."
+            + (picks.recommended.map { " The recommended policy, \($0.name), is highlighted." } ?? "")
+        return """
+            <section id="ranking-section"><h2>Ranking</h2>
+            <p class="caption">\(HTML.escape(caption))</p>
+            <div class="scroll"><table id="ranking" data-rows="\(policies.count)"><thead>\(head)</thead><tbody>\(body)</tbody></table></div></section>
+            """
+    }
+
+    // MARK: - Formatting
+
+    static func percent(_ x: Double?) -> String { x.map { String(format: "%.1f%%", $0 * 100) } ?? "–" }
+    static func fixed(_ x: Double?, _ digits: Int) -> String { TextFormat.fixed(x, digits) }
+
+    /// `<figure>` with the chart and its caption.
+    static func figure(_ svg: String, caption: String) -> String {
+        "<figure>\(svg)<figcaption>\(HTML.escape(caption))</figcaption></figure>"
+    }
+
+    /// An `<svg>` root: a stable id, a viewBox, data attributes and an accessible title.
+    static func svg(id: String, width: Double, height: Double, data: [(String, Int)], title: String, _ body: String)
+        -> String
+    {
+        let attributes = data.map { " data-\($0.0)=\"\($0.1)\"" }.joined()
+        return "<svg id=\"\(id)\" viewBox=\"0 0 \(SVGChart.n(width)) \(SVGChart.n(height))\" role=\"img\""
+            + " aria-labelledby=\"\(id)-title\"\(attributes)><title id=\"\(id)-title\">\(HTML.escape(title))</title>"
+            + body + "</svg>"
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+
+/// A map from data values onto pixel positions, with the tick values of its axis.
+public protocol ChartScale: Sendable {
+    /// The pixel position of `value` (values outside the domain map outside the range).
+    func position(_ value: Double) -> Double
+    /// Tick values within the domain, "nice" numbers (1, 2 or 5 times a power of ten).
+    func ticks() -> [Double]
+}
+
+/// A linear scale: `domain.lowerBound` maps to `from`, `domain.upperBound` to `to` (a y axis has
+/// `from` below `to` on the page, so `from > to` in pixels).
+public struct LinearScale: ChartScale {
+    public var domain: ClosedRange<Double>
+    public var from: Double
+    public var to: Double
+    /// How many ticks to aim for.
+    public var tickCount: Int
+
+    public init(domain: ClosedRange<Double>, from: Double, to: Double, tickCount: Int = 5) {
+        self.domain = domain
+        self.from = from
+        self.to = to
+        self.tickCount = tickCount
+    }
+
+    /// A scale over `values` widened to nice tick multiples (and to include `including`).
+    public init(covering values: [Double], including: [Double] = [], from: Double, to: Double, tickCount: Int = 5) {
+        let all = (values + including).filter(\.isFinite)
+        let lo = all.min() ?? 0
+        let hi = all.max() ?? 1
+        self.init(domain: SVGChart.niceDomain(lo, hi, count: tickCount), from: from, to: to, tickCount: tickCount)
+    }
+
+    public func position(_ value: Double) -> Double {
+        let span = domain.upperBound - domain.lowerBound
+        guard span > 0 else { return (from + to) / 2 }
+        return from + (value - domain.lowerBound) / span * (to - from)
+    }
+
+    public func ticks() -> [Double] { SVGChart.niceTicks(domain.lowerBound, domain.upperBound, count: tickCount) }
+}
+
+/// A base-10 logarithmic scale over a positive domain; values at or below zero map to the
+/// domain's lower end.
+public struct LogScale: ChartScale {
+    public var domain: ClosedRange<Double>
+    public var from: Double
+    public var to: Double
+
+    public init(domain: ClosedRange<Double>, from: Double, to: Double) {
+        self.domain = domain
+        self.from = from
+        self.to = to
+    }
+
+    /// A scale over the positive `values`, widened to powers of ten.
+    public init(covering values: [Double], from: Double, to: Double) {
+        let positive = values.filter { $0 > 0 && $0.isFinite }
+        let lo = pow(10, (log10(positive.min() ?? 1)).rounded(.down))
+        var hi = pow(10, (log10(positive.max() ?? 10)).rounded(.up))
+        if hi <= lo { hi = lo * 10 }
+        self.init(domain: lo...hi, from: from, to: to)
+    }
+
+    public func position(_ value: Double) -> Double {
+        let lo = log10(domain.lowerBound)
+        let span = log10(domain.upperBound) - lo
+        guard span > 0 else { return (from + to) / 2 }
+        let v = log10(max(value, domain.lowerBound))
+        return from + (v - lo) / span * (to - from)
+    }
+
+    /// The powers of ten in the domain; with fewer than three of them, also 2 and 5 times each.
+    public func ticks() -> [Double] {
+        let first = Int(log10(domain.lowerBound).rounded(.down))
+        let last = Int(log10(domain.upperBound).rounded(.up))
+        let inside = { (v: Double) in v >= domain.lowerBound * (1 - 1e-9) && v <= domain.upperBound * (1 + 1e-9) }
+        let powers = (first...max(first, last)).map { pow(10, Double($0)) }.filter(inside)
+        guard powers.count < 3 else { return powers }
+        return (first...max(first, last)).flatMap { e in [1.0, 2, 5].map { $0 * pow(10, Double(e)) } }.filter(inside)
+    }
+}
+
+/// Pure chart geometry (nice numbers, the Pareto front) and the SVG text of its pieces.
+public enum SVGChart {
+    /// A step of 1, 2 or 5 times a power of ten giving about `count` intervals over `span`.
+    public static func niceStep(span: Double, count: Int) -> Double {
+        guard span > 0, span.isFinite else { return 1 }
+        let raw = span / Double(max(1, count))
+        let magnitude = pow(10, log10(raw).rounded(.down))
+        let normal = raw / magnitude
+        let factor: Double = normal < 1.5 ? 1 : normal < 3 ? 2 : normal < 7 ? 5 : 10
+        return factor * magnitude
+    }
+
+    /// `lo...hi` widened to multiples of the nice step (an empty span widened to one step).
+    public static func niceDomain(_ lo: Double, _ hi: Double, count: Int) -> ClosedRange<Double> {
+        var lo = lo
+        var hi = hi
+        if hi < lo { swap(&lo, &hi) }
+        if hi == lo {
+            let pad = lo == 0 ? 1 : abs(lo) * 0.1
+            lo -= lo == 0 ? 0 : pad
+            hi += pad
+        }
+        let step = niceStep(span: hi - lo, count: count)
+        return ((lo / step).rounded(.down) * step)...((hi / step).rounded(.up) * step)
+    }
+
+    /// The multiples of the nice step within `lo...hi`.
+    public static func niceTicks(_ lo: Double, _ hi: Double, count: Int) -> [Double] {
+        guard hi > lo else { return [lo] }
+        let step = niceStep(span: hi - lo, count: count)
+        let first = Int((lo / step - 1e-9).rounded(.up))
+        let last = Int((hi / step + 1e-9).rounded(.down))
+        guard first <= last else { return [] }
+        return (first...last).map { Double($0) * step }
+    }
+
+    /// The indices of the points no other point beats on both counts (less or equal `x`, more
+    /// or equal `y`, one strictly), sorted by `x`; of equal points only the first is kept.
+    /// Complexity: O(n log n).
+    public static func paretoFront(_ points: [(x: Double, y: Double)]) -> [Int] {
+        let order = points.indices.sorted { a, b in
+            let p = points[a]
+            let q = points[b]
+            if p.x != q.x { return p.x < q.x }
+            if p.y != q.y { return p.y > q.y }
+            return a < b
+        }
+        var best = -Double.infinity
+        var front: [Int] = []
+        for i in order where points[i].y > best {
+            front.append(i)
+            best = points[i].y
+        }
+        return front
+    }
+
+    /// A pixel coordinate rounded to one decimal, without a trailing `.0`.
+    public static func n(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        let r = (value * 10).rounded() / 10
+        if r == r.rounded() { return String(Int(r)) }
+        return String(format: "%.1f", r)
+    }
+
+    /// The `points` attribute of a polyline.
+    public static func points(_ xy: [(x: Double, y: Double)]) -> String {
+        xy.map { n($0.x) + "," + n($0.y) }.joined(separator: " ")
+    }
+}
+
+/// The plotting area of one chart and its two scales: the frame, the grid, the ticks and the
+/// axis titles as SVG text.
+struct PlotFrame {
+    var width: Double
+    var height: Double
+    var left: Double
+    var right: Double
+    var top: Double
+    var bottom: Double
+
+    init(width: Double, height: Double, left: Double = 64, right: Double = 20, top: Double = 14, bottom: Double = 46) {
+        self.width = width
+        self.height = height
+        self.left = left
+        self.right = right
+        self.top = top
+        self.bottom = bottom
+    }
+
+    var x0: Double { left }
+    var x1: Double { width - right }
+    var y0: Double { height - bottom }
+    var y1: Double { top }
+
+    /// The grid lines, tick labels, axes and axis titles.
+    func axes(
+        x: any ChartScale, y: any ChartScale, xTitle: String, yTitle: String, xLabel: (Double) -> String,
+        yLabel: (Double) -> String
+    ) -> String {
+        let n = SVGChart.n
+        var out = "<g class=\"axes\">"
+        for t in x.ticks() {
+            let px = n(x.position(t))
+            out += "<line class=\"grid\" x1=\"\(px)\" x2=\"\(px)\" y1=\"\(n(y1))\" y2=\"\(n(y0))\"/>"
+            out += "<text class=\"tick\" x=\"\(px)\" y=\"\(n(y0 + 16))\" text-anchor=\"middle\">\(HTML.escape(xLabel(t)))</text>"
+        }
+        for t in y.ticks() {
+            let py = n(y.position(t))
+            out += "<line class=\"grid\" x1=\"\(n(x0))\" x2=\"\(n(x1))\" y1=\"\(py)\" y2=\"\(py)\"/>"
+            out += "<text class=\"tick\" x=\"\(n(x0 - 6))\" y=\"\(py)\" dy=\"0.32em\" text-anchor=\"end\">\(HTML.escape(yLabel(t)))</text>"
+        }
+        out += "<path class=\"axis\" d=\"M\(n(x0)) \(n(y1))V\(n(y0))H\(n(x1))\"/>"
+        out += "<text class=\"axis-title\" x=\"\(n((x0 + x1) / 2))\" y=\"\(n(height - 8))\" text-anchor=\"middle\">\(HTML.escape(xTitle))</text>"
+        out += "<text class=\"axis-title\" transform=\"translate(14 \(n((y0 + y1) / 2))) rotate(-90)\" text-anchor=\"middle\">\(HTML.escape(yTitle))</text>"
+        return out + "</g>"
+    }
+}
+
+/// HTML text helpers.
+enum HTML {
+    /// `text` safe in HTML text and in double- or single-quoted attribute values.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for c in text.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default:
+                if TextFormat.isControl(c) && c != "\n" && c != "\t" {
+                    out += "&#xFFFD;"
+                } else {
+                    out.unicodeScalars.append(c)
+                }
+            }
+        }
+        return out
+    }
+}

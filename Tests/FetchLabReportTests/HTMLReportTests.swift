@@ -1,0 +1,277 @@
+import FetchLabCore
+import FetchLabReport
+import FetchLabSimulation
+import Foundation
+import Testing
+
+/// The HTML report and its chart geometry, over a hand-made report.
+@Suite struct HTMLReportTests {
+    static let odd = #"a<b&"c""#
+
+    static func metrics(
+        _ fresh15: Double, _ perDay: Double, _ gap: Double?, energy: Double, skips: [SkipReason: Int] = [:]
+    ) -> PolicyMetrics {
+        var m = PolicyMetrics(
+            scoredLaunches: 1_000, fresh: [fresh15 / 2, fresh15, min(1, fresh15 * 1.5)], fetchesPerAppDay: perDay,
+            gapClosed: gap)
+        m.freshKeys = ["fresh_5m", "fresh_15m", "fresh_60m"]
+        m.energyJoulesPerDay = energy
+        m.skips = skips
+        m.stalenessCDF = PolicyMetrics.stalenessCDFMinutes.map { min(1, fresh15 * $0 / 15) }
+        return m
+    }
+
+    static func policy(
+        _ name: String, _ family: String, _ fresh15: Double, _ perDay: Double, _ gap: Double?, energy: Double,
+        apps: [(String, Double)] = []
+    ) -> PolicyResult {
+        PolicyResult(
+            name: name, family: family, params: [:], metrics: metrics(fresh15, perDay, gap, energy: energy),
+            perApp: apps.map { GroupResult(name: $0.0, metrics: metrics($0.1, perDay, gap, energy: energy)) })
+    }
+
+    /// never, two fixed intervals, two predictive policies (one over 5 fetches a day), a budgeted
+    /// one with an awkward name, the oracles; a frontier; a two-app day.
+    static func report(timeline: Bool = true) -> ComparisonReport {
+        var settings = ComparisonSettings(
+            tauMinutes: 15, tausMinutes: [5, 15, 60], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
+            platform: "ios", users: 3, pairs: 5, scoredLaunches: 1_000)
+        settings.firstScoredDay = "2024-03-08"
+        settings.lastScoredDay = "2024-03-12"
+        var budgeted = policy(odd, "budgeted", 0.45, 2, 0.3, energy: 20)
+        budgeted.metrics.skips = [.budget: 7, .lowBattery: 2]
+        let policies = [
+            policy("never", "never", 0.1, 0, nil, energy: 0, apps: [("mail", 0.1), ("news", 0.1)]),
+            policy("fixed(1h)", "fixed", 0.3, 24, 0, energy: 300),
+            policy("fixed(6h)", "fixed", 0.2, 4, 0, energy: 50, apps: [("mail", 0.2), ("news", 0.2)]),
+            policy("predictive(15m,0.55)", "predictive", 0.62, 3, 0.8, energy: 40, apps: [("mail", 0.9), ("news", 0.12)]),
+            policy("predictive(30m,0.3)", "predictive", 0.7, 8, 0.9, energy: 110),
+            budgeted,
+            policy("budget-oracle(2)", "budget-oracle", 0.6, 2, nil, energy: 25),
+            policy("oracle", "oracle", 0.95, 4, nil, energy: 45),
+        ]
+        var r = ComparisonReport(
+            settings: settings, policies: policies, frontier: [[0, 0.1], [2, 0.6], [4, 0.8], [8, 0.95]])
+        if timeline { r.timeline = trace(policies.map(\.name)) }
+        return r
+    }
+
+    static func trace(_ names: [String]) -> DayTrace {
+        let start: Microseconds = 1_709_856_000 * Microseconds.perSecond
+        func at(_ hour: Double) -> Microseconds { start + Microseconds(hour * Double(Microseconds.perHour)) }
+        let days = names.enumerated().map { k, name in
+            PolicyDay(
+                name: name,
+                launches: (0..<(3 + k)).map { i in
+                    TracedLaunch(time: at(8 + Double(i)), app: i % 2, fresh: i % 2 == 0, stalenessMinutes: i == 0 ? nil : 20)
+                },
+                fetches: [
+                    TracedFetch(time: at(7.9), app: 0, outcome: "useful"),
+                    TracedFetch(time: at(12), app: 1, outcome: "wasted"),
+                ],
+                skips: [TracedSkip(time: at(22), app: 1, reason: .lowBattery)])
+        }
+        return DayTrace(
+            user: "u<1>", day: "2024-03-09", utcOffset: 3_600, start: start, end: start + Microseconds.perDay,
+            choice: "representative", apps: ["mail", "news"],
+            context: [
+                ContextStretch(start: start, end: at(7), battery: 90, charging: true, network: "wifi", lowPower: false),
+                ContextStretch(start: at(7), end: at(24), battery: 40, charging: false, network: "cellular", lowPower: false),
+            ],
+            policies: days)
+    }
+
+    // MARK: - Geometry
+
+    @Test func linearScalesMapDomainEndsToRangeEndsWithNiceTicks() {
+        let y = LinearScale(domain: 0...10, from: 300, to: 20)
+        #expect(y.position(0) == 300)
+        #expect(y.position(10) == 20)
+        #expect(y.position(5) == 160)
+        let covering = LinearScale(covering: [0.13, 7.9], from: 0, to: 100)
+        #expect(covering.domain == 0...8)
+        #expect(covering.position(covering.domain.lowerBound) == 0)
+        #expect(covering.position(covering.domain.upperBound) == 100)
+        for (lo, hi) in [(0.0, 1.0), (0, 7.9), (3, 1_234), (-0.4, 0.37), (0.001, 0.0234)] {
+            let ticks = SVGChart.niceTicks(lo, hi, count: 5)
+            #expect(ticks.count >= 3 && ticks.count <= 11, "\(lo)...\(hi): \(ticks)")
+            let step = ticks[1] - ticks[0]
+            let mantissa = step / pow(10, log10(step).rounded(.down))
+            #expect([1, 2, 5].contains { abs(mantissa - $0) < 1e-6 }, "step \(step)")
+            #expect(ticks.allSatisfy { abs($0 / step - ($0 / step).rounded()) < 1e-6 && $0 >= lo - 1e-9 && $0 <= hi + 1e-9 })
+        }
+        #expect(SVGChart.niceTicks(0, 1, count: 5) == [0, 0.2, 0.4, 0.6000000000000001, 0.8, 1])
+    }
+
+    @Test func logScalesMapDomainEndsToRangeEndsWithPowersOfTen() {
+        let x = LogScale(covering: [0, 0.3, 40], from: 50, to: 350)
+        #expect(x.domain == 0.1...100)
+        #expect(x.position(0.1) == 50)
+        #expect(abs(x.position(100) - 350) < 1e-9)
+        #expect(abs(x.position(10) - 250) < 1e-9)
+        #expect(x.position(0) == 50)
+        #expect(x.ticks() == [0.1, 1, 10, 100])
+        let narrow = LogScale(domain: 1...10, from: 0, to: 1)
+        #expect(narrow.ticks() == [1, 2, 5, 10])
+    }
+
+    @Test func theParetoFrontKeepsOnlyUndominatedPoints() {
+        let points: [(x: Double, y: Double)] = [(1, 0.2), (2, 0.5), (3, 0.4), (2, 0.5), (5, 0.9), (0, 0.1), (6, 0.9)]
+        // (3, 0.4) is dominated by (2, 0.5); the second (2, 0.5) repeats; (6, 0.9) costs more for the same.
+        #expect(SVGChart.paretoFront(points) == [5, 0, 1, 4])
+        #expect(SVGChart.paretoFront([]) == [])
+    }
+
+    @Test func coordinatesAreRoundedToOneDecimal() {
+        #expect(SVGChart.n(12.345) == "12.3")
+        #expect(SVGChart.n(12.0) == "12")
+        #expect(SVGChart.n(-0.04) == "0")
+        #expect(SVGChart.points([(x: 1.26, y: 2)]) == "1.3,2")
+    }
+
+    // MARK: - The page
+
+    static func attribute(_ name: String, of id: String, in html: String) throws -> Int {
+        let tag = try #require(html.range(of: "id=\"\(id)\""))
+        let rest = html[tag.upperBound...]
+        let close = try #require(rest.firstIndex(of: ">"))
+        let head = rest[..<close]
+        let key = try #require(head.range(of: "data-\(name)=\""))
+        let digits = head[key.upperBound...].prefix { $0.isNumber }
+        return try #require(Int(digits))
+    }
+
+    static func count(_ needle: String, in text: some StringProtocol) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
+    @Test func theParetoChartMarksTheFrontOfTheReport() throws {
+        let html = HTMLReport.render(Self.report(), source: "Datasets/sample")
+        // fresh@15 against J/day: never (0, 0.1), the budgeted one (20, 0.45), budget-oracle(2) (25, 0.6),
+        // predictive(15m) (40, 0.62), oracle (45, 0.95); the fixed intervals and predictive(30m) are beaten.
+        #expect(try Self.attribute("points", of: "pareto", in: html) == 8)
+        #expect(try Self.attribute("front", of: "pareto", in: html) == 5)
+        #expect(Self.count(" on-front\"", in: html) == 5)
+        #expect(!html.contains("fixed(6h) (fixed): fresh@15 min 20.0%, 50.0 J/day, 4.00 fetches/app/day; on the Pareto front"))
+        #expect(html.contains("The recommended predictive(15m,0.55) is on the front"))
+    }
+
+    @Test func theGapChartDrawsOneLinePerFamily() throws {
+        let html = HTMLReport.render(Self.report(), source: "x")
+        // fixed, predictive and budgeted have a gap closed; never and the oracles do not.
+        #expect(try Self.attribute("lines", of: "gap-curves", in: html) == 3)
+        #expect(Self.count("<g class=\"family\"", in: html) == 3)
+        #expect(html.contains("data-family=\"predictive\"><polyline"))
+        #expect(try Self.attribute("frontier", of: "fresh-fetches", in: html) == 4)
+    }
+
+    @Test func thePageFetchesNothing() {
+        let html = HTMLReport.render(Self.report(), source: "Datasets/sample")
+        // The one "http" is the CSP meta's http-equiv attribute name.
+        #expect(!html.lowercased().replacingOccurrences(of: "<meta http-equiv=", with: "").contains("http"))
+        #expect(!html.contains("src="))
+        #expect(!html.contains("href="))
+        #expect(!html.contains("url("))
+        #expect(!html.contains("@import"))
+    }
+
+    @Test func thePageCarriesTheContentSecurityPolicy() {
+        let html = HTMLReport.render(Self.report(), source: "x")
+        #expect(
+            html.contains(
+                #"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">"#
+            ))
+        #expect(html.contains("prefers-color-scheme: dark"))
+        #expect(html.contains("@media print"))
+        #expect(html.contains("window.onerror"))
+        #expect(html.contains("<pre id=\"selftest\""))
+    }
+
+    @Test func namesAreEscaped() {
+        let html = HTMLReport.render(Self.report(), source: "<db & co>")
+        #expect(!html.contains(Self.odd))
+        #expect(html.contains("a&lt;b&amp;&quot;c&quot;"))
+        #expect(html.contains("&lt;db &amp; co&gt;"))
+        #expect(!html.contains("<db"))
+        #expect(html.contains("User u&lt;1&gt;"))
+    }
+
+    @Test func sectionsComeInOrder() throws {
+        let html = HTMLReport.render(Self.report(), source: "x")
+        let ids = [
+            "summary", "ranking-section", "pareto-section", "gap-section", "per-app-section", "timeline-section",
+            "skips-section", "staleness-section",
+        ]
+        let offsets = try ids.map { id in
+            try #require(html.range(of: "<section id=\"\(id)\"")?.lowerBound, "\(id)")
+        }
+        #expect(offsets == offsets.sorted())
+        #expect(Self.count("<section ", in: html) == ids.count)
+    }
+
+    @Test func theHeadlineRecommendsTheBestCheapCausalPolicy() throws {
+        let html = HTMLReport.render(Self.report(), source: "x")
+        let start = try #require(html.range(of: "id=\"headline\">"))
+        let end = try #require(html[start.upperBound...].range(of: "</p>"))
+        let headline = String(html[start.upperBound..<end.lowerBound])
+        // predictive(30m,0.3) closes more of the gap but spends 8 fetches a day.
+        #expect(headline.hasPrefix("Recommended: predictive(15m,0.55)"))
+        #expect(headline.contains("fresh@15 min 62.0% at 3.00 fetches/app/day and 40.0 J/day"))
+        // The best fixed interval at ≤ 3 fetches a day: none (fixed(6h) spends 4).
+        #expect(headline.contains("no fixed interval spends as few fetches"))
+        // The frontier at 3 fetches a day: halfway between 0.6 and 0.8.
+        #expect(headline.contains("70.0% for the clairvoyant frontier"))
+        #expect(html.contains("<tr class=\"recommended\" data-family=\"predictive\"><td data-v=\"2\">2</td><th scope=\"row\" data-v=\"predictive(15m,0.55)\">"))
+    }
+
+    @Test func theHeadlineComparesWithTheBestFixedIntervalAtNoMoreFetches() throws {
+        var r = Self.report()
+        r.policies[3].metrics.fetchesPerAppDay = 4.5
+        let html = HTMLReport.render(r, source: "x")
+        #expect(html.contains("against 20.0% and 50.0 J/day for fixed(6h), the best fixed interval at no more fetches"))
+        // Over 5 fetches a day for every causal policy: the highest gap closed.
+        for i in r.policies.indices where r.policies[i].metrics.gapClosed != nil {
+            r.policies[i].metrics.fetchesPerAppDay += 10
+        }
+        #expect(HTMLReport.render(r, source: "x").contains("Recommended: predictive(30m,0.3)"))
+    }
+
+    @Test func theTimelineDrawsEveryLaunchOfEachPolicy() throws {
+        let report = Self.report()
+        let html = HTMLReport.render(report, source: "x")
+        let trace = try #require(report.timeline)
+        #expect(try Self.attribute("policies", of: "timeline", in: html) == trace.policies.count)
+        let first = trace.policies[0]
+        let open = try #require(html.range(of: "<g class=\"day\" data-policy=\"\(first.name)\""))
+        let close = try #require(html[open.upperBound...].range(of: "</g>"))
+        let group = html[open.lowerBound..<close.lowerBound]
+        #expect(Self.count("<circle class=\"launch ", in: group) == first.launches.count)
+        #expect(Self.count("<circle class=\"launch fresh\"", in: group) == first.launches.filter(\.fresh).count)
+        #expect(Self.count("class=\"fetch o-", in: group) == first.fetches.count)
+        #expect(Self.count("class=\"skip\"", in: group) == first.skips.count)
+        #expect(group.contains("data-launches=\"\(first.launches.count)\""))
+        #expect(group.contains("fetch refused, low battery"))
+        // Every policy has a group, only the recommended one shown, and a choice in the select.
+        #expect(Self.count("<g class=\"day\"", in: html) == trace.policies.count)
+        #expect(Self.count("display=\"inline\"", in: html) == 1)
+        #expect(html.contains("data-policy=\"predictive(15m,0.55)\" data-launches=\"6\" data-fetches=\"2\" data-skips=\"1\" display=\"inline\""))
+        #expect(Self.count("<option ", in: html) == trace.policies.count)
+    }
+
+    @Test func withoutATimelineTheSectionSaysSo() {
+        let html = HTMLReport.render(Self.report(timeline: false), source: "x")
+        #expect(html.contains("No timeline was recorded"))
+        #expect(!html.contains("id=\"timeline\""))
+    }
+
+    @Test func skipsAndStalenessChartTheRightPolicies() throws {
+        let html = HTMLReport.render(Self.report(), source: "x")
+        #expect(try Self.attribute("policies", of: "skips", in: html) == 1)
+        #expect(try Self.attribute("reasons", of: "skips", in: html) == 2)
+        // never, the recommended policy and the oracle (no fixed interval at ≤ 3 fetches a day).
+        #expect(try Self.attribute("lines", of: "staleness-cdf", in: html) == 3)
+        #expect(try Self.attribute("apps", of: "per-app", in: html) == 2)
+        #expect(html.contains("Prediction helps on mail (+80 points)"))
+        #expect(html.contains("It cannot help (less than 5 points ahead) on news"))
+    }
+}
