@@ -71,7 +71,7 @@ struct CompareCommand: ParsableCommand {
                         + "longer than the \(warmUp)-day warm-up); try a shorter --warm-up or a lower --min-launches")
             }
             let runID = RunRecorder.store(report, command: "compare", path: database.db)
-            try output.emit(output.render(report, runID: runID))
+            try output.emit(output.render(report, runID: runID, source: database.db))
         }
     }
 }

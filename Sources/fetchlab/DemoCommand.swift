@@ -55,12 +55,16 @@ struct DemoCommand: ParsableCommand {
             let report = try ReplayOptions.parse([]).compare(
                 database: path, evaluation: EvaluationProtocol(), policies: nil, showProgress: Terminal.stderrIsTerminal)
             let runID = RunRecorder.store(report, command: "demo", in: store)
-            var text = output.render(report, runID: runID)
+            var text = output.render(report, runID: runID, source: data)
             if output.format == .table || output.format == .text {
+                // The HTML report next to the database.
+                let html = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("report.html").path
+                try OutputFile.write(HTMLReport.render(report, source: data), to: html)
                 var next = "`fetchlab inspect --db \(path)`, `fetchlab compare --db \(path) --format json`"
                 if let runID { next += ", `fetchlab runs show \(runID) --db \(path)`" }
                 text =
                     "imported \(Format.counted(rows, "row")) of \(data) into \(path)\n\n\(text)\n\n"
+                    + "The report: \(html) (open it in a browser).\n"
                     + "The database stays at \(path): try \(next)."
             }
             try output.emit(text)

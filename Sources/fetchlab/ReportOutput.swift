@@ -11,7 +11,7 @@ import Foundation
 
 /// How a comparison is printed (`compare`, `demo`, `runs show`): the format, and where to.
 struct ReportOutputOptions: ParsableArguments {
-    @Option(help: "Output: table, markdown, json or csv.")
+    @Option(help: "Output: table, markdown, json, csv or html (a self-contained report; best with --output).")
     var format: CompareFormat = .table
 
     @Option(
@@ -32,9 +32,11 @@ struct ReportOutputOptions: ParsableArguments {
         }
     }
 
-    /// The report in the chosen format (JSON with `run_id` when the run is stored).
-    func render(_ report: ComparisonReport, runID: Int64?) -> String {
+    /// The report in the chosen format (JSON with `run_id` when the run is stored); `source`
+    /// names the data in the HTML report.
+    func render(_ report: ComparisonReport, runID: Int64?, source: String = "") -> String {
         switch format {
+        case .html: HTMLReport.render(report, source: source)
         case .table, .text: CompareRenderer.text(report)
         case .markdown: CompareRenderer.markdown(report)
         case .json: CompareRenderer.json(report, runID: runID)
@@ -53,8 +55,8 @@ struct ReportOutputOptions: ParsableArguments {
 }
 
 enum CompareFormat: String, ExpressibleByArgument, CaseIterable {
-    case table, markdown, json, csv, text
-    static var allValueStrings: [String] { ["table", "markdown", "json", "csv"] }
+    case table, markdown, json, csv, html, text
+    static var allValueStrings: [String] { ["table", "markdown", "json", "csv", "html"] }
 }
 
 /// A file written whole or not at all: a temporary file next to it, renamed over it.

@@ -49,7 +49,7 @@ struct RunsCommand: ParsableCommand {
         func run() throws {
             try Exit.reporting {
                 let report = try RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true)).loadRun(id)
-                try output.emit(output.render(report, runID: id))
+                try output.emit(output.render(report, runID: id, source: database.db))
             }
         }
     }

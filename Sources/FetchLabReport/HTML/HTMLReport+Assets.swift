@@ -91,7 +91,8 @@ extension HTMLReport {
 
         /// The sortable table, the timeline's policy choice, and the `#selftest` summary:
         /// `{"errors": [...], "rows": n, "sortColumn": "...", "sortedOk": bool, "timelineSwitchOk": bool | null,
-        /// "sections": [ids], "charts": {svg id: {data attribute (without "data-"): number}}}`.
+        /// "sections": [ids], "charts": {svg id: {data attribute (without "data-"): number}},
+        /// "resources": the number of resources the page loaded (0: no request left the file)}`.
         static let script = """
             (function () {
               "use strict";
@@ -132,7 +133,8 @@ extension HTMLReport {
 
               if (location.hash !== "#selftest") { return; }
               var out = { errors: window.fetchlabErrors || [], rows: 0, sortColumn: null, sortedOk: false,
-                timelineSwitchOk: null, sections: [], charts: {} };
+                timelineSwitchOk: null, sections: [], charts: {},
+                resources: performance.getEntriesByType("resource").length };
               try {
                 if (table) {
                   out.rows = table.tBodies[0].rows.length;

@@ -1,0 +1,45 @@
+import ArgumentParser
+import FetchLabReport
+import FetchLabStore
+
+/// `fetchlab report`: a stored comparison as one self-contained HTML file, without replaying.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write a stored comparison run as a self-contained HTML report.",
+        discussion: """
+            The report of run --run (default: the latest run in the database), built from what \
+            compare stored, so nothing is replayed: what was compared and the recommended policy, \
+            the ranked table, freshness against energy with the Pareto front, gap closed against \
+            fetches per day per family with the clairvoyant frontier, the per-app breakdown, one \
+            user's day on a timeline, skips by reason and the staleness at launch. One file, no \
+            network requests, light and dark.
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(name: .customLong("run"), help: "The run (see fetchlab runs; default: the latest).")
+    var runID: Int64?
+
+    @Option(help: ArgumentHelp("The HTML file to write (replaced whole).", valueName: "file"))
+    var output = "report.html"
+
+    func validate() throws {
+        var check = ReportOutputOptions()
+        check.output = output
+        try check.validate()
+    }
+
+    func run() throws {
+        try Exit.reporting {
+            let store = RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true))
+            guard let id = try runID ?? store.runs().last?.id else {
+                throw CommandFailure("\(database.db): no stored run (run fetchlab compare first)")
+            }
+            let report = try store.loadRun(id)
+            try OutputFile.write(HTMLReport.render(report, source: database.db), to: output)
+            print("run \(id) of \(database.db) → \(output)")
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import _FetchLabTestSupport
+
+/// A headless Chromium, if the machine has one (README's set-up installs the `chromium` package).
+enum Browser {
+    static let path: String? = {
+        let candidates = ProcessInfo.processInfo.environment["FETCHLAB_CHROMIUM"].map { [$0] } ?? []
+        for name in candidates + ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] {
+            if name.hasPrefix("/") { if FileManager.default.isExecutableFile(atPath: name) { return name } }
+            for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+                let candidate = "\(dir)/\(name)"
+                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            }
+        }
+        return nil
+    }()
+
+    /// Runs the browser headless on `url` with `arguments` (each run with its own profile).
+    static func run(_ arguments: [String], url: String, profile: String) throws -> ProcessResult {
+        try _FetchLabTestSupport.run(
+            path!,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-pings",
+                "--user-data-dir=\(profile)", "--virtual-time-budget=5000",
+            ] + arguments + [url])
+    }
+}
+
+/// The demo's HTML report rendered in a real browser: it loads without errors or network
+/// requests, its charts hold what the comparison holds, its table sorts, and it is not blank.
+@Suite(.enabled(if: Browser.path != nil, "no Chromium: install the `chromium` package as README's set-up says"))
+struct BrowserTests {
+    let dir = TemporaryDirectory()
+
+    @Test func theDemosReportWorksInAHeadlessBrowser() throws {
+        let root = packageRoot().path
+        let db = dir.path("demo.sqlite")
+        let demo = try run(fetchlabBinary(), ["demo", "--db", db], cwd: root)
+        #expect(demo.status == 0, "\(demo.err)")
+        let html = dir.path("report.html")
+        #expect(demo.out.contains(html), "the demo says where the report is:\n\(demo.out)")
+        let json = try run(fetchlabBinary(), ["runs", "show", "1", "--db", db, "--format", "json"], cwd: root)
+        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let policies = try #require(report["policies"] as? [[String: Any]])
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.utf8.count < 2_000_000)
+
+        // The page's own self-test (`#selftest`): script errors caught, the table sorted, the
+        // timeline switched, sections and chart elements counted; the network log of the same load.
+        let netlog = dir.path("netlog.json")
+        let dom = try Browser.run(
+            ["--dump-dom", "--log-net-log=\(netlog)"], url: "file://\(html)#selftest", profile: dir.path("profile-1"))
+        #expect(dom.status == 0, "\(dom.err)")
+        let pre = try #require(
+            dom.out.range(of: "<pre id=\"selftest\">").map { dom.out[$0.upperBound...] }
+                .flatMap { rest in rest.range(of: "</pre>").map { String(rest[..<$0.lowerBound]) } },
+            "no self-test output in:\n\(dom.out.prefix(2_000))")
+        let text = pre.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        let selftest = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+        #expect((selftest["errors"] as? [Any])?.isEmpty == true, "script errors: \(selftest["errors"] ?? "?")")
+        #expect(selftest["rows"] as? Int == policies.count)
+        #expect(selftest["sortedOk"] as? Bool == true)
+        #expect(selftest["timelineSwitchOk"] as? Bool == true)
+        #expect(
+            selftest["sections"] as? [String] == [
+                "summary", "ranking-section", "pareto-section", "gap-section", "per-app-section", "timeline-section",
+                "skips-section", "staleness-section",
+            ])
+        let charts = try #require(selftest["charts"] as? [String: [String: Int]])
+        #expect(charts["pareto"]?["points"] == policies.count)
+        let metrics = policies.map { $0["metrics"] as? [String: Any] ?? [:] }
+        let causalFamilies = Set(zip(policies, metrics).filter { $0.1["gap_closed"] is Double }.compactMap { $0.0["family"] as? String })
+        #expect(charts["gap-curves"]?["lines"] == causalFamilies.count)
+        let timeline = try #require(report["timeline"] as? [String: Any])
+        let days = try #require(timeline["policies"] as? [[String: Any]])
+        #expect(charts["timeline"]?["policies"] == days.count)
+        // The self-test switched the timeline to the last policy: it draws one mark per launch of
+        // that user's day.
+        let groups = dom.out.components(separatedBy: "<g class=\"day\"").dropFirst()
+        #expect(groups.count == days.count)
+        let visible = groups.filter { $0.prefix(400).contains("display=\"inline\"") }
+        #expect(visible.count == 1)
+        let marks = (visible.first ?? "").components(separatedBy: "</g>")[0]
+            .components(separatedBy: "<circle class=\"launch").count - 1
+        #expect(marks == (days.last?["launches"] as? [Any])?.count)
+        #expect(marks > 0)
+        // No request left the file: the page loaded no resource, and the network log holds no URL
+        // but the browser's own services (update checks and the like, which it makes whatever the page).
+        #expect(selftest["resources"] as? Int == 0, "resources loaded: \(selftest["resources"] ?? "?")")
+        let log = (try? String(contentsOfFile: netlog, encoding: .utf8)) ?? ""
+        #expect(!log.isEmpty)
+        let pattern = try Regex("\"url\":\"([a-z]+://[^\"/]*)")
+        let origins = Set(log.matches(of: pattern).compactMap { $0.output[1].substring.map(String.init) })
+        let browserOwn = ["google.com", "googleapis.com", "gstatic.com", "gvt1.com", "chromium.org"]
+        let pages = origins.filter { origin in !browserOwn.contains { origin.hasSuffix($0) } }
+        #expect(pages.isEmpty, "the page requested \(pages)")
+
+        // A screenshot that is not blank: far larger than the same screenshot of an empty page.
+        let shot = dir.path("report.png")
+        let blank = dir.path("blank.png")
+        let a = try Browser.run(
+            ["--screenshot=\(shot)", "--window-size=1280,2400"], url: "file://\(html)", profile: dir.path("profile-2"))
+        let b = try Browser.run(
+            ["--screenshot=\(blank)", "--window-size=1280,2400"], url: "about:blank", profile: dir.path("profile-3"))
+        #expect(a.status == 0 && b.status == 0, "\(a.err)\n\(b.err)")
+        let size = (try? FileManager.default.attributesOfItem(atPath: shot)[.size] as? Int) ?? 0
+        let blankSize = (try? FileManager.default.attributesOfItem(atPath: blank)[.size] as? Int) ?? 0
+        #expect(blankSize > 0 && size > 5 * blankSize, "report.png \(size) B, blank.png \(blankSize) B")
+    }
+}
