@@ -275,3 +275,79 @@ import Testing
         #expect(html.contains("It cannot help (less than 5 points ahead) on news"))
     }
 }
+
+/// A report the size of the sample's (about 20 policies, a dozen apps a user, fixed intervals down
+/// to 5 minutes in the timeline) stays well under 2 MB.
+@Suite struct HTMLReportSizeTests {
+    static func large() -> ComparisonReport {
+        var settings = ComparisonSettings(
+            tauMinutes: 15, tausMinutes: [5, 15, 60], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
+            platform: "ios", users: 25, pairs: 240, scoredLaunches: 30_000)
+        settings.platformRules = PlatformModel(kind: .ios)
+        let apps = (0..<12).map { "com.example.app\($0)" }
+        var policies: [PolicyResult] = []
+        var specs: [(String, String, Double)] = [("never", "never", 0), ("oracle", "oracle", 3)]
+        for minutes in [5, 15, 30, 60, 120, 240, 480] {
+            specs.append(("fixed(\(minutes)m)", "fixed", 1_440 / Double(minutes)))
+        }
+        for k in 0..<6 { specs.append(("predictive(\(k * 5 + 5)m,0.\(k + 3))", "predictive", Double(k) + 1.5)) }
+        for k in [1, 2, 4, 8, 16] { specs.append(("budget-oracle(\(k))", "budget-oracle", Double(k))) }
+        for (i, spec) in specs.enumerated() {
+            var m = PolicyMetrics(
+                scoredLaunches: 30_000, fresh: [0.1, 0.2 + Double(i) * 0.03, 0.5], fetchesPerAppDay: spec.2,
+                gapClosed: ["fixed", "predictive"].contains(spec.1) ? Double(i) / 20 : nil)
+            m.stalenessCDF = PolicyMetrics.stalenessCDFMinutes.map { min(1, $0 / 1_440 + Double(i) / 40) }
+            m.energyJoulesPerDay = spec.2 * 12
+            m.skips = i % 3 == 0 ? [.lowBattery: i * 7, .budget: i * 3, .forceQuit: 2] : [:]
+            let perApp = apps.enumerated().map { k, app in
+                GroupResult(
+                    name: app,
+                    metrics: PolicyMetrics(
+                        scoredLaunches: 100, fresh: [0.1, Double((i + k) % 10) / 10, 0.5], fetchesPerAppDay: spec.2,
+                        gapClosed: nil))
+            }
+            policies.append(PolicyResult(name: spec.0, family: spec.1, params: [:], metrics: m, perApp: perApp))
+        }
+        var r = ComparisonReport(
+            settings: settings, policies: policies, frontier: [[0, 0.1], [1, 0.4], [2, 0.6], [4, 0.8], [16, 1]])
+        let start: Microseconds = 1_709_856_000 * Microseconds.perSecond
+        let days = policies.map { p in
+            let every = p.metrics.fetchesPerAppDay > 0 ? Microseconds.perDay / Microseconds(p.metrics.fetchesPerAppDay) : 0
+            var fetches: [TracedFetch] = []
+            if every > 0 {
+                for a in apps.indices {
+                    for t in stride(from: start, to: start + Microseconds.perDay, by: Int(every)) {
+                        fetches.append(TracedFetch(time: t, app: a, outcome: ["useful", "wasted", "used", "expired"][fetches.count % 4]))
+                    }
+                }
+            }
+            let launches = (0..<60).map { i in
+                TracedLaunch(
+                    time: start + Microseconds(i) * 20 * Microseconds.perMinute, app: i % apps.count, fresh: i % 3 == 0,
+                    stalenessMinutes: Double(i))
+            }
+            let skips = (0..<10).map { i in TracedSkip(time: start + Microseconds(i) * Microseconds.perHour, app: i % 12, reason: .lowBattery) }
+            return PolicyDay(name: p.name, launches: launches, fetches: fetches, skips: skips)
+        }
+        let context = (0..<96).map { i in
+            let from: Microseconds = start + Microseconds(i) * 15 * Microseconds.perMinute
+            let level: Double = 100 - Double(i) * 0.8
+            return ContextStretch(
+                start: from, end: from + 15 * Microseconds.perMinute, battery: level, charging: i < 20,
+                network: i % 7 == 0 ? "cellular" : "wifi", lowPower: false)
+        }
+        r.timeline = DayTrace(
+            user: "u00007", day: "2024-03-09", utcOffset: -28_800, start: start, end: start + Microseconds.perDay,
+            choice: "representative", apps: apps, context: context, policies: days)
+        return r
+    }
+
+    @Test func aSampleSizedReportStaysUnderTwoMegabytes() {
+        let html = HTMLReport.render(Self.large(), source: "Datasets/sample")
+        if let path = ProcessInfo.processInfo.environment["FETCHLAB_HTML_OUT"] {
+            try? html.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        #expect(html.utf8.count < 2_000_000)
+        #expect(html.utf8.count > 50_000)
+    }
+}

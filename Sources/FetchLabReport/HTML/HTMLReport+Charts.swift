@@ -41,7 +41,7 @@ extension HTMLReport {
                 "<text class=\"label\" x=\"\(n(x.position(p.metrics.energyJoulesPerDay) + 8))\" "
                 + "y=\"\(n(y.position(picks.fresh(p)) - 6))\">\(HTML.escape(p.name))</text>"
         }
-        body += legend(picks.families, picks, x: frame.x0, y: frame.height - 4, width: frame.x1 - frame.x0)
+        body += legend(picks.families, picks, x: frame.x0, y: frame.height + 10, width: frame.x1 - frame.x0)
         let svg = svg(
             id: "pareto", width: frame.width, height: frame.height + 16,
             data: [("points", ps.count), ("front", front.count)],
@@ -106,7 +106,7 @@ extension HTMLReport {
             }
             body += "</g>"
         }
-        body += legend(lines.map(\.family), picks, x: frame.x0, y: frame.height - 4, width: frame.x1 - frame.x0)
+        body += legend(lines.map(\.family), picks, x: frame.x0, y: frame.height + 10, width: frame.x1 - frame.x0)
         let gapSVG = svg(
             id: "gap-curves", width: frame.width, height: frame.height + 16,
             data: [("lines", lines.count), ("points", withGap.count)],
@@ -174,7 +174,7 @@ extension HTMLReport {
                 "<circle class=\"pt f\(picks.colour(p.family))\" cx=\"\(n(x.position(p.metrics.fetchesPerAppDay)))\" "
                 + "cy=\"\(n(y.position(picks.fresh(p))))\" r=\"4\"><title>\(HTML.escape(tip))</title></circle>"
         }
-        body += legend(picks.families, picks, x: frame.x0, y: frame.height - 4, width: frame.x1 - frame.x0)
+        body += legend(picks.families, picks, x: frame.x0, y: frame.height + 10, width: frame.x1 - frame.x0)
         let svg = svg(
             id: "fresh-fetches", width: frame.width, height: frame.height + 16,
             data: [("points", ps.count), ("frontier", frontier.count)],
