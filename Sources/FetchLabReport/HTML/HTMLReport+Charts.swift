@@ -133,7 +133,9 @@ extension HTMLReport {
     }
 
     static func gapCaption(_ lines: [(family: String, policies: [PolicyResult])], _ picks: Picks) -> String {
-        guard !lines.isEmpty else { return "No policy has a gap closed: there is no fixed interval or frontier to measure against." }
+        guard !lines.isEmpty else {
+            return "No policy has a gap closed: there is no fixed interval or frontier to measure against."
+        }
         let bests = lines.compactMap { line in
             line.policies.max { ($0.metrics.gapClosed ?? 0) < ($1.metrics.gapClosed ?? 0) }.map { (line.family, $0) }
         }
@@ -141,7 +143,9 @@ extension HTMLReport {
             "Gap closed: the share of the distance from the best fixed interval at no more fetches to the clairvoyant "
             + "frontier that a policy covers (0 = no better than fixed, 1 = as good as clairvoyance at the same cost). "
             + "Best per family: "
-            + bests.map { "\($0.0) \(fixed($0.1.metrics.gapClosed, 2)) (\($0.1.name), \(fixed($0.1.metrics.fetchesPerAppDay, 2)) fetches/app/day)" }
+            + bests.map {
+                "\($0.0) \(fixed($0.1.metrics.gapClosed, 2)) (\($0.1.name), \(fixed($0.1.metrics.fetchesPerAppDay, 2)) fetches/app/day)"
+            }
             .joined(separator: "; ") + "."
         if let top = bests.max(by: { ($0.1.metrics.gapClosed ?? 0) < ($1.1.metrics.gapClosed ?? 0) }) {
             out += " The \(top.0) family closes the most of the gap."
@@ -200,7 +204,9 @@ extension HTMLReport {
                 <section id="per-app-section"><h2>Per app</h2><p class="caption">\(HTML.escape(picks.recommended == nil ? "No policy is recommended, so there is no per-app comparison." : "No per-app results were recorded."))</p></section>
                 """
         }
-        let compared: [(String, PolicyResult?)] = [("never", picks.never), (picks.bestFixed?.name ?? "", picks.bestFixed), (rec.name, rec)]
+        let compared: [(String, PolicyResult?)] = [
+            ("never", picks.never), (picks.bestFixed?.name ?? "", picks.bestFixed), (rec.name, rec),
+        ]
         let present = compared.compactMap { c in c.1.map { (c.0, $0) } }
         func value(_ p: PolicyResult, _ app: String) -> Double? {
             p.perApp.first { $0.name == app }.map { picks.fresh($0.metrics) }
@@ -225,7 +231,9 @@ extension HTMLReport {
                 "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(top + rowHeight / 2 - 3))\" dy=\"0.32em\" text-anchor=\"end\">\(HTML.escape(app))</text>"
             for (k, (name, p)) in present.enumerated() {
                 guard let v = value(p, app) else { continue }
-                let cls = k == present.count - 1 ? "f\(picks.colour(p.family))" : k == 0 ? "bar-never" : "f\(picks.colour(p.family)) bar-base"
+                let cls =
+                    k == present.count - 1
+                    ? "f\(picks.colour(p.family))" : k == 0 ? "bar-never" : "f\(picks.colour(p.family)) bar-base"
                 body +=
                     "<rect class=\"\(cls)\" x=\"\(n(left))\" y=\"\(n(top + Double(k) * bar))\" width=\"\(n(x.position(v) - left))\" "
                     + "height=\"\(n(bar - 1))\"><title>\(HTML.escape("\(app), \(name): \(picks.tauText) \(percent(v))"))</title></rect>"
@@ -252,7 +260,8 @@ extension HTMLReport {
         caption +=
             helps.isEmpty
             ? "Prediction is not 5 points ahead of the better of never and the fixed interval on any app."
-            : "Prediction helps on " + helps.map { "\($0.0) (+\(String(format: "%.0f", $0.1 * 100)) points)" }.joined(separator: ", ") + "."
+            : "Prediction helps on "
+                + helps.map { "\($0.0) (+\(String(format: "%.0f", $0.1 * 100)) points)" }.joined(separator: ", ") + "."
         if !cannot.isEmpty {
             caption += " It cannot help (less than 5 points ahead) on " + cannot.joined(separator: ", ") + "."
         }
@@ -324,7 +333,8 @@ extension HTMLReport {
             out += " The most common reason is \(top.0.label) (\(TextFormat.count(top.1)) over all policies)."
         }
         if let most = with.max(by: { $0.metrics.skipped < $1.metrics.skipped }) {
-            out += " \(most.name) loses the most: \(TextFormat.count(most.metrics.skipped)) of \(TextFormat.count(most.metrics.skipped + most.metrics.fetches)) asked for."
+            out +=
+                " \(most.name) loses the most: \(TextFormat.count(most.metrics.skipped)) of \(TextFormat.count(most.metrics.skipped + most.metrics.fetches)) asked for."
         }
         return out
     }
@@ -338,8 +348,13 @@ extension HTMLReport {
     static func staleness(_ r: ComparisonReport, _ picks: Picks) -> String {
         let thresholds = PolicyMetrics.stalenessCDFMinutes
         var keys: [(String, PolicyResult)] = []
-        for (role, p) in [("never", picks.never), ("best fixed", picks.bestFixed), ("recommended", picks.recommended), ("oracle", picks.oracle)] {
-            guard let p, p.metrics.stalenessCDF.count == thresholds.count, !keys.contains(where: { $0.1.name == p.name }) else { continue }
+        for (role, p) in [
+            ("never", picks.never), ("best fixed", picks.bestFixed), ("recommended", picks.recommended),
+            ("oracle", picks.oracle),
+        ] {
+            guard let p, p.metrics.stalenessCDF.count == thresholds.count,
+                !keys.contains(where: { $0.1.name == p.name })
+            else { continue }
             keys.append((role, p))
         }
         guard !keys.isEmpty else {

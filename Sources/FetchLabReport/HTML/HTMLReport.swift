@@ -127,8 +127,15 @@ public enum HTMLReport {
         let rows: [(String, String)] = [
             ("Data", source),
             ("Span", span),
-            ("Population", "\(TextFormat.counted(s.users, "user")), \(TextFormat.counted(s.pairs, "user–app pair")) (apps with ≥ \(s.minLaunches) launches), \(TextFormat.counted(s.scoredLaunches, "scored launch", plural: "scored launches"))"),
-            ("τ", CompareRenderer.minutes(s.tauMinutes) + " (fresh rates also at " + s.tausMinutes.map(CompareRenderer.minutes).joined(separator: ", ") + ")"),
+            (
+                "Population",
+                "\(TextFormat.counted(s.users, "user")), \(TextFormat.counted(s.pairs, "user–app pair")) (apps with ≥ \(s.minLaunches) launches), \(TextFormat.counted(s.scoredLaunches, "scored launch", plural: "scored launches"))"
+            ),
+            (
+                "τ",
+                CompareRenderer.minutes(s.tauMinutes) + " (fresh rates also at "
+                    + s.tausMinutes.map(CompareRenderer.minutes).joined(separator: ", ") + ")"
+            ),
             ("Launch refreshes", s.launchRefreshes ? "on (a launch refreshes its app)" : "off"),
             ("Platform", rules),
             ("Cost", cost),
@@ -148,7 +155,8 @@ public enum HTMLReport {
     static func headline(_ r: ComparisonReport, _ picks: Picks) -> String {
         if r.scoredNothing { return "Nothing was scored: no launch fell in a scored span." }
         guard let rec = picks.recommended else {
-            return "No causal policy has a gap closed (no fixed interval or frontier to measure it against), so none is recommended."
+            return
+                "No causal policy has a gap closed (no fixed interval or frontier to measure it against), so none is recommended."
         }
         let m = rec.metrics
         let t = picks.tauText
@@ -180,7 +188,8 @@ public enum HTMLReport {
                 + (p.dailyFetchBudget == 0 ? "no daily fetch budget" : "\(p.dailyFetchBudget) fetches/app/day")
                 + ", low battery below \(TextFormat.decimal(p.lowBatteryPercent)) %"
         case .android:
-            return "\(name): Android rules — periodic work at least \(Quantity.format(duration: p.androidMinimumPeriod)) apart, "
+            return
+                "\(name): Android rules — periodic work at least \(Quantity.format(duration: p.androidMinimumPeriod)) apart, "
                 + "standby deferrals \(Quantity.format(duration: p.workingSetDeferral)) / "
                 + "\(Quantity.format(duration: p.frequentDeferral)) / \(Quantity.format(duration: p.rareDeferral)) "
                 + "(working set / frequent / rare), low battery below \(TextFormat.decimal(p.lowBatteryPercent)) %"
@@ -196,7 +205,8 @@ public enum HTMLReport {
         var head = "<tr>"
         for (i, title) in columns.enumerated() {
             let kind = i == 1 ? "text" : "num"
-            head += "<th data-col=\"\(i)\" data-type=\"\(kind)\" aria-sort=\"none\" tabindex=\"0\">\(HTML.escape(title))</th>"
+            head +=
+                "<th data-col=\"\(i)\" data-type=\"\(kind)\" aria-sort=\"none\" tabindex=\"0\">\(HTML.escape(title))</th>"
         }
         head += "</tr>"
         var body = ""
