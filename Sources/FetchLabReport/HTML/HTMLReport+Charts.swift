@@ -216,14 +216,14 @@ extension HTMLReport {
         let rowHeight = Double(present.count) * bar + 10
         let left = 170.0
         let width = 760.0
-        let height = Double(apps.count) * rowHeight + 46
+        let height = Double(apps.count) * rowHeight + 56
         let x = LinearScale(domain: 0...1, from: left, to: width - 60)
         let n = SVGChart.n
         var body = ""
         for t in x.ticks() {
             body +=
-                "<line class=\"grid\" x1=\"\(n(x.position(t)))\" x2=\"\(n(x.position(t)))\" y1=\"4\" y2=\"\(n(height - 38))\"/>"
-                + "<text class=\"tick\" x=\"\(n(x.position(t)))\" y=\"\(n(height - 24))\" text-anchor=\"middle\">\(percentTick(t))</text>"
+                "<line class=\"grid\" x1=\"\(n(x.position(t)))\" x2=\"\(n(x.position(t)))\" y1=\"4\" y2=\"\(n(height - 48))\"/>"
+                + "<text class=\"tick\" x=\"\(n(x.position(t)))\" y=\"\(n(height - 32))\" text-anchor=\"middle\">\(percentTick(t))</text>"
         }
         for (a, app) in apps.enumerated() {
             let top = 4 + Double(a) * rowHeight
@@ -231,17 +231,22 @@ extension HTMLReport {
                 "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(top + rowHeight / 2 - 3))\" dy=\"0.32em\" text-anchor=\"end\">\(HTML.escape(app))</text>"
             for (k, (name, p)) in present.enumerated() {
                 guard let v = value(p, app) else { continue }
-                let cls =
-                    k == present.count - 1
-                    ? "f\(picks.colour(p.family))" : k == 0 ? "bar-never" : "f\(picks.colour(p.family)) bar-base"
+                let cls = barClass(p, rec, picks)
                 body +=
                     "<rect class=\"\(cls)\" x=\"\(n(left))\" y=\"\(n(top + Double(k) * bar))\" width=\"\(n(x.position(v) - left))\" "
                     + "height=\"\(n(bar - 1))\"><title>\(HTML.escape("\(app), \(name): \(picks.tauText) \(percent(v))"))</title></rect>"
             }
         }
+        var lx = left
+        for (name, p) in present {
+            body +=
+                "<rect class=\"\(barClass(p, rec, picks))\" x=\"\(n(lx))\" y=\"\(n(height - 15))\" width=\"10\" height=\"10\"/>"
+                + "<text class=\"legend\" x=\"\(n(lx + 14))\" y=\"\(n(height - 6))\">\(HTML.escape(name))</text>"
+            lx += 30 + Double(name.count) * 6.5
+        }
         body +=
-            "<text class=\"axis-title\" x=\"\(n((left + width - 60) / 2))\" y=\"\(n(height - 6))\" text-anchor=\"middle\">"
-            + "\(HTML.escape(picks.tauText)), bars per app: \(HTML.escape(present.map(\.0).joined(separator: ", ")))</text>"
+            "<text class=\"axis-title\" x=\"\(n(left - 6))\" y=\"\(n(height - 6))\" text-anchor=\"end\">"
+            + "\(HTML.escape(picks.tauText))</text>"
         let chart = svg(
             id: "per-app", width: width, height: height, data: [("apps", apps.count)],
             title: "\(picks.tauText) per app under never, the best fixed interval and the recommended policy", body)
@@ -269,6 +274,13 @@ extension HTMLReport {
             <section id="per-app-section"><h2>Per app</h2>
             \(figure(chart, caption: caption))</section>
             """
+    }
+
+    /// The bar colour of a policy in the per-app chart: grey for never, the family colour (paler
+    /// for the fixed interval) otherwise.
+    static func barClass(_ p: PolicyResult, _ recommended: PolicyResult, _ picks: Picks) -> String {
+        if p.family == "never" { return "bar-never" }
+        return "f\(picks.colour(p.family))" + (p.name == recommended.name ? "" : " bar-base")
     }
 
     // MARK: - (7) Skips by reason

@@ -80,7 +80,7 @@ public enum HTMLReport {
                 // The first of equals wins, as in the ranked table.
                 ps.reduce(nil) { (b: PolicyResult?, p) in
                     guard let b else { return p }
-                    return p.metrics.gapClosed! > b.metrics.gapClosed! ? p : b
+                    return (p.metrics.gapClosed ?? 0) > (b.metrics.gapClosed ?? 0) ? p : b
                 }
             }
             recommended = best(cheap) ?? best(causal)
