@@ -35,11 +35,17 @@ extension HTMLReport {
                 "<circle class=\"pt f\(picks.colour(p.family))\(onFront ? " on-front" : "")\" cx=\"\(cx)\" cy=\"\(cy)\" r=\"\(onFront ? 6 : 4)\">"
                 + "<title>\(HTML.escape(tip))</title></circle>"
         }
+        // Names of the front's points, leaving out those that would overlap a name already written.
+        var written: [(x: Double, y: Double, width: Double)] = []
         for i in front {
             let p = ps[i]
-            body +=
-                "<text class=\"label\" x=\"\(n(x.position(p.metrics.energyJoulesPerDay) + 8))\" "
-                + "y=\"\(n(y.position(picks.fresh(p)) - 6))\">\(HTML.escape(p.name))</text>"
+            let lx = x.position(p.metrics.energyJoulesPerDay) + 8
+            let ly = y.position(picks.fresh(p)) - 6
+            let width = Double(p.name.count) * 6.2
+            guard !written.contains(where: { abs($0.y - ly) < 12 && lx < $0.x + $0.width && $0.x < lx + width })
+            else { continue }
+            written.append((lx, ly, width))
+            body += "<text class=\"label\" x=\"\(n(lx))\" y=\"\(n(ly))\">\(HTML.escape(p.name))</text>"
         }
         body += legend(picks.families, picks, x: frame.x0, y: frame.height + 10, width: frame.x1 - frame.x0)
         let svg = svg(
@@ -159,8 +165,10 @@ extension HTMLReport {
         let frame = PlotFrame(width: 760, height: 380)
         let n = SVGChart.n
         let frontier = picks.frontier.points
-        let x = LogScale(
-            covering: ps.map(\.metrics.fetchesPerAppDay) + frontier.map(\.x), from: frame.x0, to: frame.x1)
+        // Half the smallest positive cost as well, so that the policies without fetches (at the left
+        // edge) stand apart from the cheapest ones.
+        let costs = ps.map(\.metrics.fetchesPerAppDay) + frontier.map(\.x)
+        let x = LogScale(covering: costs + [(costs.filter { $0 > 0 }.min() ?? 1) / 2], from: frame.x0, to: frame.x1)
         let y = LinearScale(covering: ps.map(picks.fresh), including: [0, 1], from: frame.y0, to: frame.y1)
         var body = frame.axes(
             x: x, y: y, xTitle: "fetches per app per day (log scale; none at the left edge)", yTitle: picks.tauText,
