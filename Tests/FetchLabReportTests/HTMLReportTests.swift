@@ -369,3 +369,20 @@ import Testing
         #expect(html.utf8.count > 50_000)
     }
 }
+
+extension HTMLReportTests {
+    @Test func anEmptyReportStillRendersEverySection() throws {
+        let settings = ComparisonSettings(
+            tauMinutes: 15, tausMinutes: [15], launchRefreshes: false, warmUpDays: 7, minLaunches: 20, platform: "none",
+            users: 0, pairs: 0, scoredLaunches: 0)
+        let html = HTMLReport.render(ComparisonReport(settings: settings, policies: [], frontier: []), source: "empty")
+        #expect(html.contains("Nothing was scored"))
+        #expect(try Self.attribute("points", of: "pareto", in: html) == 0)
+        #expect(try Self.attribute("lines", of: "gap-curves", in: html) == 0)
+        #expect(try Self.attribute("rows", of: "ranking", in: html) == 0)
+        #expect(html.contains("No timeline was recorded"))
+        #expect(html.contains("No policy had a fetch refused or expired."))
+        #expect(Self.count("<section ", in: html) == 8)
+        #expect(html.hasSuffix("</html>\n"))
+    }
+}
