@@ -5,14 +5,21 @@ import Foundation
 /// `compare`'s report as one self-contained HTML file: inline CSS, inline SVG charts, a little
 /// plain JavaScript (the sortable table, the timeline's policy), no network requests.
 ///
-/// Sections, in order (`<section id>`): `summary` (what was compared and the headline,
-/// `p#headline`), `ranking-section` (table `#ranking`, `data-rows`), `pareto-section`,
-/// `gap-section`, `per-app-section`, `timeline-section`, `skips-section`, `staleness-section`. Charts: `svg#pareto` (`data-points`, `data-front`), `svg#gap-curves`
-/// (`data-lines`, `data-points`), `svg#fresh-fetches` (`data-points`, `data-frontier`),
-/// `svg#per-app` (`data-apps`), `svg#timeline` (`data-policies`, `data-apps`; one `g.day` per
-/// policy with `data-policy`, `data-launches`, `data-fetches`, `data-skips`), `svg#skips`
-/// (`data-policies`), `svg#staleness-cdf` (`data-lines`). With `#selftest` in the address the page
-/// writes a JSON summary into `pre#selftest`.
+/// Sections, in order (`<section id>`, direct children of `<main>`): `summary` (what was compared
+/// and the headline, `p#headline`), `ranking-section` (table `#ranking` with `data-rows`; each
+/// cell's sort value in `data-v`), `pareto-section`, `gap-section`, `per-app-section`,
+/// `timeline-section` (`select#timeline-policy`), `skips-section`, `staleness-section`.
+/// Charts: `svg#pareto` (`data-points`, `data-front`), `svg#gap-curves` (`data-lines`,
+/// `data-points`), `svg#fresh-fetches` (`data-points`, `data-frontier`), `svg#per-app`
+/// (`data-apps`), `svg#timeline` (`data-policies`, `data-apps`, `data-shown`; one `g.day` per
+/// policy with `data-policy`, `data-launches`, `data-fetches`, `data-skips`, all but one with
+/// `display="none"`), `svg#skips` (`data-policies`, `data-reasons`), `svg#staleness-cdf`
+/// (`data-lines`); the last four are replaced by a sentence when there is nothing to draw (the
+/// first three are always there, possibly empty). With `#selftest` in
+/// the address the page sorts the table by fetches/app/day, switches the timeline to the last
+/// policy and writes into `pre#selftest`: `{"errors": [...], "rows": n, "sortColumn": "...",
+/// "sortedOk": bool, "timelineSwitchOk": bool|null, "sections": [ids], "charts": {svg id:
+/// {data attribute without "data-": number}}}`.
 public enum HTMLReport {
     /// The whole page.
     /// - Parameters:
