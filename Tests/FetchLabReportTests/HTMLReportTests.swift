@@ -44,7 +44,8 @@ import Testing
             policy("never", "never", 0.1, 0, nil, energy: 0, apps: [("mail", 0.1), ("news", 0.1)]),
             policy("fixed(1h)", "fixed", 0.3, 24, 0, energy: 300),
             policy("fixed(6h)", "fixed", 0.2, 4, 0, energy: 50, apps: [("mail", 0.2), ("news", 0.2)]),
-            policy("predictive(15m,0.55)", "predictive", 0.62, 3, 0.8, energy: 40, apps: [("mail", 0.9), ("news", 0.12)]),
+            policy(
+                "predictive(15m,0.55)", "predictive", 0.62, 3, 0.8, energy: 40, apps: [("mail", 0.9), ("news", 0.12)]),
             policy("predictive(30m,0.3)", "predictive", 0.7, 8, 0.9, energy: 110),
             budgeted,
             policy("budget-oracle(2)", "budget-oracle", 0.6, 2, nil, energy: 25),
@@ -63,7 +64,8 @@ import Testing
             PolicyDay(
                 name: name,
                 launches: (0..<(3 + k)).map { i in
-                    TracedLaunch(time: at(8 + Double(i)), app: i % 2, fresh: i % 2 == 0, stalenessMinutes: i == 0 ? nil : 20)
+                    TracedLaunch(
+                        time: at(8 + Double(i)), app: i % 2, fresh: i % 2 == 0, stalenessMinutes: i == 0 ? nil : 20)
                 },
                 fetches: [
                     TracedFetch(time: at(7.9), app: 0, outcome: "useful"),
@@ -76,7 +78,8 @@ import Testing
             choice: "representative", apps: ["mail", "news"],
             context: [
                 ContextStretch(start: start, end: at(7), battery: 90, charging: true, network: "wifi", lowPower: false),
-                ContextStretch(start: at(7), end: at(24), battery: 40, charging: false, network: "cellular", lowPower: false),
+                ContextStretch(
+                    start: at(7), end: at(24), battery: 40, charging: false, network: "cellular", lowPower: false),
             ],
             policies: days)
     }
@@ -98,7 +101,9 @@ import Testing
             let step = ticks[1] - ticks[0]
             let mantissa = step / pow(10, log10(step).rounded(.down))
             #expect([1, 2, 5].contains { abs(mantissa - $0) < 1e-6 }, "step \(step)")
-            #expect(ticks.allSatisfy { abs($0 / step - ($0 / step).rounded()) < 1e-6 && $0 >= lo - 1e-9 && $0 <= hi + 1e-9 })
+            #expect(
+                ticks.allSatisfy { abs($0 / step - ($0 / step).rounded()) < 1e-6 && $0 >= lo - 1e-9 && $0 <= hi + 1e-9 }
+            )
         }
         #expect(SVGChart.niceTicks(0, 1, count: 5) == [0, 0.2, 0.4, 0.6000000000000001, 0.8, 1])
     }
@@ -152,7 +157,9 @@ import Testing
         #expect(try Self.attribute("points", of: "pareto", in: html) == 8)
         #expect(try Self.attribute("front", of: "pareto", in: html) == 5)
         #expect(Self.count(" on-front\"", in: html) == 5)
-        #expect(!html.contains("fixed(6h) (fixed): fresh@15 min 20.0%, 50.0 J/day, 4.00 fetches/app/day; on the Pareto front"))
+        #expect(
+            !html.contains(
+                "fixed(6h) (fixed): fresh@15 min 20.0%, 50.0 J/day, 4.00 fetches/app/day; on the Pareto front"))
         #expect(html.contains("The recommended predictive(15m,0.55) is on the front"))
     }
 
@@ -221,7 +228,10 @@ import Testing
         #expect(headline.contains("no fixed interval spends as few fetches"))
         // The frontier at 3 fetches a day: halfway between 0.6 and 0.8.
         #expect(headline.contains("70.0% for the clairvoyant frontier"))
-        #expect(html.contains("<tr class=\"recommended\" data-family=\"predictive\"><td data-v=\"2\">2</td><th scope=\"row\" data-v=\"predictive(15m,0.55)\">"))
+        #expect(
+            html.contains(
+                "<tr class=\"recommended\" data-family=\"predictive\"><td data-v=\"2\">2</td><th scope=\"row\" data-v=\"predictive(15m,0.55)\">"
+            ))
     }
 
     @Test func theHeadlineComparesWithTheBestFixedIntervalAtNoMoreFetches() throws {
@@ -254,7 +264,10 @@ import Testing
         // Every policy has a group, only the recommended one shown, and a choice in the select.
         #expect(Self.count("<g class=\"day\"", in: html) == trace.policies.count)
         #expect(Self.count("display=\"inline\"", in: html) == 1)
-        #expect(html.contains("data-policy=\"predictive(15m,0.55)\" data-launches=\"6\" data-fetches=\"2\" data-skips=\"1\" display=\"inline\""))
+        #expect(
+            html.contains(
+                "data-policy=\"predictive(15m,0.55)\" data-launches=\"6\" data-fetches=\"2\" data-skips=\"1\" display=\"inline\""
+            ))
         #expect(Self.count("<option ", in: html) == trace.policies.count)
     }
 
@@ -273,5 +286,103 @@ import Testing
         #expect(try Self.attribute("apps", of: "per-app", in: html) == 2)
         #expect(html.contains("Prediction helps on mail (+80 points)"))
         #expect(html.contains("It cannot help (less than 5 points ahead) on news"))
+    }
+}
+
+/// A report the size of the sample's (about 20 policies, a dozen apps a user, fixed intervals down
+/// to 5 minutes in the timeline) stays well under 2 MB.
+@Suite struct HTMLReportSizeTests {
+    static func large() -> ComparisonReport {
+        var settings = ComparisonSettings(
+            tauMinutes: 15, tausMinutes: [5, 15, 60], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
+            platform: "ios", users: 25, pairs: 240, scoredLaunches: 30_000)
+        settings.platformRules = PlatformModel(kind: .ios)
+        let apps = (0..<12).map { "com.example.app\($0)" }
+        var policies: [PolicyResult] = []
+        var specs: [(String, String, Double)] = [("never", "never", 0), ("oracle", "oracle", 3)]
+        for minutes in [5, 15, 30, 60, 120, 240, 480] {
+            specs.append(("fixed(\(minutes)m)", "fixed", 1_440 / Double(minutes)))
+        }
+        for k in 0..<6 { specs.append(("predictive(\(k * 5 + 5)m,0.\(k + 3))", "predictive", Double(k) + 1.5)) }
+        for k in [1, 2, 4, 8, 16] { specs.append(("budget-oracle(\(k))", "budget-oracle", Double(k))) }
+        for (i, spec) in specs.enumerated() {
+            var m = PolicyMetrics(
+                scoredLaunches: 30_000, fresh: [0.1, 0.2 + Double(i) * 0.03, 0.5], fetchesPerAppDay: spec.2,
+                gapClosed: ["fixed", "predictive"].contains(spec.1) ? Double(i) / 20 : nil)
+            m.stalenessCDF = PolicyMetrics.stalenessCDFMinutes.map { min(1, $0 / 1_440 + Double(i) / 40) }
+            m.energyJoulesPerDay = spec.2 * 12
+            m.skips = i % 3 == 0 ? [.lowBattery: i * 7, .budget: i * 3, .forceQuit: 2] : [:]
+            let perApp = apps.enumerated().map { k, app in
+                GroupResult(
+                    name: app,
+                    metrics: PolicyMetrics(
+                        scoredLaunches: 100, fresh: [0.1, Double((i + k) % 10) / 10, 0.5], fetchesPerAppDay: spec.2,
+                        gapClosed: nil))
+            }
+            policies.append(PolicyResult(name: spec.0, family: spec.1, params: [:], metrics: m, perApp: perApp))
+        }
+        var r = ComparisonReport(
+            settings: settings, policies: policies, frontier: [[0, 0.1], [1, 0.4], [2, 0.6], [4, 0.8], [16, 1]])
+        let start: Microseconds = 1_709_856_000 * Microseconds.perSecond
+        let days = policies.map { p in
+            let every =
+                p.metrics.fetchesPerAppDay > 0 ? Microseconds.perDay / Microseconds(p.metrics.fetchesPerAppDay) : 0
+            var fetches: [TracedFetch] = []
+            if every > 0 {
+                for a in apps.indices {
+                    for t in stride(from: start, to: start + Microseconds.perDay, by: Int(every)) {
+                        fetches.append(
+                            TracedFetch(
+                                time: t, app: a, outcome: ["useful", "wasted", "used", "expired"][fetches.count % 4]))
+                    }
+                }
+            }
+            let launches = (0..<60).map { i in
+                TracedLaunch(
+                    time: start + Microseconds(i) * 20 * Microseconds.perMinute, app: i % apps.count, fresh: i % 3 == 0,
+                    stalenessMinutes: Double(i))
+            }
+            let skips = (0..<10).map { i in
+                TracedSkip(time: start + Microseconds(i) * Microseconds.perHour, app: i % 12, reason: .lowBattery)
+            }
+            return PolicyDay(name: p.name, launches: launches, fetches: fetches, skips: skips)
+        }
+        let context = (0..<96).map { i in
+            let from: Microseconds = start + Microseconds(i) * 15 * Microseconds.perMinute
+            let level: Double = 100 - Double(i) * 0.8
+            return ContextStretch(
+                start: from, end: from + 15 * Microseconds.perMinute, battery: level, charging: i < 20,
+                network: i % 7 == 0 ? "cellular" : "wifi", lowPower: false)
+        }
+        r.timeline = DayTrace(
+            user: "u00007", day: "2024-03-09", utcOffset: -28_800, start: start, end: start + Microseconds.perDay,
+            choice: "representative", apps: apps, context: context, policies: days)
+        return r
+    }
+
+    @Test func aSampleSizedReportStaysUnderTwoMegabytes() {
+        let html = HTMLReport.render(Self.large(), source: "Datasets/sample")
+        if let path = ProcessInfo.processInfo.environment["FETCHLAB_HTML_OUT"] {
+            try? html.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        #expect(html.utf8.count < 2_000_000)
+        #expect(html.utf8.count > 50_000)
+    }
+}
+
+extension HTMLReportTests {
+    @Test func anEmptyReportStillRendersEverySection() throws {
+        let settings = ComparisonSettings(
+            tauMinutes: 15, tausMinutes: [15], launchRefreshes: false, warmUpDays: 7, minLaunches: 20, platform: "none",
+            users: 0, pairs: 0, scoredLaunches: 0)
+        let html = HTMLReport.render(ComparisonReport(settings: settings, policies: [], frontier: []), source: "empty")
+        #expect(html.contains("Nothing was scored"))
+        #expect(try Self.attribute("points", of: "pareto", in: html) == 0)
+        #expect(try Self.attribute("lines", of: "gap-curves", in: html) == 0)
+        #expect(try Self.attribute("rows", of: "ranking", in: html) == 0)
+        #expect(html.contains("No timeline was recorded"))
+        #expect(html.contains("No policy had a fetch refused or expired."))
+        #expect(Self.count("<section ", in: html) == 8)
+        #expect(html.hasSuffix("</html>\n"))
     }
 }

@@ -35,13 +35,19 @@ extension HTMLReport {
                 "<circle class=\"pt f\(picks.colour(p.family))\(onFront ? " on-front" : "")\" cx=\"\(cx)\" cy=\"\(cy)\" r=\"\(onFront ? 6 : 4)\">"
                 + "<title>\(HTML.escape(tip))</title></circle>"
         }
+        // Names of the front's points, leaving out those that would overlap a name already written.
+        var written: [(x: Double, y: Double, width: Double)] = []
         for i in front {
             let p = ps[i]
-            body +=
-                "<text class=\"label\" x=\"\(n(x.position(p.metrics.energyJoulesPerDay) + 8))\" "
-                + "y=\"\(n(y.position(picks.fresh(p)) - 6))\">\(HTML.escape(p.name))</text>"
+            let lx = x.position(p.metrics.energyJoulesPerDay) + 8
+            let ly = y.position(picks.fresh(p)) - 6
+            let width = Double(p.name.count) * 6.2
+            guard !written.contains(where: { abs($0.y - ly) < 12 && lx < $0.x + $0.width && $0.x < lx + width })
+            else { continue }
+            written.append((lx, ly, width))
+            body += "<text class=\"label\" x=\"\(n(lx))\" y=\"\(n(ly))\">\(HTML.escape(p.name))</text>"
         }
-        body += legend(picks.families, picks, x: frame.x0, y: frame.height - 4, width: frame.x1 - frame.x0)
+        body += legend(picks.families, picks, x: frame.x0, y: frame.height + 10, width: frame.x1 - frame.x0)
         let svg = svg(
             id: "pareto", width: frame.width, height: frame.height + 16,
             data: [("points", ps.count), ("front", front.count)],
@@ -106,7 +112,7 @@ extension HTMLReport {
             }
             body += "</g>"
         }
-        body += legend(lines.map(\.family), picks, x: frame.x0, y: frame.height - 4, width: frame.x1 - frame.x0)
+        body += legend(lines.map(\.family), picks, x: frame.x0, y: frame.height + 10, width: frame.x1 - frame.x0)
         let gapSVG = svg(
             id: "gap-curves", width: frame.width, height: frame.height + 16,
             data: [("lines", lines.count), ("points", withGap.count)],
@@ -133,7 +139,9 @@ extension HTMLReport {
     }
 
     static func gapCaption(_ lines: [(family: String, policies: [PolicyResult])], _ picks: Picks) -> String {
-        guard !lines.isEmpty else { return "No policy has a gap closed: there is no fixed interval or frontier to measure against." }
+        guard !lines.isEmpty else {
+            return "No policy has a gap closed: there is no fixed interval or frontier to measure against."
+        }
         let bests = lines.compactMap { line in
             line.policies.max { ($0.metrics.gapClosed ?? 0) < ($1.metrics.gapClosed ?? 0) }.map { (line.family, $0) }
         }
@@ -141,7 +149,9 @@ extension HTMLReport {
             "Gap closed: the share of the distance from the best fixed interval at no more fetches to the clairvoyant "
             + "frontier that a policy covers (0 = no better than fixed, 1 = as good as clairvoyance at the same cost). "
             + "Best per family: "
-            + bests.map { "\($0.0) \(fixed($0.1.metrics.gapClosed, 2)) (\($0.1.name), \(fixed($0.1.metrics.fetchesPerAppDay, 2)) fetches/app/day)" }
+            + bests.map {
+                "\($0.0) \(fixed($0.1.metrics.gapClosed, 2)) (\($0.1.name), \(fixed($0.1.metrics.fetchesPerAppDay, 2)) fetches/app/day)"
+            }
             .joined(separator: "; ") + "."
         if let top = bests.max(by: { ($0.1.metrics.gapClosed ?? 0) < ($1.1.metrics.gapClosed ?? 0) }) {
             out += " The \(top.0) family closes the most of the gap."
@@ -155,8 +165,10 @@ extension HTMLReport {
         let frame = PlotFrame(width: 760, height: 380)
         let n = SVGChart.n
         let frontier = picks.frontier.points
-        let x = LogScale(
-            covering: ps.map(\.metrics.fetchesPerAppDay) + frontier.map(\.x), from: frame.x0, to: frame.x1)
+        // Half the smallest positive cost as well, so that the policies without fetches (at the left
+        // edge) stand apart from the cheapest ones.
+        let costs = ps.map(\.metrics.fetchesPerAppDay) + frontier.map(\.x)
+        let x = LogScale(covering: costs + [(costs.filter { $0 > 0 }.min() ?? 1) / 2], from: frame.x0, to: frame.x1)
         let y = LinearScale(covering: ps.map(picks.fresh), including: [0, 1], from: frame.y0, to: frame.y1)
         var body = frame.axes(
             x: x, y: y, xTitle: "fetches per app per day (log scale; none at the left edge)", yTitle: picks.tauText,
@@ -174,7 +186,7 @@ extension HTMLReport {
                 "<circle class=\"pt f\(picks.colour(p.family))\" cx=\"\(n(x.position(p.metrics.fetchesPerAppDay)))\" "
                 + "cy=\"\(n(y.position(picks.fresh(p))))\" r=\"4\"><title>\(HTML.escape(tip))</title></circle>"
         }
-        body += legend(picks.families, picks, x: frame.x0, y: frame.height - 4, width: frame.x1 - frame.x0)
+        body += legend(picks.families, picks, x: frame.x0, y: frame.height + 10, width: frame.x1 - frame.x0)
         let svg = svg(
             id: "fresh-fetches", width: frame.width, height: frame.height + 16,
             data: [("points", ps.count), ("frontier", frontier.count)],
@@ -200,7 +212,9 @@ extension HTMLReport {
                 <section id="per-app-section"><h2>Per app</h2><p class="caption">\(HTML.escape(picks.recommended == nil ? "No policy is recommended, so there is no per-app comparison." : "No per-app results were recorded."))</p></section>
                 """
         }
-        let compared: [(String, PolicyResult?)] = [("never", picks.never), (picks.bestFixed?.name ?? "", picks.bestFixed), (rec.name, rec)]
+        let compared: [(String, PolicyResult?)] = [
+            ("never", picks.never), (picks.bestFixed?.name ?? "", picks.bestFixed), (rec.name, rec),
+        ]
         let present = compared.compactMap { c in c.1.map { (c.0, $0) } }
         func value(_ p: PolicyResult, _ app: String) -> Double? {
             p.perApp.first { $0.name == app }.map { picks.fresh($0.metrics) }
@@ -210,14 +224,14 @@ extension HTMLReport {
         let rowHeight = Double(present.count) * bar + 10
         let left = 170.0
         let width = 760.0
-        let height = Double(apps.count) * rowHeight + 46
+        let height = Double(apps.count) * rowHeight + 56
         let x = LinearScale(domain: 0...1, from: left, to: width - 60)
         let n = SVGChart.n
         var body = ""
         for t in x.ticks() {
             body +=
-                "<line class=\"grid\" x1=\"\(n(x.position(t)))\" x2=\"\(n(x.position(t)))\" y1=\"4\" y2=\"\(n(height - 38))\"/>"
-                + "<text class=\"tick\" x=\"\(n(x.position(t)))\" y=\"\(n(height - 24))\" text-anchor=\"middle\">\(percentTick(t))</text>"
+                "<line class=\"grid\" x1=\"\(n(x.position(t)))\" x2=\"\(n(x.position(t)))\" y1=\"4\" y2=\"\(n(height - 48))\"/>"
+                + "<text class=\"tick\" x=\"\(n(x.position(t)))\" y=\"\(n(height - 32))\" text-anchor=\"middle\">\(percentTick(t))</text>"
         }
         for (a, app) in apps.enumerated() {
             let top = 4 + Double(a) * rowHeight
@@ -225,15 +239,22 @@ extension HTMLReport {
                 "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(top + rowHeight / 2 - 3))\" dy=\"0.32em\" text-anchor=\"end\">\(HTML.escape(app))</text>"
             for (k, (name, p)) in present.enumerated() {
                 guard let v = value(p, app) else { continue }
-                let cls = k == present.count - 1 ? "f\(picks.colour(p.family))" : k == 0 ? "bar-never" : "f\(picks.colour(p.family)) bar-base"
+                let cls = barClass(p, rec, picks)
                 body +=
                     "<rect class=\"\(cls)\" x=\"\(n(left))\" y=\"\(n(top + Double(k) * bar))\" width=\"\(n(x.position(v) - left))\" "
                     + "height=\"\(n(bar - 1))\"><title>\(HTML.escape("\(app), \(name): \(picks.tauText) \(percent(v))"))</title></rect>"
             }
         }
+        var lx = left
+        for (name, p) in present {
+            body +=
+                "<rect class=\"\(barClass(p, rec, picks))\" x=\"\(n(lx))\" y=\"\(n(height - 15))\" width=\"10\" height=\"10\"/>"
+                + "<text class=\"legend\" x=\"\(n(lx + 14))\" y=\"\(n(height - 6))\">\(HTML.escape(name))</text>"
+            lx += 30 + Double(name.count) * 6.5
+        }
         body +=
-            "<text class=\"axis-title\" x=\"\(n((left + width - 60) / 2))\" y=\"\(n(height - 6))\" text-anchor=\"middle\">"
-            + "\(HTML.escape(picks.tauText)), bars per app: \(HTML.escape(present.map(\.0).joined(separator: ", ")))</text>"
+            "<text class=\"axis-title\" x=\"\(n(left - 6))\" y=\"\(n(height - 6))\" text-anchor=\"end\">"
+            + "\(HTML.escape(picks.tauText))</text>"
         let chart = svg(
             id: "per-app", width: width, height: height, data: [("apps", apps.count)],
             title: "\(picks.tauText) per app under never, the best fixed interval and the recommended policy", body)
@@ -252,7 +273,8 @@ extension HTMLReport {
         caption +=
             helps.isEmpty
             ? "Prediction is not 5 points ahead of the better of never and the fixed interval on any app."
-            : "Prediction helps on " + helps.map { "\($0.0) (+\(String(format: "%.0f", $0.1 * 100)) points)" }.joined(separator: ", ") + "."
+            : "Prediction helps on "
+                + helps.map { "\($0.0) (+\(String(format: "%.0f", $0.1 * 100)) points)" }.joined(separator: ", ") + "."
         if !cannot.isEmpty {
             caption += " It cannot help (less than 5 points ahead) on " + cannot.joined(separator: ", ") + "."
         }
@@ -260,6 +282,13 @@ extension HTMLReport {
             <section id="per-app-section"><h2>Per app</h2>
             \(figure(chart, caption: caption))</section>
             """
+    }
+
+    /// The bar colour of a policy in the per-app chart: grey for never, the family colour (paler
+    /// for the fixed interval) otherwise.
+    static func barClass(_ p: PolicyResult, _ recommended: PolicyResult, _ picks: Picks) -> String {
+        if p.family == "never" { return "bar-never" }
+        return "f\(picks.colour(p.family))" + (p.name == recommended.name ? "" : " bar-base")
     }
 
     // MARK: - (7) Skips by reason
@@ -324,7 +353,8 @@ extension HTMLReport {
             out += " The most common reason is \(top.0.label) (\(TextFormat.count(top.1)) over all policies)."
         }
         if let most = with.max(by: { $0.metrics.skipped < $1.metrics.skipped }) {
-            out += " \(most.name) loses the most: \(TextFormat.count(most.metrics.skipped)) of \(TextFormat.count(most.metrics.skipped + most.metrics.fetches)) asked for."
+            out +=
+                " \(most.name) loses the most: \(TextFormat.count(most.metrics.skipped)) of \(TextFormat.count(most.metrics.skipped + most.metrics.fetches)) asked for."
         }
         return out
     }
@@ -338,8 +368,13 @@ extension HTMLReport {
     static func staleness(_ r: ComparisonReport, _ picks: Picks) -> String {
         let thresholds = PolicyMetrics.stalenessCDFMinutes
         var keys: [(String, PolicyResult)] = []
-        for (role, p) in [("never", picks.never), ("best fixed", picks.bestFixed), ("recommended", picks.recommended), ("oracle", picks.oracle)] {
-            guard let p, p.metrics.stalenessCDF.count == thresholds.count, !keys.contains(where: { $0.1.name == p.name }) else { continue }
+        for (role, p) in [
+            ("never", picks.never), ("best fixed", picks.bestFixed), ("recommended", picks.recommended),
+            ("oracle", picks.oracle),
+        ] {
+            guard let p, p.metrics.stalenessCDF.count == thresholds.count,
+                !keys.contains(where: { $0.1.name == p.name })
+            else { continue }
             keys.append((role, p))
         }
         guard !keys.isEmpty else {

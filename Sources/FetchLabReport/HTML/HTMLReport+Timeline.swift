@@ -117,7 +117,9 @@ extension HTMLReport {
                     "<path class=\"skip\" d=\"M\(cx) \(n(cy - 3))v6\"><title>\(HTML.escape("\(app(s.app)) \(clock(s.time)): fetch refused, \(s.reason.label)"))</title></path>"
             }
             for l in day.launches {
-                let stale = l.stalenessMinutes.map { "\(CompareRenderer.minutes(($0 * 10).rounded() / 10)) stale" } ?? "never refreshed"
+                let stale =
+                    l.stalenessMinutes.map { "\(CompareRenderer.minutes(($0 * 10).rounded() / 10)) stale" }
+                    ?? "never refreshed"
                 body +=
                     "<circle class=\"launch \(l.fresh ? "fresh" : "stale")\" cx=\"\(n(px(l.time)))\" cy=\"\(n(centre(l.app)))\" r=\"4\">"
                     + "<title>\(HTML.escape("\(app(l.app)) \(clock(l.time)): launch, \(l.fresh ? "fresh" : "not fresh") (\(stale))"))</title></circle>"
@@ -182,22 +184,44 @@ extension HTMLReport {
         let items: [(String, String)] = [
             ("<circle class=\"lkey fresh\" cx=\"X\" cy=\"Y\" r=\"4\"/>", "fresh launch"),
             ("<circle class=\"lkey stale\" cx=\"X\" cy=\"Y\" r=\"4\"/>", "stale launch"),
-            ("<path class=\"fetch o-useful\" d=\"\(fetchShape("useful", 0, 0))\" transform=\"translate(X Y)\"/>", "useful fetch"),
-            ("<path class=\"fetch o-wasted\" d=\"\(fetchShape("wasted", 0, 0))\" transform=\"translate(X Y)\"/>", "wasted"),
+            (
+                "<path class=\"fetch o-useful\" d=\"\(fetchShape("useful", 0, 0))\" transform=\"translate(X Y)\"/>",
+                "useful fetch"
+            ),
+            (
+                "<path class=\"fetch o-wasted\" d=\"\(fetchShape("wasted", 0, 0))\" transform=\"translate(X Y)\"/>",
+                "wasted"
+            ),
             ("<path class=\"fetch o-used\" d=\"\(fetchShape("used", 0, 0))\" transform=\"translate(X Y)\"/>", "used"),
-            ("<path class=\"fetch o-expired\" d=\"\(fetchShape("expired", 0, 0))\" transform=\"translate(X Y)\"/>", "expired"),
+            (
+                "<path class=\"fetch o-expired\" d=\"\(fetchShape("expired", 0, 0))\" transform=\"translate(X Y)\"/>",
+                "expired"
+            ),
             ("<path class=\"skip\" d=\"M0 -3v6\" transform=\"translate(X Y)\"/>", "refused"),
-            ("<rect class=\"charging\" x=\"X\" y=\"Y\" width=\"10\" height=\"8\" transform=\"translate(-5 -4)\"/>", "charging"),
-            ("<rect class=\"net-wifi\" x=\"X\" y=\"Y\" width=\"10\" height=\"8\" transform=\"translate(-5 -4)\"/>", "Wi-Fi"),
-            ("<rect class=\"net-cellular\" x=\"X\" y=\"Y\" width=\"10\" height=\"8\" transform=\"translate(-5 -4)\"/>", "cellular"),
-            ("<rect class=\"net-none\" x=\"X\" y=\"Y\" width=\"10\" height=\"8\" transform=\"translate(-5 -4)\"/>", "no network"),
+            (
+                "<rect class=\"charging\" x=\"X\" y=\"Y\" width=\"10\" height=\"8\" transform=\"translate(-5 -4)\"/>",
+                "charging"
+            ),
+            (
+                "<rect class=\"net-wifi\" x=\"X\" y=\"Y\" width=\"10\" height=\"8\" transform=\"translate(-5 -4)\"/>",
+                "Wi-Fi"
+            ),
+            (
+                "<rect class=\"net-cellular\" x=\"X\" y=\"Y\" width=\"10\" height=\"8\" transform=\"translate(-5 -4)\"/>",
+                "cellular"
+            ),
+            (
+                "<rect class=\"net-none\" x=\"X\" y=\"Y\" width=\"10\" height=\"8\" transform=\"translate(-5 -4)\"/>",
+                "no network"
+            ),
         ]
         var out = "<g class=\"legend\">"
         var at = left - 120
         for (mark, label) in items {
             out += mark.replacingOccurrences(of: "\"X\"", with: "\"\(n(at + 5))\"").replacingOccurrences(
-                of: "\"Y\"", with: "\"\(n(y))\"")
-                .replacingOccurrences(of: "translate(X Y)", with: "translate(\(n(at + 5)) \(n(y)))")
+                of: "\"Y\"", with: "\"\(n(y))\""
+            )
+            .replacingOccurrences(of: "translate(X Y)", with: "translate(\(n(at + 5)) \(n(y)))")
             out += "<text class=\"legend\" x=\"\(n(at + 13))\" y=\"\(n(y))\" dy=\"0.32em\">\(HTML.escape(label))</text>"
             at += 26 + Double(label.count) * 6
         }

@@ -5,14 +5,21 @@ import Foundation
 /// `compare`'s report as one self-contained HTML file: inline CSS, inline SVG charts, a little
 /// plain JavaScript (the sortable table, the timeline's policy), no network requests.
 ///
-/// Sections, in order (`<section id>`): `summary` (what was compared and the headline,
-/// `p#headline`), `ranking-section` (table `#ranking`, `data-rows`), `pareto-section`,
-/// `gap-section`, `per-app-section`, `timeline-section`, `skips-section`, `staleness-section`. Charts: `svg#pareto` (`data-points`, `data-front`), `svg#gap-curves`
-/// (`data-lines`, `data-points`), `svg#fresh-fetches` (`data-points`, `data-frontier`),
-/// `svg#per-app` (`data-apps`), `svg#timeline` (`data-policies`, `data-apps`; one `g.day` per
-/// policy with `data-policy`, `data-launches`, `data-fetches`, `data-skips`), `svg#skips`
-/// (`data-policies`), `svg#staleness-cdf` (`data-lines`). With `#selftest` in the address the page
-/// writes a JSON summary into `pre#selftest`.
+/// Sections, in order (`<section id>`, direct children of `<main>`): `summary` (what was compared
+/// and the headline, `p#headline`), `ranking-section` (table `#ranking` with `data-rows`; each
+/// cell's sort value in `data-v`), `pareto-section`, `gap-section`, `per-app-section`,
+/// `timeline-section` (`select#timeline-policy`), `skips-section`, `staleness-section`.
+/// Charts: `svg#pareto` (`data-points`, `data-front`), `svg#gap-curves` (`data-lines`,
+/// `data-points`), `svg#fresh-fetches` (`data-points`, `data-frontier`), `svg#per-app`
+/// (`data-apps`), `svg#timeline` (`data-policies`, `data-apps`, `data-shown`; one `g.day` per
+/// policy with `data-policy`, `data-launches`, `data-fetches`, `data-skips`, all but one with
+/// `display="none"`), `svg#skips` (`data-policies`, `data-reasons`), `svg#staleness-cdf`
+/// (`data-lines`); the last four are replaced by a sentence when there is nothing to draw (the
+/// first three are always there, possibly empty). With `#selftest` in
+/// the address the page sorts the table by fetches/app/day, switches the timeline to the last
+/// policy and writes into `pre#selftest`: `{"errors": [...], "rows": n, "sortColumn": "...",
+/// "sortedOk": bool, "timelineSwitchOk": bool|null, "sections": [ids], "charts": {svg id:
+/// {data attribute without "data-": number}}}`.
 public enum HTMLReport {
     /// The whole page.
     /// - Parameters:
@@ -80,7 +87,7 @@ public enum HTMLReport {
                 // The first of equals wins, as in the ranked table.
                 ps.reduce(nil) { (b: PolicyResult?, p) in
                     guard let b else { return p }
-                    return p.metrics.gapClosed! > b.metrics.gapClosed! ? p : b
+                    return (p.metrics.gapClosed ?? 0) > (b.metrics.gapClosed ?? 0) ? p : b
                 }
             }
             recommended = best(cheap) ?? best(causal)
@@ -127,8 +134,15 @@ public enum HTMLReport {
         let rows: [(String, String)] = [
             ("Data", source),
             ("Span", span),
-            ("Population", "\(TextFormat.counted(s.users, "user")), \(TextFormat.counted(s.pairs, "user–app pair")) (apps with ≥ \(s.minLaunches) launches), \(TextFormat.counted(s.scoredLaunches, "scored launch", plural: "scored launches"))"),
-            ("τ", CompareRenderer.minutes(s.tauMinutes) + " (fresh rates also at " + s.tausMinutes.map(CompareRenderer.minutes).joined(separator: ", ") + ")"),
+            (
+                "Population",
+                "\(TextFormat.counted(s.users, "user")), \(TextFormat.counted(s.pairs, "user–app pair")) (apps with ≥ \(s.minLaunches) launches), \(TextFormat.counted(s.scoredLaunches, "scored launch", plural: "scored launches"))"
+            ),
+            (
+                "τ",
+                CompareRenderer.minutes(s.tauMinutes) + " (fresh rates also at "
+                    + s.tausMinutes.map(CompareRenderer.minutes).joined(separator: ", ") + ")"
+            ),
             ("Launch refreshes", s.launchRefreshes ? "on (a launch refreshes its app)" : "off"),
             ("Platform", rules),
             ("Cost", cost),
@@ -148,7 +162,8 @@ public enum HTMLReport {
     static func headline(_ r: ComparisonReport, _ picks: Picks) -> String {
         if r.scoredNothing { return "Nothing was scored: no launch fell in a scored span." }
         guard let rec = picks.recommended else {
-            return "No causal policy has a gap closed (no fixed interval or frontier to measure it against), so none is recommended."
+            return
+                "No causal policy has a gap closed (no fixed interval or frontier to measure it against), so none is recommended."
         }
         let m = rec.metrics
         let t = picks.tauText
@@ -180,7 +195,8 @@ public enum HTMLReport {
                 + (p.dailyFetchBudget == 0 ? "no daily fetch budget" : "\(p.dailyFetchBudget) fetches/app/day")
                 + ", low battery below \(TextFormat.decimal(p.lowBatteryPercent)) %"
         case .android:
-            return "\(name): Android rules — periodic work at least \(Quantity.format(duration: p.androidMinimumPeriod)) apart, "
+            return
+                "\(name): Android rules — periodic work at least \(Quantity.format(duration: p.androidMinimumPeriod)) apart, "
                 + "standby deferrals \(Quantity.format(duration: p.workingSetDeferral)) / "
                 + "\(Quantity.format(duration: p.frequentDeferral)) / \(Quantity.format(duration: p.rareDeferral)) "
                 + "(working set / frequent / rare), low battery below \(TextFormat.decimal(p.lowBatteryPercent)) %"
@@ -196,7 +212,8 @@ public enum HTMLReport {
         var head = "<tr>"
         for (i, title) in columns.enumerated() {
             let kind = i == 1 ? "text" : "num"
-            head += "<th data-col=\"\(i)\" data-type=\"\(kind)\" aria-sort=\"none\" tabindex=\"0\">\(HTML.escape(title))</th>"
+            head +=
+                "<th data-col=\"\(i)\" data-type=\"\(kind)\" aria-sort=\"none\" tabindex=\"0\">\(HTML.escape(title))</th>"
         }
         head += "</tr>"
         var body = ""

@@ -186,16 +186,20 @@ struct PlotFrame {
         for t in x.ticks() {
             let px = n(x.position(t))
             out += "<line class=\"grid\" x1=\"\(px)\" x2=\"\(px)\" y1=\"\(n(y1))\" y2=\"\(n(y0))\"/>"
-            out += "<text class=\"tick\" x=\"\(px)\" y=\"\(n(y0 + 16))\" text-anchor=\"middle\">\(HTML.escape(xLabel(t)))</text>"
+            out +=
+                "<text class=\"tick\" x=\"\(px)\" y=\"\(n(y0 + 16))\" text-anchor=\"middle\">\(HTML.escape(xLabel(t)))</text>"
         }
         for t in y.ticks() {
             let py = n(y.position(t))
             out += "<line class=\"grid\" x1=\"\(n(x0))\" x2=\"\(n(x1))\" y1=\"\(py)\" y2=\"\(py)\"/>"
-            out += "<text class=\"tick\" x=\"\(n(x0 - 6))\" y=\"\(py)\" dy=\"0.32em\" text-anchor=\"end\">\(HTML.escape(yLabel(t)))</text>"
+            out +=
+                "<text class=\"tick\" x=\"\(n(x0 - 6))\" y=\"\(py)\" dy=\"0.32em\" text-anchor=\"end\">\(HTML.escape(yLabel(t)))</text>"
         }
         out += "<path class=\"axis\" d=\"M\(n(x0)) \(n(y1))V\(n(y0))H\(n(x1))\"/>"
-        out += "<text class=\"axis-title\" x=\"\(n((x0 + x1) / 2))\" y=\"\(n(height - 8))\" text-anchor=\"middle\">\(HTML.escape(xTitle))</text>"
-        out += "<text class=\"axis-title\" transform=\"translate(14 \(n((y0 + y1) / 2))) rotate(-90)\" text-anchor=\"middle\">\(HTML.escape(yTitle))</text>"
+        out +=
+            "<text class=\"axis-title\" x=\"\(n((x0 + x1) / 2))\" y=\"\(n(height - 8))\" text-anchor=\"middle\">\(HTML.escape(xTitle))</text>"
+        out +=
+            "<text class=\"axis-title\" transform=\"translate(14 \(n((y0 + y1) / 2))) rotate(-90)\" text-anchor=\"middle\">\(HTML.escape(yTitle))</text>"
         return out + "</g>"
     }
 }
