@@ -12,5 +12,5 @@ trap 'rm -rf "$work"' EXIT
 "$(swift build --show-bin-path)/fetchlab" demo --db "$work/demo.sqlite" >/dev/null
 "$BROWSER" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run \
   --user-data-dir="$work/profile" --hide-scrollbars --force-color-profile=srgb \
-  --screenshot="$PWD/Docs/report.png" --window-size=1100,1500 "file://$work/report.html" 2>/dev/null
+  --screenshot="$PWD/Docs/report.png" --window-size=1300,1700 "file://$work/report.html" 2>/dev/null
 echo "Docs/report.png written" >&2

@@ -167,3 +167,37 @@ import _FetchLabTestSupport
         #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM run_policies") } == 1)
     }
 }
+
+/// `fetchlab report`: a stored run as HTML, without replaying.
+@Suite struct ReportCommandTests {
+    let dir = TemporaryDirectory()
+
+    @Test func writesTheLatestOrAChosenRunAsHTML() throws {
+        let db = dir.path("r.sqlite")
+        let file = try dir.write("usage.csv", syntheticLaunchesCSV())
+        #expect(try run(fetchlabBinary(), ["import", "--db", db, file]).status == 0)
+        // Nothing stored yet: one line, exit 1.
+        let none = try run(fetchlabBinary(), ["report", "--db", db, "--output", dir.path("none.html")])
+        #expect(none.status == 1)
+        #expect(none.err.split(separator: "\n").count == 1 && none.err.contains("no stored run"))
+        #expect(!FileManager.default.fileExists(atPath: dir.path("none.html")))
+        for policies in ["fixed(1h),oracle", "never,fixed(2h)"] {
+            #expect(try run(fetchlabBinary(), ["compare", "--db", db, "--policies", policies]).status == 0)
+        }
+        let latest = try run(fetchlabBinary(), ["report", "--db", db, "--output", dir.path("latest.html")])
+        #expect(latest.status == 0, "\(latest.err)")
+        #expect(latest.out.contains("run 2 of \(db)"))
+        let page = try String(contentsOfFile: dir.path("latest.html"), encoding: .utf8)
+        #expect(page.hasPrefix("<!DOCTYPE html>"))
+        #expect(page.contains("data-policy=\"fixed(2h)\"") && !page.contains("data-policy=\"oracle\""))
+        let first = try run(fetchlabBinary(), ["report", "--db", db, "--run", "1", "--output", dir.path("first.html")])
+        #expect(first.status == 0)
+        let one = try String(contentsOfFile: dir.path("first.html"), encoding: .utf8)
+        #expect(one.contains("data-policy=\"oracle\""))
+        // The same run through runs show --format html gives the same page.
+        let shown = try run(fetchlabBinary(), ["runs", "show", "1", "--db", db, "--format", "html"])
+        #expect(shown.out == one + "\n")
+        let missing = try run(fetchlabBinary(), ["report", "--db", db, "--run", "9", "--output", dir.path("x.html")])
+        #expect(missing.status == 1 && missing.err.split(separator: "\n").count == 1)
+    }
+}

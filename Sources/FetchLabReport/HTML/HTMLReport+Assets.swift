@@ -21,7 +21,7 @@ extension HTMLReport {
                 --c0: #3d9fe0; --c6: #e6e6e6; }
             }
             * { box-sizing: border-box; }
-            body { margin: 0 auto; max-width: 1000px; padding: 1rem 1.25rem 3rem; background: var(--bg); color: var(--fg);
+            body { margin: 0 auto; max-width: 1240px; padding: 1rem 1.25rem 3rem; background: var(--bg); color: var(--fg);
               font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
             h1 { font-size: 1.5rem; margin: 0.5rem 0 0.25rem; }
             h2 { font-size: 1.2rem; margin: 2rem 0 0.5rem; border-bottom: 1px solid var(--grid); padding-bottom: 0.2rem; }
@@ -35,7 +35,7 @@ extension HTMLReport {
             figure { margin: 0.5rem 0 1.5rem; }
             svg { width: 100%; height: auto; display: block; font-size: 11px; font-family: inherit; }
             .scroll { overflow-x: auto; }
-            table { border-collapse: collapse; font-size: 0.85rem; font-variant-numeric: tabular-nums; }
+            table { border-collapse: collapse; font-size: 0.8rem; font-variant-numeric: tabular-nums; }
             th, td { padding: 0.25rem 0.5rem; border-bottom: 1px solid var(--grid); text-align: right; white-space: nowrap; }
             tbody th { text-align: left; font-weight: normal; }
             thead th { cursor: pointer; user-select: none; position: sticky; top: 0; background: var(--bg); }

@@ -206,8 +206,10 @@ public enum HTMLReport {
     // MARK: - (2) The ranked table
 
     static func ranking(_ r: ComparisonReport, _ picks: Picks) -> String {
-        let columns = CompareRenderer.columns(r)
-        let cells = CompareRenderer.rows(r)
+        // The text table's columns, gap closed (what the ranking is by) moved next to the name.
+        func reorder<T>(_ xs: [T]) -> [T] { xs.count > 2 ? Array(xs[0...1]) + [xs[xs.count - 1]] + xs[2..<(xs.count - 1)] : xs }
+        let columns = reorder(CompareRenderer.columns(r))
+        let cells = CompareRenderer.rows(r).map(reorder)
         let policies = CompareRenderer.ranked(r.policies)
         var head = "<tr>"
         for (i, title) in columns.enumerated() {
@@ -219,13 +221,13 @@ public enum HTMLReport {
         var body = ""
         for (row, p) in zip(cells, policies) {
             let m = p.metrics
-            let values: [String] =
+            let values: [String] = reorder(
                 [m.gapClosed == nil ? "1e9" : row[0], p.name] + m.fresh.map(\.description)
                 + [
                     (m.stalenessMedianMinutes ?? 1e9).description, m.fetchesPerAppDay.description,
                     m.wastedShare.description, m.energyJoulesPerDay.description, m.batteryPercentPerDay.description,
                     m.cellularMBPerDay.description, "\(m.skipped)", (m.gapClosed ?? -1e9).description,
-                ]
+                ])
             let mark = p.name == picks.recommended?.name ? " class=\"recommended\"" : ""
             body += "<tr\(mark) data-family=\"\(HTML.escape(p.family))\">"
             for (i, cell) in row.enumerated() {
