@@ -128,6 +128,9 @@ private let freshness = Objective(metric: .fresh(.minutes(15)), maximize: true)
         let chosen = try #require(try PolicyRegistry.parse(r.folds[0].chosen).first as? PredictivePolicy)
         #expect(chosen.lead <= .minutes(15), "\(r.folds[0].tried.map { ($0.name, $0.train.fresh15) })")
         #expect(r.folds[0].chosenTrain.fresh15 > 0.5)
+        // Not a tie: a lead past τ scores worse.
+        let late = try #require(r.folds[0].tried.first { $0.name == "predictive(30m,0.3)" })
+        #expect(late.train.fresh15 < r.folds[0].chosenTrain.fresh15)
     }
 
     /// Coordinate descent from the middle reaches the grid's best training score within 1 % and
@@ -147,6 +150,9 @@ private let freshness = Objective(metric: .fresh(.minutes(15)), maximize: true)
             abs(reached - best) <= 0.01 * best,
             "grid \(full.folds[0].chosen) \(best), coordinate \(descent.folds[0].chosen) \(reached)")
         #expect(full.replays == 9)
+        // The replays each search used: 9 for the grid, 5 for coordinate descent (the middle, two
+        // more leads, two more thresholds; the second pass replays nothing new).
+        #expect(descent.replays == 5)
         #expect(descent.replays <= full.replays, "coordinate replays \(descent.replays), grid \(full.replays)")
         #expect(descent.replays == Set(descent.folds[0].tried.map(\.name)).count)
     }
