@@ -104,8 +104,9 @@ public struct Tuner: Sendable {
                     + "\(test.evaluation.scoredThrough ?? span.upperBound)"
                 folds.append(
                     try fold(
-                        users, train: train, test: test, trainUser: { _ in true }, testUser: { _ in true }, label: label
-                    ))
+                        users, train: train, test: test, trainUser: { _ in true }, testUser: { _ in true },
+                        label: label,
+                        trainCut: train.evaluation.scoredThrough))
             }
         }
         return TuningResult(
@@ -143,9 +144,10 @@ public struct Tuner: Sendable {
     /// Searches on the training part, then measures on the test part.
     func fold(
         _ users: @escaping UserBatches, train: Simulator, test: Simulator, trainUser: @escaping (UserID) -> Bool,
-        testUser: @escaping (UserID) -> Bool, label: String
+        testUser: @escaping (UserID) -> Bool, label: String, trainCut: CivilDate? = nil
     ) throws -> TuningFold {
         var scorer = Scorer(simulator: train, users: users, include: trainUser)
+        scorer.cut = trainCut
         // The fixed baselines ride along with the first round (the comparison replays them anyway).
         let baselines = Self.fixedBaselines
         var tried: [SearchSpace.Setting] = []
@@ -278,6 +280,10 @@ struct Scorer {
     let simulator: Simulator
     let users: Tuner.UserBatches
     let include: (UserID) -> Bool
+    /// The last local day the training part may see: each history is cut at the following local
+    /// midnight before it is replayed, so no later event (nor its count of launches, which picks
+    /// the evaluated apps) reaches selection.
+    var cut: CivilDate? = nil
     var cache: [String: PolicyMetrics] = [:]
     /// Settings replayed (cache misses of counted rounds).
     var replays = 0
@@ -299,7 +305,14 @@ struct Scorer {
         guard !missing.isEmpty else { return }
         var run = simulator.comparison(policies: missing)
         let include = self.include
-        try users { batch in run.add(batch.filter { include($0.user) }) }
+        let cut = self.cut
+        try users { batch in
+            run.add(
+                batch.filter { include($0.user) }.map { h in
+                    guard let cut, let offset = h.launches.first?.offset else { return h }
+                    return h.before(LocalCalendar.midnight(of: cut.daysSince1970 + 1, offset: offset))
+                })
+        }
         let report = run.report()
         for (p, result) in zip(missing, report.policies) { cache[p.name] = result.metrics }
         replays += counted
