@@ -19,7 +19,9 @@ import _FetchLabTestSupport
 
     @Test func tuneFixedAsJSONChoosesASetting() throws {
         try imported()
-        let json = try fetchlab(["tune", "--db", db, "--family", "fixed", "--format", "json", "--subject-to", "fetches<=30"])
+        let json = try fetchlab([
+            "tune", "--db", db, "--family", "fixed", "--format", "json", "--subject-to", "fetches<=30",
+        ])
         #expect(json.status == 0, "\(json.err)")
         #expect(json.err.isEmpty, "no progress when stderr is not a terminal: \(json.err)")
         let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])

@@ -225,3 +225,28 @@ private let freshness = Objective(metric: .fresh(.minutes(15)), maximize: true)
         #expect(try draw(7) != (try draw(8)))
     }
 }
+
+@Suite struct ParetoTests {
+    private func row(_ name: String, fresh: Double, joules: Double, cellular: Double) -> TriedSetting {
+        TriedSetting(
+            name: name, values: "",
+            train: ScoreSummary(
+                objective: fresh, fresh15: fresh, energyJoulesPerDay: joules, batteryPercentPerDay: 0,
+                cellularMBPerDay: cellular, fetchesPerAppDay: 0, scoredLaunches: 1),
+            feasible: true, pareto: false)
+    }
+
+    /// A setting is on the front unless another is no worse on fresh@15m, energy and cellular
+    /// and better on one of them.
+    @Test func theFrontLeavesOutDominatedSettings() {
+        var rows = [
+            row("a", fresh: 0.8, joules: 50, cellular: 1),  // the freshest
+            row("b", fresh: 0.6, joules: 10, cellular: 1),  // the cheapest
+            row("c", fresh: 0.6, joules: 20, cellular: 1),  // dominated by b
+            row("d", fresh: 0.7, joules: 60, cellular: 2),  // dominated by a
+            row("e", fresh: 0.5, joules: 30, cellular: 0),  // the least cellular
+        ]
+        Tuner.markPareto(&rows)
+        #expect(rows.filter(\.pareto).map(\.name) == ["a", "b", "e"])
+    }
+}
