@@ -34,6 +34,8 @@ import _FetchLabTestSupport
         #expect(object["replays"] as? Int == 7)
         let test = try #require(folds[0]["chosen_test"] as? [String: Any])
         #expect((test["scored_launches"] as? Int ?? 0) > 0)
+        #expect(test["fresh_15m"] is Double)
+        #expect(test["energy_joules_per_day"] is Double)
 
         let table = try fetchlab([
             "tune", "--db", db, "--family", "predictive", "--grid", "lead=5m,15m;threshold=0.2,0.4",

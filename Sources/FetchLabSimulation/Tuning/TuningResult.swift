@@ -70,4 +70,9 @@ public struct ScoreSummary: Sendable, Codable, Hashable {
     public var cellularMBPerDay: Double
     public var fetchesPerAppDay: Double
     public var scoredLaunches: Int
+
+    enum CodingKeys: String, CodingKey {
+        case objective, energyJoulesPerDay, batteryPercentPerDay, cellularMBPerDay, fetchesPerAppDay, scoredLaunches
+        case fresh15 = "fresh_15m"
+    }
 }
