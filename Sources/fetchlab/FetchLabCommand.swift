@@ -10,7 +10,7 @@ struct FetchLabCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             DemoCommand.self, ImportCommand.self, InspectCommand.self, GenerateCommand.self, PredictCommand.self,
-            EvaluatePredictorsCommand.self, CompareCommand.self, RunsCommand.self, ReportCommand.self,
+            EvaluatePredictorsCommand.self, CompareCommand.self, TuneCommand.self, RunsCommand.self, ReportCommand.self,
         ]
     )
 

@@ -12,7 +12,10 @@ struct ReplayOptions: ParsableArguments {
     @Option(help: "Which platform grants the fetches: none (every fetch asked for), ios or android.")
     var platform: PlatformKind = .none
 
-    @Option(help: ArgumentHelp("Users to replay: a comma-separated list of names, or N for N users spread over the list.", valueName: "list|N"))
+    @Option(
+        help: ArgumentHelp(
+            "Users to replay: a comma-separated list of names, or N for N users spread over the list.",
+            valueName: "list|N"))
     var users: String?
 
     @Option(help: ArgumentHelp("Only these apps are evaluated (comma-separated names).", valueName: "list"))
@@ -30,7 +33,8 @@ struct ReplayOptions: ParsableArguments {
     @Flag(help: "Print each policy's CPU time and launch·policy steps per second on stderr.")
     var timings = false
 
-    @Option(help: "The user whose day the report's timeline shows (default: the user with the median launches per day).")
+    @Option(
+        help: "The user whose day the report's timeline shows (default: the user with the median launches per day).")
     var traceUser: String?
 
     @Option(help: "The local day of the timeline, YYYY-MM-DD (default: the user's busiest scored day).")
@@ -41,7 +45,10 @@ struct ReplayOptions: ParsableArguments {
     var fetchDuration = DurationArgument(.seconds(3))
     @Option(help: "How much a fetch downloads (e.g. 150kB).")
     var fetchSize = ByteSizeArgument(argument: "150kB")!
-    @Option(help: ArgumentHelp("An app's own fetch duration and size, APP=DURATION/SIZE (repeatable), e.g. com.example.podcast=20s/5MB.", valueName: "app=d/size"))
+    @Option(
+        help: ArgumentHelp(
+            "An app's own fetch duration and size, APP=DURATION/SIZE (repeatable), e.g. com.example.podcast=20s/5MB.",
+            valueName: "app=d/size"))
     var appCost: [String] = []
     @Option(help: "LTE transfer power, W.") var cellularTransferW = 1.288
     @Option(help: "LTE promotion time.") var cellularPromotion = DurationArgument(260_000)
@@ -170,18 +177,15 @@ struct ReplayOptions: ParsableArguments {
     /// Applies the app and day filters to a protocol.
     func restrict(_ evaluation: inout EvaluationProtocol) {
         if let apps {
-            evaluation.apps = Set(apps.split(separator: ",").map { AppID(String($0).trimmingCharacters(in: .whitespaces)) })
+            evaluation.apps = Set(
+                apps.split(separator: ",").map { AppID(String($0).trimmingCharacters(in: .whitespaces)) })
         }
         evaluation.scoredFrom = from
         evaluation.scoredThrough = to
     }
 
-    /// Replays `policies` over the database's users, a batch of users at a time (memory holds one
-    /// batch), with a progress bar on a terminal.
-    func compare(
-        database path: String, evaluation: EvaluationProtocol, policies: [any FetchPolicy]?, showProgress: Bool
-    ) throws -> ComparisonReport {
-        let queries = try HistoryLoader.open(path)
+    /// The users `--users` selects (all users with launches by default), in the database's order.
+    func userNames(_ queries: UsageQueries, path: String) throws -> [String] {
         let everyone = try queries.usersWithLaunches().map(\.name)
         var names = everyone
         if let users {
@@ -200,15 +204,15 @@ struct ReplayOptions: ParsableArguments {
         guard !names.isEmpty else {
             throw CommandFailure("\(path): no launches to replay (import some usage logs first)")
         }
-        var simulator = Simulator(evaluation: evaluation, settings: try settings())
-        simulator.perUser = perUser
-        let chosen = try policies ?? PolicyRegistry.standard(contentUpdates: try queries.hasContentUpdates())
-        var run = simulator.comparison(policies: chosen)
-        let bar = showProgress ? ProgressBar(total: names.count, unit: "users") : nil
+        return names
+    }
+
+    /// Loads the named users 64 at a time (read on all cores: a read-only database serves
+    /// concurrent readers) and hands each batch, users without launches left out, to `body`.
+    static func forEachBatch(of names: [String], _ queries: UsageQueries, _ body: ([UserHistory]) -> Void) throws {
         let batch = 64
         var i = 0
         while i < names.count {
-            // Read on all cores (a read-only database serves concurrent readers).
             let loaded = ParallelMap.map(Array(names[i..<min(names.count, i + batch)])) { name in
                 Result { () throws(StoreError) -> UserHistory? in try queries.history(of: UserID(name), before: nil) }
             }
@@ -216,9 +220,24 @@ struct ReplayOptions: ParsableArguments {
             for result in loaded {
                 if let h = try result.get(), !h.launches.isEmpty { histories.append(h) }
             }
-            run.add(histories) { bar?.advance() }
+            body(histories)
             i += batch
         }
+    }
+
+    /// Replays `policies` over the database's users, a batch of users at a time (memory holds one
+    /// batch), with a progress bar on a terminal.
+    func compare(
+        database path: String, evaluation: EvaluationProtocol, policies: [any FetchPolicy]?, showProgress: Bool
+    ) throws -> ComparisonReport {
+        let queries = try HistoryLoader.open(path)
+        let names = try userNames(queries, path: path)
+        var simulator = Simulator(evaluation: evaluation, settings: try settings())
+        simulator.perUser = perUser
+        let chosen = try policies ?? PolicyRegistry.standard(contentUpdates: try queries.hasContentUpdates())
+        var run = simulator.comparison(policies: chosen)
+        let bar = showProgress ? ProgressBar(total: names.count, unit: "users") : nil
+        try Self.forEachBatch(of: names, queries) { run.add($0) { bar?.advance() } }
         bar?.finish()
         if timings { for line in Self.timingTable(run).split(separator: "\n") { Terminal.note(String(line)) } }
         var report = run.report()
@@ -235,7 +254,8 @@ struct ReplayOptions: ParsableArguments {
                 history, day: traceDay, policies: Array(run.policies.prefix(report.policies.count)),
                 choice: choice + day)
             if report.timeline == nil, traceUser != nil || traceDay != nil {
-                Terminal.note("fetchlab: warning: no scored day \(traceDay.map { "\($0) " } ?? "")for user \(name): no timeline")
+                Terminal.note(
+                    "fetchlab: warning: no scored day \(traceDay.map { "\($0) " } ?? "")for user \(name): no timeline")
             }
         } else if let name = traceUser {
             throw CommandFailure("\(path): no user '\(name)' for --trace-user (see fetchlab inspect)")

@@ -22,6 +22,11 @@ struct ReportOutputOptions: ParsableArguments {
     /// A file that cannot be written is refused before any work (the write can still fail later).
     func validate() throws {
         guard let output else { return }
+        try Self.checkWritable(output)
+    }
+
+    /// Throws unless `output` names a file in an existing directory (`--output`).
+    static func checkWritable(_ output: String) throws {
         var isDirectory: ObjCBool = false
         let parent = URL(fileURLWithPath: output).deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -45,7 +50,10 @@ struct ReportOutputOptions: ParsableArguments {
     }
 
     /// Prints `text` (and a line break) on stdout, or writes it to `--output`.
-    func emit(_ text: String) throws {
+    func emit(_ text: String) throws { try Self.emit(text, to: output) }
+
+    /// Prints `text` (and a line break) on stdout, or writes it to `output` when given.
+    static func emit(_ text: String, to output: String?) throws {
         guard let output else {
             print(text)
             return

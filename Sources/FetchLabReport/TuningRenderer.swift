@@ -1,0 +1,111 @@
+import FetchLabSimulation
+import Foundation
+
+/// `fetchlab tune` as a table or JSON.
+public enum TuningRenderer {
+    /// Per fold: the settings tried ranked on train (feasibility, Pareto front), the chosen
+    /// setting and the best fixed interval on held-out data; then the replays the search used.
+    public static func text(_ r: TuningResult) -> String {
+        var lines: [String] = []
+        let subject = r.constraints.isEmpty ? "" : " subject to \(r.constraints.joined(separator: ","))"
+        lines.append("tune \(r.family) (\(r.method) search): \(r.objective)\(subject)")
+        let objectiveHeader = r.objective.split(separator: " ").last.map(String.init) ?? "objective"
+        for (f, fold) in r.folds.enumerated() {
+            lines.append("")
+            lines.append(r.folds.count > 1 ? "fold \(f + 1): \(fold.label)" : fold.label)
+            // The objective's own column unless it is fresh@15m, which always has one.
+            let extra = objectiveHeader == "fresh@15m" ? [] : [objectiveHeader]
+            let header =
+                ["rank", "setting"] + extra + [
+                    "fresh@15m", "J/day", "cell MB/day", "fetches/app/day", "feasible", "pareto",
+                ]
+            var rows: [[String]] = []
+            for (i, t) in fold.tried.enumerated() {
+                rows.append(
+                    ["\(i + 1)", t.name] + (extra.isEmpty ? [] : [number(t.train.objective)]) + [
+                        TextFormat.fixed(t.train.fresh15 * 100) + "%", TextFormat.fixed(t.train.energyJoulesPerDay),
+                        TextFormat.fixed(t.train.cellularMBPerDay, 2), TextFormat.fixed(t.train.fetchesPerAppDay, 2),
+                        t.feasible ? "yes" : "no", t.pareto ? "*" : "",
+                    ])
+            }
+            lines += table(header, rows)
+            lines.append("* on the Pareto front of fresh@15m, energy and cellular (train)")
+            lines.append(
+                "chosen on train: \(fold.chosen); best fixed interval tuned the same way: "
+                    + (fold.bestFixed ?? "none meets the constraints"))
+            var held = [
+                ["held out", "setting"] + extra + [
+                    "fresh@15m", "J/day", "cell MB/day", "fetches/app/day", "scored launches",
+                ]
+            ]
+            var measured = [("tuned", fold.chosen, fold.chosenTest)]
+            if let name = fold.bestFixed, let s = fold.bestFixedTest { measured.append(("best fixed", name, s)) }
+            for (role, name, s) in measured {
+                held.append(
+                    [role, name] + (extra.isEmpty ? [] : [number(s.objective)]) + [
+                        TextFormat.fixed(s.fresh15 * 100) + "%", TextFormat.fixed(s.energyJoulesPerDay),
+                        TextFormat.fixed(s.cellularMBPerDay, 2), TextFormat.fixed(s.fetchesPerAppDay, 2),
+                        TextFormat.count(s.scoredLaunches),
+                    ])
+            }
+            lines += table(held[0], Array(held.dropFirst()))
+        }
+        lines.append("")
+        if r.folds.count > 1 {
+            let c = r.chosenTest
+            var line =
+                "held-out \(objectiveHeader) over \(r.folds.count) folds: tuned \(r.family) mean \(number(c.mean)) (\(number(c.min)) to \(number(c.max)))"
+            if let b = r.bestFixedTest {
+                line += ", best fixed mean \(number(b.mean)) (\(number(b.min)) to \(number(b.max)))"
+            }
+            lines.append(line)
+        }
+        lines.append(
+            "replays: \(TextFormat.counted(r.replays, "setting")) replayed by the search"
+                + " (each at most once per fold; the fixed baselines and held-out runs not counted)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// `tune --format json`: the settings tried with train scores, the chosen setting, its
+    /// held-out score against the best fixed interval, and the replays used (snake_case keys).
+    public static func json(_ r: TuningResult) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        guard let data = try? encoder.encode(Document(result: r)) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    struct Document: Encodable {
+        var result: TuningResult
+        enum CodingKeys: String, CodingKey {
+            case family, method, objective, constraints, folds, replays, chosenTest, bestFixedTest
+        }
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(result.family, forKey: .family)
+            try c.encode(result.method, forKey: .method)
+            try c.encode(result.objective, forKey: .objective)
+            try c.encode(result.constraints, forKey: .constraints)
+            try c.encode(result.folds, forKey: .folds)
+            try c.encode(result.replays, forKey: .replays)
+            try c.encode(result.chosenTest, forKey: .chosenTest)
+            try c.encode(result.bestFixedTest, forKey: .bestFixedTest)
+        }
+    }
+
+    static func number(_ x: Double) -> String { abs(x) >= 100 ? TextFormat.fixed(x, 1) : TextFormat.fixed(x, 3) }
+
+    /// Left-aligned first two columns, the rest right-aligned.
+    static func table(_ header: [String], _ rows: [[String]]) -> [String] {
+        let all = [header] + rows
+        let widths = header.indices.map { c in all.map { $0[c].count }.max() ?? 0 }
+        return all.map { row in
+            var line = row.indices.map { c in
+                TextFormat.pad(row[c], widths[c], right: c >= 2 || (c == 0 && header[0] == "rank"))
+            }.joined(separator: "  ")
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
+        }
+    }
+}

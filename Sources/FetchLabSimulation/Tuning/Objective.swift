@@ -1,0 +1,182 @@
+import FetchLabCore
+import Foundation
+
+/// A measure of a replay a tuner optimises or constrains: `fresh@15m`, `energy`, `battery`,
+/// `cellular`, `fetches`, `gap`.
+public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
+    /// fresh@τ (share of scored launches), higher is better.
+    case fresh(Microseconds)
+    /// Joules from the battery per user per day.
+    case energy
+    /// Battery percent per user per day.
+    case battery
+    /// Cellular MB per user per day.
+    case cellular
+    /// Fetches per app per day.
+    case fetches
+    /// Gap closed.
+    case gap
+
+    /// Parses `fresh@15m`, `energy`, `battery`, `cellular`, `fetches`, `gap`.
+    public static func parse(_ raw: String) throws(TuningError) -> TuningMetric {
+        let text = raw.lowercased().trimmingCharacters(in: .whitespaces)
+        switch text {
+        case "energy": return .energy
+        case "battery": return .battery
+        case "cellular": return .cellular
+        case "fetches": return .fetches
+        case "gap", "gap-closed", "gap_closed": return .gap
+        default:
+            if text.hasPrefix("fresh@"), let tau = Quantity.duration(String(text.dropFirst(6))),
+                tau >= .minutes(1), tau <= .hours(24)
+            {
+                return .fresh(tau)
+            }
+            if text == "fresh" { return .fresh(.minutes(15)) }
+            throw TuningError(
+                "metric '\(raw)' is not fresh@τ (e.g. fresh@15m, τ from 1m to 24h), energy, battery, cellular, fetches or gap"
+            )
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .fresh(let tau): "fresh@\(FixedIntervalPolicy.durationName(tau))"
+        case .energy: "energy"
+        case .battery: "battery"
+        case .cellular: "cellular"
+        case .fetches: "fetches"
+        case .gap: "gap"
+        }
+    }
+
+    /// The unit a constraint's bound is written in, for messages and tables.
+    public var unit: String {
+        switch self {
+        case .fresh, .gap: ""
+        case .energy: "J/day"
+        case .battery: "%/day"
+        case .cellular: "MB/day"
+        case .fetches: "/app/day"
+        }
+    }
+
+    /// Higher is better for fresh and gap closed, lower for the costs.
+    public var higherIsBetter: Bool {
+        switch self {
+        case .fresh, .gap: true
+        default: false
+        }
+    }
+
+    /// The metric's value in a policy's metrics (gap closed absent counts as 0; a fresh@τ the
+    /// replay did not report is nil).
+    public func value(in m: PolicyMetrics) -> Double? {
+        switch self {
+        case .fresh(let tau):
+            guard let i = m.freshKeys.firstIndex(of: PolicyMetrics.freshKey(minutes: tau.inMinutes)) else { return nil }
+            return m.fresh[i]
+        case .energy: return m.energyJoulesPerDay
+        case .battery: return m.batteryPercentPerDay
+        case .cellular: return m.cellularMBPerDay
+        case .fetches: return m.fetchesPerAppDay
+        case .gap: return m.gapClosed ?? 0
+        }
+    }
+
+    /// The τ a fresh metric needs the replay to report.
+    public var tau: Microseconds? {
+        if case .fresh(let tau) = self { return tau }
+        return nil
+    }
+}
+
+/// What a tuner optimises: `--maximize fresh@15m` or `--minimize energy`.
+public struct Objective: Sendable, Hashable, CustomStringConvertible {
+    public var metric: TuningMetric
+    public var maximize: Bool
+
+    public init(metric: TuningMetric, maximize: Bool) {
+        self.metric = metric
+        self.maximize = maximize
+    }
+
+    /// `maximize fresh@15m`.
+    public var description: String { "\(maximize ? "maximize" : "minimize") \(metric)" }
+
+    /// The score to sort by, higher is better (the value, negated when minimising).
+    public func score(_ value: Double) -> Double { maximize ? value : -value }
+}
+
+/// One bound on a metric: `battery<=1%/day`, `fresh@15m>=0.6`.
+public struct TuningConstraint: Sendable, Hashable, CustomStringConvertible {
+    public var metric: TuningMetric
+    /// true: value ≤ bound; false: value ≥ bound.
+    public var atMost: Bool
+    public var bound: Double
+
+    public init(metric: TuningMetric, atMost: Bool, bound: Double) {
+        self.metric = metric
+        self.atMost = atMost
+        self.bound = bound
+    }
+
+    public var description: String {
+        "\(metric)\(atMost ? "<=" : ">=")\(PolicyRegistry.Arguments.numberName(bound))\(metric.unit)"
+    }
+
+    /// Whether a value satisfies the bound (a missing value does not).
+    public func holds(_ value: Double?) -> Bool {
+        guard let value else { return false }
+        return atMost ? value <= bound + 1e-12 : value >= bound - 1e-12
+    }
+
+    /// Parses a comma-separated list such as `battery<=1%/day,cellular<=5MB/day,fresh@15m>=0.6,fetches<=5`;
+    /// the error names the part at fault.
+    public static func parseList(_ text: String) throws(TuningError) -> [TuningConstraint] {
+        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !parts.isEmpty else { throw TuningError("no constraint given; expected e.g. battery<=1%/day,fetches<=5") }
+        var out: [TuningConstraint] = []
+        for part in parts { out.append(try parse(part)) }
+        return out
+    }
+
+    /// Parses one constraint: `metric<=bound` or `metric>=bound`, the bound optionally with the
+    /// metric's unit (`1%/day`, `5MB/day`, `300J/day`, `5/app/day`, `/day`).
+    public static func parse(_ raw: String) throws(TuningError) -> TuningConstraint {
+        let text = raw.filter { !$0.isWhitespace }
+        let atMost: Bool
+        let pieces: [Substring]
+        if text.contains("<=") {
+            atMost = true
+            pieces = text.split(separator: "<=", omittingEmptySubsequences: false)
+        } else if text.contains(">=") {
+            atMost = false
+            pieces = text.split(separator: ">=", omittingEmptySubsequences: false)
+        } else {
+            throw TuningError("constraint '\(raw)' needs <= or >=, e.g. fetches<=5")
+        }
+        guard pieces.count == 2 else {
+            throw TuningError("constraint '\(raw)' must be one metric, <= or >=, one bound")
+        }
+        let metric: TuningMetric
+        do { metric = try TuningMetric.parse(String(pieces[0])) } catch {
+            throw TuningError("constraint '\(raw)': \(error.message)")
+        }
+        var number = pieces[1].lowercased()
+        for suffix in ["/app/day", "/day", "%", "mb", "j"] where number.hasSuffix(suffix) {
+            number.removeLast(suffix.count)
+        }
+        guard let bound = Double(number), bound.isFinite, bound >= 0 else {
+            throw TuningError("constraint '\(raw)': bound '\(pieces[1])' is not a non-negative number")
+        }
+        return TuningConstraint(metric: metric, atMost: atMost, bound: bound)
+    }
+}
+
+/// A tuning mistake or failure, one printable line.
+public struct TuningError: Error, CustomStringConvertible, Equatable {
+    public var message: String
+    public var description: String { message }
+    public init(_ message: String) { self.message = message }
+}

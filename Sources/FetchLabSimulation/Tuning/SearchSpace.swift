@@ -1,0 +1,120 @@
+import FetchLabCore
+import Foundation
+
+/// The settings of one policy family a tuner may try: one axis per parameter, each a list of
+/// values as people type them. A setting is one value per axis; it becomes a policy by building
+/// the family's canonical name and parsing it with ``PolicyRegistry`` (so every setting is an
+/// ordinary policy, e.g. `predictive(10m,0.3)`).
+public struct SearchSpace: Sendable, Hashable {
+    /// A tunable family and its parameters, in the order of its name's arguments.
+    public enum Family: String, Sendable, Hashable, CaseIterable {
+        case fixed, predictive, budgeted, workmanager
+
+        /// The parameters, in the order of the canonical name, with their default values.
+        public var parameters: [(name: String, defaults: [String])] {
+            switch self {
+            case .fixed: [("interval", ["15m", "30m", "1h", "2h", "4h", "8h", "24h"])]
+            case .predictive: [("lead", ["5m", "10m", "15m"]), ("threshold", ["0.2", "0.3", "0.4", "0.55"])]
+            case .budgeted: [("k", ["1", "2", "4", "8"])]
+            case .workmanager:
+                [("period", ["15m", "30m", "1h", "2h"]), ("flex", ["5m", "15m"]), ("constraints", ["none"])]
+            }
+        }
+
+        /// The canonical name of one setting (values in parameter order).
+        func name(_ values: [String]) -> String { "\(rawValue)(\(values.joined(separator: ",")))" }
+    }
+
+    public struct Axis: Sendable, Hashable {
+        public var name: String
+        public var values: [String]
+    }
+
+    public var family: Family
+    public var axes: [Axis]
+
+    /// A setting: one index into each axis's values.
+    public typealias Setting = [Int]
+
+    /// Builds a family's space from `--grid "lead=5m,10m;threshold=0.2,0.3"` (axes not given keep
+    /// the family's defaults; nil: all defaults). Every setting is checked to parse as a policy.
+    public static func parse(family raw: String, grid: String?) throws(TuningError) -> SearchSpace {
+        guard let family = Family(rawValue: raw.lowercased().trimmingCharacters(in: .whitespaces)) else {
+            throw TuningError(
+                "family '\(raw)' cannot be tuned; expected \(Family.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var axes = family.parameters.map { Axis(name: $0.name, values: $0.defaults) }
+        if let grid {
+            var seen = Set<String>()
+            for part in grid.split(separator: ";").map({ $0.filter { !$0.isWhitespace } }) where !part.isEmpty {
+                let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard kv.count == 2 else { throw TuningError("grid '\(part)' must be parameter=value,value,…") }
+                let key = kv[0].lowercased()
+                guard let i = axes.firstIndex(where: { $0.name == key }) else {
+                    throw TuningError(
+                        "grid '\(part)': \(family.rawValue) has no parameter '\(kv[0])'; expected "
+                            + axes.map(\.name).joined(separator: ", "))
+                }
+                guard seen.insert(key).inserted else { throw TuningError("grid '\(part)': '\(key)' given twice") }
+                var values: [String] = []
+                for v in kv[1].split(separator: ",", omittingEmptySubsequences: false).map({ $0.lowercased() }) {
+                    guard !v.isEmpty else { throw TuningError("grid '\(part)': an empty value") }
+                    if !values.contains(v) { values.append(v) }
+                }
+                axes[i].values = values
+            }
+        }
+        let space = SearchSpace(family: family, axes: axes)
+        // Every value must make a policy: check each axis's values with the others at their first value.
+        for (a, axis) in axes.enumerated() {
+            for v in axis.values.indices {
+                var setting = axes.map { _ in 0 }
+                setting[a] = v
+                _ = try space.policy(setting)
+            }
+        }
+        return space
+    }
+
+    public init(family: Family, axes: [Axis]) {
+        self.family = family
+        self.axes = axes
+    }
+
+    /// The number of settings (the product of the axes' sizes).
+    public var count: Int { axes.reduce(1) { $0 * $1.values.count } }
+
+    /// Every setting, the last axis varying fastest.
+    public var settings: [Setting] {
+        var out: [Setting] = [[]]
+        for axis in axes { out = out.flatMap { s in axis.values.indices.map { s + [$0] } } }
+        return out
+    }
+
+    /// The middle of the grid (the lower middle value of each axis).
+    public var middle: Setting { axes.map { ($0.values.count - 1) / 2 } }
+
+    /// The canonical name of a setting as the family writes it (parsed back, so `fixed(60m)` is `fixed(1h)`).
+    public func name(_ setting: Setting) throws(TuningError) -> String { try policy(setting).name }
+
+    /// The policy of a setting.
+    public func policy(_ setting: Setting) throws(TuningError) -> any FetchPolicy {
+        let text = family.name(zip(axes, setting).map { $0.values[$1] })
+        do {
+            let policies = try PolicyRegistry.parse(text)
+            guard policies.count == 1 else { throw TuningError("grid setting \(text) is not one policy") }
+            return policies[0]
+        } catch let error as PolicyRegistry.ParseError {
+            throw TuningError("grid: \(error.message)")
+        } catch let error as TuningError {
+            throw error
+        } catch {
+            throw TuningError("grid: \(error)")
+        }
+    }
+
+    /// The setting's values by axis, e.g. `lead=10m threshold=0.3`.
+    public func describe(_ setting: Setting) -> String {
+        zip(axes, setting).map { "\($0.name)=\($0.values[$1])" }.joined(separator: " ")
+    }
+}

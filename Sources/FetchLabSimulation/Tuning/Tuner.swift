@@ -1,0 +1,335 @@
+import FetchLabCore
+
+/// How a tuner walks a ``SearchSpace``.
+public enum SearchMethod: String, Sendable, Hashable, CaseIterable {
+    /// Every setting, in one round.
+    case grid
+    /// `samples` distinct settings drawn with a seeded generator, in one round.
+    case random
+    /// From the grid's middle, one parameter at a time moved to its best value (one round per
+    /// axis), until a whole pass changes nothing.
+    case coordinate
+}
+
+/// How the days or users are split into the part a setting is chosen on and the part it is
+/// measured on.
+public enum TuningSplit: Sendable, Hashable {
+    /// Train on the scored days through a cut, test on the days after it. `trainUntil` fixes the
+    /// cut (nil: 70 % of the scored span); `folds` ≥ 2 makes expanding-window folds, cut after
+    /// each k/(folds+1) of the span, each tested on the days up to the next cut.
+    case time(trainUntil: CivilDate?, folds: Int)
+    /// Train on the users whose name hashes into the first 70 %, test on the others.
+    case users
+}
+
+/// Tunes one family's parameters on training data and measures the chosen setting, and the best
+/// fixed interval chosen the same way, on held-out data.
+public struct Tuner: Sendable {
+    /// Feeds every user to `body`, a batch at a time (the CLI reads them from the database).
+    public typealias UserBatches = (_ body: ([UserHistory]) -> Void) throws -> Void
+
+    public var simulator: Simulator
+    public var space: SearchSpace
+    public var objective: Objective
+    public var constraints: [TuningConstraint]
+    public var method: SearchMethod = .grid
+    /// Settings drawn by the random search.
+    public var samples = 10
+    public var seed: UInt64 = 1
+    public var split: TuningSplit = .time(trainUntil: nil, folds: 1)
+    /// Called with a line of progress (a round started).
+    public var progress: (@Sendable (String) -> Void)? = nil
+
+    public init(simulator: Simulator, space: SearchSpace, objective: Objective, constraints: [TuningConstraint] = []) {
+        self.simulator = simulator
+        self.space = space
+        self.objective = objective
+        self.constraints = constraints
+    }
+
+    /// The fixed intervals the baseline is chosen from.
+    public static var fixedBaselines: [any FetchPolicy] {
+        PolicyRegistry.fixedIntervals.map { FixedIntervalPolicy(interval: $0) }
+    }
+
+    /// Runs the search and the held-out measurement on every fold.
+    public func run(_ users: @escaping UserBatches) throws -> TuningResult {
+        var evaluation = simulator.evaluation
+        for metric in [objective.metric] + constraints.map(\.metric) {
+            if let tau = metric.tau, !evaluation.taus.contains(tau) { evaluation.taus.append(tau) }
+        }
+        var base = simulator
+        base.evaluation = evaluation
+        base.perUser = false
+        var folds: [TuningFold] = []
+        switch split {
+        case .users:
+            folds.append(
+                try fold(
+                    users, train: base, test: base, trainUser: { Self.isTrainingUser($0) },
+                    testUser: { !Self.isTrainingUser($0) }, label: "users: train 70 %, test 30 % (by name hash)"))
+        case .time(let trainUntil, let k):
+            guard let span = try Self.scoredSpan(users, evaluation: evaluation) else {
+                throw TuningError("no launch is scored (no app with enough launches past the warm-up)")
+            }
+            let first = span.lowerBound.daysSince1970
+            let last = span.upperBound.daysSince1970
+            var cuts: [Int]
+            if let trainUntil {
+                cuts = [trainUntil.daysSince1970]
+            } else {
+                let days = last - first + 1
+                cuts =
+                    k <= 1
+                    ? [first + Int((0.7 * Double(days)).rounded(.down)) - 1]
+                    : (1...k).map { first + days * $0 / (k + 1) - 1 }
+            }
+            for (i, cut) in cuts.enumerated() {
+                guard cut >= first, cut < last else {
+                    throw TuningError(
+                        "the training cut \(CivilDate(daysSince1970: cut)) leaves no training or no test days "
+                            + "(scored days \(span.lowerBound) to \(span.upperBound))")
+                }
+                var train = base
+                train.evaluation.scoredThrough = CivilDate(daysSince1970: cut)
+                if let through = evaluation.scoredThrough, through.daysSince1970 < cut {
+                    train.evaluation.scoredThrough = through
+                }
+                var test = base
+                test.evaluation.scoredFrom = CivilDate(daysSince1970: cut + 1)
+                if i + 1 < cuts.count { test.evaluation.scoredThrough = CivilDate(daysSince1970: cuts[i + 1]) }
+                let label =
+                    "train \(train.evaluation.scoredFrom.map { "\($0)" } ?? span.lowerBound.description) to "
+                    + "\(CivilDate(daysSince1970: cut)), test \(CivilDate(daysSince1970: cut + 1)) to "
+                    + "\(test.evaluation.scoredThrough ?? span.upperBound)"
+                folds.append(
+                    try fold(
+                        users, train: train, test: test, trainUser: { _ in true }, testUser: { _ in true },
+                        label: label,
+                        trainCut: train.evaluation.scoredThrough))
+            }
+        }
+        return TuningResult(
+            family: space.family.rawValue, method: method.rawValue, objective: objective.description,
+            constraints: constraints.map(\.description), folds: folds)
+    }
+
+    /// Whether a user trains under the user split: a stable hash of the name (FNV-1a) in the first 70 %.
+    public static func isTrainingUser(_ user: UserID) -> Bool {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in user.name.utf8 {
+            h ^= UInt64(b)
+            h = h &* 0x100_0000_01b3
+        }
+        return h % 100 < 70
+    }
+
+    /// The first and last scored local day over all users (nil: nothing is scored).
+    static func scoredSpan(_ users: UserBatches, evaluation: EvaluationProtocol) throws -> ClosedRange<CivilDate>? {
+        var first: Int? = nil
+        var last: Int? = nil
+        try users { batch in
+            for h in batch {
+                guard let w = evaluation.window(of: h), !evaluation.evaluatedApps(of: h).isEmpty else { continue }
+                let a = LocalCalendar.day(w.start, offset: w.offset)
+                let b = LocalCalendar.day(w.end, offset: w.offset)
+                first = min(first ?? a, a)
+                last = max(last ?? b, b)
+            }
+        }
+        guard let first, let last else { return nil }
+        return CivilDate(daysSince1970: first)...CivilDate(daysSince1970: last)
+    }
+
+    /// Searches on the training part, then measures on the test part.
+    func fold(
+        _ users: @escaping UserBatches, train: Simulator, test: Simulator, trainUser: @escaping (UserID) -> Bool,
+        testUser: @escaping (UserID) -> Bool, label: String, trainCut: CivilDate? = nil
+    ) throws -> TuningFold {
+        var scorer = Scorer(simulator: train, users: users, include: trainUser)
+        scorer.cut = trainCut
+        // The fixed baselines ride along with the first round (the comparison replays them anyway).
+        let baselines = Self.fixedBaselines
+        var tried: [SearchSpace.Setting] = []
+        switch method {
+        case .grid:
+            tried = space.settings
+            progress?("\(label): \(tried.count) settings")
+            try scorer.score(try tried.map { try space.policy($0) }, alongside: baselines)
+        case .random:
+            var rng = SplitMix64(seed: seed)
+            var all = space.settings
+            for i in all.indices.dropLast().reversed() {
+                let j = Int(rng.next() % UInt64(i + 2))
+                all.swapAt(i + 1, j)
+            }
+            tried = Array(all.prefix(max(1, samples)))
+            progress?("\(label): \(tried.count) random settings")
+            try scorer.score(try tried.map { try space.policy($0) }, alongside: baselines)
+        case .coordinate:
+            var current = space.middle
+            tried = [current]
+            try scorer.score([try space.policy(current)], alongside: baselines)
+            var improved = true
+            var passes = 0
+            while improved && passes < 100 {
+                improved = false
+                passes += 1
+                for a in space.axes.indices {
+                    let round = space.axes[a].values.indices.map { v -> SearchSpace.Setting in
+                        var s = current
+                        s[a] = v
+                        return s
+                    }
+                    progress?("\(label): pass \(passes), \(space.axes[a].name): \(round.count) settings")
+                    try scorer.score(try round.map { try space.policy($0) })
+                    for s in round where !tried.contains(s) { tried.append(s) }
+                    var best = current
+                    for s in round
+                    where try rank(scorer.metrics(space.name(s)), name: space.name(s))
+                        > rank(scorer.metrics(space.name(best)), name: space.name(best))
+                    {
+                        best = s
+                    }
+                    if best != current {
+                        current = best
+                        improved = true
+                    }
+                }
+            }
+        }
+        var rows: [TriedSetting] = try tried.map { s in
+            let name = try space.name(s)
+            return row(name: name, values: space.describe(s), metrics: scorer.metrics(name))
+        }
+        rows.sort { rank($0) > rank($1) }
+        Self.markPareto(&rows)
+        guard let chosen = rows.first(where: { $0.feasible }) else {
+            throw TuningError(
+                "no setting tried meets \(constraints.map(\.description).joined(separator: ",")) on the training data (\(label))"
+            )
+        }
+        let fixedRows = Self.fixedBaselines.map { row(name: $0.name, values: "", metrics: scorer.metrics($0.name)) }
+        let bestFixed = fixedRows.filter { $0.feasible }.max { rank($0) < rank($1) }
+        // Held out: the chosen setting and the best fixed interval, in one comparison.
+        var held = Scorer(simulator: test, users: users, include: testUser)
+        let chosenPolicy = try PolicyRegistry.parse(chosen.name)[0]
+        try held.score([chosenPolicy], alongside: try bestFixed.map { try PolicyRegistry.parse($0.name) } ?? [])
+        return TuningFold(
+            label: label, tried: rows, chosen: chosen.name, bestFixed: bestFixed?.name,
+            chosenTrain: chosen.train, bestFixedTrain: bestFixed?.train,
+            chosenTest: summary(held.metrics(chosen.name)),
+            bestFixedTest: bestFixed.map { summary(held.metrics($0.name)) },
+            replays: scorer.replays)
+    }
+
+    func summary(_ m: PolicyMetrics) -> ScoreSummary {
+        ScoreSummary(
+            objective: objective.metric.value(in: m) ?? 0, fresh15: TuningMetric.fresh(.minutes(15)).value(in: m) ?? 0,
+            energyJoulesPerDay: m.energyJoulesPerDay, batteryPercentPerDay: m.batteryPercentPerDay,
+            cellularMBPerDay: m.cellularMBPerDay, fetchesPerAppDay: m.fetchesPerAppDay, scoredLaunches: m.scoredLaunches
+        )
+    }
+
+    func row(name: String, values: String, metrics m: PolicyMetrics) -> TriedSetting {
+        TriedSetting(
+            name: name, values: values, train: summary(m),
+            feasible: constraints.allSatisfy { $0.holds($0.metric.value(in: m)) }, pareto: false)
+    }
+
+    /// Feasible first, then the objective, then the name (earlier names win ties).
+    struct Rank: Comparable {
+        var feasible: Bool
+        var score: Double
+        var name: String
+        static func < (a: Rank, b: Rank) -> Bool {
+            if a.feasible != b.feasible { return !a.feasible }
+            if a.score != b.score { return a.score < b.score }
+            return a.name > b.name
+        }
+    }
+
+    func rank(_ r: TriedSetting) -> Rank {
+        Rank(feasible: r.feasible, score: objective.score(r.train.objective), name: r.name)
+    }
+
+    func rank(_ m: PolicyMetrics, name: String) -> Rank {
+        rank(row(name: name, values: "", metrics: m))
+    }
+
+    /// Marks the settings no other setting beats on fresh@15m, energy and cellular at once.
+    static func markPareto(_ rows: inout [TriedSetting]) {
+        for i in rows.indices {
+            let a = rows[i].train
+            rows[i].pareto = !rows.contains { r in
+                let b = r.train
+                let noWorse =
+                    b.fresh15 >= a.fresh15 && b.energyJoulesPerDay <= a.energyJoulesPerDay
+                    && b.cellularMBPerDay <= a.cellularMBPerDay
+                let better =
+                    b.fresh15 > a.fresh15 || b.energyJoulesPerDay < a.energyJoulesPerDay
+                    || b.cellularMBPerDay < a.cellularMBPerDay
+                return noWorse && better
+            }
+        }
+    }
+}
+
+/// Replays policies over the users of one split, each canonical name at most once.
+struct Scorer {
+    let simulator: Simulator
+    let users: Tuner.UserBatches
+    let include: (UserID) -> Bool
+    /// The last local day the training part may see: each history is cut at the following local
+    /// midnight before it is replayed, so no later event (nor its count of launches, which picks
+    /// the evaluated apps) reaches selection.
+    var cut: CivilDate? = nil
+    var cache: [String: PolicyMetrics] = [:]
+    /// Settings replayed (cache misses of counted rounds).
+    var replays = 0
+
+    init(simulator: Simulator, users: @escaping Tuner.UserBatches, include: @escaping (UserID) -> Bool) {
+        self.simulator = simulator
+        self.users = users
+        self.include = include
+    }
+
+    /// Replays the policies not yet in the cache, and the uncounted `others` (baselines) with them,
+    /// all in one comparison (users loaded once); ``replays`` counts the first ones.
+    mutating func score(_ policies: [any FetchPolicy], alongside others: [any FetchPolicy] = []) throws {
+        var missing: [any FetchPolicy] = []
+        var names = Set<String>()
+        for p in policies where cache[p.name] == nil && names.insert(p.name).inserted { missing.append(p) }
+        let counted = missing.count
+        for p in others where cache[p.name] == nil && names.insert(p.name).inserted { missing.append(p) }
+        guard !missing.isEmpty else { return }
+        var run = simulator.comparison(policies: missing)
+        let include = self.include
+        let cut = self.cut
+        try users { batch in
+            run.add(
+                batch.filter { include($0.user) }.map { h in
+                    guard let cut, let offset = h.launches.first?.offset else { return h }
+                    return h.before(LocalCalendar.midnight(of: cut.daysSince1970 + 1, offset: offset))
+                })
+        }
+        let report = run.report()
+        for (p, result) in zip(missing, report.policies) { cache[p.name] = result.metrics }
+        replays += counted
+    }
+
+    func metrics(_ name: String) -> PolicyMetrics { cache[name]! }
+}
+
+/// A small seeded generator (SplitMix64): the same seed draws the same settings.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}

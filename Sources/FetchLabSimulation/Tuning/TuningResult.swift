@@ -1,0 +1,78 @@
+/// What a tuning run found: per fold, the settings tried with their training scores, the chosen
+/// setting and the best fixed interval, and both measured on held-out data.
+public struct TuningResult: Sendable, Codable, Hashable {
+    public var family: String
+    public var method: String
+    public var objective: String
+    public var constraints: [String]
+    public var folds: [TuningFold]
+
+    /// Settings replayed by the search, over all folds (the fixed baselines and the held-out
+    /// measurement not included).
+    public var replays: Int { folds.reduce(0) { $0 + $1.replays } }
+
+    /// The held-out objective of the chosen settings over the folds: mean, min, max.
+    public var chosenTest: Spread { Spread(folds.map(\.chosenTest.objective)) }
+    /// The same for the best fixed intervals (folds without one left out; nil: none).
+    public var bestFixedTest: Spread? {
+        let values = folds.compactMap { $0.bestFixedTest?.objective }
+        return values.isEmpty ? nil : Spread(values)
+    }
+}
+
+/// Mean, min and max of a score over folds.
+public struct Spread: Sendable, Codable, Hashable {
+    public var mean: Double
+    public var min: Double
+    public var max: Double
+    public init(_ values: [Double]) {
+        mean = values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
+        min = values.min() ?? 0
+        max = values.max() ?? 0
+    }
+}
+
+/// One train/test split.
+public struct TuningFold: Sendable, Codable, Hashable {
+    /// The split in words, e.g. `train 2024-03-08 to 2024-03-20, test 2024-03-21 to 2024-03-26`.
+    public var label: String
+    /// The settings tried, ranked by the objective on train (feasible first).
+    public var tried: [TriedSetting]
+    public var chosen: String
+    /// The best feasible fixed interval on train (nil: none meets the constraints).
+    public var bestFixed: String?
+    public var chosenTrain: ScoreSummary
+    public var bestFixedTrain: ScoreSummary?
+    public var chosenTest: ScoreSummary
+    public var bestFixedTest: ScoreSummary?
+    /// Settings the search replayed on this fold's training data.
+    public var replays: Int
+}
+
+/// One setting's training scores.
+public struct TriedSetting: Sendable, Codable, Hashable {
+    public var name: String
+    /// `lead=10m threshold=0.3`.
+    public var values: String
+    public var train: ScoreSummary
+    public var feasible: Bool
+    /// On the Pareto front of fresh@15m, energy and cellular among the settings tried.
+    public var pareto: Bool
+}
+
+/// The figures a tuning report shows of one replay.
+public struct ScoreSummary: Sendable, Codable, Hashable {
+    /// The objective's metric.
+    public var objective: Double
+    public var fresh15: Double
+    public var energyJoulesPerDay: Double
+    public var batteryPercentPerDay: Double
+    public var cellularMBPerDay: Double
+    public var fetchesPerAppDay: Double
+    public var scoredLaunches: Int
+
+    enum CodingKeys: String, CodingKey {
+        case objective, energyJoulesPerDay, batteryPercentPerDay, cellularMBPerDay, fetchesPerAppDay, scoredLaunches
+        case fresh15 = "fresh_15m"
+    }
+}

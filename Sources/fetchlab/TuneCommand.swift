@@ -1,0 +1,124 @@
+import ArgumentParser
+import FetchLabCore
+import FetchLabReport
+import FetchLabSimulation
+
+struct TuneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tune",
+        abstract: "Tune a policy family's parameters on training days and measure them on held-out days.",
+        discussion: """
+            Every setting of the grid is an ordinary policy (its canonical name, e.g. predictive(10m,0.3)). \
+            The setting is chosen on the training part only (by default the first 70 % of the scored days; \
+            --train-until DATE, --folds K for K expanding-window folds, or --split users), then it and the \
+            best fixed interval (15m to 24h) chosen the same way are measured on the held-out part. \
+            Families and default grids: fixed interval=15m,…,24h; predictive lead=5m,10m,15m;threshold=0.2,0.3,0.4,0.55; \
+            budgeted k=1,2,4,8; workmanager period=15m,30m,1h,2h;flex=5m,15m;constraints=none.
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "The family to tune: fixed, predictive, budgeted or workmanager.")
+    var family: String
+
+    @Option(help: ArgumentHelp("The values per parameter, e.g. \"lead=5m,10m;threshold=0.2,0.3\".", valueName: "grid"))
+    var grid: String?
+
+    @Option(
+        help: "The search: grid (every setting), random (--samples settings) or coordinate (one parameter at a time).")
+    var search: SearchMethodArgument = .grid
+
+    @Option(help: "Settings the random search draws (1 to 10,000).") var samples = 10
+    @Option(help: "The random search's seed.") var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("Maximise this metric: fresh@τ (e.g. fresh@15m) or gap.", valueName: "metric"))
+    var maximize: String?
+    @Option(help: ArgumentHelp("Minimise this metric: energy, battery, cellular or fetches.", valueName: "metric"))
+    var minimize: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Constraints, e.g. \"battery<=1%/day,cellular<=5MB/day,fresh@15m>=0.6,fetches<=5\".", valueName: "list"))
+    var subjectTo: String?
+
+    @Option(help: "Train through this local day (YYYY-MM-DD), test on the days after it.") var trainUntil: CivilDate?
+    @Option(help: "Expanding-window time folds (2 to 20; 1: one split).") var folds = 1
+    @Option(help: "Split by time (days) or by users (hash of the name, 70 % train).") var split: SplitArgument = .time
+
+    @Option(help: "Output: table or json.") var format: TuneFormat = .table
+    @Option(
+        help: ArgumentHelp(
+            "Write the output to this file (replaced whole) instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @OptionGroup(title: "Population, platform, cost and context") var replay: ReplayOptions
+
+    func validate() throws {
+        try Bounds.check("--samples", samples, 1...10_000)
+        try Bounds.check("--folds", folds, 1...20)
+        _ = try tuner()
+        if split == .users && (folds > 1 || trainUntil != nil) {
+            throw ValidationError("--split users takes no --folds or --train-until")
+        }
+        if trainUntil != nil && folds > 1 { throw ValidationError("--train-until and --folds exclude each other") }
+        if let output { try ReportOutputOptions.checkWritable(output) }
+    }
+
+    /// The tuner the options describe (without its users).
+    func tuner() throws -> Tuner {
+        do {
+            let space = try SearchSpace.parse(family: family, grid: grid)
+            let objective: Objective
+            switch (maximize, minimize) {
+            case (let m?, nil): objective = Objective(metric: try TuningMetric.parse(m), maximize: true)
+            case (nil, let m?): objective = Objective(metric: try TuningMetric.parse(m), maximize: false)
+            case (nil, nil): objective = Objective(metric: .fresh(.minutes(15)), maximize: true)
+            default: throw ValidationError("give --maximize or --minimize, not both")
+            }
+            let constraints = try subjectTo.map { try TuningConstraint.parseList($0) } ?? []
+            var evaluation = EvaluationProtocol()
+            replay.restrict(&evaluation)
+            var tuner = Tuner(
+                simulator: Simulator(evaluation: evaluation, settings: try replay.settings()), space: space,
+                objective: objective, constraints: constraints)
+            tuner.method = search.method
+            tuner.samples = samples
+            tuner.seed = seed
+            tuner.split = split == .users ? .users : .time(trainUntil: trainUntil, folds: folds)
+            return tuner
+        } catch let error as TuningError {
+            throw ValidationError(error.message)
+        }
+    }
+
+    func run() throws {
+        try Exit.reporting {
+            var tuner = try tuner()
+            if Terminal.stderrIsTerminal { tuner.progress = { Terminal.note("fetchlab tune: \($0)") } }
+            let queries = try HistoryLoader.open(database.db)
+            let names = try replay.userNames(queries, path: database.db)
+            let result: TuningResult
+            do {
+                result = try tuner.run { body in try ReplayOptions.forEachBatch(of: names, queries, body) }
+            } catch let error as TuningError {
+                throw CommandFailure("\(database.db): \(error.message)")
+            }
+            let text = format == .json ? TuningRenderer.json(result) : TuningRenderer.text(result)
+            try ReportOutputOptions.emit(text, to: output)
+        }
+    }
+}
+
+enum SearchMethodArgument: String, ExpressibleByArgument, CaseIterable {
+    case grid, random, coordinate
+    var method: SearchMethod { SearchMethod(rawValue: rawValue)! }
+}
+
+enum SplitArgument: String, ExpressibleByArgument, CaseIterable {
+    case time, users
+}
+
+enum TuneFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import _FetchLabTestSupport
+
+/// `fetchlab tune` run as a user would, on a small imported file.
+@Suite struct TuneTests {
+    let dir = TemporaryDirectory()
+    var db: String { dir.path("tune.sqlite") }
+
+    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
+        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
+    }
+
+    func imported() throws {
+        let file = try dir.write("usage.csv", syntheticLaunchesCSV())
+        let result = try fetchlab(["import", "--db", db, file])
+        #expect(result.status == 0, "\(result.err)")
+    }
+
+    @Test func tuneFixedAsJSONChoosesASetting() throws {
+        try imported()
+        let json = try fetchlab([
+            "tune", "--db", db, "--family", "fixed", "--format", "json", "--subject-to", "fetches<=30",
+        ])
+        #expect(json.status == 0, "\(json.err)")
+        #expect(json.err.isEmpty, "no progress when stderr is not a terminal: \(json.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let folds = try #require(object["folds"] as? [[String: Any]])
+        #expect(folds.count == 1)
+        let chosen = try #require(folds[0]["chosen"] as? String)
+        #expect(chosen == "fixed(1h)", "\(json.out)")
+        #expect(folds[0]["best_fixed"] as? String == chosen)
+        #expect((folds[0]["tried"] as? [[String: Any]])?.count == 7)
+        #expect(object["replays"] as? Int == 7)
+        let test = try #require(folds[0]["chosen_test"] as? [String: Any])
+        #expect((test["scored_launches"] as? Int ?? 0) > 0)
+        #expect(test["fresh_15m"] is Double)
+        #expect(test["energy_joules_per_day"] is Double)
+
+        let table = try fetchlab([
+            "tune", "--db", db, "--family", "predictive", "--grid", "lead=5m,15m;threshold=0.2,0.4",
+            "--search", "coordinate", "--subject-to", "fetches<=5",
+        ])
+        #expect(table.status == 0, "\(table.err)")
+        #expect(table.out.contains("chosen on train: predictive("), "\(table.out)")
+        #expect(table.out.contains("best fixed"), "\(table.out)")
+        #expect(table.out.contains("replays: "), "\(table.out)")
+    }
+
+    @Test(arguments: [
+        (["--subject-to", "battery<1%/day"], "battery<1%/day"), (["--maximize", "speed"], "speed"),
+        (["--grid", "lead=5m"], "lead"), (["--family", "oracle"], "oracle"),
+    ])
+    func badArgumentsAreOneLineExit64(extra: [String], part: String) throws {
+        try imported()
+        var arguments = ["tune", "--db", db, "--family", "fixed"]
+        // A later --family replaces the first.
+        arguments += extra
+        let result = try fetchlab(arguments)
+        #expect(result.status == 64, "\(result.err)")
+        let lines = result.err.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.err)")
+        #expect(result.err.contains(part), "\(result.err)")
+        #expect(result.out.isEmpty)
+    }
+}
