@@ -5,6 +5,40 @@ import Foundation
 public enum TuningRenderer {
     /// Per fold: the settings tried ranked on train (feasibility, Pareto front), the chosen
     /// setting and the best fixed interval on held-out data; then the replays the search used.
+    /// ``text(_:)`` followed by the platform settings, each with what it gives under its platform.
+    public static func text(_ r: TuningResult, platform: [PlatformOutcome]) -> String {
+        guard !platform.isEmpty else { return text(r) }
+        var lines = [text(r), "", "platform settings (each replayed under its platform's rules, whole scored span):"]
+        for o in platform {
+            lines.append(
+                "  \(o.setting.platform.rawValue): \(o.setting.setting) — modelled as \(o.setting.model): fresh "
+                    + String(format: "%.1f%%", o.fresh * 100) + ", "
+                    + String(format: "%.2f", o.fetchesPerAppDay) + " fetches/app/day, "
+                    + String(format: "%.1f", o.joulesPerDay) + " J/day, \(o.skipped) refused")
+            for code in o.setting.snippet.split(separator: "\n") { lines.append("      " + code) }
+            if let note = o.setting.note { lines.append("      (\(note))") }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// ``json(_:)`` with a `platform_settings` array.
+    public static func json(_ r: TuningResult, platform: [PlatformOutcome]) -> String {
+        let base = json(r)
+        guard var object = (try? JSONSerialization.jsonObject(with: Data(base.utf8))) as? [String: Any] else { return base }
+        object["platform_settings"] = platform.map { o -> [String: Any] in
+            [
+                "platform": o.setting.platform.rawValue, "setting": o.setting.setting, "model": o.setting.model,
+                "snippet": o.setting.snippet, "note": o.setting.note ?? NSNull(), "fresh": o.fresh,
+                "fetches_per_app_day": o.fetchesPerAppDay, "energy_j_per_day": o.joulesPerDay, "skipped": o.skipped,
+            ]
+        }
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        else { return base }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     public static func text(_ r: TuningResult) -> String {
         var lines: [String] = []
         let subject = r.constraints.isEmpty ? "" : " subject to \(r.constraints.joined(separator: ","))"

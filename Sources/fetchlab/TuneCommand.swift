@@ -104,9 +104,49 @@ struct TuneCommand: ParsableCommand {
             } catch let error as TuningError {
                 throw CommandFailure("\(database.db): \(error.message)")
             }
-            let text = format == .json ? TuningRenderer.json(result) : TuningRenderer.text(result)
+            let platform = try platformSettings(result, tuner: tuner) { body in
+                try ReplayOptions.forEachBatch(of: names, queries, body)
+            }
+            let text =
+                format == .json
+                ? TuningRenderer.json(result, platform: platform) : TuningRenderer.text(result, platform: platform)
             try ReportOutputOptions.emit(text, to: output)
         }
+    }
+}
+
+extension TuneCommand {
+    /// The recommendation and the best fixed interval as iOS and Android settings, each replayed
+    /// under its platform's rules over the whole scored span.
+    func platformSettings(
+        _ result: TuningResult, tuner: Tuner, batches: (([UserHistory]) -> Void) throws -> Void
+    ) throws -> [PlatformOutcome] {
+        guard let fold = result.folds.last else { return [] }
+        var settings: [PlatformSetting] = []
+        for name in [fold.chosen] + (fold.bestFixed.map { [$0] } ?? []) {
+            guard let policy = try? PolicyRegistry.parse(name).first else { continue }
+            for s in PlatformSetting.translate(policy) where !settings.contains(s) { settings.append(s) }
+        }
+        var out: [PlatformOutcome] = []
+        for kind in [PlatformKind.ios, .android] {
+            let mine = settings.filter { $0.platform == kind }
+            let models = mine.compactMap { try? PolicyRegistry.parse($0.model).first }
+            guard models.count == mine.count, !models.isEmpty else { continue }
+            var simulator = tuner.simulator
+            simulator.settings.platform.kind = kind
+            var run = simulator.comparison(policies: models)
+            try batches { run.add($0) }
+            let report = run.report()
+            let primary = report.settings.tausMinutes.firstIndex(of: report.settings.tauMinutes) ?? 0
+            for (s, p) in zip(mine, report.policies) {
+                out.append(
+                    PlatformOutcome(
+                        setting: s, fresh: p.metrics.fresh.indices.contains(primary) ? p.metrics.fresh[primary] : 0,
+                        fetchesPerAppDay: p.metrics.fetchesPerAppDay, joulesPerDay: p.metrics.energyJoulesPerDay,
+                        skipped: p.metrics.skipped))
+            }
+        }
+        return out
     }
 }
 

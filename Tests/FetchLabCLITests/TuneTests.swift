@@ -36,6 +36,12 @@ import _FetchLabTestSupport
         #expect((test["scored_launches"] as? Int ?? 0) > 0)
         #expect(test["fresh_15m"] is Double)
         #expect(test["energy_joules_per_day"] is Double)
+        // The choice as platform settings, each replayed under its platform.
+        let platform = try #require(object["platform_settings"] as? [[String: Any]])
+        #expect(platform.map { $0["platform"] as? String } == ["ios", "android"])
+        #expect((platform[0]["snippet"] as? String)?.contains("setMinimumBackgroundFetchInterval(3600)") == true)
+        #expect(platform.allSatisfy { ($0["fresh"] as? Double).map { (0...1).contains($0) } ?? false })
+        #expect((platform[1]["fetches_per_app_day"] as? Double ?? 99) <= 24.01)
 
         let table = try fetchlab([
             "tune", "--db", db, "--family", "predictive", "--grid", "lead=5m,15m;threshold=0.2,0.4",

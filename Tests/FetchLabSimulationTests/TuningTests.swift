@@ -250,3 +250,29 @@ private let freshness = Objective(metric: .fresh(.minutes(15)), maximize: true)
         #expect(rows.filter(\.pareto).map(\.name) == ["a", "b", "e"])
     }
 }
+
+@Suite struct PlatformSettingTests {
+    @Test func aFixedIntervalBecomesTheIOSFloorAndAnAndroidPeriodicRequest() throws {
+        let settings = PlatformSetting.translate(FixedIntervalPolicy(interval: .hours(2)))
+        #expect(settings.map(\.platform) == [.ios, .android])
+        #expect(settings[0].snippet.contains("setMinimumBackgroundFetchInterval(7200)"))
+        #expect(settings[0].model == "fixed(2h)")
+        #expect(settings[1].snippet.contains("PeriodicWorkRequestBuilder<RefreshWorker>(120, TimeUnit.MINUTES, 15"))
+        #expect(settings[1].model == "workmanager(2h,15m,none)")
+        // Every model is a policy the registry reads back.
+        for s in settings { #expect(try PolicyRegistry.parse(s.model).first?.name == s.model) }
+        // Below Android's 15-minute minimum the period is raised, and the note says why.
+        let short = PlatformSetting.translate(FixedIntervalPolicy(interval: .minutes(5)))
+        #expect(short[1].model == "workmanager(15m,15m,none)" && short[1].note?.contains("15 min") == true)
+    }
+
+    @Test func aPredictivePolicyBecomesABackgroundTaskRequestBeforeThePredictedUse() throws {
+        let policy = try #require(PolicyRegistry.parse("predictive(10m,0.3)").first)
+        let settings = PlatformSetting.translate(policy)
+        #expect(settings.map(\.platform) == [.ios, .android])
+        #expect(settings[0].snippet.contains("BGAppRefreshTaskRequest") && settings[0].snippet.contains("-600"))
+        #expect(try PolicyRegistry.parse(settings[0].model).first?.family == "ios-adaptive")
+        #expect(settings[1].model.hasPrefix("workmanager("))
+        #expect(PlatformSetting.translate(NeverPolicy()).isEmpty)
+    }
+}

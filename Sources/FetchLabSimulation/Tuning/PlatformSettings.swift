@@ -1,0 +1,98 @@
+import FetchLabCore
+
+/// A recommendation carried to what an app developer can set, with the policy that models that
+/// setting under the platform's rules (replayed with that platform so its cost and freshness are
+/// the platform's, not FetchLab's own policy's).
+public struct PlatformSetting: Sendable, Codable, Hashable {
+    /// `ios` or `android`.
+    public var platform: PlatformKind
+    /// What is set, in a line.
+    public var setting: String
+    /// The policy that models it, replayed under `platform`.
+    public var model: String
+    /// A snippet to paste (Swift for iOS, Kotlin for Android).
+    public var snippet: String
+    /// What the model leaves out, when it is an approximation.
+    public var note: String?
+
+    public init(platform: PlatformKind, setting: String, model: String, snippet: String, note: String? = nil) {
+        self.platform = platform
+        self.setting = setting
+        self.model = model
+        self.snippet = snippet
+        self.note = note
+    }
+}
+
+extension PlatformSetting {
+    /// The settings that carry a tuned policy (and the best fixed interval, the knob every app
+    /// has) to iOS and Android. Unknown families give none.
+    public static func translate(_ policy: any FetchPolicy) -> [PlatformSetting] {
+        if let fixed = policy as? FixedIntervalPolicy {
+            let seconds = fixed.interval / .perSecond
+            let minutes = max(15, fixed.interval / .perMinute)
+            let name = FixedIntervalPolicy.durationName(fixed.interval)
+            return [
+                PlatformSetting(
+                    platform: .ios, setting: "setMinimumBackgroundFetchInterval(\(seconds)) — at most one fetch every \(name)",
+                    model: fixed.name,
+                    snippet: "UIApplication.shared.setMinimumBackgroundFetchInterval(\(seconds))  // \(name)",
+                    note: "the interval is a floor: iOS may wake the app later"),
+                PlatformSetting(
+                    platform: .android,
+                    setting: "PeriodicWorkRequest every \(minutes) min, flex 15 min",
+                    model: "workmanager(\(FixedIntervalPolicy.durationName(.minutes(minutes))),15m,none)",
+                    snippet: """
+                        val request = PeriodicWorkRequestBuilder<RefreshWorker>(\(minutes), TimeUnit.MINUTES, 15, TimeUnit.MINUTES).build()
+                        WorkManager.getInstance(context).enqueueUniquePeriodicWork("refresh", ExistingPeriodicWorkPolicy.UPDATE, request)
+                        """,
+                    note: fixed.interval < .minutes(15) ? "Android's minimum period is 15 min" : nil),
+            ]
+        }
+        if let p = policy as? PredictivePolicy {
+            let lead = FixedIntervalPolicy.durationName(p.lead)
+            let leadSeconds = p.lead / .perSecond
+            return [
+                PlatformSetting(
+                    platform: .ios,
+                    setting: "BGAppRefreshTaskRequest after each launch, earliestBeginDate = predicted use − \(lead)",
+                    model: IOSAdaptivePolicy(lead: p.lead).name,
+                    snippet: """
+                        let request = BGAppRefreshTaskRequest(identifier: "com.example.refresh")
+                        request.earliestBeginDate = predictedNextUse.addingTimeInterval(-\(leadSeconds))  // \(lead) before
+                        try BGTaskScheduler.shared.submit(request)
+                        """,
+                    note: "modelled by ios-adaptive (the system's own timing from launch times); FetchLab's "
+                        + "sequence and gap triggers are not available to an app"),
+                PlatformSetting(
+                    platform: .android, setting: "PeriodicWorkRequest every 1 h, flex 15 min, unmetered network",
+                    model: "workmanager(1h,15m,unmetered)",
+                    snippet: """
+                        val constraints = Constraints.Builder().setRequiredNetworkType(NetworkType.UNMETERED).build()
+                        val request = PeriodicWorkRequestBuilder<RefreshWorker>(1, TimeUnit.HOURS, 15, TimeUnit.MINUTES)
+                            .setConstraints(constraints).build()
+                        """,
+                    note: "WorkManager cannot follow predicted uses: the closest periodic setting, on Wi-Fi only"),
+            ]
+        }
+        return []
+    }
+}
+
+/// A platform setting with what it gave when replayed under its platform.
+public struct PlatformOutcome: Sendable, Hashable {
+    public var setting: PlatformSetting
+    /// fresh@τ (the primary τ), fetches per app per day, battery energy per user per day, refusals.
+    public var fresh: Double
+    public var fetchesPerAppDay: Double
+    public var joulesPerDay: Double
+    public var skipped: Int
+
+    public init(setting: PlatformSetting, fresh: Double, fetchesPerAppDay: Double, joulesPerDay: Double, skipped: Int) {
+        self.setting = setting
+        self.fresh = fresh
+        self.fetchesPerAppDay = fetchesPerAppDay
+        self.joulesPerDay = joulesPerDay
+        self.skipped = skipped
+    }
+}
