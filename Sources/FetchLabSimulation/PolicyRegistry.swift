@@ -46,9 +46,6 @@ public enum PolicyRegistry {
         return contentUpdates ? all : all.filter { !$0.needsContentUpdates }
     }
 
-    /// The same as ``references`` (kept for callers of the first release).
-    public static var defaults: [any FetchPolicy] { references }
-
     /// The forms the registry reads, for help and error messages.
     public static var forms: String { families.map { $0.form }.joined(separator: ", ") }
 

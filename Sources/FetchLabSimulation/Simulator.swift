@@ -65,13 +65,8 @@ public struct Simulator: Sendable {
             out.skips = run.skips
             for (t, p) in run.stated {
                 // Launched within τ after the fetch: the first launch after t, if any, is soon enough.
-                var lo = 0
-                var hi = pair.launches.count
-                while lo < hi {
-                    let mid = (lo + hi) / 2
-                    if pair.launches[mid] <= t { lo = mid + 1 } else { hi = mid }
-                }
-                out.stated.append((p, lo < pair.launches.count && pair.launches[lo] - t <= evaluation.primaryTau))
+                let next = pair.launches.count(upTo: t)
+                out.stated.append((p, next < pair.launches.count && pair.launches[next] - t <= evaluation.primaryTau))
             }
             for f in run.fetches {
                 defer { k += 1 }
@@ -212,12 +207,17 @@ public struct ComparisonRun: Sendable {
         }
     }
 
+    /// The clairvoyant frontier of a group: its never, budget-oracle(k) and oracle points.
+    func frontier(_ sums: [MetricSums]) -> Frontier {
+        let byName = Dictionary(uniqueKeysWithValues: zip(all.map(\.name), sums.map { $0.point(primary: primary) }))
+        let names = ["never"] + PolicyRegistry.frontierBudgets.map { BudgetOraclePolicy(budget: $0).name } + ["oracle"]
+        return Frontier(names.compactMap { byName[$0] })
+    }
+
     /// Gap closed of each policy of a group, from the group's own reference policies.
     func gapClosed(_ sums: [MetricSums]) -> [Double?] {
         let byName = Dictionary(uniqueKeysWithValues: zip(all.map(\.name), sums.map { $0.point(primary: primary) }))
-        let frontierNames =
-            ["never"] + PolicyRegistry.frontierBudgets.map { BudgetOraclePolicy(budget: $0).name } + ["oracle"]
-        let frontier = Frontier(frontierNames.compactMap { byName[$0] })
+        let frontier = frontier(sums)
         let baseNames = ["never"] + PolicyRegistry.fixedIntervals.map { FixedIntervalPolicy(interval: $0).name }
         let bases = baseNames.compactMap { byName[$0] }
         return all.indices.map { i in
@@ -260,11 +260,8 @@ public struct ComparisonRun: Sendable {
             settings.firstScoredDay = CivilDate(daysSince1970: LocalCalendar.day(s, offset: o)).description
             settings.lastScoredDay = CivilDate(daysSince1970: LocalCalendar.day(end, offset: eo)).description
         }
-        let frontierNames =
-            ["never"] + PolicyRegistry.frontierBudgets.map { BudgetOraclePolicy(budget: $0).name } + ["oracle"]
-        let byName = Dictionary(uniqueKeysWithValues: zip(all.map(\.name), totals.map { $0.point(primary: primary) }))
-        let frontier = Frontier(frontierNames.compactMap { byName[$0] })
-        return ComparisonReport(settings: settings, policies: rows, frontier: frontier.points.map { [$0.x, $0.y] })
+        return ComparisonReport(
+            settings: settings, policies: rows, frontier: frontier(totals).points.map { [$0.x, $0.y] })
     }
 }
 

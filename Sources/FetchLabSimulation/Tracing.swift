@@ -70,7 +70,7 @@ extension Simulator {
                         fetches.append(TracedFetch(time: f.time, app: p, outcome: "expired"))
                         continue
                     }
-                    let li = Self.firstIndex(in: ls, atOrAfter: f.time)
+                    let li = ls.count(upTo: f.time, inclusive: false)
                     let laterFetch = run.fetches[(k + 1)...].first { !$0.expired }?.time
                     let outcome: String
                     if li == ls.count || (laterFetch.map { $0 <= ls[li] } ?? false) {
@@ -95,15 +95,5 @@ extension Simulator {
             user: history.user.name, day: CivilDate(daysSince1970: chosen).description, utcOffset: offset, start: start,
             end: end, choice: choice, apps: user.pairs.map { history.apps[Int($0.app)].name }, context: context,
             policies: days)
-    }
-
-    static func firstIndex(in xs: [Microseconds], atOrAfter t: Microseconds) -> Int {
-        var lo = 0
-        var hi = xs.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if xs[mid] < t { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
     }
 }

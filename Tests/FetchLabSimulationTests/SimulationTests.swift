@@ -223,7 +223,7 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
     }
 
     @Test func jsonHasTheAgreedShape() throws {
-        let report = Simulator().compare(population(), policies: PolicyRegistry.defaults)
+        let report = Simulator().compare(population(), policies: PolicyRegistry.references)
         let json = TextFormat.json(report)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["settings", "policies"])
@@ -287,9 +287,9 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
 
     @Test func sameResultWhateverTheScheduling() {
         let users = population()
-        let a = Simulator().compare(users, policies: PolicyRegistry.defaults)
-        let b = Simulator().compare(users.reversed(), policies: PolicyRegistry.defaults)
-        #expect(a == Simulator().compare(users, policies: PolicyRegistry.defaults))
+        let a = Simulator().compare(users, policies: PolicyRegistry.references)
+        let b = Simulator().compare(users.reversed(), policies: PolicyRegistry.references)
+        #expect(a == Simulator().compare(users, policies: PolicyRegistry.references))
         #expect(a.policies.map(\.metrics.scoredLaunches) == b.policies.map(\.metrics.scoredLaunches))
         for (x, y) in zip(a.policies, b.policies) {
             #expect(x.metrics.fresh == y.metrics.fresh)

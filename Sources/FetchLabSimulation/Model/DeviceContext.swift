@@ -75,13 +75,7 @@ public struct ContextTimeline: Sendable {
 
         /// The value of the last sample at or before `t`, if it is at most `hold` old.
         func value(at t: Microseconds, hold: Microseconds) -> Value? {
-            // The last index with times[i] <= t.
-            var lo = 0
-            var hi = times.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if times[mid] <= t { lo = mid + 1 } else { hi = mid }
-            }
+            let lo = times.count(upTo: t)
             guard lo > 0, t - times[lo - 1] <= hold else { return nil }
             return values[lo - 1]
         }

@@ -93,15 +93,7 @@ struct UserSetup: Sendable {
     }
 
     /// The index of the stretch holding `t`.
-    func stretch(at t: Microseconds) -> Int {
-        var lo = 0
-        var hi = stretchStarts.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if stretchStarts[mid] <= t { lo = mid + 1 } else { hi = mid }
-        }
-        return lo - 1
-    }
+    func stretch(at t: Microseconds) -> Int { stretchStarts.count(upTo: t) - 1 }
 }
 
 /// Runs one policy on one pair: asks it for fetches (planned, or event by event for a causal

@@ -1,0 +1,181 @@
+import FetchLabCore
+
+/// Online calibration of each signal's stated probability, causal: every decision point (a
+/// launch of another app, a gap bin, a planned time-of-day moment) is a trial of "a cold launch
+/// within `lead`", resolved when that launch comes or the window passes, whether or not a fetch was
+/// made. The calibrated probability of a raw p is the hit rate of its 5 %-wide bin, pulled
+/// towards p × (the signal's hits per raw p over all its trials) by ``priorWeight`` pseudo-trials:
+/// a bin with few trials borrows the signal's overall calibration.
+struct OnlineCalibration {
+    enum Signal: Int, CaseIterable { case sequence, gap, timeOfDay }
+    static let binsPerSignal = 20
+    static let priorWeight = 10.0
+    /// Pseudo-trials of the per-signal scale (hits per stated p), which starts at 1.
+    let scalePrior = 5.0
+    let lead: Microseconds
+    var hits: [[Double]] = Array(repeating: Array(repeating: 0, count: binsPerSignal), count: Signal.allCases.count)
+    var trials: [[Double]] = Array(repeating: Array(repeating: 0, count: binsPerSignal), count: Signal.allCases.count)
+    /// Per signal, over all its trials: the stated p summed, and the hits.
+    var statedSum = [Double](repeating: 0, count: Signal.allCases.count)
+    var hitSum = [Double](repeating: 0, count: Signal.allCases.count)
+    var pending: [(time: Microseconds, signal: Signal, bin: Int, p: Double)] = []
+
+    static func bin(_ p: Double) -> Int { min(binsPerSignal - 1, max(0, Int(p * Double(binsPerSignal)))) }
+
+    /// The bin's hit rate, pulled towards p scaled by the signal's overall hits per stated p.
+    func calibrated(_ p: Double, _ s: Signal) -> Double {
+        let b = Self.bin(p)
+        let scale = (hitSum[s.rawValue] + scalePrior) / (statedSum[s.rawValue] + scalePrior)
+        let prior = min(1, p * scale)
+        return (hits[s.rawValue][b] + Self.priorWeight * prior) / (trials[s.rawValue][b] + Self.priorWeight)
+    }
+
+    mutating func record(_ p: Double, _ s: Signal, at t: Microseconds) { pending.append((t, s, Self.bin(p), p)) }
+
+    /// A cold launch at `t` resolves the trials whose window holds it as hits.
+    mutating func coldLaunch(at t: Microseconds) {
+        pending.removeAll { trial in
+            guard trial.time < t, t <= trial.time + lead else { return false }
+            hits[trial.signal.rawValue][trial.bin] += 1
+            trials[trial.signal.rawValue][trial.bin] += 1
+            hitSum[trial.signal.rawValue] += 1
+            statedSum[trial.signal.rawValue] += trial.p
+            return true
+        }
+    }
+
+    /// Trials whose window ended before `t` are misses.
+    mutating func expire(before t: Microseconds) {
+        pending.removeAll { trial in
+            guard trial.time + lead < t else { return false }
+            trials[trial.signal.rawValue][trial.bin] += 1
+            statedSum[trial.signal.rawValue] += trial.p
+            return true
+        }
+    }
+}
+
+struct PredictiveScheduler: FetchScheduler {
+    let policy: PredictivePolicy
+    let tau: Microseconds
+    var signals: UseSignals
+    /// Last refresh of this app (a fetch, or a launch when launches refresh).
+    var lastRefresh: Microseconds? = nil
+    /// The next gap bin to consider after the last launch, and the next slot start.
+    var nextGap: Microseconds? = nil
+    var gapBin = 0
+    /// Today's remaining time-of-day fetches (time, probability), and the next local midnight.
+    var planned: [(time: Microseconds, p: Double)] = []
+    var nextMidnight: Microseconds
+    var calibration: OnlineCalibration
+    /// The probability stated for the last fetch asked for (calibrated).
+    var statedProbability: Double? = nil
+
+    init(policy: PredictivePolicy, pair: PairInfo) {
+        self.policy = policy
+        tau = pair.evaluation.primaryTau
+        signals = UseSignals(
+            app: pair.app, tau: tau, lead: policy.lead, launchRefreshes: pair.evaluation.launchRefreshes,
+            offset: pair.offset)
+        nextMidnight = LocalCalendar.midnight(after: pair.firstEvent, offset: pair.offset)
+        calibration = OnlineCalibration(lead: policy.lead)
+    }
+
+    /// A time-of-day fetch is dropped when the app was launched this shortly before: the habit
+    /// came early and was served.
+    static let habitServed: Microseconds = .minutes(60)
+
+    /// Raw probabilities from this level up are decision points (calibration may lift them).
+    var floor: Double { min(policy.threshold, policy.cellularThreshold) / 2 }
+
+    /// A decision point of `signal` at `t`: recorded as a trial, answered calibrated.
+    mutating func consider(_ raw: Double, _ signal: OnlineCalibration.Signal, at t: Microseconds) -> Double {
+        guard raw >= floor else { return 0 }
+        calibration.record(raw, signal, at: t)
+        return calibration.calibrated(raw, signal)
+    }
+
+    mutating func decide(_ p: Double, at t: Microseconds, state: DeviceState) -> FetchRequest? {
+        guard !covered(at: t), wants(p, state: state) else { return nil }
+        statedProbability = p
+        return .fetch
+    }
+
+    var nextWake: Microseconds? {
+        var t = planned.first.map { min($0.time, nextMidnight) } ?? nextMidnight
+        if let g = nextGap { t = min(t, g) }
+        return t
+    }
+
+    /// Whether the last refresh still keeps launches up to `t + lead` fresh.
+    func covered(at t: Microseconds) -> Bool {
+        guard let r = lastRefresh else { return false }
+        return r + tau >= t + policy.lead
+    }
+
+    func wants(_ p: Double, state: DeviceState) -> Bool {
+        guard policy.costAware else { return p >= policy.threshold }
+        if state.isLow(below: 20) { return false }
+        let cheap = state.charging || state.network == .wifi
+        return p >= (cheap ? policy.threshold : policy.cellularThreshold)
+    }
+
+    mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
+        let t = event.time
+        calibration.expire(before: t)
+        guard event.kind == .launch else { return nil }
+        if event.app == signals.app, signals.isCold(at: t) { calibration.coldLaunch(at: t) }
+        let eligible = event.app != signals.app && signals.isCold(at: t)
+        signals.learn(event)
+        if event.app == signals.app {
+            if signals.launchRefreshes { lastRefresh = t }
+            gapBin = 0
+            advanceGap(from: t)
+            return nil
+        }
+        guard eligible, policy.signals.contains(.sequence) else { return nil }
+        return decide(consider(signals.follow(event.app), .sequence, at: t), at: t, state: state)
+    }
+
+    /// The next gap bin at or after `gapBin` whose hazard passes the threshold (the bins are
+    /// learned, so the lowest threshold of the policy decides whether to wake; `wants` decides).
+    mutating func advanceGap(from launch: Microseconds) {
+        while gapBin < signals.gapBins.count - 1 {
+            if policy.signals.contains(.gap), signals.hazard(gapBin) >= floor {
+                nextGap = launch + signals.gapStart + Microseconds(gapBin) * policy.lead
+                return
+            }
+            gapBin += 1
+        }
+        nextGap = nil
+    }
+
+    mutating func wake(at t: Microseconds, state: DeviceState) -> FetchRequest? {
+        calibration.expire(before: t)
+        var p = 0.0
+        if let g = nextGap, g <= t {
+            p = max(p, consider(signals.hazard(gapBin), .gap, at: t))
+            gapBin += 1
+            if let last = signals.lastLaunch { advanceGap(from: last) }
+        }
+        if nextMidnight <= t {
+            let day = LocalCalendar.day(t, offset: signals.offset)
+            let midnight = LocalCalendar.midnight(of: day, offset: signals.offset)
+            if policy.signals.contains(.timeOfDay) { planned = signals.plan(day: day, threshold: floor).map {
+                (midnight + .minutes(Int64($0.minute)), $0.p)
+            } }
+            nextMidnight = LocalCalendar.midnight(after: t, offset: signals.offset)
+        }
+        while let first = planned.first, first.time <= t {
+            // A launch shortly before a habitual moment usually was that habit, come early.
+            let recent = signals.lastLaunch.map { t - $0 <= Self.habitServed } ?? false
+            planned.removeFirst()
+            if !recent { p = max(p, consider(first.p, .timeOfDay, at: t)) }
+        }
+        return decide(p, at: t, state: state)
+    }
+
+    mutating func completed(_ result: FetchResult) {
+        if result.decision == .granted { lastRefresh = result.time }
+    }
+}

@@ -1,0 +1,125 @@
+import FetchLabCore
+import Foundation
+
+/// The observed frequencies a predictive scheduler decides on, learned from what it was shown.
+struct UseSignals {
+    let app: Int32
+    let tau: Microseconds
+    let lead: Microseconds
+    let launchRefreshes: Bool
+    let offset: Int32
+
+    // Sequence: per other app, its launches and those followed by a cold launch of this app within `lead`.
+    var launchesOf: [Int32: Int] = [:]
+    var followedBy: [Int32: Int] = [:]
+    /// Recent launches of other apps (time, app), the last `lead`, not yet credited.
+    var recent: [(time: Microseconds, app: Int32)] = []
+
+    // Time since last use: counts of the gaps after τ in bins of `lead`; the last bin is "later".
+    var gapBins: [Int]
+    var lastLaunch: Microseconds? = nil
+
+    // Time of day, weekdays and weekends apart: the (local day, 5-minute bin) of every cold launch.
+    var coldBins: [(day: Int, bin: Int)] = []
+    var firstDay: Int? = nil
+
+    static let binMinutes = 5
+    static let bins = 1_440 / binMinutes
+    /// Days weigh half as much every this many days (habits drift).
+    static let halfLifeDays = 14.0
+
+    init(app: Int32, tau: Microseconds, lead: Microseconds, launchRefreshes: Bool, offset: Int32) {
+        self.app = app
+        self.tau = tau
+        self.lead = lead
+        self.launchRefreshes = launchRefreshes
+        self.offset = offset
+        gapBins = [Int](repeating: 0, count: max(2, Int(Microseconds.perDay / lead) + 1))
+    }
+
+    /// The first gap bin the replay can act on: after τ when launches refresh.
+    var gapStart: Microseconds { launchRefreshes ? tau : 0 }
+
+    mutating func learn(_ e: UsageEvent) {
+        guard e.kind == .launch else { return }
+        let t = e.time
+        if firstDay == nil { firstDay = LocalCalendar.day(t, offset: offset) }
+        recent.removeAll { t - $0.time > lead }
+        if e.app == app {
+            let cold = !launchRefreshes || lastLaunch.map { t - $0 > tau } ?? true
+            if let last = lastLaunch, t - last > gapStart {
+                gapBins[min(gapBins.count - 1, Int((t - last - gapStart) / lead))] += 1
+            }
+            lastLaunch = t
+            if cold {
+                // Credit the other apps launched just before; mark the slot's day.
+                var credited = Set<Int32>()
+                for r in recent where credited.insert(r.app).inserted { followedBy[r.app, default: 0] += 1 }
+                recent.removeAll()
+                let local = LocalCalendar.localSeconds(t, offset: offset)
+                let day = LocalCalendar.day(localSeconds: local)
+                let bin = Int((local - Int64(day) * Seconds.perDay) / Seconds.perMinute) / Self.binMinutes
+                if coldBins.last.map({ $0.day != day || $0.bin != bin }) ?? true { coldBins.append((day, bin)) }
+            }
+        } else if isCold(at: t) {
+            // Only launches of B while this app would need a fetch count: the others cannot be followed by a cold launch.
+            launchesOf[e.app, default: 0] += 1
+            recent.removeAll { $0.app == e.app }
+            recent.append((t, e.app))
+        }
+    }
+
+    /// Whether a launch of this app at `t` would be cold.
+    func isCold(at t: Microseconds) -> Bool { !launchRefreshes || lastLaunch.map { t - $0 > tau } ?? true }
+
+    /// P(a cold launch of this app within `lead` after a launch of `other`, this app not used within τ).
+    func follow(_ other: Int32) -> Double {
+        Double(followedBy[other] ?? 0) / Double((launchesOf[other] ?? 0) + 1)
+    }
+
+    /// P(the next launch falls in gap bin k | none before it).
+    func hazard(_ k: Int) -> Double {
+        guard k < gapBins.count - 1 else { return 0 }
+        var atOrAfter = 0
+        for j in k..<gapBins.count { atOrAfter += gapBins[j] }
+        return Double(gapBins[k]) / Double(atOrAfter + 1)
+    }
+
+    /// Saturday or Sunday (local day 0, 1970-01-01, was a Thursday).
+    static func isWeekend(_ day: Int) -> Bool { ((day % 7) + 7 + 3) % 7 >= 5 }
+
+    /// The time-of-day fetches of local day `day`: (minute of the day, probability). The expected
+    /// cold launches per 5-minute bin are the shares of past days of the same kind (weekday or
+    /// weekend) with a cold launch in that bin, recent days weighing more; then, greedily, the
+    /// `lead`-long window holding the most expected cold launches gets a fetch at its start while
+    /// it holds at least `threshold` (its bins are then spent).
+    func plan(day: Int, threshold: Double) -> [(minute: Int, p: Double)] {
+        guard let first = firstDay, day > first else { return [] }
+        let weekend = Self.isWeekend(day)
+        func weight(_ d: Int) -> Double { pow(0.5, Double(day - d) / Self.halfLifeDays) }
+        var days = 0.0
+        for d in first..<day where Self.isWeekend(d) == weekend { days += weight(d) }
+        guard days > 0 else { return [] }
+        var q = [Double](repeating: 0, count: Self.bins)
+        for c in coldBins where c.day < day && Self.isWeekend(c.day) == weekend { q[c.bin] += weight(c.day) / days }
+        let w = max(1, Int((lead + Microseconds.perMinute * Int64(Self.binMinutes) - 1) / (Microseconds.perMinute * Int64(Self.binMinutes))))
+        var out: [(minute: Int, p: Double)] = []
+        while out.count < Self.bins {
+            var best = 0.0
+            var start = 0
+            var sum = 0.0
+            for b in 0..<Self.bins {
+                sum += q[b]
+                if b >= w { sum -= q[b - w] }
+                if b >= w - 1, sum > best + 1e-12 {
+                    best = sum
+                    start = b - w + 1
+                }
+            }
+            guard best >= threshold else { break }
+            out.append((start * Self.binMinutes, min(1, best)))
+            for b in start..<(start + w) { q[b] = 0 }
+        }
+        return out.sorted { $0.minute < $1.minute }
+    }
+}
