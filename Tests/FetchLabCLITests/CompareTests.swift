@@ -60,5 +60,23 @@ import _FetchLabTestSupport
         let nothing = try fetchlab(["compare", "--db", db, "--warm-up", "30"])
         #expect(nothing.status == 1)
         #expect(nothing.err.contains("no launch was scored"), "\(nothing.err)")
+        // The replay's own options: each bad value is one line naming the option, exit 64.
+        for (arguments, says) in [
+            (["--platform", "windows"], "--platform"), (["--default-network", "carrier-pigeon"], "--default-network"),
+            (["--app-cost", "com.example.news=5s"], "--app-cost"), (["--standby-deferrals", "2h,8h"], "--standby-deferrals"),
+            (["--fetch-duration", "1h"], "--fetch-duration"), (["--battery-wh", "0"], "--battery-wh"),
+            (["--low-battery", "120"], "--low-battery"), (["--from", "2024-03-12", "--to", "2024-03-01"], "--to"),
+            (["--trace-day", "yesterday"], "--trace-day"),
+        ] {
+            let bad = try fetchlab(["compare", "--db", db] + arguments)
+            #expect(bad.status == 64, "\(arguments): \(bad.err)")
+            #expect(bad.err.split(separator: "\n").count == 1 && bad.err.contains(says), "\(arguments): \(bad.err)")
+        }
+        // A user or trace user that is not there: one line, exit 1.
+        for arguments in [["--users", "nobody"], ["--trace-user", "nobody"]] {
+            let missing = try fetchlab(["compare", "--db", db] + arguments)
+            #expect(missing.status == 1, "\(arguments): \(missing.err)")
+            #expect(missing.err.split(separator: "\n").count == 1 && missing.err.contains("nobody"), "\(missing.err)")
+        }
     }
 }
