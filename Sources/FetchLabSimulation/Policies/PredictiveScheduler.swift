@@ -70,6 +70,10 @@ struct PredictiveScheduler: FetchScheduler {
     var calibration: OnlineCalibration
     /// The probability stated for the last fetch asked for (calibrated).
     var statedProbability: Double? = nil
+    /// Which of `policy.signals` may fetch (looked up once, not per event).
+    let usesSequence: Bool
+    let usesGap: Bool
+    let usesTimeOfDay: Bool
 
     init(policy: PredictivePolicy, pair: PairInfo) {
         self.policy = policy
@@ -79,6 +83,9 @@ struct PredictiveScheduler: FetchScheduler {
             offset: pair.offset)
         nextMidnight = LocalCalendar.midnight(after: pair.firstEvent, offset: pair.offset)
         calibration = OnlineCalibration(lead: policy.lead)
+        usesSequence = policy.signals.contains(.sequence)
+        usesGap = policy.signals.contains(.gap)
+        usesTimeOfDay = policy.signals.contains(.timeOfDay)
     }
 
     /// A time-of-day fetch is dropped when the app was launched this shortly before: the habit
@@ -133,18 +140,29 @@ struct PredictiveScheduler: FetchScheduler {
             advanceGap(from: t)
             return nil
         }
-        guard eligible, policy.signals.contains(.sequence) else { return nil }
+        guard eligible, usesSequence else { return nil }
         return decide(consider(signals.follow(event.app), .sequence, at: t), at: t, state: state)
     }
 
     /// The next gap bin at or after `gapBin` whose hazard passes the threshold (the bins are
     /// learned, so the lowest threshold of the policy decides whether to wake; `wants` decides).
+    /// One pass over the bins: the hazard's denominator (launches in this bin and later) is kept
+    /// as the bins are passed.
     mutating func advanceGap(from launch: Microseconds) {
-        while gapBin < signals.gapBins.count - 1 {
-            if policy.signals.contains(.gap), signals.hazard(gapBin) >= floor {
+        let last = signals.gapBins.count - 1
+        guard gapBin < last, usesGap else {
+            gapBin = max(gapBin, last)
+            nextGap = nil
+            return
+        }
+        let floor = self.floor
+        var atOrAfter = signals.launches(inGapBinsFrom: gapBin)
+        while gapBin < last {
+            if signals.hazard(gapBin, atOrAfter: atOrAfter) >= floor {
                 nextGap = launch + signals.gapStart + Microseconds(gapBin) * policy.lead
                 return
             }
+            atOrAfter -= signals.gapBins[gapBin]
             gapBin += 1
         }
         nextGap = nil
@@ -161,9 +179,11 @@ struct PredictiveScheduler: FetchScheduler {
         if nextMidnight <= t {
             let day = LocalCalendar.day(t, offset: signals.offset)
             let midnight = LocalCalendar.midnight(of: day, offset: signals.offset)
-            if policy.signals.contains(.timeOfDay) { planned = signals.plan(day: day, threshold: floor).map {
-                (midnight + .minutes(Int64($0.minute)), $0.p)
-            } }
+            if usesTimeOfDay {
+                planned = signals.plan(day: day, threshold: floor).map {
+                    (midnight + .minutes(Int64($0.minute)), $0.p)
+                }
+            }
             nextMidnight = LocalCalendar.midnight(after: t, offset: signals.offset)
         }
         while let first = planned.first, first.time <= t {

@@ -80,9 +80,19 @@ struct UseSignals {
     /// P(the next launch falls in gap bin k | none before it).
     func hazard(_ k: Int) -> Double {
         guard k < gapBins.count - 1 else { return 0 }
-        var atOrAfter = 0
-        for j in k..<gapBins.count { atOrAfter += gapBins[j] }
-        return Double(gapBins[k]) / Double(atOrAfter + 1)
+        return hazard(k, atOrAfter: launches(inGapBinsFrom: k))
+    }
+
+    /// ``hazard(_:)`` of a bin before the last, given ``launches(inGapBinsFrom:)`` of it.
+    @inline(__always) func hazard(_ k: Int, atOrAfter: Int) -> Double {
+        Double(gapBins[k]) / Double(atOrAfter + 1)
+    }
+
+    /// The gaps counted in bin `k` and the later ones.
+    func launches(inGapBinsFrom k: Int) -> Int {
+        var n = 0
+        for j in k..<gapBins.count { n += gapBins[j] }
+        return n
     }
 
     /// Saturday or Sunday (local day 0, 1970-01-01, was a Thursday).
@@ -102,7 +112,11 @@ struct UseSignals {
         guard days > 0 else { return [] }
         var q = [Double](repeating: 0, count: Self.bins)
         for c in coldBins where c.day < day && Self.isWeekend(c.day) == weekend { q[c.bin] += weight(c.day) / days }
-        let w = max(1, Int((lead + Microseconds.perMinute * Int64(Self.binMinutes) - 1) / (Microseconds.perMinute * Int64(Self.binMinutes))))
+        let w = max(
+            1,
+            Int(
+                (lead + Microseconds.perMinute * Int64(Self.binMinutes) - 1)
+                    / (Microseconds.perMinute * Int64(Self.binMinutes))))
         var out: [(minute: Int, p: Double)] = []
         while out.count < Self.bins {
             var best = 0.0

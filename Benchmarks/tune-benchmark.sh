@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Tuning speed and memory: `fetchlab tune --family predictive` with the default 12-setting grid
+# (lead=5m,10m,15m × threshold=0.2,0.3,0.4,0.55) over a generated population, and a
+# `--family fixed` run (7 settings) for reference.
+#
+#   Benchmarks/tune-benchmark.sh [USERS] [DAYS]      (defaults: 10000 90; the bar: under 2 minutes)
+#
+# The population (seed 1) is generated and imported (usage, context, content) once per USERS×DAYS
+# into $BENCH_DIR (default bench-out/, gitignored) and reused by later runs; delete it to start
+# over. Then (release build, /usr/bin/time) one `tune --format json` per family: wall time, CPU
+# time (user + system), peak RSS, settings replayed by the search, launches of the evaluated
+# pairs replayed (from a `compare --timings` of the standard set? no: from the tune JSON's scored
+# launches, train and held out). BASELINE_BIN=PATH also times another fetchlab build (an earlier
+# commit's) on the same database in the same run, and prints the ratios. Results also go to
+# Benchmarks/results/tune-USERSxDAYS.json. The machine is shared: the load average is recorded.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+USERS=${1:-10000}
+DAYS=${2:-90}
+WORK=${BENCH_DIR:-bench-out}
+mkdir -p "$WORK" Benchmarks/results
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+
+swift build -c release --product fetchlab >&2
+BIN=$(swift build -c release --show-bin-path)/fetchlab
+
+POP="$WORK/population-$USERS-$DAYS-seed1"
+DB="$WORK/tune-$USERS-$DAYS-seed1.sqlite"
+if [ ! -f "$DB.ready" ]; then
+  echo "generating and importing $USERS users x $DAYS days (kept in $WORK for later runs) …" >&2
+  rm -rf "$POP" "$DB" "$DB"-* "$DB.ready"
+  /usr/bin/time -o "$WORK/tune-time-generate.txt" -f "%e %M" \
+    "$BIN" generate --users "$USERS" --days "$DAYS" --seed 1 --output "$POP" >/dev/null
+  /usr/bin/time -o "$WORK/tune-time-import.txt" -f "%e %M" \
+    "$BIN" import --db "$DB" "$POP"/*.csv.gz >/dev/null
+  rm -rf "$POP"
+  touch "$DB.ready"
+else
+  echo "reusing $DB" >&2
+fi
+
+run() {  # label binary family: one timed tune; its JSON and "wall user sys peak_kb" kept
+  local label=$1 bin=$2 family=$3
+  /usr/bin/time -o "$WORK/tune-time-$label.txt" -f "%e %U %S %M" \
+    "$bin" tune --db "$DB" --family "$family" --format json > "$WORK/tune-$label.json" 2> "$WORK/tune-$label.stderr"
+  echo "  $label: $(tail -n 1 "$WORK/tune-time-$label.txt") (wall s, user s, sys s, peak KB)" >&2
+}
+
+LABELS=(predictive fixed)
+run predictive "$BIN" predictive
+run fixed "$BIN" fixed
+if [ -n "${BASELINE_BIN:-}" ]; then
+  run baseline-predictive "$BASELINE_BIN" predictive
+  run baseline-fixed "$BASELINE_BIN" fixed
+  LABELS+=(baseline-predictive baseline-fixed)
+fi
+LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+
+python3 - "$WORK" "$USERS" "$DAYS" "$LOAD_START" "$LOAD_END" "${LABELS[@]}" <<'PY'
+import json, sys, datetime, platform, os
+work, users, days, load_start, load_end, labels = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6:]
+rows = {}
+for label in labels:
+    wall, user, system, kb = open(f"{work}/tune-time-{label}.txt").read().split()[-4:]
+    result = json.load(open(f"{work}/tune-{label}.json"))
+    folds = result["folds"]
+    rows[label] = {
+        "wall_seconds": float(wall), "cpu_seconds": float(user) + float(system), "peak_rss_kb": int(kb),
+        "settings": len(folds[0]["tried"]), "replays": result["replays"],
+        "train_scored_launches": folds[0]["chosen_train"]["scored_launches"],
+        "test_scored_launches": folds[0]["chosen_test"]["scored_launches"],
+        "chosen": folds[0]["chosen"], "best_fixed": folds[0].get("best_fixed"),
+    }
+print(f"population {users} users x {days} days; load {load_start} -> {load_end}")
+print(f"{'run':22s} {'wall s':>8s} {'CPU s':>8s} {'CPU/wall':>8s} {'peak MB':>8s} {'settings':>8s} {'replays':>7s} {'train launches':>14s} {'test launches':>13s}  chosen")
+for label, r in rows.items():
+    print(f"{label:22s} {r['wall_seconds']:8.1f} {r['cpu_seconds']:8.1f} {r['cpu_seconds']/r['wall_seconds']:8.2f} "
+          f"{r['peak_rss_kb']/1024:8.0f} {r['settings']:8d} {r['replays']:7d} {r['train_scored_launches']:14,d} "
+          f"{r['test_scored_launches']:13,d}  {r['chosen']} (best fixed {r['best_fixed']})")
+for family in ("predictive", "fixed"):
+    if f"baseline-{family}" in rows:
+        a, b = rows[family], rows[f"baseline-{family}"]
+        same = json.load(open(f"{work}/tune-{family}.json")) == json.load(open(f"{work}/tune-baseline-{family}.json"))
+        print(f"{family}: wall {b['wall_seconds']/a['wall_seconds']:.2f}x faster than the baseline, CPU {b['cpu_seconds']/a['cpu_seconds']:.2f}x, "
+              f"peak RSS {a['peak_rss_kb']/1024:.0f} vs {b['peak_rss_kb']/1024:.0f} MB; JSON identical: {'yes' if same else 'NO'}")
+p = rows["predictive"]
+print(f"tune --family predictive, {p['settings']} settings, {users} users x {days} days: {p['wall_seconds']:.1f} s wall, "
+      f"{p['cpu_seconds']:.1f} s CPU, peak RSS {p['peak_rss_kb']/1024:.0f} MB "
+      f"(bar: 12 settings, 10,000 users x 90 days under 120 s: "
+      f"{('passed' if p['wall_seconds'] < 120 else 'not met') if (users, days, p['settings']) == (10000, 90, 12) else 'not this size'})")
+json.dump({"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+           "machine": f"{platform.machine()}, {os.cpu_count()} cores", "load_average": [load_start, load_end],
+           "users": users, "days": days, "runs": rows},
+          open(f"Benchmarks/results/tune-{users}x{days}.json", "w"), indent=2)
+PY
