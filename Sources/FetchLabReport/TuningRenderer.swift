@@ -94,6 +94,11 @@ public enum TuningRenderer {
             }
             lines.append(line)
         }
+        for (f, fold) in r.folds.enumerated() where fold.cutShort == true {
+            lines.append(
+                "search cut short by the time budget\(r.folds.count > 1 ? " in fold \(f + 1)" : ""): "
+                    + "\(TextFormat.counted(fold.tried.count, "setting")) tried; the best of them was measured on held-out data")
+        }
         lines.append(
             "replays: \(TextFormat.counted(r.replays, "setting")) replayed by the search"
                 + " (each at most once per fold; the fixed baselines and held-out runs not counted)")

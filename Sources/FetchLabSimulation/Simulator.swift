@@ -88,13 +88,17 @@ public struct Simulator: Sendable {
     }
 
     /// A comparison fed users batch by batch, so that memory holds one batch, not the database.
-    public func comparison(policies: [any FetchPolicy]) -> ComparisonRun { ComparisonRun(simulator: self, policies: policies) }
+    /// - Parameter references: also replay the frontier's and the fixed intervals' reference
+    ///   policies (needed for gap closed only: without them every policy's gap closed is nil).
+    public func comparison(policies: [any FetchPolicy], references: Bool = true) -> ComparisonRun {
+        ComparisonRun(simulator: self, policies: policies, references: references)
+    }
 }
 
 /// A comparison in progress: ``add(_:progress:)`` batches of users (replayed in parallel, summed in
 /// the order given, so the result does not depend on scheduling), then ``report()``. The
-/// frontier's and the fixed intervals' reference policies are run too when missing, but only the
-/// requested policies are reported, in their order.
+/// frontier's and the fixed intervals' reference policies are run too when missing (unless left
+/// out: then no gap closed), but only the requested policies are reported, in their order.
 public struct ComparisonRun: Sendable {
     let simulator: Simulator
     let requested: Int
@@ -127,12 +131,12 @@ public struct ComparisonRun: Sendable {
     /// Every policy replayed (the requested ones, then the references), for ``cpuSeconds``.
     public var policies: [any FetchPolicy] { all }
 
-    init(simulator: Simulator, policies: [any FetchPolicy]) {
+    init(simulator: Simulator, policies: [any FetchPolicy], references: Bool = true) {
         self.simulator = simulator
         requested = policies.count
         var all = policies
         var names = Set(policies.map(\.name))
-        for p in PolicyRegistry.references where names.insert(p.name).inserted { all.append(p) }
+        for p in references ? PolicyRegistry.references : [] where names.insert(p.name).inserted { all.append(p) }
         self.all = all
         taus = simulator.evaluation.reportedTaus
         primary = taus.firstIndex(of: simulator.evaluation.primaryTau)!

@@ -11,14 +11,16 @@ import Synchronization
 /// for … { progress.update(done: n) }   // or progress.advance()
 /// ```
 final class ProgressBar: Sendable {
-    let total: Int
+    /// Units in all (``extend(total:)`` may raise it).
+    var total: Int { state.withLock { $0.total } }
     let unit: String
     /// Whether it draws at all (stderr is a terminal).
     let isVisible: Bool
     private let start = ContinuousClock.now
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     private struct State {
+        var total: Int
         var done = 0
         var lastDraw: ContinuousClock.Instant?
         var finished = false
@@ -42,7 +44,7 @@ final class ProgressBar: Sendable {
             if let line { Terminal.progress(line) } else { Terminal.clearProgress() }
         }
     ) {
-        self.total = total
+        state = Mutex(State(total: total))
         self.unit = unit
         isVisible = visible
         self.draw = draw
@@ -56,10 +58,10 @@ final class ProgressBar: Sendable {
             guard !s.finished else { return }
             s.done = max(s.done, done)
             let now = ContinuousClock.now
-            if let last = s.lastDraw, now - last < Self.interval, s.done < total { return }
+            if let last = s.lastDraw, now - last < Self.interval, s.done < s.total { return }
             s.lastDraw = now
             s.drawn = true
-            draw(line(done: s.done, at: now))
+            draw(line(done: s.done, total: s.total, at: now))
         }
     }
 
@@ -73,6 +75,12 @@ final class ProgressBar: Sendable {
         update(done: done)
     }
 
+    /// Raises the units in all to `total` when the work turns out larger than first estimated
+    /// (a smaller total is ignored).
+    func extend(total: Int) {
+        state.withLock { $0.total = max($0.total, total) }
+    }
+
     /// Clears the bar's line; later updates draw nothing.
     func finish() {
         state.withLock { s in
@@ -82,7 +90,7 @@ final class ProgressBar: Sendable {
         }
     }
 
-    private func line(done: Int, at now: ContinuousClock.Instant) -> String {
+    private func line(done: Int, total: Int, at now: ContinuousClock.Instant) -> String {
         ProgressLine.line(done: done, total: total, unit: unit, elapsed: (now - start) / .seconds(1))
     }
 }

@@ -46,6 +46,12 @@ struct TuneCommand: ParsableCommand {
     @Option(help: "Expanding-window time folds (2 to 20; 1: one split).") var folds = 1
     @Option(help: "Split by time (days) or by users (hash of the name, 70 % train).") var split: SplitArgument = .time
 
+    @Option(
+        help: ArgumentHelp(
+            "Stop starting search rounds once this much time has passed (e.g. 90s, 10m); the best setting found is still measured.",
+            valueName: "duration"))
+    var timeBudget: DurationArgument?
+
     @Option(help: "Output: table or json.") var format: TuneFormat = .table
     @Option(
         help: ArgumentHelp(
@@ -57,6 +63,7 @@ struct TuneCommand: ParsableCommand {
     func validate() throws {
         try Bounds.check("--samples", samples, 1...10_000)
         try Bounds.check("--folds", folds, 1...20)
+        if let timeBudget { try Bounds.check("--time-budget", timeBudget, 0 ... .days(30)) }
         _ = try tuner()
         if split == .users && (folds > 1 || trainUntil != nil) {
             throw ValidationError("--split users takes no --folds or --train-until")
@@ -95,18 +102,25 @@ struct TuneCommand: ParsableCommand {
     func run() throws {
         try Exit.reporting {
             var tuner = try tuner()
-            if Terminal.stderrIsTerminal { tuner.progress = { Terminal.note("fetchlab tune: \($0)") } }
+            if let timeBudget {
+                let deadline = ContinuousClock.now + .microseconds(timeBudget.microseconds)
+                tuner.budgetSpent = { ContinuousClock.now >= deadline }
+            }
             let queries = try HistoryLoader.open(database.db)
             let names = try replay.userNames(queries, path: database.db)
+            // Decoded once, replayed from memory by every later pass.
+            let users = Tuner.keeping { body in try ReplayOptions.forEachBatch(of: names, queries, body) }
+            let bar = ProgressBar(total: names.count * (tuner.estimatedPasses + 2), unit: "user replays")
+            defer { bar.finish() }
+            tuner.userReplayed = { bar.advance() }
             let result: TuningResult
             do {
-                result = try tuner.run { body in try ReplayOptions.forEachBatch(of: names, queries, body) }
+                result = try tuner.run(users)
             } catch let error as TuningError {
                 throw CommandFailure("\(database.db): \(error.message)")
             }
-            let platform = try platformSettings(result, tuner: tuner) { body in
-                try ReplayOptions.forEachBatch(of: names, queries, body)
-            }
+            let platform = try platformSettings(result, tuner: tuner, progress: bar, batches: users)
+            bar.finish()
             let text =
                 format == .json
                 ? TuningRenderer.json(result, platform: platform) : TuningRenderer.text(result, platform: platform)
@@ -119,7 +133,8 @@ extension TuneCommand {
     /// The recommendation and the best fixed interval as iOS and Android settings, each replayed
     /// under its platform's rules over the whole scored span.
     func platformSettings(
-        _ result: TuningResult, tuner: Tuner, batches: (([UserHistory]) -> Void) throws -> Void
+        _ result: TuningResult, tuner: Tuner, progress: ProgressBar? = nil,
+        batches: (([UserHistory]) -> Void) throws -> Void
     ) throws -> [PlatformOutcome] {
         guard let fold = result.folds.last else { return [] }
         var settings: [PlatformSetting] = []
@@ -134,8 +149,8 @@ extension TuneCommand {
             guard models.count == mine.count, !models.isEmpty else { continue }
             var simulator = tuner.simulator
             simulator.settings.platform.kind = kind
-            var run = simulator.comparison(policies: models)
-            try batches { run.add($0) }
+            var run = simulator.comparison(policies: models, references: false)
+            try batches { run.add($0) { progress?.advance() } }
             let report = run.report()
             let primary = report.settings.tausMinutes.firstIndex(of: report.settings.tauMinutes) ?? 0
             for (s, p) in zip(mine, report.policies) {

@@ -94,6 +94,22 @@ struct UserSetup: Sendable {
 
     /// The index of the stretch holding `t`.
     func stretch(at t: Microseconds) -> Int { stretchStarts.count(upTo: t) - 1 }
+
+    /// ``state(at:)`` for times that mostly move forward: `cursor` (the stretch of the previous
+    /// call) is tried and stepped a few stretches on before falling back to a binary search.
+    @inline(__always) func state(at t: Microseconds, cursor i: inout Int) -> DeviceState {
+        let n = stretchStarts.count
+        if i < n, stretchStarts[i] <= t {
+            var j = i
+            while j + 1 < n, stretchStarts[j + 1] <= t, j - i < 4 { j += 1 }
+            if j + 1 == n || t < stretchStarts[j + 1] {
+                i = j
+                return stretchStates[j]
+            }
+        }
+        i = stretch(at: t)
+        return stretchStates[i]
+    }
 }
 
 /// Runs one policy on one pair: asks it for fetches (planned, or event by event for a causal
@@ -145,6 +161,7 @@ enum PolicyRunner {
         var u = 0
         var c = 0
         var lastWake = Microseconds.min
+        var cursor = 0
         while true {
             let te: Microseconds? =
                 switch (u < events.count, c < content.count) {
@@ -155,7 +172,7 @@ enum PolicyRunner {
                 }
             if let tw = scheduler.nextWake, tw > lastWake, tw <= end, te.map({ tw < $0 }) ?? true {
                 lastWake = tw
-                let device = user.state(at: tw)
+                let device = user.state(at: tw, cursor: &cursor)
                 if let r = scheduler.wake(at: tw, state: device) {
                     let result = state.handle(r, at: tw, device: device)
                     state.record(scheduler.statedProbability, result)
@@ -164,7 +181,7 @@ enum PolicyRunner {
                 continue
             }
             guard let t = te, t <= end else { break }
-            let device = user.state(at: t)
+            let device = user.state(at: t, cursor: &cursor)
             if u < events.count, events[u].time == t, !(c < content.count && content[c] < t) {
                 let event = events[u]
                 u += 1

@@ -80,7 +80,7 @@ struct PredictiveScheduler: FetchScheduler {
         tau = pair.evaluation.primaryTau
         signals = UseSignals(
             app: pair.app, tau: tau, lead: policy.lead, launchRefreshes: pair.evaluation.launchRefreshes,
-            offset: pair.offset)
+            offset: pair.offset, appCount: pair.appCount)
         nextMidnight = LocalCalendar.midnight(after: pair.firstEvent, offset: pair.offset)
         calibration = OnlineCalibration(lead: policy.lead)
         usesSequence = policy.signals.contains(.sequence)

@@ -9,10 +9,12 @@ struct UseSignals {
     let launchRefreshes: Bool
     let offset: Int32
 
-    // Sequence: per other app, its launches and those followed by a cold launch of this app within `lead`.
-    var launchesOf: [Int32: Int] = [:]
-    var followedBy: [Int32: Int] = [:]
-    /// Recent launches of other apps (time, app), the last `lead`, not yet credited.
+    // Sequence: per other app (indexed by app), its launches and those followed by a cold launch
+    // of this app within `lead`.
+    var launchesOf: [Int]
+    var followedBy: [Int]
+    /// Recent launches of other apps (time, app), the last `lead`, not yet credited: in time
+    /// order, each app at most once.
     var recent: [(time: Microseconds, app: Int32)] = []
 
     // Time since last use: counts of the gaps after τ in bins of `lead`; the last bin is "later".
@@ -28,13 +30,15 @@ struct UseSignals {
     /// Days weigh half as much every this many days (habits drift).
     static let halfLifeDays = 14.0
 
-    init(app: Int32, tau: Microseconds, lead: Microseconds, launchRefreshes: Bool, offset: Int32) {
+    init(app: Int32, tau: Microseconds, lead: Microseconds, launchRefreshes: Bool, offset: Int32, appCount: Int = 0) {
         self.app = app
         self.tau = tau
         self.lead = lead
         self.launchRefreshes = launchRefreshes
         self.offset = offset
         gapBins = [Int](repeating: 0, count: max(2, Int(Microseconds.perDay / lead) + 1))
+        launchesOf = [Int](repeating: 0, count: max(appCount, Int(app) + 1))
+        followedBy = launchesOf
     }
 
     /// The first gap bin the replay can act on: after τ when launches refresh.
@@ -44,7 +48,10 @@ struct UseSignals {
         guard e.kind == .launch else { return }
         let t = e.time
         if firstDay == nil { firstDay = LocalCalendar.day(t, offset: offset) }
-        recent.removeAll { t - $0.time > lead }
+        if let first = recent.first, t - first.time > lead {
+            // In time order: the stale ones are a prefix.
+            recent.removeFirst(recent.firstIndex { t - $0.time <= lead } ?? recent.count)
+        }
         if e.app == app {
             let cold = !launchRefreshes || lastLaunch.map { t - $0 > tau } ?? true
             if let last = lastLaunch, t - last > gapStart {
@@ -53,8 +60,7 @@ struct UseSignals {
             lastLaunch = t
             if cold {
                 // Credit the other apps launched just before; mark the slot's day.
-                var credited = Set<Int32>()
-                for r in recent where credited.insert(r.app).inserted { followedBy[r.app, default: 0] += 1 }
+                for r in recent { followedBy[Int(r.app)] += 1 }
                 recent.removeAll()
                 let local = LocalCalendar.localSeconds(t, offset: offset)
                 let day = LocalCalendar.day(localSeconds: local)
@@ -63,7 +69,11 @@ struct UseSignals {
             }
         } else if isCold(at: t) {
             // Only launches of B while this app would need a fetch count: the others cannot be followed by a cold launch.
-            launchesOf[e.app, default: 0] += 1
+            if Int(e.app) >= launchesOf.count {
+                launchesOf += [Int](repeating: 0, count: Int(e.app) + 1 - launchesOf.count)
+                followedBy += [Int](repeating: 0, count: Int(e.app) + 1 - followedBy.count)
+            }
+            launchesOf[Int(e.app)] += 1
             recent.removeAll { $0.app == e.app }
             recent.append((t, e.app))
         }
@@ -74,7 +84,8 @@ struct UseSignals {
 
     /// P(a cold launch of this app within `lead` after a launch of `other`, this app not used within τ).
     func follow(_ other: Int32) -> Double {
-        Double(followedBy[other] ?? 0) / Double((launchesOf[other] ?? 0) + 1)
+        guard Int(other) < launchesOf.count else { return 0 }
+        return Double(followedBy[Int(other)]) / Double(launchesOf[Int(other)] + 1)
     }
 
     /// P(the next launch falls in gap bin k | none before it).
@@ -95,6 +106,12 @@ struct UseSignals {
         return n
     }
 
+    /// The weight of a day `age` days back, 0.5^(age / ``halfLifeDays``) (a table for the first 4,096 days).
+    @inline(__always) static func weight(age: Int) -> Double {
+        age >= 0 && age < weights.count ? weights[age] : pow(0.5, Double(age) / halfLifeDays)
+    }
+    static let weights: [Double] = (0..<4_096).map { pow(0.5, Double($0) / halfLifeDays) }
+
     /// Saturday or Sunday (local day 0, 1970-01-01, was a Thursday).
     static func isWeekend(_ day: Int) -> Bool { ((day % 7) + 7 + 3) % 7 >= 5 }
 
@@ -106,7 +123,7 @@ struct UseSignals {
     func plan(day: Int, threshold: Double) -> [(minute: Int, p: Double)] {
         guard let first = firstDay, day > first else { return [] }
         let weekend = Self.isWeekend(day)
-        func weight(_ d: Int) -> Double { pow(0.5, Double(day - d) / Self.halfLifeDays) }
+        func weight(_ d: Int) -> Double { Self.weight(age: day - d) }
         var days = 0.0
         for d in first..<day where Self.isWeekend(d) == weekend { days += weight(d) }
         guard days > 0 else { return [] }

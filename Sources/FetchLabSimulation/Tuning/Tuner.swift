@@ -39,6 +39,12 @@ public struct Tuner: Sendable {
     public var split: TuningSplit = .time(trainUntil: nil, folds: 1)
     /// Called with a line of progress (a round started).
     public var progress: (@Sendable (String) -> Void)? = nil
+    /// Called once per user replayed, in every pass over the users (from any thread).
+    public var userReplayed: (@Sendable () -> Void)? = nil
+    /// Asked before each round of the search but the first: true stops the search there (a time
+    /// budget); the best setting found so far is still measured on held-out data. When set, grid
+    /// and random searches replay their settings in rounds (``budgetRoundSize``) so they can stop.
+    public var budgetSpent: (@Sendable () -> Bool)? = nil
 
     public init(simulator: Simulator, space: SearchSpace, objective: Objective, constraints: [TuningConstraint] = []) {
         self.simulator = simulator
@@ -69,7 +75,7 @@ public struct Tuner: Sendable {
                     users, train: base, test: base, trainUser: { Self.isTrainingUser($0) },
                     testUser: { !Self.isTrainingUser($0) }, label: "users: train 70 %, test 30 % (by name hash)"))
         case .time(let trainUntil, let k):
-            guard let span = try Self.scoredSpan(users, evaluation: evaluation) else {
+            guard let span = try Self.scoredSpan(counting(users), evaluation: evaluation) else {
                 throw TuningError("no launch is scored (no app with enough launches past the warm-up)")
             }
             let first = span.lowerBound.daysSince1970
@@ -148,6 +154,9 @@ public struct Tuner: Sendable {
     ) throws -> TuningFold {
         var scorer = Scorer(simulator: train, users: users, include: trainUser)
         scorer.cut = trainCut
+        scorer.references = needsReferences
+        scorer.userReplayed = userReplayed
+        var cutShort = false
         // The fixed baselines ride along with the first round (the comparison replays them anyway).
         let baselines = Self.fixedBaselines
         var tried: [SearchSpace.Setting] = []
@@ -155,7 +164,7 @@ public struct Tuner: Sendable {
         case .grid:
             tried = space.settings
             progress?("\(label): \(tried.count) settings")
-            try scorer.score(try tried.map { try space.policy($0) }, alongside: baselines)
+            cutShort = try scoreInRounds(&tried, with: &scorer, alongside: baselines)
         case .random:
             var rng = SplitMix64(seed: seed)
             var all = space.settings
@@ -165,17 +174,21 @@ public struct Tuner: Sendable {
             }
             tried = Array(all.prefix(max(1, samples)))
             progress?("\(label): \(tried.count) random settings")
-            try scorer.score(try tried.map { try space.policy($0) }, alongside: baselines)
+            cutShort = try scoreInRounds(&tried, with: &scorer, alongside: baselines)
         case .coordinate:
             var current = space.middle
             tried = [current]
             try scorer.score([try space.policy(current)], alongside: baselines)
             var improved = true
             var passes = 0
-            while improved && passes < 100 {
+            search: while improved && passes < 100 {
                 improved = false
                 passes += 1
                 for a in space.axes.indices {
+                    if budgetSpent?() == true {
+                        cutShort = true
+                        break search
+                    }
                     let round = space.axes[a].values.indices.map { v -> SearchSpace.Setting in
                         var s = current
                         s[a] = v
@@ -213,6 +226,8 @@ public struct Tuner: Sendable {
         let bestFixed = fixedRows.filter { $0.feasible }.max { rank($0) < rank($1) }
         // Held out: the chosen setting and the best fixed interval, in one comparison.
         var held = Scorer(simulator: test, users: users, include: testUser)
+        held.references = needsReferences
+        held.userReplayed = userReplayed
         let chosenPolicy = try PolicyRegistry.parse(chosen.name)[0]
         try held.score([chosenPolicy], alongside: try bestFixed.map { try PolicyRegistry.parse($0.name) } ?? [])
         return TuningFold(
@@ -220,7 +235,7 @@ public struct Tuner: Sendable {
             chosenTrain: chosen.train, bestFixedTrain: bestFixed?.train,
             chosenTest: summary(held.metrics(chosen.name)),
             bestFixedTest: bestFixed.map { summary(held.metrics($0.name)) },
-            replays: scorer.replays)
+            replays: scorer.replays, cutShort: cutShort ? true : nil)
     }
 
     func summary(_ m: PolicyMetrics) -> ScoreSummary {
@@ -287,6 +302,9 @@ struct Scorer {
     var cache: [String: PolicyMetrics] = [:]
     /// Settings replayed (cache misses of counted rounds).
     var replays = 0
+    /// Also replay the reference policies (gap closed needs them).
+    var references = true
+    var userReplayed: (@Sendable () -> Void)? = nil
 
     init(simulator: Simulator, users: @escaping Tuner.UserBatches, include: @escaping (UserID) -> Bool) {
         self.simulator = simulator
@@ -303,15 +321,18 @@ struct Scorer {
         let counted = missing.count
         for p in others where cache[p.name] == nil && names.insert(p.name).inserted { missing.append(p) }
         guard !missing.isEmpty else { return }
-        var run = simulator.comparison(policies: missing)
+        var run = simulator.comparison(policies: missing, references: references)
         let include = self.include
         let cut = self.cut
+        let userReplayed = self.userReplayed
         try users { batch in
+            let kept = batch.filter { include($0.user) }
+            for _ in kept.count..<batch.count { userReplayed?() }
             run.add(
-                batch.filter { include($0.user) }.map { h in
+                kept.map { h in
                     guard let cut, let offset = h.launches.first?.offset else { return h }
                     return h.before(LocalCalendar.midnight(of: cut.daysSince1970 + 1, offset: offset))
-                })
+                }, progress: userReplayed)
         }
         let report = run.report()
         for (p, result) in zip(missing, report.policies) { cache[p.name] = result.metrics }

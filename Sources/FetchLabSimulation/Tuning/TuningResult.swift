@@ -47,6 +47,8 @@ public struct TuningFold: Sendable, Codable, Hashable {
     public var bestFixedTest: ScoreSummary?
     /// Settings the search replayed on this fold's training data.
     public var replays: Int
+    /// true when a time budget stopped the search before it finished (nil: it finished).
+    public var cutShort: Bool? = nil
 }
 
 /// One setting's training scores.

@@ -1,0 +1,153 @@
+import FetchLabCore
+import Synchronization
+import Testing
+
+@testable import FetchLabSimulation
+
+/// What makes tuning fast must not change what it finds: the references left out of replays that
+/// do not need them, the users decoded once, the predictive scheduler's one-pass gap search, the
+/// forward-moving context lookup; and the time budget stops the search between rounds.
+@Suite struct TuningSpeedTests {
+    private func users(_ count: Int, days: Int64 = 16, apps: Int32 = 3) -> [UserHistory] {
+        (0..<count).map { u in
+            var h = history(randomLaunches(seed: UInt64(u + 1), days: days, apps: apps), apps: Int(apps))
+            h.user = UserID("user\(u)")
+            return h
+        }
+    }
+
+    private func tuner(method: SearchMethod = .grid, objective: TuningMetric = .fresh(.minutes(15))) throws -> Tuner {
+        var t = Tuner(
+            simulator: Simulator(evaluation: evaluation(warmUp: 1, minLaunches: 20)),
+            space: try SearchSpace.parse(family: "predictive", grid: nil),
+            objective: Objective(metric: objective, maximize: true))
+        t.method = method
+        return t
+    }
+
+    @Test func leavingTheReferencesOutChangesNoMetricButGapClosed() throws {
+        let policies = try PolicyRegistry.parseList("predictive(5m,0.2),predictive(15m,0.4),fixed(1h),ios-adaptive")
+        let simulator = Simulator(evaluation: evaluation(warmUp: 1, minLaunches: 20))
+        var with = simulator.comparison(policies: policies)
+        var without = simulator.comparison(policies: policies, references: false)
+        with.add(users(4))
+        without.add(users(4))
+        #expect(without.policies.count == policies.count)
+        #expect(with.policies.count > policies.count)
+        for (a, b) in zip(with.report().policies, without.report().policies) {
+            var m = a.metrics
+            m.gapClosed = nil
+            #expect(m == b.metrics, "\(a.name)")
+        }
+    }
+
+    @Test func usersKeptInMemoryAreReadOnceAndTuneTheSame() throws {
+        let all = users(5)
+        let reads = Mutex(0)
+        let source: Tuner.UserBatches = { body in
+            reads.withLock { $0 += 1 }
+            body(Array(all.prefix(2)))
+            body(Array(all.dropFirst(2)))
+        }
+        let plain = try tuner().run(source)
+        let readsPlain = reads.withLock { $0 }
+        reads.withLock { $0 = 0 }
+        let kept = try tuner().run(Tuner.keeping(source))
+        #expect(kept == plain)
+        #expect(readsPlain >= 3)  // the scored span, the search, the held-out measurement
+        #expect(reads.withLock { $0 } == 1)
+    }
+
+    /// Gap closed as the objective needs the references: the tuner keeps them then.
+    @Test func gapClosedKeepsTheReferences() throws {
+        #expect(try tuner(objective: .gap).needsReferences)
+        #expect(try !tuner().needsReferences)
+        let r = try tuner(objective: .gap).run { $0(users(3)) }
+        #expect(r.folds[0].tried.contains { $0.train.objective != 0 })
+    }
+
+    @Test func aBudgetNeverSpentChangesNothing() throws {
+        var budgeted = try tuner()
+        budgeted.budgetSpent = { false }
+        let a = try budgeted.run { $0(users(3)) }
+        let b = try tuner().run { $0(users(3)) }
+        #expect(a == b)
+        #expect(a.folds[0].cutShort == nil)
+    }
+
+    /// A budget spent after the first round: the grid (12 settings, rows of 4 thresholds) tries
+    /// its first row, the coordinate search its middle; the best is still measured held out.
+    @Test(arguments: [SearchMethod.grid, .random, .coordinate])
+    func aSpentBudgetStopsAfterTheFirstRound(method: SearchMethod) throws {
+        var t = try tuner(method: method)
+        t.samples = 6
+        let asked = Mutex(0)
+        t.budgetSpent = {
+            asked.withLock { $0 += 1 }
+            return true
+        }
+        let r = try t.run { $0(users(3)) }
+        let fold = r.folds[0]
+        #expect(fold.cutShort == true)
+        #expect(asked.withLock { $0 } == 1)
+        #expect(fold.tried.count == (method == .coordinate ? 1 : 4))
+        #expect(fold.tried.contains { $0.name == fold.chosen })
+        #expect(fold.chosenTest.scoredLaunches > 0)
+        // The settings it tried score as in the full search.
+        var full = try tuner(method: method)
+        full.samples = 6
+        let all = try full.run { $0(users(3)) }.folds[0].tried
+        for s in fold.tried { #expect(all.first { $0.name == s.name }?.train == s.train) }
+    }
+
+    /// Two rounds allowed (the budget counted in rounds, not time): two rows of the grid.
+    @Test func aBudgetOfTwoRoundsTriesTwoRows() throws {
+        var t = try tuner()
+        let rounds = Mutex(0)
+        t.budgetSpent = { rounds.withLock { $0 += 1; return $0 >= 2 } }
+        let r = try t.run { $0(users(3)) }
+        #expect(r.folds[0].tried.count == 8)
+        #expect(r.replays == 8)
+        #expect(r.folds[0].cutShort == true)
+    }
+
+    /// The one-pass hazard equals the sum over the later bins, on seeded histories.
+    @Test func theGapHazardEqualsItsDefinition() {
+        for seed in UInt64(1)...20 {
+            var s = UseSignals(app: 0, tau: .minutes(15), lead: .minutes(5), launchRefreshes: true, offset: 0, appCount: 3)
+            for (t, app) in randomLaunches(seed: seed, days: 10, apps: 3) {
+                s.learn(UsageEvent(time: t, user: 0, app: app, kind: .launch, utcOffset: 0))
+            }
+            for k in 0..<s.gapBins.count {
+                let naive =
+                    k < s.gapBins.count - 1 ? Double(s.gapBins[k]) / Double(s.gapBins[k...].reduce(0, +) + 1) : 0
+                #expect(s.hazard(k) == naive, "seed \(seed) bin \(k)")
+            }
+        }
+    }
+
+    /// The context lookup with a cursor answers as the binary search does, forwards and back.
+    @Test func theContextCursorAgreesWithTheBinarySearch() {
+        for seed in UInt64(1)...10 {
+            var h = history(randomLaunches(seed: seed, days: 5, apps: 2), apps: 2)
+            var rng = SplitMix64(seed: seed)
+            var t = day0
+            h.context = (0..<200).map { i in
+                t += Microseconds(rng.next() % 3_600_000_000)
+                return ContextSample(
+                    time: t, battery: Double(rng.next() % 100), charging: i % 3 == 0,
+                    network: i % 2 == 0 ? .wifi : .cellular, utcOffset: 0)
+            }
+            let e = evaluation(warmUp: 1, minLaunches: 1)
+            guard let window = e.window(of: h) else { continue }
+            let user = UserSetup(history: h, window: window, evaluation: e, context: ContextDefaults())
+            var cursor = 0
+            var probe = day0 - .hours(1)
+            for _ in 0..<2_000 {
+                // Mostly forward, sometimes back.
+                probe += Microseconds(rng.next() % 1_200_000_000) - (rng.next() % 5 == 0 ? 3_000_000_000 : 0)
+                #expect(user.state(at: probe, cursor: &cursor) == user.state(at: probe), "seed \(seed)")
+            }
+        }
+    }
+}
