@@ -33,14 +33,21 @@ public struct Simulator: Sendable {
         if let fixed = policy as? FixedIntervalPolicy,
             FixedReplay.applies(interval: fixed.interval, user: user, settings: settings)
         {
-            return FixedReplay.outcomes(interval: fixed.interval, user: user, settings: settings, evaluation: evaluation)
+            return FixedReplay.outcomes(
+                interval: fixed.interval, user: user, settings: settings, evaluation: evaluation)
         }
         return replayEventByEvent(user, policy: policy)
     }
 
     /// ``replay(_:policy:)`` without the closed form of fixed intervals.
     func replayEventByEvent(_ user: UserSetup, policy: any FetchPolicy) -> [PairOutcome] {
-        let runs = user.pairs.indices.map { PolicyRunner.run(policy, pair: $0, of: user, settings: settings) }
+        outcomes(
+            user, runs: user.pairs.indices.map { PolicyRunner.run(policy, pair: $0, of: user, settings: settings) })
+    }
+
+    /// The scores of one policy's runs on every pair of a user, with the energy of all the user's
+    /// fetches together.
+    func outcomes(_ user: UserSetup, runs: [PairRun]) -> [PairOutcome] {
         let cost = settings.cost
         var uses: [RadioUse] = []
         var bytes: [Double] = []
@@ -124,7 +131,9 @@ public struct ComparisonRun: Sendable {
     /// The user whose scored launches per day are the median of the users replayed (the lower
     /// middle one; ties by name), or nil when no user was scored.
     public var representativeUser: String? {
-        let sorted = activity.sorted { $0.launchesPerDay != $1.launchesPerDay ? $0.launchesPerDay < $1.launchesPerDay : $0.user < $1.user }
+        let sorted = activity.sorted {
+            $0.launchesPerDay != $1.launchesPerDay ? $0.launchesPerDay < $1.launchesPerDay : $0.user < $1.user
+        }
         return sorted.isEmpty ? nil : sorted[(sorted.count - 1) / 2].user
     }
 
@@ -170,11 +179,7 @@ public struct ComparisonRun: Sendable {
                 cost: simulator.settings.cost)
             guard !user.pairs.isEmpty else { return nil }
             var seconds = [Double](repeating: 0, count: policies.count)
-            let outcomes = policies.enumerated().map { i, policy in
-                let start = ThreadClock.now()
-                defer { seconds[i] = ThreadClock.now() - start }
-                return simulator.replay(user, policy: policy)
-            }
+            let outcomes = simulator.replay(user, policies: policies, seconds: &seconds)
             return UserResult(
                 user: history.user.name, window: window, withoutContext: user.timeline.isEmpty,
                 pairsWithContent: user.content.filter { !$0.isEmpty }.count, outcomes: outcomes,

@@ -52,6 +52,13 @@ struct TuneCommand: ParsableCommand {
             valueName: "duration"))
     var timeBudget: DurationArgument?
 
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Users kept in memory between passes (about 1 MB each for 90 days); the others are read again (0 to 1,000,000)."
+    )
+    var keepUsers = 10_000
+
     @Option(help: "Output: table or json.") var format: TuneFormat = .table
     @Option(
         help: ArgumentHelp(
@@ -63,6 +70,7 @@ struct TuneCommand: ParsableCommand {
     func validate() throws {
         try Bounds.check("--samples", samples, 1...10_000)
         try Bounds.check("--folds", folds, 1...20)
+        try Bounds.check("--keep-users", keepUsers, 0...1_000_000)
         if let timeBudget { try Bounds.check("--time-budget", timeBudget, 0 ... .days(30)) }
         _ = try tuner()
         if split == .users && (folds > 1 || trainUntil != nil) {
@@ -108,8 +116,10 @@ struct TuneCommand: ParsableCommand {
             }
             let queries = try HistoryLoader.open(database.db)
             let names = try replay.userNames(queries, path: database.db)
-            // Decoded once, replayed from memory by every later pass.
-            let users = Tuner.keeping { body in try ReplayOptions.forEachBatch(of: names, queries, body) }
+            // Decoded once, replayed from memory by every later pass (up to --keep-users users).
+            let users = Tuner.keeping(limit: keepUsers) { body in
+                try ReplayOptions.forEachBatch(of: names, queries, body)
+            }
             let bar = ProgressBar(total: names.count * (tuner.estimatedPasses + 2), unit: "user replays")
             defer { bar.finish() }
             tuner.userReplayed = { bar.advance() }

@@ -56,6 +56,11 @@ import Testing
         #expect(kept == plain)
         #expect(readsPlain >= 3)  // the scored span, the search, the held-out measurement
         #expect(reads.withLock { $0 } == 1)
+        // Over the limit: the first batch kept, the rest read again by every pass.
+        reads.withLock { $0 = 0 }
+        #expect(try tuner().run(Tuner.keeping(limit: 2, source)) == plain)
+        #expect(reads.withLock { $0 } == readsPlain)
+        #expect(try tuner().run(Tuner.keeping(limit: 0, source)) == plain)
     }
 
     /// Gap closed as the objective needs the references: the tuner keeps them then.
@@ -104,7 +109,11 @@ import Testing
     @Test func aBudgetOfTwoRoundsTriesTwoRows() throws {
         var t = try tuner()
         let rounds = Mutex(0)
-        t.budgetSpent = { rounds.withLock { $0 += 1; return $0 >= 2 } }
+        t.budgetSpent = {
+            rounds.withLock {
+                $0 += 1; return $0 >= 2
+            }
+        }
         let r = try t.run { $0(users(3)) }
         #expect(r.folds[0].tried.count == 8)
         #expect(r.replays == 8)
@@ -114,7 +123,8 @@ import Testing
     /// The one-pass hazard equals the sum over the later bins, on seeded histories.
     @Test func theGapHazardEqualsItsDefinition() {
         for seed in UInt64(1)...20 {
-            var s = UseSignals(app: 0, tau: .minutes(15), lead: .minutes(5), launchRefreshes: true, offset: 0, appCount: 3)
+            var s = UseSignals(
+                app: 0, tau: .minutes(15), lead: .minutes(5), launchRefreshes: true, offset: 0, appCount: 3)
             for (t, app) in randomLaunches(seed: seed, days: 10, apps: 3) {
                 s.learn(UsageEvent(time: t, user: 0, app: app, kind: .launch, utcOffset: 0))
             }
@@ -129,15 +139,9 @@ import Testing
     /// The context lookup with a cursor answers as the binary search does, forwards and back.
     @Test func theContextCursorAgreesWithTheBinarySearch() {
         for seed in UInt64(1)...10 {
-            var h = history(randomLaunches(seed: seed, days: 5, apps: 2), apps: 2)
+            let h = withContext(
+                history(randomLaunches(seed: seed, days: 5, apps: 2), apps: 2), seed: seed, samples: 200)
             var rng = SplitMix64(seed: seed)
-            var t = day0
-            h.context = (0..<200).map { i in
-                t += Microseconds(rng.next() % 3_600_000_000)
-                return ContextSample(
-                    time: t, battery: Double(rng.next() % 100), charging: i % 3 == 0,
-                    network: i % 2 == 0 ? .wifi : .cellular, utcOffset: 0)
-            }
             let e = evaluation(warmUp: 1, minLaunches: 1)
             guard let window = e.window(of: h) else { continue }
             let user = UserSetup(history: h, window: window, evaluation: e, context: ContextDefaults())
@@ -150,4 +154,49 @@ import Testing
             }
         }
     }
+}
+
+/// Predictive policies of one lead replayed together (one walk, shared day plans) score exactly
+/// as each replayed alone, on seeded histories with device context, on every platform.
+@Suite struct GroupedReplayTests {
+    @Test(arguments: [PlatformKind.none, .ios, .android])
+    func aGroupScoresAsEachPolicyAlone(platform: PlatformKind) throws {
+        let policies = try PolicyRegistry.parseList(
+            "predictive(10m,0.2),predictive(10m,0.55),predictive(10m,0.3,sequence+gap),"
+                + "predictive-cost-aware(10m,0.3),predictive(5m,0.4),predictive(10m,0.1,time-of-day)")
+        var users: [UserHistory] = []
+        for seed in UInt64(1)...6 {
+            var h = withContext(
+                history(randomLaunches(seed: seed, days: 18, apps: 4), apps: 4), seed: seed, samples: 600)
+            h.user = UserID("user\(seed)")
+            users.append(h)
+        }
+        var settings = ReplaySettings()
+        settings.platform.kind = platform
+        let simulator = Simulator(evaluation: evaluation(warmUp: 1, minLaunches: 20), settings: settings)
+        var together = simulator.comparison(policies: policies, references: false)
+        together.add(users)
+        let grouped = together.report().policies
+        for (i, p) in policies.enumerated() {
+            var alone = simulator.comparison(policies: [p], references: false)
+            alone.add(users)
+            #expect(alone.report().policies[0].metrics == grouped[i].metrics, "\(p.name) on \(platform)")
+            #expect(grouped[i].metrics.fetchesPerAppDay > 0, "\(p.name) fetches")
+        }
+    }
+}
+
+/// `h` with `samples` seeded context samples from day0 on, up to an hour apart (battery, charging,
+/// Wi-Fi or cellular).
+private func withContext(_ h: UserHistory, seed: UInt64, samples: Int) -> UserHistory {
+    var h = h
+    var rng = SplitMix64(seed: seed &+ 1_000)
+    var t = day0
+    h.context = (0..<samples).map { i in
+        t += Microseconds(rng.next() % 3_600_000_000)
+        return ContextSample(
+            time: t, battery: Double(rng.next() % 100), charging: i % 3 == 0,
+            network: i % 2 == 0 ? .wifi : .cellular, utcOffset: 0)
+    }
+    return h
 }

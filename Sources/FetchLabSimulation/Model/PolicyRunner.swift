@@ -7,7 +7,10 @@ public struct ReplaySettings: Sendable, Hashable {
     public var cost = CostModel()
     public var context = ContextDefaults()
 
-    public init(platform: PlatformModel = PlatformModel(), cost: CostModel = CostModel(), context: ContextDefaults = ContextDefaults()) {
+    public init(
+        platform: PlatformModel = PlatformModel(), cost: CostModel = CostModel(),
+        context: ContextDefaults = ContextDefaults()
+    ) {
         self.platform = platform
         self.cost = cost
         self.context = context
@@ -119,14 +122,8 @@ enum PolicyRunner {
         _ policy: any FetchPolicy, pair index: Int, of user: UserSetup, settings: ReplaySettings, logSkips: Bool = false
     ) -> PairRun {
         let pair = user.pairs[index]
-        let cost = user.fetchCosts[index]
-        let info = PairInfo(
-            app: pair.app, appName: user.history.apps[Int(pair.app)], appCount: user.history.apps.count,
-            offset: user.window.offset, firstEvent: user.window.firstEvent, scoredStart: user.window.start,
-            evaluation: pair.evaluation, hasContentUpdates: !user.content[index].isEmpty, fetchDuration: cost.duration)
-        var state = RunState(
-            gate: PlatformGate(model: settings.platform, offset: user.window.offset), window: user.window,
-            content: user.content[index], duration: cost.duration, launchRefreshes: pair.evaluation.launchRefreshes)
+        let info = self.info(pair: index, of: user)
+        var state = RunState(pair: index, of: user, settings: settings)
         state.logSkips = logSkips
         if var scheduler = policy.makeScheduler(info) {
             drive(&scheduler, user: user, pair: pair, index: index, state: &state)
@@ -149,6 +146,29 @@ enum PolicyRunner {
         return state.run
     }
 
+    /// What a scheduler is told about pair `index` of `user`.
+    static func info(pair index: Int, of user: UserSetup) -> PairInfo {
+        let pair = user.pairs[index]
+        return PairInfo(
+            app: pair.app, appName: user.history.apps[Int(pair.app)], appCount: user.history.apps.count,
+            offset: user.window.offset, firstEvent: user.window.firstEvent, scoredStart: user.window.start,
+            evaluation: pair.evaluation, hasContentUpdates: !user.content[index].isEmpty,
+            fetchDuration: user.fetchCosts[index].duration)
+    }
+
+    /// The time of the next usage event (`events[u]`) or content update (`content[c]`), nil when
+    /// both are used up.
+    @inline(__always) static func nextInput(
+        _ events: [UsageEvent], _ u: Int, _ content: [Microseconds], _ c: Int
+    ) -> Microseconds? {
+        switch (u < events.count, c < content.count) {
+        case (true, true): min(events[u].time, content[c])
+        case (true, false): events[u].time
+        case (false, true): content[c]
+        case (false, false): nil
+        }
+    }
+
     /// The event loop of a causal policy: the user's usage events and this app's content updates
     /// in time order, the scheduler's timers between them (an event and a timer at the same
     /// instant: the event first), up to E.
@@ -163,13 +183,7 @@ enum PolicyRunner {
         var lastWake = Microseconds.min
         var cursor = 0
         while true {
-            let te: Microseconds? =
-                switch (u < events.count, c < content.count) {
-                case (true, true): min(events[u].time, content[c])
-                case (true, false): events[u].time
-                case (false, true): content[c]
-                case (false, false): nil
-                }
+            let te = nextInput(events, u, content, c)
             if let tw = scheduler.nextWake, tw > lastWake, tw <= end, te.map({ tw < $0 }) ?? true {
                 lastWake = tw
                 let device = user.state(at: tw, cursor: &cursor)
@@ -216,7 +230,18 @@ enum PolicyRunner {
         var lastRefresh: Microseconds? = nil
         var contentIndex = 0
 
-        init(gate: PlatformGate, window: UserWindow, content: [Microseconds], duration: Microseconds, launchRefreshes: Bool) {
+        /// The state of a replay of pair `index` of `user` under `settings`.
+        init(pair index: Int, of user: UserSetup, settings: ReplaySettings) {
+            self.init(
+                gate: PlatformGate(model: settings.platform, offset: user.window.offset), window: user.window,
+                content: user.content[index], duration: user.fetchCosts[index].duration,
+                launchRefreshes: user.pairs[index].evaluation.launchRefreshes)
+        }
+
+        init(
+            gate: PlatformGate, window: UserWindow, content: [Microseconds], duration: Microseconds,
+            launchRefreshes: Bool
+        ) {
             self.gate = gate
             self.window = window
             self.content = content

@@ -93,7 +93,10 @@ struct PredictiveScheduler: FetchScheduler {
     static let habitServed: Microseconds = .minutes(60)
 
     /// Raw probabilities from this level up are decision points (calibration may lift them).
-    var floor: Double { min(policy.threshold, policy.cellularThreshold) / 2 }
+    var floor: Double { Self.floor(of: policy) }
+    static func floor(of policy: PredictivePolicy) -> Double { min(policy.threshold, policy.cellularThreshold) / 2 }
+    /// The plans of the schedulers replayed with this one (nil: alone).
+    var sharedPlans: SharedPlans? = nil
 
     /// A decision point of `signal` at `t`: recorded as a trial, answered calibrated.
     mutating func consider(_ raw: Double, _ signal: OnlineCalibration.Signal, at t: Microseconds) -> Double {
@@ -180,9 +183,11 @@ struct PredictiveScheduler: FetchScheduler {
             let day = LocalCalendar.day(t, offset: signals.offset)
             let midnight = LocalCalendar.midnight(of: day, offset: signals.offset)
             if usesTimeOfDay {
-                planned = signals.plan(day: day, threshold: floor).map {
-                    (midnight + .minutes(Int64($0.minute)), $0.p)
-                }
+                planned =
+                    (sharedPlans?.plan(signals, day: day, threshold: floor) ?? signals.plan(day: day, threshold: floor))
+                    .map {
+                        (midnight + .minutes(Int64($0.minute)), $0.p)
+                    }
             }
             nextMidnight = LocalCalendar.midnight(after: t, offset: signals.offset)
         }

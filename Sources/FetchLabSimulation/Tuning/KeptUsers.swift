@@ -1,28 +1,45 @@
 import FetchLabCore
 
 extension Tuner {
-    /// `users` read once: the first pass goes through `users` and keeps every batch, the later
-    /// passes (the rounds of the search, the held-out measurement) are fed the kept batches, so
-    /// the events are decoded once. Memory then holds every user's history (the CLI's tune: about
-    /// 1 GB per 1,000 users × 90 days of usage and context; see README, Performance).
-    public static func keeping(_ users: @escaping UserBatches) -> UserBatches {
+    /// `users` read once: the first pass goes through `users` and keeps the batches of the first
+    /// `limit` users, the later passes (the rounds of the search, the held-out measurement) are
+    /// fed the kept batches, so their events are decoded once; the users past the limit are read
+    /// again by every pass. Memory holds the kept users' histories (about 1 MB per user of 90
+    /// days of generated usage, context and content updates; see README, Performance).
+    public static func keeping(limit: Int = .max, _ users: @escaping UserBatches) -> UserBatches {
         let kept = KeptBatches()
         return { body in
             if let batches = kept.batches {
                 for batch in batches { body(batch) }
+                guard kept.overflow else { return }
+                var seen = 0
+                try users { batch in
+                    if seen >= kept.count { body(batch) }
+                    seen += batch.count
+                }
                 return
             }
             var batches: [[UserHistory]] = []
+            var count = 0
+            var overflow = false
             try users { batch in
-                batches.append(batch)
+                if !overflow, count + batch.count <= limit {
+                    batches.append(batch)
+                    count += batch.count
+                } else {
+                    overflow = true
+                }
                 body(batch)
             }
-            kept.batches = batches
+            (kept.batches, kept.count, kept.overflow) = (batches, count, overflow)
         }
     }
 }
 
-/// The batches of a finished first pass (nil until one finished).
+/// The batches kept by a finished first pass (nil until one finished), how many users they
+/// hold, and whether users past them were not kept.
 private final class KeptBatches {
     var batches: [[UserHistory]]? = nil
+    var count = 0
+    var overflow = false
 }

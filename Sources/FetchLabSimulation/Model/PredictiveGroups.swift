@@ -1,0 +1,133 @@
+import FetchLabCore
+
+extension Simulator {
+    /// Every policy on every pair of a user (policy-major), with each policy's thread CPU
+    /// seconds. Predictive policies of one lead (two or more) replay together: one walk over the
+    /// user's events drives all their schedulers, and their time-of-day plans are computed once
+    /// a day (``SharedPlans``); the outcomes are those of replaying each alone.
+    func replay(_ user: UserSetup, policies: [any FetchPolicy], seconds: inout [Double]) -> [[PairOutcome]] {
+        var out = [[PairOutcome]](repeating: [], count: policies.count)
+        var groups: [Microseconds: [Int]] = [:]
+        var leads: [Microseconds] = []
+        for (i, p) in policies.enumerated() {
+            guard let predictive = p as? PredictivePolicy else { continue }
+            if groups[predictive.lead] == nil { leads.append(predictive.lead) }
+            groups[predictive.lead, default: []].append(i)
+        }
+        var grouped = Set<Int>()
+        for lead in leads {
+            guard let members = groups[lead], members.count > 1 else { continue }
+            let start = ThreadClock.now()
+            let group = members.map { policies[$0] as! PredictivePolicy }
+            var runs = members.map { _ in [PairRun]() }
+            for pair in user.pairs.indices {
+                for (k, run) in PolicyRunner.run(predictive: group, pair: pair, of: user, settings: settings)
+                    .enumerated()
+                {
+                    runs[k].append(run)
+                }
+            }
+            for (k, i) in members.enumerated() { out[i] = outcomes(user, runs: runs[k]) }
+            let share = (ThreadClock.now() - start) / Double(members.count)
+            for i in members { seconds[i] = share }
+            grouped.formUnion(members)
+        }
+        for (i, policy) in policies.enumerated() where !grouped.contains(i) {
+            let start = ThreadClock.now()
+            out[i] = replay(user, policy: policy)
+            seconds[i] = ThreadClock.now() - start
+        }
+        return out
+    }
+}
+
+extension PolicyRunner {
+    /// Predictive policies of one lead on one pair in one walk over the events: each policy has
+    /// its own scheduler and platform state, told exactly what ``run(_:pair:of:settings:logSkips:)``
+    /// tells it alone, in the same order (a scheduler's timers before an event, an event at a
+    /// timer's instant first); only the walk and the device-state lookups are shared.
+    static func run(
+        predictive policies: [PredictivePolicy], pair index: Int, of user: UserSetup, settings: ReplaySettings
+    ) -> [PairRun] {
+        let pair = user.pairs[index]
+        let info = self.info(pair: index, of: user)
+        let plans = SharedPlans(floor: policies.map { PredictiveScheduler.floor(of: $0) }.min() ?? 0)
+        var schedulers = policies.map { p in
+            var s = PredictiveScheduler(policy: p, pair: info)
+            s.sharedPlans = plans
+            return s
+        }
+        var states = policies.map { _ in RunState(pair: index, of: user, settings: settings) }
+        var lastWakes = [Microseconds](repeating: .min, count: policies.count)
+        let events = user.events
+        let content = user.content[index]
+        let end = user.window.end
+        var u = 0
+        var c = 0
+        var cursor = 0
+        while true {
+            let te = nextInput(events, u, content, c)
+            for k in schedulers.indices {
+                while let tw = schedulers[k].nextWake, tw > lastWakes[k], tw <= end, te.map({ tw < $0 }) ?? true {
+                    lastWakes[k] = tw
+                    let device = user.state(at: tw, cursor: &cursor)
+                    if let r = schedulers[k].wake(at: tw, state: device) {
+                        let result = states[k].handle(r, at: tw, device: device)
+                        states[k].record(schedulers[k].statedProbability, result)
+                        schedulers[k].completed(result)
+                    }
+                }
+            }
+            guard let t = te, t <= end else { break }
+            let device = user.state(at: t, cursor: &cursor)
+            if u < events.count, events[u].time == t, !(c < content.count && content[c] < t) {
+                let event = events[u]
+                u += 1
+                for k in schedulers.indices {
+                    if event.app == pair.app { states[k].observe(event) }
+                    if let r = schedulers[k].observe(event, state: device) {
+                        let result = states[k].handle(r, at: t, device: device)
+                        states[k].record(schedulers[k].statedProbability, result)
+                        schedulers[k].completed(result)
+                    }
+                }
+            } else {
+                let update = ContentUpdate(time: content[c], app: pair.app, utcOffset: user.window.offset)
+                c += 1
+                for k in schedulers.indices {
+                    if let r = schedulers[k].observe(update, state: device) {
+                        let result = states[k].handle(r, at: t, device: device)
+                        states[k].record(schedulers[k].statedProbability, result)
+                        schedulers[k].completed(result)
+                    }
+                }
+            }
+        }
+        return states.map(\.run)
+    }
+}
+
+/// The time-of-day plans of predictive schedulers of one lead on one pair, replayed together:
+/// they learn from the same events, so on a given day their signals are the same and their plans
+/// differ only in the threshold. The greedy plan picks windows in order of falling probability and
+/// stops below the threshold, so one plan made with the group's lowest threshold, cut at a
+/// scheduler's own, is that scheduler's plan. Kept for the day it was made; checked against the
+/// signals it was made from.
+final class SharedPlans {
+    let floor: Double
+    private var day: Int? = nil
+    private var coldCount = -1
+    private var plan: [(minute: Int, p: Double)] = []
+
+    init(floor: Double) { self.floor = floor }
+
+    func plan(_ signals: UseSignals, day: Int, threshold: Double) -> [(minute: Int, p: Double)] {
+        guard threshold >= floor, threshold <= 1 else { return signals.plan(day: day, threshold: threshold) }
+        if self.day != day || coldCount != signals.coldBins.count {
+            plan = signals.plan(day: day, threshold: floor)
+            self.day = day
+            coldCount = signals.coldBins.count
+        }
+        return threshold == floor ? plan : plan.filter { $0.p >= threshold }
+    }
+}
