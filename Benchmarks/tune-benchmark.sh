@@ -8,11 +8,12 @@
 # The population (seed 1) is generated and imported (usage, context, content) once per USERS×DAYS
 # into $BENCH_DIR (default bench-out/, gitignored) and reused by later runs; delete it to start
 # over. Then (release build, /usr/bin/time) one `tune --format json` per family: wall time, CPU
-# time (user + system), peak RSS, settings replayed by the search, launches of the evaluated
-# pairs replayed (from a `compare --timings` of the standard set? no: from the tune JSON's scored
-# launches, train and held out). BASELINE_BIN=PATH also times another fetchlab build (an earlier
-# commit's) on the same database in the same run, and prints the ratios. Results also go to
-# Benchmarks/results/tune-USERSxDAYS.json. The machine is shared: the load average is recorded.
+# time (user + system; CPU/wall near 2 means both cores were busy), peak RSS, the settings tried
+# and replayed by the search, and the launches scored on the training and the held-out days (from
+# the tune JSON). BASELINE_BIN=PATH also times another fetchlab build (an earlier commit's) on
+# the same database in the same run, checks that its JSON is identical and prints the ratios.
+# Results also go to Benchmarks/results/tune-USERSxDAYS.json. The machine is shared: the load
+# average is recorded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 USERS=${1:-10000}
