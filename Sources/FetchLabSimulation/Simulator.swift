@@ -33,7 +33,8 @@ public struct Simulator: Sendable {
         if let fixed = policy as? FixedIntervalPolicy,
             FixedReplay.applies(interval: fixed.interval, user: user, settings: settings)
         {
-            return FixedReplay.outcomes(interval: fixed.interval, user: user, settings: settings, evaluation: evaluation)
+            return FixedReplay.outcomes(
+                interval: fixed.interval, user: user, settings: settings, evaluation: evaluation)
         }
         return replayEventByEvent(user, policy: policy)
     }
@@ -88,7 +89,9 @@ public struct Simulator: Sendable {
     }
 
     /// A comparison fed users batch by batch, so that memory holds one batch, not the database.
-    public func comparison(policies: [any FetchPolicy]) -> ComparisonRun { ComparisonRun(simulator: self, policies: policies) }
+    public func comparison(policies: [any FetchPolicy]) -> ComparisonRun {
+        ComparisonRun(simulator: self, policies: policies)
+    }
 }
 
 /// A comparison in progress: ``add(_:progress:)`` batches of users (replayed in parallel, summed in
@@ -105,6 +108,11 @@ public struct ComparisonRun: Sendable {
     var perApp: [String: [MetricSums]] = [:]
     var appOrder: [String] = []
     var perUser: [(String, [MetricSums])] = []
+    /// The group of each user (by name), when the comparison also sums users by group; users
+    /// not named here are in no group.
+    public var userGroups: [String: String]? = nil
+    var perGroup: [String: [MetricSums]] = [:]
+    var groupOrder: [String] = []
     var users = 0
     var usersWithoutContext = 0
     var pairsWithContent = 0
@@ -120,7 +128,9 @@ public struct ComparisonRun: Sendable {
     /// The user whose scored launches per day are the median of the users replayed (the lower
     /// middle one; ties by name), or nil when no user was scored.
     public var representativeUser: String? {
-        let sorted = activity.sorted { $0.launchesPerDay != $1.launchesPerDay ? $0.launchesPerDay < $1.launchesPerDay : $0.user < $1.user }
+        let sorted = activity.sorted {
+            $0.launchesPerDay != $1.launchesPerDay ? $0.launchesPerDay < $1.launchesPerDay : $0.user < $1.user
+        }
         return sorted.isEmpty ? nil : sorted[(sorted.count - 1) / 2].user
     }
 
@@ -200,6 +210,13 @@ public struct ComparisonRun: Sendable {
                 totals[i].add(userTotals[i])
             }
             if simulator.perUser { perUser.append((r.user, userTotals)) }
+            if let group = userGroups?[r.user] {
+                if perGroup[group] == nil {
+                    perGroup[group] = all.map { _ in MetricSums(taus: count) }
+                    groupOrder.append(group)
+                }
+                for i in all.indices { perGroup[group]![i].add(userTotals[i]) }
+            }
             for i in all.indices { cpuSeconds[i] += r.seconds[i] }
             launchesReplayed += r.launches
             let scored = r.outcomes.first?.reduce(0) { $0 + $1.scored } ?? 0
@@ -241,11 +258,13 @@ public struct ComparisonRun: Sendable {
         let overall = metrics(totals)
         let apps = appOrder.map { ($0, metrics(perApp[$0]!)) }
         let usersMetrics = perUser.map { ($0.0, metrics($0.1)) }
+        let groupMetrics = groupOrder.map { ($0, metrics(perGroup[$0]!)) }
         let rows = (0..<requested).map { i in
             PolicyResult(
                 name: all[i].name, family: all[i].family, params: all[i].parameters, metrics: overall[i],
-                perApp: apps.map { GroupResult(name: $0.0, metrics: $0.1[i]) },
-                perUser: simulator.perUser ? usersMetrics.map { GroupResult(name: $0.0, metrics: $0.1[i]) } : nil)
+                perApp: apps.map { GroupResult(name: $0.0, metrics: $0.1[i], pairs: perApp[$0.0]![i].pairs) },
+                perUser: simulator.perUser ? usersMetrics.map { GroupResult(name: $0.0, metrics: $0.1[i]) } : nil,
+                perGroup: userGroups == nil ? nil : groupMetrics.map { GroupResult(name: $0.0, metrics: $0.1[i]) })
         }
         var settings = ComparisonSettings(
             tauMinutes: e.primaryTau.inMinutes, tausMinutes: taus.map(\.inMinutes), launchRefreshes: e.launchRefreshes,

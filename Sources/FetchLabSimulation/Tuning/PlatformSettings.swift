@@ -34,7 +34,8 @@ extension PlatformSetting {
             let name = FixedIntervalPolicy.durationName(fixed.interval)
             return [
                 PlatformSetting(
-                    platform: .ios, setting: "setMinimumBackgroundFetchInterval(\(seconds)) — at most one fetch every \(name)",
+                    platform: .ios,
+                    setting: "setMinimumBackgroundFetchInterval(\(seconds)) — at most one fetch every \(name)",
                     model: fixed.name,
                     snippet: "UIApplication.shared.setMinimumBackgroundFetchInterval(\(seconds))  // \(name)",
                     note: "the interval is a floor: iOS may wake the app later"),

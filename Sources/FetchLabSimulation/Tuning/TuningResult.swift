@@ -47,6 +47,12 @@ public struct TuningFold: Sendable, Codable, Hashable {
     public var bestFixedTest: ScoreSummary?
     /// Settings the search replayed on this fold's training data.
     public var replays: Int
+    /// Per app (with enough training launches) and per group of users: the best setting on that
+    /// part, measured on that part's held-out launches against the overall choice.
+    public var groups: [GroupRecommendation] = []
+    /// A setting per app, chosen together under the constraints, replayed as one policy (nil:
+    /// every app keeps the overall choice, or a metric does not add up per app).
+    public var perApp: PerAppRecommendation? = nil
 }
 
 /// One setting's training scores.
@@ -58,6 +64,8 @@ public struct TriedSetting: Sendable, Codable, Hashable {
     public var feasible: Bool
     /// On the Pareto front of fresh@15m, energy and cellular among the settings tried.
     public var pareto: Bool
+    /// How far the training scores miss the constraints, summed relative to each bound (0: feasible).
+    public var violation: Double = 0
 }
 
 /// The figures a tuning report shows of one replay.
