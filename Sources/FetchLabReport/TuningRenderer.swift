@@ -83,6 +83,7 @@ public enum TuningRenderer {
                     ])
             }
             lines += table(held[0], Array(held.dropFirst()))
+            lines += groupLines(fold, objective: objectiveHeader)
         }
         lines.append("")
         if r.folds.count > 1 {
@@ -141,5 +142,46 @@ public enum TuningRenderer {
             while line.hasSuffix(" ") { line.removeLast() }
             return line
         }
+    }
+
+    /// The per-app recommendation and the groups of users, on held-out data against the overall choice.
+    static func groupLines(_ fold: TuningFold, objective: String) -> [String] {
+        var lines: [String] = []
+        func pct(_ x: Double) -> String { TextFormat.fixed(x * 100) + "%" }
+        func gain(_ g: GroupRecommendation) -> String {
+            objective == "fresh@15m" ? TextFormat.fixed(g.gain * 100, 1) + " pp" : number(g.gain)
+        }
+        let header = ["", "setting", "held out: fresh@15m", "overall's", "J/day", "overall's", "gain"]
+        func row(_ g: GroupRecommendation) -> [String] {
+            [
+                g.group, g.chosen, pct(g.chosenTest.fresh15), pct(g.globalTest.fresh15),
+                TextFormat.fixed(g.chosenTest.energyJoulesPerDay), TextFormat.fixed(g.globalTest.energyJoulesPerDay),
+                gain(g),
+            ]
+        }
+        if let p = fold.perApp {
+            lines.append("")
+            lines.append(
+                "per app (settings chosen together under the constraints; other apps keep \(fold.chosen)):")
+            var h = header
+            h[0] = "app"
+            lines += table(h, fold.groups.filter { $0.kind == .app }.map(row))
+            lines.append(
+                "the per-app policy: train (replayed) \(pct(p.train.fresh15)) fresh@15m at "
+                    + "\(TextFormat.fixed(p.train.energyJoulesPerDay)) J/day"
+                    + (p.feasibleOnTrain ? " (meets the constraints)" : " (misses the constraints)")
+                    + "; held out \(pct(p.test.fresh15)) at \(TextFormat.fixed(p.test.energyJoulesPerDay)) J/day, "
+                    + "\(TextFormat.fixed(p.test.fetchesPerAppDay, 2)) fetches/app/day, against "
+                    + "\(pct(fold.chosenTest.fresh15)) at \(TextFormat.fixed(fold.chosenTest.energyJoulesPerDay)) J/day for \(fold.chosen)")
+        }
+        let users = fold.groups.filter { $0.kind == .users }
+        if !users.isEmpty {
+            lines.append("")
+            lines.append("per group of users (by launches per day on the training days; each group's own best setting):")
+            var h = header
+            h[0] = "users"
+            lines += table(h, users.map(row))
+        }
+        return lines
     }
 }

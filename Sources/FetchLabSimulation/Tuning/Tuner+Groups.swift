@@ -231,6 +231,46 @@ extension Tuner {
                 bestPicks = picks
             }
         }
+        // Collinear trade-offs (fixed intervals: freshness and fetches both ∝ 1/T) leave the
+        // sweep only the ends, so a greedy climb also runs: from each app's cheapest setting, the
+        // upgrade with the most objective per unit of constraint share that keeps the whole feasible.
+        func penalty(_ o: Option) -> Double {
+            constraints.enumerated().reduce(0) { sum, c in
+                let share = o.shares[1 + c.offset] / max(abs(c.element.bound), 1e-9)
+                return sum + (c.element.atMost ? share : -share)
+            }
+        }
+        var climb = options.map { app in
+            app.indices.min {
+                penalty(app[$0]) != penalty(app[$1])
+                    ? penalty(app[$0]) < penalty(app[$1])
+                    : objective.score(app[$0].shares[0]) > objective.score(app[$1].shares[0])
+            } ?? 0
+        }
+        while true {
+            var step: (app: Int, option: Int, ratio: Double, gain: Double)? = nil
+            for (a, app) in options.enumerated() {
+                let current = app[climb[a]]
+                for (i, o) in app.enumerated() {
+                    let gain = objective.score(o.shares[0]) - objective.score(current.shares[0])
+                    guard gain > 1e-15 else { continue }
+                    var trial = climb
+                    trial[a] = i
+                    guard ranked(whole(trial)).0 || constraints.isEmpty else { continue }
+                    let cost = penalty(o) - penalty(current)
+                    let ratio = cost <= 0 ? Double.infinity : gain / cost
+                    if step == nil || ratio > step!.ratio || (ratio == step!.ratio && gain > step!.gain) {
+                        step = (a, i, ratio, gain)
+                    }
+                }
+            }
+            guard let step else { break }
+            climb[step.app] = step.option
+        }
+        if better(ranked(whole(climb)), best) {
+            best = ranked(whole(climb))
+            bestPicks = climb
+        }
         let sum = whole(bestPicks)
         let tail = 1 + k
         let estimate = ScoreSummary(
