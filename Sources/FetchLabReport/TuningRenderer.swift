@@ -18,13 +18,16 @@ public enum TuningRenderer {
             for code in o.setting.snippet.split(separator: "\n") { lines.append("      " + code) }
             if let note = o.setting.note { lines.append("      (\(note))") }
         }
+        if let verdict = pushVerdict(platform) { lines.append(verdict) }
         return lines.joined(separator: "\n")
     }
 
     /// ``json(_:)`` with a `platform_settings` array.
     public static func json(_ r: TuningResult, platform: [PlatformOutcome]) -> String {
         let base = json(r)
-        guard var object = (try? JSONSerialization.jsonObject(with: Data(base.utf8))) as? [String: Any] else { return base }
+        guard var object = (try? JSONSerialization.jsonObject(with: Data(base.utf8))) as? [String: Any] else {
+            return base
+        }
         object["platform_settings"] = platform.map { o -> [String: Any] in
             [
                 "platform": o.setting.platform.rawValue, "setting": o.setting.setting, "model": o.setting.model,
@@ -172,16 +175,35 @@ public enum TuningRenderer {
                     + (p.feasibleOnTrain ? " (meets the constraints)" : " (misses the constraints)")
                     + "; held out \(pct(p.test.fresh15)) at \(TextFormat.fixed(p.test.energyJoulesPerDay)) J/day, "
                     + "\(TextFormat.fixed(p.test.fetchesPerAppDay, 2)) fetches/app/day, against "
-                    + "\(pct(fold.chosenTest.fresh15)) at \(TextFormat.fixed(fold.chosenTest.energyJoulesPerDay)) J/day for \(fold.chosen)")
+                    + "\(pct(fold.chosenTest.fresh15)) at \(TextFormat.fixed(fold.chosenTest.energyJoulesPerDay)) J/day for \(fold.chosen)"
+            )
         }
         let users = fold.groups.filter { $0.kind == .users }
         if !users.isEmpty {
             lines.append("")
-            lines.append("per group of users (by launches per day on the training days; each group's own best setting):")
+            lines.append(
+                "per group of users (by launches per day on the training days; each group's own best setting):")
             var h = header
             h[0] = "users"
             lines += table(h, users.map(row))
         }
         return lines
+    }
+
+    /// Whether silent push serves better than the freshest other iOS setting: fresher at no more
+    /// energy, or not (nil: push was not replayed, for lack of content-update times).
+    public static func pushVerdict(_ platform: [PlatformOutcome]) -> String? {
+        guard let push = platform.first(where: { $0.setting.model.hasPrefix("push(") }),
+            let other = platform.filter({ $0.setting.platform == .ios && $0 != push }).max(by: { $0.fresh < $1.fresh })
+        else { return nil }
+        let serves = push.fresh >= other.fresh && push.joulesPerDay <= other.joulesPerDay
+        let word =
+            serves
+            ? "serves better than"
+            : (push.fresh >= other.fresh ? "is fresher but costs more than" : "serves worse than")
+        return "silent push \(word) \(other.setting.model) on iOS: fresh " + String(format: "%.1f%%", push.fresh * 100)
+            + " at " + String(format: "%.1f", push.joulesPerDay) + " J/day against "
+            + String(format: "%.1f%%", other.fresh * 100)
+            + " at " + String(format: "%.1f", other.joulesPerDay) + " J/day"
     }
 }

@@ -13,13 +13,16 @@ struct TuneCommand: ParsableCommand {
             --train-until DATE, --folds K for K expanding-window folds, or --split users), then it and the \
             best fixed interval (15m to 24h) chosen the same way are measured on the held-out part. \
             Families and default grids: fixed interval=15m,…,24h; predictive lead=5m,10m,15m;threshold=0.2,0.3,0.4,0.55; \
-            budgeted k=1,2,4,8; workmanager period=15m,30m,1h,2h;flex=5m,15m;constraints=none.
+            budgeted k=1,2,4,8; workmanager period=15m,30m,1h,2h;flex=5m,15m;constraints=none; \
+            ios-adaptive lead=1m,5m,10m,15m;min=15m,1h,4h. \
+            The output also gives a setting per app (chosen together under the constraints and replayed as \
+            one per-app policy) and per group of users (light, moderate, heavy by launches per day).
             """
     )
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "The family to tune: fixed, predictive, budgeted or workmanager.")
+    @Option(help: "The family to tune: fixed, predictive, budgeted, workmanager or ios-adaptive.")
     var family: String
 
     @Option(help: ArgumentHelp("The values per parameter, e.g. \"lead=5m,10m;threshold=0.2,0.3\".", valueName: "grid"))
@@ -127,9 +130,12 @@ extension TuneCommand {
             guard let policy = try? PolicyRegistry.parse(name).first else { continue }
             for s in PlatformSetting.translate(policy) where !settings.contains(s) { settings.append(s) }
         }
+        // Whether a silent push schedule would serve better: replayed with the iOS settings, kept
+        // only when the data has content-update times to push on.
+        settings.append(PlatformSetting.silentPush())
         var out: [PlatformOutcome] = []
         for kind in [PlatformKind.ios, .android] {
-            let mine = settings.filter { $0.platform == kind }
+            var mine = settings.filter { $0.platform == kind }
             let models = mine.compactMap { try? PolicyRegistry.parse($0.model).first }
             guard models.count == mine.count, !models.isEmpty else { continue }
             var simulator = tuner.simulator
@@ -138,7 +144,12 @@ extension TuneCommand {
             try batches { run.add($0) }
             let report = run.report()
             let primary = report.settings.tausMinutes.firstIndex(of: report.settings.tauMinutes) ?? 0
-            for (s, p) in zip(mine, report.policies) {
+            var policies = report.policies
+            if kind == .ios, report.settings.pairsWithContentUpdates == 0 {
+                mine.removeLast()
+                policies.removeLast()
+            }
+            for (s, p) in zip(mine, policies) {
                 out.append(
                     PlatformOutcome(
                         setting: s, fresh: p.metrics.fresh.indices.contains(primary) ? p.metrics.fresh[primary] : 0,

@@ -38,7 +38,8 @@ private func run(_ histories: [UserHistory], objective: Objective, constraints: 
     /// gets the rest: fixed(2h), twice as fresh (15m/2h against 15m/4h).
     @Test func appsChosenTogetherShareTheBudget() throws {
         let h = user("u", stream(every: .minutes(1), days: 40, app: 0) + noon(days: 40, app: 1), apps: 2)
-        let r = try run([h], objective: Objective(metric: .fresh(.minutes(15)), maximize: true), constraints: "fetches<=7")
+        let r = try run(
+            [h], objective: Objective(metric: .fresh(.minutes(15)), maximize: true), constraints: "fetches<=7")
         let fold = r.folds[0]
         #expect(fold.chosen == "fixed(4h)")
         let perApp = try #require(fold.perApp)
