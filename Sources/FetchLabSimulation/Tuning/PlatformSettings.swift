@@ -34,7 +34,8 @@ extension PlatformSetting {
             let name = FixedIntervalPolicy.durationName(fixed.interval)
             return [
                 PlatformSetting(
-                    platform: .ios, setting: "setMinimumBackgroundFetchInterval(\(seconds)) — at most one fetch every \(name)",
+                    platform: .ios,
+                    setting: "setMinimumBackgroundFetchInterval(\(seconds)) — at most one fetch every \(name)",
                     model: fixed.name,
                     snippet: "UIApplication.shared.setMinimumBackgroundFetchInterval(\(seconds))  // \(name)",
                     note: "the interval is a floor: iOS may wake the app later"),
@@ -80,7 +81,7 @@ extension PlatformSetting {
 }
 
 /// A platform setting with what it gave when replayed under its platform.
-public struct PlatformOutcome: Sendable, Hashable {
+public struct PlatformOutcome: Sendable, Codable, Hashable {
     public var setting: PlatformSetting
     /// fresh@τ (the primary τ), fetches per app per day, battery energy per user per day, refusals.
     public var fresh: Double
