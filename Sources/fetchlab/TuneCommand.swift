@@ -16,7 +16,9 @@ struct TuneCommand: ParsableCommand {
             budgeted k=1,2,4,8; workmanager period=15m,30m,1h,2h;flex=5m,15m;constraints=none; \
             ios-adaptive lead=1m,5m,10m,15m;min=15m,1h,4h. \
             The output also gives a setting per app (chosen together under the constraints and replayed as \
-            one per-app policy) and per group of users (light, moderate, heavy by launches per day).
+            one per-app policy) and per group of users (light, moderate, heavy by launches per day). \
+            The run is stored in the database (tables tune_run and tune_setting, views tune_runs and \
+            tune_settings); `fetchlab runs show-tune N` prints it again.
             """
     )
 
@@ -49,11 +51,7 @@ struct TuneCommand: ParsableCommand {
     @Option(help: "Expanding-window time folds (2 to 20; 1: one split).") var folds = 1
     @Option(help: "Split by time (days) or by users (hash of the name, 70 % train).") var split: SplitArgument = .time
 
-    @Option(help: "Output: table or json.") var format: TuneFormat = .table
-    @Option(
-        help: ArgumentHelp(
-            "Write the output to this file (replaced whole) instead of standard output.", valueName: "file"))
-    var output: String?
+    @OptionGroup var output: TuneOutputOptions
 
     @OptionGroup(title: "Population, platform, cost and context") var replay: ReplayOptions
 
@@ -65,7 +63,6 @@ struct TuneCommand: ParsableCommand {
             throw ValidationError("--split users takes no --folds or --train-until")
         }
         if trainUntil != nil && folds > 1 { throw ValidationError("--train-until and --folds exclude each other") }
-        if let output { try ReportOutputOptions.checkWritable(output) }
     }
 
     /// The tuner the options describe (without its users).
@@ -110,10 +107,8 @@ struct TuneCommand: ParsableCommand {
             let platform = try platformSettings(result, tuner: tuner) { body in
                 try ReplayOptions.forEachBatch(of: names, queries, body)
             }
-            let text =
-                format == .json
-                ? TuningRenderer.json(result, platform: platform) : TuningRenderer.text(result, platform: platform)
-            try ReportOutputOptions.emit(text, to: output)
+            let runID = RunRecorder.store(result, platform: platform, path: database.db)
+            try output.emit(output.render(result, platform: platform, runID: runID, source: database.db))
         }
     }
 }
@@ -168,8 +163,4 @@ enum SearchMethodArgument: String, ExpressibleByArgument, CaseIterable {
 
 enum SplitArgument: String, ExpressibleByArgument, CaseIterable {
     case time, users
-}
-
-enum TuneFormat: String, ExpressibleByArgument, CaseIterable {
-    case table, json
 }

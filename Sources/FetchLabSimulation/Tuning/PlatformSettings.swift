@@ -100,7 +100,7 @@ extension PlatformSetting {
 }
 
 /// A platform setting with what it gave when replayed under its platform.
-public struct PlatformOutcome: Sendable, Hashable {
+public struct PlatformOutcome: Sendable, Codable, Hashable {
     public var setting: PlatformSetting
     /// fresh@τ (the primary τ), fetches per app per day, battery energy per user per day, refusals.
     public var fresh: Double
