@@ -159,6 +159,13 @@ public struct GroupResult: Codable, Sendable, Hashable {
         self.metrics = metrics
         self.pairs = pairs
     }
+
+    /// Equal by name and metrics: `pairs` is a count the replay knows but a decoded report does not.
+    public static func == (a: GroupResult, b: GroupResult) -> Bool { a.name == b.name && a.metrics == b.metrics }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(metrics)
+    }
 }
 
 /// Why a fetch a policy asked for did not happen (or failed), as counted in `skips`.
