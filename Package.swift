@@ -78,7 +78,9 @@ let package = Package(
             name: "FetchLabPredictTests", dependencies: ["FetchLabPredict", "FetchLabSynth", "FetchLabCore"]),
         .testTarget(
             name: "FetchLabReportTests",
-            dependencies: ["FetchLabReport", "FetchLabPredict", "FetchLabSimulation", "FetchLabCore"]),
+            dependencies: [
+                "FetchLabReport", "FetchLabPredict", "FetchLabSimulation", "FetchLabCore", "_FetchLabTestSupport",
+            ]),
         .testTarget(
             name: "FetchLabSimulationTests", dependencies: ["FetchLabSimulation", "FetchLabReport", "FetchLabCore"]),
         .testTarget(

@@ -112,14 +112,17 @@ public struct PolicyResult: Codable, Sendable, Hashable {
     public var perApp: [GroupResult]
     /// The same metrics per user, when asked for (`nil`: not encoded).
     public var perUser: [GroupResult]?
+    /// The same metrics per group of users, when the run groups them (``ComparisonRun/userGroups``;
+    /// `nil`: not encoded).
+    public var perGroup: [GroupResult]?
 
     enum CodingKeys: String, CodingKey {
-        case name, family, params, metrics, perApp = "per_app", perUser = "per_user"
+        case name, family, params, metrics, perApp = "per_app", perUser = "per_user", perGroup = "per_group"
     }
 
     public init(
         name: String, family: String, params: [String: Double], metrics: PolicyMetrics, perApp: [GroupResult] = [],
-        perUser: [GroupResult]? = nil
+        perUser: [GroupResult]? = nil, perGroup: [GroupResult]? = nil
     ) {
         self.name = name
         self.family = family
@@ -127,6 +130,7 @@ public struct PolicyResult: Codable, Sendable, Hashable {
         self.metrics = metrics
         self.perApp = perApp
         self.perUser = perUser
+        self.perGroup = perGroup
     }
 
     public init(from decoder: any Decoder) throws {
@@ -137,6 +141,7 @@ public struct PolicyResult: Codable, Sendable, Hashable {
         metrics = try c.decode(PolicyMetrics.self, forKey: .metrics)
         perApp = try c.decodeIfPresent([GroupResult].self, forKey: .perApp) ?? []
         perUser = try c.decodeIfPresent([GroupResult].self, forKey: .perUser)
+        perGroup = try c.decodeIfPresent([GroupResult].self, forKey: .perGroup)
     }
 }
 
@@ -144,10 +149,22 @@ public struct PolicyResult: Codable, Sendable, Hashable {
 public struct GroupResult: Codable, Sendable, Hashable {
     public var name: String
     public var metrics: PolicyMetrics
+    /// The evaluated pairs in the group, when known (per app: its users; not encoded).
+    public var pairs: Int? = nil
 
-    public init(name: String, metrics: PolicyMetrics) {
+    enum CodingKeys: String, CodingKey { case name, metrics }
+
+    public init(name: String, metrics: PolicyMetrics, pairs: Int? = nil) {
         self.name = name
         self.metrics = metrics
+        self.pairs = pairs
+    }
+
+    /// Equal by name and metrics: `pairs` is a count the replay knows but a decoded report does not.
+    public static func == (a: GroupResult, b: GroupResult) -> Bool { a.name == b.name && a.metrics == b.metrics }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(metrics)
     }
 }
 

@@ -96,7 +96,7 @@ public struct Simulator: Sendable {
 
     /// A comparison fed users batch by batch, so that memory holds one batch, not the database.
     /// - Parameter references: also replay the frontier's and the fixed intervals' reference
-    ///   policies (needed for gap closed only: without them every policy's gap closed is nil).
+    ///   policies (gap closed needs them).
     public func comparison(policies: [any FetchPolicy], references: Bool = true) -> ComparisonRun {
         ComparisonRun(simulator: self, policies: policies, references: references)
     }
@@ -116,6 +116,11 @@ public struct ComparisonRun: Sendable {
     var perApp: [String: [MetricSums]] = [:]
     var appOrder: [String] = []
     var perUser: [(String, [MetricSums])] = []
+    /// The group of each user (by name), when the comparison also sums users by group; users
+    /// not named here are in no group.
+    public var userGroups: [String: String]? = nil
+    var perGroup: [String: [MetricSums]] = [:]
+    var groupOrder: [String] = []
     var users = 0
     var usersWithoutContext = 0
     var pairsWithContent = 0
@@ -209,6 +214,13 @@ public struct ComparisonRun: Sendable {
                 totals[i].add(userTotals[i])
             }
             if simulator.perUser { perUser.append((r.user, userTotals)) }
+            if let group = userGroups?[r.user] {
+                if perGroup[group] == nil {
+                    perGroup[group] = all.map { _ in MetricSums(taus: count) }
+                    groupOrder.append(group)
+                }
+                for i in all.indices { perGroup[group]![i].add(userTotals[i]) }
+            }
             for i in all.indices { cpuSeconds[i] += r.seconds[i] }
             launchesReplayed += r.launches
             let scored = r.outcomes.first?.reduce(0) { $0 + $1.scored } ?? 0
@@ -250,11 +262,13 @@ public struct ComparisonRun: Sendable {
         let overall = metrics(totals)
         let apps = appOrder.map { ($0, metrics(perApp[$0]!)) }
         let usersMetrics = perUser.map { ($0.0, metrics($0.1)) }
+        let groupMetrics = groupOrder.map { ($0, metrics(perGroup[$0]!)) }
         let rows = (0..<requested).map { i in
             PolicyResult(
                 name: all[i].name, family: all[i].family, params: all[i].parameters, metrics: overall[i],
-                perApp: apps.map { GroupResult(name: $0.0, metrics: $0.1[i]) },
-                perUser: simulator.perUser ? usersMetrics.map { GroupResult(name: $0.0, metrics: $0.1[i]) } : nil)
+                perApp: apps.map { GroupResult(name: $0.0, metrics: $0.1[i], pairs: perApp[$0.0]![i].pairs) },
+                perUser: simulator.perUser ? usersMetrics.map { GroupResult(name: $0.0, metrics: $0.1[i]) } : nil,
+                perGroup: userGroups == nil ? nil : groupMetrics.map { GroupResult(name: $0.0, metrics: $0.1[i]) })
         }
         var settings = ComparisonSettings(
             tauMinutes: e.primaryTau.inMinutes, tausMinutes: taus.map(\.inMinutes), launchRefreshes: e.launchRefreshes,

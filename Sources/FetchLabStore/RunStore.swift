@@ -57,18 +57,30 @@ public struct RunStore: Sendable {
     public func saveRun(
         _ report: ComparisonReport, command: String, fetchlabVersion: String? = nil, createdAt: Date = Date()
     ) throws(StoreError) -> Int64 {
-        let row: RunRow
+        try storing("the run") {
+            try RunRow(report, command: command, fetchlabVersion: fetchlabVersion, createdAt: createdAt)
+        } insert: { row, db in
+            try row.insert(db)
+        }
+    }
+
+    /// Encodes rows with `encode`, then writes them with `insert` in one transaction; errors
+    /// name `what` (`the run`, `the tuning run`).
+    func storing<Row>(
+        _ what: String, encode: () throws -> Row, insert: @escaping (Row, Database) throws -> Int64
+    ) throws(StoreError) -> Int64 {
+        let row: Row
         do {
-            row = try RunRow(report, command: command, fetchlabVersion: fetchlabVersion, createdAt: createdAt)
+            row = try encode()
         } catch {
-            throw StoreError(.database, "\(database.path): cannot store the run: \(Self.describe(error))")
+            throw StoreError(.database, "\(database.path): cannot store \(what): \(Self.describe(error))")
         }
         do {
-            return try database.writer.write { db in try row.insert(db) }
+            return try database.writer.write { db in try insert(row, db) }
         } catch let error as DatabaseError {
-            throw database.storeError(error, while: "storing the run")
+            throw database.storeError(error, while: "storing \(what)")
         } catch {
-            throw StoreError(.database, "\(database.path): cannot store the run: \(error)")
+            throw StoreError(.database, "\(database.path): cannot store \(what): \(error)")
         }
     }
 
@@ -117,7 +129,7 @@ public struct RunStore: Sendable {
         }
     }
 
-    private func reading<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func reading<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try database.writer.read(body)
         } catch let error as DatabaseError {

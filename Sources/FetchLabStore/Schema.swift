@@ -23,13 +23,19 @@ enum Schema {
     /// The tables of stored runs, created by ``v4``.
     static let runTables: Set<String> = ["run", "run_policy", "run_policy_app", "run_policy_user"]
 
+    /// The tables of stored tuning runs, created by ``v5``.
+    static let tuneTables: Set<String> = ["tune_run", "tune_setting"]
+
     /// FetchLab's tables (views, indexes and GRDB's bookkeeping aside) in the latest schema.
-    static var tables: Set<String> { importTables.union(runTables) }
+    static var tables: Set<String> { importTables.union(runTables).union(tuneTables) }
 
     /// The tables a database holds once `applied` migrations ran.
     static func tables(applied: Set<String>) -> Set<String> {
         guard applied.contains(migrations[0].identifier) else { return [] }
-        return applied.contains(v4) ? tables : importTables
+        var out = importTables
+        if applied.contains(v4) { out.formUnion(runTables) }
+        if applied.contains(v5) { out.formUnion(tuneTables) }
+        return out
     }
 
     /// GRDB's migrator over ``migrations``, for tests that build databases of earlier versions.
@@ -177,9 +183,13 @@ enum Schema {
         Migration(identifier: v4) { db in
             try db.execute(sql: RunSchema.sql)
         },
+        Migration(identifier: v5) { db in
+            try db.execute(sql: TuneSchema.sql)
+        },
     ]
 
     static let v3 = "v3: read-options fingerprint and merged rows of imports"
-    /// The latest migration.
     static let v4 = "v4: stored runs"
+    /// The latest migration.
+    static let v5 = "v5: stored tuning runs"
 }

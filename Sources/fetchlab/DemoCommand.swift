@@ -53,13 +53,17 @@ struct DemoCommand: ParsableCommand {
             }
             progress.finish()
             let report = try ReplayOptions.parse([]).compare(
-                database: path, evaluation: EvaluationProtocol(), policies: nil, showProgress: Terminal.stderrIsTerminal)
+                database: path, evaluation: EvaluationProtocol(), policies: nil, showProgress: Terminal.stderrIsTerminal
+            )
             let runID = RunRecorder.store(report, command: "demo", in: store)
             var text = output.render(report, runID: runID, source: data)
             if output.format == .table || output.format == .text {
                 // The HTML report next to the database.
-                let html = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("report.html").path
-                try OutputFile.write(HTMLReport.render(report, source: data), to: html)
+                let html = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("report.html")
+                    .path
+                let tuning = try RunStore(database: store).latestTuningRun()
+                try OutputFile.write(
+                    HTMLReport.render(report, source: data, tuning: tuning.map { ($0.result, $0.platform) }), to: html)
                 var next = "`fetchlab inspect --db \(path)`, `fetchlab compare --db \(path) --format json`"
                 if let runID { next += ", `fetchlab runs show \(runID) --db \(path)`" }
                 text =

@@ -12,7 +12,9 @@ struct ReportCommand: ParsableCommand {
             compare stored, so nothing is replayed: what was compared and the recommended policy, \
             the ranked table, freshness against energy with the Pareto front, gap closed against \
             fetches per day per family with the clairvoyant frontier, the per-app breakdown, one \
-            user's day on a timeline, skips by reason and the staleness at launch. One file, no \
+            user's day on a timeline, skips by reason and the staleness at launch; then, when the \
+            database holds a tuning run (fetchlab tune), the latest one: the settings tried, the \
+            held-out comparison with the best fixed interval and the platform settings. One file, no \
             network requests, light and dark.
             """
     )
@@ -38,8 +40,11 @@ struct ReportCommand: ParsableCommand {
                 throw CommandFailure("\(database.db): no stored run (run fetchlab compare first)")
             }
             let report = try store.loadRun(id)
-            try OutputFile.write(HTMLReport.render(report, source: database.db), to: output)
-            print("run \(id) of \(database.db) → \(output)")
+            let tuning = try store.latestTuningRun()
+            try OutputFile.write(
+                HTMLReport.render(report, source: database.db, tuning: tuning.map { ($0.result, $0.platform) }),
+                to: output)
+            print("run \(id)\(tuning.map { " and tuning run \($0.id)" } ?? "") of \(database.db) → \(output)")
         }
     }
 }

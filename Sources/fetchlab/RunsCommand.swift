@@ -6,19 +6,22 @@ import FetchLabStore
 struct RunsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runs",
-        abstract: "List the comparison runs stored in the database, or print one again.",
+        abstract: "List the comparison and tuning runs stored in the database, or print one again.",
         discussion: """
             Every `fetchlab compare` and `fetchlab demo` stores its run: the settings, each policy's \
             metrics, per app and per user, in the tables run, run_policy, run_policy_app and \
             run_policy_user (views runs, run_policies, run_policy_apps, run_policy_users for SQL). \
-            `fetchlab runs show N` prints run N as compare printed it.
+            `fetchlab runs show N` prints run N as compare printed it. Every `fetchlab tune` stores a \
+            tuning run (numbered apart: tables tune_run and tune_setting, views tune_runs and \
+            tune_settings); `fetchlab runs show-tune N` prints tuning run N as tune printed it.
             """,
-        subcommands: [List.self, Show.self],
+        subcommands: [List.self, Show.self, ShowTune.self],
         defaultSubcommand: List.self
     )
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the stored runs, oldest first.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the stored runs, oldest first: comparisons, then tuning runs (when there are any).")
 
         @OptionGroup var database: DatabaseOptions
 
@@ -27,10 +30,12 @@ struct RunsCommand: ParsableCommand {
 
         func run() throws {
             try Exit.reporting {
-                let runs = try RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true)).runs()
+                let store = RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true))
+                let runs = try store.runs()
+                let tuning = try store.tuningRuns()
                 switch format {
-                case .json: print(Format.json(RunsRenderer.JSON(runs: runs)))
-                case .table, .text: print(RunsRenderer.text(runs, database: database.db))
+                case .json: print(Format.json(RunsRenderer.JSON(runs: runs, tuningRuns: tuning)))
+                case .table, .text: print(RunsRenderer.text(runs, tuning: tuning, database: database.db))
                 }
             }
         }
@@ -50,6 +55,28 @@ struct RunsCommand: ParsableCommand {
             try Exit.reporting {
                 let report = try RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true)).loadRun(id)
                 try output.emit(output.render(report, runID: id, source: database.db))
+            }
+        }
+    }
+}
+
+extension RunsCommand {
+    struct ShowTune: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show-tune", abstract: "Print a stored tuning run as tune printed it.")
+
+        @OptionGroup var database: DatabaseOptions
+
+        @Argument(help: "The tuning run's id (see fetchlab runs).")
+        var id: Int64
+
+        @OptionGroup var output: TuneOutputOptions
+
+        func run() throws {
+            try Exit.reporting {
+                let store = RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true))
+                let stored = try store.loadTuningRun(id)
+                try output.emit(output.render(stored.result, platform: stored.platform, runID: id, source: database.db))
             }
         }
     }

@@ -1,10 +1,47 @@
 import FetchLabStore
 
-/// What `fetchlab runs` prints: one line per stored run.
+/// What `fetchlab runs` prints: one line per stored run, then one per tuning run.
 enum RunsRenderer {
-    /// `{"runs": [...]}` for `--format json`.
+    /// `{"runs": [...], "tuning_runs": [...]}` for `--format json`.
     struct JSON: Encodable {
         var runs: [RunSummary]
+        var tuningRuns: [TuningRunSummary] = []
+
+        enum CodingKeys: String, CodingKey {
+            case runs, tuningRuns = "tuning_runs"
+        }
+    }
+
+    /// The comparison runs, then (when there are any) a `tuning runs` section.
+    static func text(_ runs: [RunSummary], tuning: [TuningRunSummary], database: String) -> String {
+        guard !tuning.isEmpty else { return text(runs, database: database) }
+        let pad = Format.pad
+        var lines = [
+            runs.isEmpty
+                ? "no comparison runs stored in \(database) (fetchlab compare stores one)"
+                : text(runs, database: database),
+            "",
+            "tuning runs (fetchlab runs show-tune N):",
+            [
+                pad("id", 5, true), pad("created (UTC)", 19, false), pad("family", 11, false), pad("settings", 8, true),
+                pad("chosen", 24, false), "best fixed",
+            ].joined(separator: "  "),
+        ]
+        for r in tuning {
+            lines.append(
+                [
+                    pad("\(r.id)", 5, true), pad(created(r.createdAt), 19, false),
+                    pad(Format.escaped(r.family), 11, false),
+                    pad(Format.count(r.settings), 8, true), pad(Format.escaped(r.chosen), 24, false),
+                    Format.escaped(r.bestFixed ?? "none"),
+                ].joined(separator: "  "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// 2026-11-23T17:23:33.123Z → 2026-11-23 17:23:33
+    static func created(_ iso: String) -> String {
+        String(iso.prefix(19)).replacingOccurrences(of: "T", with: " ")
     }
 
     static func text(_ runs: [RunSummary], database: String) -> String {
@@ -19,11 +56,10 @@ enum RunsRenderer {
             ].joined(separator: "  ")
         ]
         for r in runs {
-            // 2026-11-23T17:23:33.123Z → 2026-11-23 17:23:33
-            let created = String(r.createdAt.prefix(19)).replacingOccurrences(of: "T", with: " ")
             lines.append(
                 [
-                    pad("\(r.id)", 5, true), pad(created, 19, false), pad(Format.escaped(r.command), 8, false),
+                    pad("\(r.id)", 5, true), pad(created(r.createdAt), 19, false),
+                    pad(Format.escaped(r.command), 8, false),
                     pad(Format.count(r.policies), 8, true), pad(Format.count(r.users), 7, true),
                     pad(Format.count(r.scoredLaunches), 15, true),
                 ].joined(separator: "  "))

@@ -2,6 +2,7 @@ import ArgumentParser
 import FetchLabCore
 import FetchLabReport
 import FetchLabSimulation
+import Synchronization
 
 struct TuneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,13 +14,18 @@ struct TuneCommand: ParsableCommand {
             --train-until DATE, --folds K for K expanding-window folds, or --split users), then it and the \
             best fixed interval (15m to 24h) chosen the same way are measured on the held-out part. \
             Families and default grids: fixed interval=15m,…,24h; predictive lead=5m,10m,15m;threshold=0.2,0.3,0.4,0.55; \
-            budgeted k=1,2,4,8; workmanager period=15m,30m,1h,2h;flex=5m,15m;constraints=none.
+            budgeted k=1,2,4,8; workmanager period=15m,30m,1h,2h;flex=5m,15m;constraints=none; \
+            ios-adaptive lead=1m,5m,10m,15m;min=15m,1h,4h. \
+            The output also gives a setting per app (chosen together under the constraints and replayed as \
+            one per-app policy) and per group of users (light, moderate, heavy by launches per day). \
+            The run is stored in the database (tables tune_run and tune_setting, views tune_runs and \
+            tune_settings); `fetchlab runs show-tune N` prints it again.
             """
     )
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "The family to tune: fixed, predictive, budgeted or workmanager.")
+    @Option(help: "The family to tune: fixed, predictive, budgeted, workmanager or ios-adaptive.")
     var family: String
 
     @Option(help: ArgumentHelp("The values per parameter, e.g. \"lead=5m,10m;threshold=0.2,0.3\".", valueName: "grid"))
@@ -59,11 +65,7 @@ struct TuneCommand: ParsableCommand {
     )
     var keepUsers = 10_000
 
-    @Option(help: "Output: table or json.") var format: TuneFormat = .table
-    @Option(
-        help: ArgumentHelp(
-            "Write the output to this file (replaced whole) instead of standard output.", valueName: "file"))
-    var output: String?
+    @OptionGroup var output: TuneOutputOptions
 
     @OptionGroup(title: "Population, platform, cost and context") var replay: ReplayOptions
 
@@ -77,7 +79,6 @@ struct TuneCommand: ParsableCommand {
             throw ValidationError("--split users takes no --folds or --train-until")
         }
         if trainUntil != nil && folds > 1 { throw ValidationError("--train-until and --folds exclude each other") }
-        if let output { try ReportOutputOptions.checkWritable(output) }
     }
 
     /// The tuner the options describe (without its users).
@@ -123,6 +124,15 @@ struct TuneCommand: ParsableCommand {
             let bar = ProgressBar(total: names.count * (tuner.estimatedPasses + 2), unit: "user replays")
             defer { bar.finish() }
             tuner.userReplayed = { bar.advance() }
+            // A search longer than estimated (coordinate) raises the total as its rounds start.
+            let rounds = Mutex(0)
+            let count = names.count
+            tuner.progress = { _ in
+                let started = rounds.withLock {
+                    $0 += 1; return $0
+                }
+                bar.extend(total: count * (started + 4))
+            }
             let result: TuningResult
             do {
                 result = try tuner.run(users)
@@ -131,10 +141,8 @@ struct TuneCommand: ParsableCommand {
             }
             let platform = try platformSettings(result, tuner: tuner, progress: bar, batches: users)
             bar.finish()
-            let text =
-                format == .json
-                ? TuningRenderer.json(result, platform: platform) : TuningRenderer.text(result, platform: platform)
-            try ReportOutputOptions.emit(text, to: output)
+            let runID = RunRecorder.store(result, platform: platform, path: database.db)
+            try output.emit(output.render(result, platform: platform, runID: runID, source: database.db))
         }
     }
 }
@@ -152,9 +160,12 @@ extension TuneCommand {
             guard let policy = try? PolicyRegistry.parse(name).first else { continue }
             for s in PlatformSetting.translate(policy) where !settings.contains(s) { settings.append(s) }
         }
+        // Whether a silent push schedule would serve better: replayed with the iOS settings, kept
+        // only when the data has content-update times to push on.
+        settings.append(PlatformSetting.silentPush())
         var out: [PlatformOutcome] = []
         for kind in [PlatformKind.ios, .android] {
-            let mine = settings.filter { $0.platform == kind }
+            var mine = settings.filter { $0.platform == kind }
             let models = mine.compactMap { try? PolicyRegistry.parse($0.model).first }
             guard models.count == mine.count, !models.isEmpty else { continue }
             var simulator = tuner.simulator
@@ -163,7 +174,12 @@ extension TuneCommand {
             try batches { run.add($0) { progress?.advance() } }
             let report = run.report()
             let primary = report.settings.tausMinutes.firstIndex(of: report.settings.tauMinutes) ?? 0
-            for (s, p) in zip(mine, report.policies) {
+            var policies = report.policies
+            if kind == .ios, report.settings.pairsWithContentUpdates == 0 {
+                mine.removeLast()
+                policies.removeLast()
+            }
+            for (s, p) in zip(mine, policies) {
                 out.append(
                     PlatformOutcome(
                         setting: s, fresh: p.metrics.fresh.indices.contains(primary) ? p.metrics.fresh[primary] : 0,
@@ -182,8 +198,4 @@ enum SearchMethodArgument: String, ExpressibleByArgument, CaseIterable {
 
 enum SplitArgument: String, ExpressibleByArgument, CaseIterable {
     case time, users
-}
-
-enum TuneFormat: String, ExpressibleByArgument, CaseIterable {
-    case table, json
 }

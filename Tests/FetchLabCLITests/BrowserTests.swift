@@ -34,6 +34,48 @@ enum Browser {
 struct BrowserTests {
     let dir = TemporaryDirectory()
 
+    /// The `#selftest` summary in a dumped DOM.
+    static func selftest(_ dom: String) throws -> [String: Any] {
+        let pre = try #require(
+            dom.range(of: "<pre id=\"selftest\">").map { dom[$0.upperBound...] }
+                .flatMap { rest in rest.range(of: "</pre>").map { String(rest[..<$0.lowerBound]) } },
+            "no self-test output in:\n\(dom.prefix(2_000))")
+        let text = pre.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+    }
+
+    /// After a tuning run the report ends with its section, which loads without errors and plots
+    /// every setting tried.
+    @Test func aReportWithATuningRunWorksInAHeadlessBrowser() throws {
+        let root = packageRoot().path
+        let db = dir.path("tuned.sqlite")
+        #expect(try run(fetchlabBinary(), ["demo", "--db", db, "--format", "json"], cwd: root).status == 0)
+        let tuned = try run(
+            fetchlabBinary(),
+            ["tune", "--db", db, "--family", "fixed", "--grid", "interval=1h,4h", "--format", "json"],
+            cwd: root)
+        #expect(tuned.status == 0, "\(tuned.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: tuned.stdout) as? [String: Any])
+        let tried = try #require((object["folds"] as? [[String: Any]])?.last?["tried"] as? [Any])
+        let html = dir.path("tuned.html")
+        #expect(try run(fetchlabBinary(), ["report", "--db", db, "--output", html], cwd: root).status == 0)
+        let dom = try Browser.run(["--dump-dom"], url: "file://\(html)#selftest", profile: dir.path("profile-t"))
+        #expect(dom.status == 0, "\(dom.err)")
+        let selftest = try Self.selftest(dom.out)
+        #expect((selftest["errors"] as? [Any])?.isEmpty == true, "script errors: \(selftest["errors"] ?? "?")")
+        #expect(selftest["sortedOk"] as? Bool == true)
+        #expect(
+            selftest["sections"] as? [String] == [
+                "summary", "ranking-section", "pareto-section", "gap-section", "per-app-section", "timeline-section",
+                "skips-section", "staleness-section", "tuning-section",
+            ])
+        let charts = try #require(selftest["charts"] as? [String: [String: Int]])
+        #expect(charts["tuning-scatter"]?["points"] == tried.count)
+        #expect(charts["tuning-scatter"]?["chosen"] == 1)
+        #expect(selftest["resources"] as? Int == 0)
+    }
+
     @Test func theDemosReportWorksInAHeadlessBrowser() throws {
         let root = packageRoot().path
         let db = dir.path("demo.sqlite")
@@ -53,13 +95,7 @@ struct BrowserTests {
         let dom = try Browser.run(
             ["--dump-dom", "--log-net-log=\(netlog)"], url: "file://\(html)#selftest", profile: dir.path("profile-1"))
         #expect(dom.status == 0, "\(dom.err)")
-        let pre = try #require(
-            dom.out.range(of: "<pre id=\"selftest\">").map { dom.out[$0.upperBound...] }
-                .flatMap { rest in rest.range(of: "</pre>").map { String(rest[..<$0.lowerBound]) } },
-            "no self-test output in:\n\(dom.out.prefix(2_000))")
-        let text = pre.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
-        let selftest = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+        let selftest = try Self.selftest(dom.out)
         #expect((selftest["errors"] as? [Any])?.isEmpty == true, "script errors: \(selftest["errors"] ?? "?")")
         #expect(selftest["rows"] as? Int == policies.count)
         #expect(selftest["sortedOk"] as? Bool == true)
@@ -72,7 +108,8 @@ struct BrowserTests {
         let charts = try #require(selftest["charts"] as? [String: [String: Int]])
         #expect(charts["pareto"]?["points"] == policies.count)
         let metrics = policies.map { $0["metrics"] as? [String: Any] ?? [:] }
-        let causalFamilies = Set(zip(policies, metrics).filter { $0.1["gap_closed"] is Double }.compactMap { $0.0["family"] as? String })
+        let causalFamilies = Set(
+            zip(policies, metrics).filter { $0.1["gap_closed"] is Double }.compactMap { $0.0["family"] as? String })
         #expect(charts["gap-curves"]?["lines"] == causalFamilies.count)
         let timeline = try #require(report["timeline"] as? [String: Any])
         let days = try #require(timeline["policies"] as? [[String: Any]])
@@ -83,7 +120,8 @@ struct BrowserTests {
         #expect(groups.count == days.count)
         let visible = groups.filter { $0.prefix(400).contains("display=\"inline\"") }
         #expect(visible.count == 1)
-        let marks = (visible.first ?? "").components(separatedBy: "</g>")[0]
+        let marks =
+            (visible.first ?? "").components(separatedBy: "</g>")[0]
             .components(separatedBy: "<circle class=\"launch").count - 1
         #expect(marks == (days.last?["launches"] as? [Any])?.count)
         #expect(marks > 0)

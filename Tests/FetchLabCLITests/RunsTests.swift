@@ -39,7 +39,8 @@ import _FetchLabTestSupport
         let r = try fetchlab(["compare", "--db", db, "--format", "markdown"] + Self.policies)
         #expect(r.status == 0, "\(r.err)")
         let lines = r.out.split(separator: "\n")
-        #expect(lines.contains { $0.hasPrefix("| # | policy | fresh@5 min | fresh@15 min | fresh@60 min | stale p50 |") })
+        #expect(
+            lines.contains { $0.hasPrefix("| # | policy | fresh@5 min | fresh@15 min | fresh@60 min | stale p50 |") })
         #expect(lines.contains("| ---: | --- |" + String(repeating: " ---: |", count: 11)))
         #expect(lines.filter { $0.hasPrefix("|") }.count == 2 + 3)
     }
@@ -138,8 +139,8 @@ import _FetchLabTestSupport
         try run(fetchlabBinary(), arguments, cwd: dir.url.path)
     }
 
-    /// A database imported by this build, taken back to schema v3 (the run tables, their views and
-    /// the migration's record gone), is migrated again by the next command; inspect reads it as before.
+    /// A database imported by this build, taken back to schema v3 (the run and tuning tables, their
+    /// views and the migrations' records gone), is migrated again by the next command; inspect reads it as before.
     @Test func aV3DatabaseIsMigratedAndInspectIsUnchanged() throws {
         let db = dir.path("v3.sqlite")
         let imported = try fetchlab(["import", "--db", db, try dir.write("u.csv", syntheticLaunchesCSV())])
@@ -150,9 +151,10 @@ import _FetchLabTestSupport
             try queue.writeWithoutTransaction { db in
                 try db.execute(
                     sql: """
+                        DROP VIEW tune_runs; DROP VIEW tune_settings; DROP TABLE tune_setting; DROP TABLE tune_run;
                         DROP VIEW runs; DROP VIEW run_policies; DROP VIEW run_policy_apps; DROP VIEW run_policy_users;
                         DROP TABLE run_policy_user; DROP TABLE run_policy_app; DROP TABLE run_policy; DROP TABLE run;
-                        DELETE FROM grdb_migrations WHERE identifier LIKE 'v4%';
+                        DELETE FROM grdb_migrations WHERE identifier LIKE 'v4%' OR identifier LIKE 'v5%';
                         PRAGMA user_version = 3;
                         """)
             }
@@ -163,7 +165,7 @@ import _FetchLabTestSupport
         let compared = try fetchlab(["compare", "--db", db, "--policies", "oracle"])
         #expect(compared.err == "run 1 stored in \(db)\n")
         let queue = try DatabaseQueue(path: db)
-        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 4)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 5)
         #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM run_policies") } == 1)
     }
 }

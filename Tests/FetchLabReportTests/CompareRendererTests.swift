@@ -55,7 +55,9 @@ import Testing
                 + "battery/day | cell MB/day | skipped | gap closed |")
         #expect(lines[3] == "| ---: | --- |" + String(repeating: " ---: |", count: 11))
         #expect(
-            lines[4] == #"| 1 | odd, "quoted" \| name | 100.0% | 100.0% | 100.0% | never | 2.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | 0.50 |"#)
+            lines[4]
+                == #"| 1 | odd, "quoted" \| name | 100.0% | 100.0% | 100.0% | never | 2.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | 0.50 |"#
+        )
         #expect(lines[6] == "|  | never | 0.0% | 0.0% | 0.0% | never | 0.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | – |")
         #expect(lines.count == 7)
     }
@@ -161,5 +163,30 @@ import Testing
     ])
     func clock(seconds: Double, text: String) {
         #expect(ProgressLine.clock(seconds) == text)
+    }
+}
+
+@Suite struct TuningPushVerdictTests {
+    private func outcome(_ s: PlatformSetting, fresh: Double, joules: Double) -> PlatformOutcome {
+        PlatformOutcome(setting: s, fresh: fresh, fetchesPerAppDay: 1, joulesPerDay: joules, skipped: 0)
+    }
+
+    @Test func pushIsComparedWithTheFreshestOtherIOSSetting() throws {
+        let fixed = PlatformSetting.translate(FixedIntervalPolicy(interval: .hours(2)))
+        let push = PlatformSetting.silentPush()
+        let better = TuningRenderer.pushVerdict([
+            outcome(fixed[0], fresh: 0.6, joules: 20), outcome(fixed[1], fresh: 0.9, joules: 1),
+            outcome(push, fresh: 0.7, joules: 10),
+        ])
+        #expect(better?.hasPrefix("silent push serves better than fixed(2h) on iOS: fresh 70.0% at 10.0 J/day") == true)
+        let costly = TuningRenderer.pushVerdict([
+            outcome(fixed[0], fresh: 0.6, joules: 5), outcome(push, fresh: 0.7, joules: 10),
+        ])
+        #expect(costly?.contains("is fresher but costs more than") == true)
+        let worse = TuningRenderer.pushVerdict([
+            outcome(fixed[0], fresh: 0.8, joules: 5), outcome(push, fresh: 0.7, joules: 1),
+        ])
+        #expect(worse?.contains("serves worse than") == true)
+        #expect(TuningRenderer.pushVerdict([outcome(fixed[0], fresh: 0.8, joules: 5)]) == nil)
     }
 }

@@ -260,7 +260,8 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
         #expect(
             try PolicyRegistry.parseList(PolicyRegistry.standardNames).map(\.family) == [
                 "never", "fixed", "fixed", "fixed", "fixed", "fixed", "fixed", "fixed", "ios-adaptive", "workmanager",
-                "android-prefetch", "predictive", "predictive-cost-aware", "budgeted", "push", "oracle", "budget-oracle", "budget-oracle", "budget-oracle",
+                "android-prefetch", "predictive", "predictive-cost-aware", "budgeted", "push", "oracle",
+                "budget-oracle", "budget-oracle", "budget-oracle",
                 "budget-oracle", "budget-oracle",
             ])
     }

@@ -1,9 +1,9 @@
 import FetchLabCore
+import FetchLabPredict
 import Foundation
 import Testing
 
 @testable import FetchLabSimulation
-import FetchLabPredict
 
 /// A user with one app: launches, other events and context samples at given times.
 func user(
@@ -18,7 +18,8 @@ func user(
 
 func simulator(_ kind: PlatformKind, refreshes: Bool = false, cost: CostModel = CostModel()) -> Simulator {
     Simulator(
-        evaluation: evaluation(refreshes: refreshes), settings: ReplaySettings(platform: PlatformModel(kind: kind), cost: cost))
+        evaluation: evaluation(refreshes: refreshes),
+        settings: ReplaySettings(platform: PlatformModel(kind: kind), cost: cost))
 }
 
 /// The scored day: day0 is the user's first event (warm-up of one day), scoring starts at day0 + 1 d.
@@ -114,7 +115,9 @@ let scoredDay = day0 + .days(1)
 
     @Test func iosRefusesOnLowPowerLowBatteryNoNetworkRefreshOffAndTooSoon() {
         let t = scoredDay + .hours(1)
-        func skips(_ context: [ContextSample], events: [(Microseconds, UsageEventKind)] = [], times: [Microseconds]? = nil)
+        func skips(
+            _ context: [ContextSample], events: [(Microseconds, UsageEventKind)] = [], times: [Microseconds]? = nil
+        )
             -> [SkipReason: Int]
         {
             let h = user(launches: [day0, scoredDay + .hours(6)], events: events, context: context)
@@ -181,7 +184,8 @@ let scoredDay = day0 + .days(1)
             s + .minutes(50), s + .minutes(100), s + .minutes(115), s + .hours(5), s + .hours(9),
         ]
         let h = user(launches: [day0] + launches, events: [(s + .hours(10), .close)])
-        let o = try #require(simulator(.none, refreshes: true).replay(h, policies: [AtTimes(times: fetches)]).first?.first)
+        let o = try #require(
+            simulator(.none, refreshes: true).replay(h, policies: [AtTimes(times: fetches)]).first?.first)
         #expect(o.scored == 4)
         // Staleness: 10 m, 5 m, 10 m (the previous launch), 60 m.
         #expect(o.staleness == [.minutes(10), .minutes(5), .minutes(10), .minutes(60)])
@@ -192,7 +196,8 @@ let scoredDay = day0 + .days(1)
         var sums = MetricSums(taus: 3)
         sums.add(o)
         sums.costUnits = 1
-        let m = sums.metrics(freshKeys: ["fresh_5m", "fresh_15m", "fresh_60m"], primary: 1, gapClosed: nil, batteryJoules: 43_200)
+        let m = sums.metrics(
+            freshKeys: ["fresh_5m", "fresh_15m", "fresh_60m"], primary: 1, gapClosed: nil, batteryJoules: 43_200)
         #expect(m.stalenessMedianMinutes == 10)
         #expect(m.stalenessP90Minutes == 60)
         #expect(m.leadMedianMinutes == 5)

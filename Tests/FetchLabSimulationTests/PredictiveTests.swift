@@ -65,7 +65,8 @@ import Testing
         let full = followers(days: 20)
         let cut = day0 + .days(12) + .hours(10)
         var other = full
-        other.launches = full.launches.filter { $0.time < cut }
+        other.launches =
+            full.launches.filter { $0.time < cut }
             + (0..<50).map { UsageEvent(time: cut + .hours(Int64($0)), offset: 0, app: Int32($0 % 2)) }
         var e = EvaluationProtocol()
         e.minLaunches = 20
@@ -92,7 +93,9 @@ import Testing
             withContext.context = [context]
             var settings = ReplaySettings()
             settings.context.hold = .days(365)
-            return Simulator(evaluation: e, settings: settings).replay(withContext, policies: [plain, aware]).map { $0[0] }
+            return Simulator(evaluation: e, settings: settings).replay(withContext, policies: [plain, aware]).map {
+                $0[0]
+            }
         }
         let cellular = run(ContextSample(time: day0, battery: 60, charging: false, network: .cellular))
         #expect(cellular[0].fetches > 0)
@@ -115,7 +118,8 @@ import Testing
             #expect(try PolicyRegistry.parse(p.name).first?.name == name)
         }
         #expect(try PolicyRegistry.parse("predictive").first?.name == "predictive(15m,0.55)")
-        #expect(try PolicyRegistry.parse("predictive(seq+tod)").first?.name == "predictive(15m,0.55,sequence+time-of-day)")
+        #expect(
+            try PolicyRegistry.parse("predictive(seq+tod)").first?.name == "predictive(15m,0.55,sequence+time-of-day)")
         #expect(try PolicyRegistry.parse("predictive-cost-aware").first?.name == "predictive-cost-aware(15m,0.55,0.83)")
         for bad in ["predictive(0m)", "predictive(15m,2)", "predictive(15m,0.5,0.6)", "predictive(15m,0.5,weather)"] {
             #expect(throws: PolicyRegistry.ParseError.self) { try PolicyRegistry.parse(bad) }

@@ -76,6 +76,11 @@ private let freshness = Objective(metric: .fresh(.minutes(15)), maximize: true)
             try budgeted.settings.map { try budgeted.name($0) } == [
                 "budgeted(1)", "budgeted(2)", "budgeted(4)", "budgeted(8)",
             ])
+        let ios = try SearchSpace.parse(family: "ios-adaptive", grid: "lead=5m,10m;min=15m,1h")
+        #expect(
+            try ios.settings.map { try ios.name($0) } == [
+                "ios-adaptive(5m,15m)", "ios-adaptive(5m,1h)", "ios-adaptive(10m,15m)", "ios-adaptive(10m,1h)",
+            ])
         let work = try SearchSpace.parse(family: "workmanager", grid: "period=1h,2h;flex=15m")
         #expect(
             try work.settings.map { try work.name($0) } == ["workmanager(1h,15m,none)", "workmanager(2h,15m,none)"])
@@ -274,5 +279,12 @@ private let freshness = Objective(metric: .fresh(.minutes(15)), maximize: true)
         #expect(try PolicyRegistry.parse(settings[0].model).first?.family == "ios-adaptive")
         #expect(settings[1].model.hasPrefix("workmanager("))
         #expect(PlatformSetting.translate(NeverPolicy()).isEmpty)
+    }
+
+    @Test func silentPushIsAPushPolicyUnderIOS() throws {
+        let push = PlatformSetting.silentPush()
+        #expect(push.platform == .ios && push.model == "push(3)")
+        #expect(try PolicyRegistry.parse(push.model).first?.family == "push")
+        #expect(push.snippet.contains("content-available") && push.snippet.contains("fetchCompletionHandler"))
     }
 }

@@ -223,9 +223,9 @@ import _FetchLabTestSupport
         #expect(try RunStore(database: try FetchLabDatabase(path: path, readOnly: true)).runs() == [])
         let db = try FetchLabDatabase(path: path)
         let state = try db.writer.read(SchemaState.read)
-        #expect(state.verdict == .complete && state.userVersion == 4)
+        #expect(state.verdict == .complete && state.userVersion == Schema.version)
         #expect(state.tables == Schema.tables)
-        #expect(try db.writer.read { try Schema.migrator.appliedMigrations($0) }.last == Schema.v4)
+        #expect(try db.writer.read { try Schema.migrator.appliedMigrations($0) }.last == Schema.v5)
         #expect(try db.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM usage_events") } == 1)
         let id = try RunStore(database: db).saveRun(Self.report(), command: "compare")
         #expect(try RunStore(database: db).loadRun(id) == Self.report())
@@ -234,7 +234,7 @@ import _FetchLabTestSupport
     @Test func anUnstampedV3DatabaseIsStillFetchLabs() throws {
         // The tables of the migrations it applied, and only those, make a file FetchLab's.
         #expect(Schema.tables(applied: ["v1", Schema.v3]) == Schema.importTables)
-        #expect(Schema.tables(applied: ["v1", Schema.v3, Schema.v4]) == Schema.tables)
+        #expect(Schema.tables(applied: ["v1", Schema.v3, Schema.v4, Schema.v5]) == Schema.tables)
         #expect(Schema.tables(applied: []) == [])
         let path = dir.path("unstamped-v3.sqlite")
         do {

@@ -54,6 +54,11 @@ extension HTMLReport {
             .s4 { stroke: var(--c4); } .s5 { stroke: var(--c5); } .s6 { stroke: var(--c6); }
             .pt { stroke: var(--bg); stroke-width: 1; }
             .pt.on-front { stroke: var(--fg); stroke-width: 1.5; }
+            .pt.chosen { fill: var(--c1); stroke: var(--fg); stroke-width: 2.5; }
+            .best-fixed { fill: none; stroke: var(--c3); stroke-width: 2.5; }
+            .pt.best-fixed { fill: var(--c3); }
+            h3 { font-size: 1rem; margin: 1.2rem 0 0.4rem; }
+            pre.snippet { background: var(--panel); padding: 0.5rem 0.75rem; overflow-x: auto; font-size: 0.85rem; }
             .front { fill: none; stroke: var(--fg); stroke-width: 1.5; }
             .frontier { fill: none; stroke: var(--fg); stroke-width: 1.5; stroke-dasharray: 5 4; }
             .curve { fill: none; stroke-width: 2; }

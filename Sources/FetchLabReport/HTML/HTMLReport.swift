@@ -8,7 +8,8 @@ import Foundation
 /// Sections, in order (`<section id>`, direct children of `<main>`): `summary` (what was compared
 /// and the headline, `p#headline`), `ranking-section` (table `#ranking` with `data-rows`; each
 /// cell's sort value in `data-v`), `pareto-section`, `gap-section`, `per-app-section`,
-/// `timeline-section` (`select#timeline-policy`), `skips-section`, `staleness-section`.
+/// `timeline-section` (`select#timeline-policy`), `skips-section`, `staleness-section`, and
+/// `tuning-section` when a tuning run is given (see ``tuning(_:platform:)``).
 /// Charts: `svg#pareto` (`data-points`, `data-front`), `svg#gap-curves` (`data-lines`,
 /// `data-points`), `svg#fresh-fetches` (`data-points`, `data-frontier`), `svg#per-app`
 /// (`data-apps`), `svg#timeline` (`data-policies`, `data-apps`, `data-shown`; one `g.day` per
@@ -25,9 +26,12 @@ public enum HTMLReport {
     /// - Parameters:
     ///   - report: the comparison.
     ///   - source: what data it ran on (a database path, `Datasets/sample`), shown as given.
-    public static func render(_ report: ComparisonReport, source: String) -> String {
+    ///   - tuning: a tuning run to show after the comparison (``tuning(_:platform:)``), if any.
+    public static func render(
+        _ report: ComparisonReport, source: String, tuning: (result: TuningResult, platform: [PlatformOutcome])? = nil
+    ) -> String {
         let picks = Picks(report)
-        let sections = [
+        var sections = [
             summary(report, source: source, picks),
             ranking(report, picks),
             pareto(report, picks),
@@ -37,29 +41,45 @@ public enum HTMLReport {
             skips(report),
             staleness(report, picks),
         ]
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="generator" content="FetchLab">
-            <title>FetchLab policy comparison: \(HTML.escape(source))</title>
-            <script>\(Assets.errorCollector)</script>
-            <style>\(Assets.css)</style>
-            </head>
-            <body>
-            <header><h1>Background-fetch policies compared</h1><p class="source">Data: <code>\(HTML.escape(source))</code></p></header>
-            <main>
-            \(sections.joined(separator: "\n"))
-            </main>
-            <pre id="selftest" hidden></pre>
-            <script>\(Assets.script)</script>
-            </body>
-            </html>
+        if let tuning { sections.append(self.tuning(tuning.result, platform: tuning.platform)) }
+        return page(
+            title: "FetchLab policy comparison: \(source)", heading: "Background-fetch policies compared",
+            source: source,
+            sections: sections)
+    }
 
-            """
+    /// A page with only the tuning section (`tune --format html`).
+    public static func render(tuning result: TuningResult, platform: [PlatformOutcome], source: String) -> String {
+        page(
+            title: "FetchLab tuning: \(source)", heading: "Background-fetch policy tuned", source: source,
+            sections: [tuning(result, platform: platform)])
+    }
+
+    /// The document around `sections`: the CSP, the style sheet, the header and the scripts.
+    static func page(title: String, heading: String, source: String, sections: [String]) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="generator" content="FetchLab">
+        <title>\(HTML.escape(title))</title>
+        <script>\(Assets.errorCollector)</script>
+        <style>\(Assets.css)</style>
+        </head>
+        <body>
+        <header><h1>\(HTML.escape(heading))</h1><p class="source">Data: <code>\(HTML.escape(source))</code></p></header>
+        <main>
+        \(sections.joined(separator: "\n"))
+        </main>
+        <pre id="selftest" hidden></pre>
+        <script>\(Assets.script)</script>
+        </body>
+        </html>
+
+        """
     }
 
     /// The policies the sections single out.
@@ -207,7 +227,9 @@ public enum HTMLReport {
 
     static func ranking(_ r: ComparisonReport, _ picks: Picks) -> String {
         // The text table's columns, gap closed (what the ranking is by) moved next to the name.
-        func reorder<T>(_ xs: [T]) -> [T] { xs.count > 2 ? Array(xs[0...1]) + [xs[xs.count - 1]] + xs[2..<(xs.count - 1)] : xs }
+        func reorder<T>(_ xs: [T]) -> [T] {
+            xs.count > 2 ? Array(xs[0...1]) + [xs[xs.count - 1]] + xs[2..<(xs.count - 1)] : xs
+        }
         let columns = reorder(CompareRenderer.columns(r))
         let cells = CompareRenderer.rows(r).map(reorder)
         let policies = CompareRenderer.ranked(r.policies)
@@ -223,11 +245,11 @@ public enum HTMLReport {
             let m = p.metrics
             let values: [String] = reorder(
                 [m.gapClosed == nil ? "1e9" : row[0], p.name] + m.fresh.map(\.description)
-                + [
-                    (m.stalenessMedianMinutes ?? 1e9).description, m.fetchesPerAppDay.description,
-                    m.wastedShare.description, m.energyJoulesPerDay.description, m.batteryPercentPerDay.description,
-                    m.cellularMBPerDay.description, "\(m.skipped)", (m.gapClosed ?? -1e9).description,
-                ])
+                    + [
+                        (m.stalenessMedianMinutes ?? 1e9).description, m.fetchesPerAppDay.description,
+                        m.wastedShare.description, m.energyJoulesPerDay.description, m.batteryPercentPerDay.description,
+                        m.cellularMBPerDay.description, "\(m.skipped)", (m.gapClosed ?? -1e9).description,
+                    ])
             let mark = p.name == picks.recommended?.name ? " class=\"recommended\"" : ""
             body += "<tr\(mark) data-family=\"\(HTML.escape(p.family))\">"
             for (i, cell) in row.enumerated() {

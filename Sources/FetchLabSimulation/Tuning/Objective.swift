@@ -71,6 +71,18 @@ public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
 
     /// The metric's value in a policy's metrics (gap closed absent counts as 0; a fresh@τ the
     /// replay did not report is nil).
+    /// The metric's value in a tuning summary (nil: fresh at a τ other than 15 min, or gap closed).
+    public func value(in s: ScoreSummary) -> Double? {
+        switch self {
+        case .fresh(let tau): tau == .minutes(15) ? s.fresh15 : nil
+        case .energy: s.energyJoulesPerDay
+        case .battery: s.batteryPercentPerDay
+        case .cellular: s.cellularMBPerDay
+        case .fetches: s.fetchesPerAppDay
+        case .gap: nil
+        }
+    }
+
     public func value(in m: PolicyMetrics) -> Double? {
         switch self {
         case .fresh(let tau):
@@ -129,6 +141,13 @@ public struct TuningConstraint: Sendable, Hashable, CustomStringConvertible {
     public func holds(_ value: Double?) -> Bool {
         guard let value else { return false }
         return atMost ? value <= bound + 1e-12 : value >= bound - 1e-12
+    }
+
+    /// How far a value misses the bound, relative to the bound (0 when it holds; 1 when missing).
+    public func violation(_ value: Double?) -> Double {
+        guard let value else { return 1 }
+        guard !holds(value) else { return 0 }
+        return abs(value - bound) / max(abs(bound), 1e-9)
     }
 
     /// Parses a comma-separated list such as `battery<=1%/day,cellular<=5MB/day,fresh@15m>=0.6,fetches<=5`;

@@ -34,7 +34,8 @@ extension PlatformSetting {
             let name = FixedIntervalPolicy.durationName(fixed.interval)
             return [
                 PlatformSetting(
-                    platform: .ios, setting: "setMinimumBackgroundFetchInterval(\(seconds)) — at most one fetch every \(name)",
+                    platform: .ios,
+                    setting: "setMinimumBackgroundFetchInterval(\(seconds)) — at most one fetch every \(name)",
                     model: fixed.name,
                     snippet: "UIApplication.shared.setMinimumBackgroundFetchInterval(\(seconds))  // \(name)",
                     note: "the interval is a floor: iOS may wake the app later"),
@@ -79,8 +80,27 @@ extension PlatformSetting {
     }
 }
 
+extension PlatformSetting {
+    /// Silent pushes from the server when the app's content changes, at most `rate` an hour (Apple's
+    /// guidance: two or three), modelled by `push(rate)` under iOS; it needs content-update times.
+    public static func silentPush(rate: Int = 3) -> PlatformSetting {
+        PlatformSetting(
+            platform: .ios,
+            setting: "silent push (content-available: 1) on each content update, at most \(rate) an hour",
+            model: "push(\(rate))",
+            snippet: """
+                // server: {"aps": {"content-available": 1}}, apns-push-type: background, apns-priority: 5
+                func application(_ app: UIApplication, didReceiveRemoteNotification info: [AnyHashable: Any],
+                                 fetchCompletionHandler done: @escaping (UIBackgroundFetchResult) -> Void) {
+                    refresh { done($0 ? .newData : .noData) }
+                }
+                """,
+            note: "the server sends it when content changes; iOS rate-limits pushes and drops them after a force-quit")
+    }
+}
+
 /// A platform setting with what it gave when replayed under its platform.
-public struct PlatformOutcome: Sendable, Hashable {
+public struct PlatformOutcome: Sendable, Codable, Hashable {
     public var setting: PlatformSetting
     /// fresh@τ (the primary τ), fetches per app per day, battery energy per user per day, refusals.
     public var fresh: Double

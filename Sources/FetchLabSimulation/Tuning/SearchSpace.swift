@@ -9,6 +9,7 @@ public struct SearchSpace: Sendable, Hashable {
     /// A tunable family and its parameters, in the order of its name's arguments.
     public enum Family: String, Sendable, Hashable, CaseIterable {
         case fixed, predictive, budgeted, workmanager
+        case iosAdaptive = "ios-adaptive"
 
         /// The parameters, in the order of the canonical name, with their default values.
         public var parameters: [(name: String, defaults: [String])] {
@@ -18,6 +19,7 @@ public struct SearchSpace: Sendable, Hashable {
             case .budgeted: [("k", ["1", "2", "4", "8"])]
             case .workmanager:
                 [("period", ["15m", "30m", "1h", "2h"]), ("flex", ["5m", "15m"]), ("constraints", ["none"])]
+            case .iosAdaptive: [("lead", ["1m", "5m", "10m", "15m"]), ("min", ["15m", "1h", "4h"])]
             }
         }
 

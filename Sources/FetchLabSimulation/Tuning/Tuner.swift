@@ -37,6 +37,11 @@ public struct Tuner: Sendable {
     public var samples = 10
     public var seed: UInt64 = 1
     public var split: TuningSplit = .time(trainUntil: nil, folds: 1)
+    /// Also recommend a setting per app and per group of users (light, moderate, heavy by
+    /// launches per day on the training part).
+    public var groupUsers = true
+    /// An app gets its own recommendation when it has at least this many scored training launches.
+    public var minGroupLaunches = 100
     /// Called with a line of progress (a round started).
     public var progress: (@Sendable (String) -> Void)? = nil
     /// Called once per user replayed, in every pass over the users (from any thread).
@@ -157,6 +162,13 @@ public struct Tuner: Sendable {
         scorer.references = needsReferences
         scorer.userReplayed = userReplayed
         var cutShort = false
+        if groupUsers {
+            let activity = try Self.activity(users, include: trainUser, cut: trainCut)
+            if let thresholds = Self.tercileThresholds(Array(activity.values)) {
+                scorer.groupThresholds = thresholds
+                scorer.userGroups = activity.mapValues { Self.activityGroup($0, thresholds) }
+            }
+        }
         // The fixed baselines ride along with the first round (the comparison replays them anyway).
         let baselines = Self.fixedBaselines
         var tried: [SearchSpace.Setting] = []
@@ -176,40 +188,7 @@ public struct Tuner: Sendable {
             progress?("\(label): \(tried.count) random settings")
             cutShort = try scoreInRounds(&tried, with: &scorer, alongside: baselines)
         case .coordinate:
-            var current = space.middle
-            tried = [current]
-            try scorer.score([try space.policy(current)], alongside: baselines)
-            var improved = true
-            var passes = 0
-            search: while improved && passes < 100 {
-                improved = false
-                passes += 1
-                for a in space.axes.indices {
-                    if budgetSpent?() == true {
-                        cutShort = true
-                        break search
-                    }
-                    let round = space.axes[a].values.indices.map { v -> SearchSpace.Setting in
-                        var s = current
-                        s[a] = v
-                        return s
-                    }
-                    progress?("\(label): pass \(passes), \(space.axes[a].name): \(round.count) settings")
-                    try scorer.score(try round.map { try space.policy($0) })
-                    for s in round where !tried.contains(s) { tried.append(s) }
-                    var best = current
-                    for s in round
-                    where try rank(scorer.metrics(space.name(s)), name: space.name(s))
-                        > rank(scorer.metrics(space.name(best)), name: space.name(best))
-                    {
-                        best = s
-                    }
-                    if best != current {
-                        current = best
-                        improved = true
-                    }
-                }
-            }
+            tried = try coordinateDescent(&scorer, label: label, cutShort: &cutShort)
         }
         var rows: [TriedSetting] = try tried.map { s in
             let name = try space.name(s)
@@ -224,18 +203,91 @@ public struct Tuner: Sendable {
         }
         let fixedRows = Self.fixedBaselines.map { row(name: $0.name, values: "", metrics: scorer.metrics($0.name)) }
         let bestFixed = fixedRows.filter { $0.feasible }.max { rank($0) < rank($1) }
-        // Held out: the chosen setting and the best fixed interval, in one comparison.
+        // Per app and per group of users: the best tried setting on that part of the training data.
+        let picks = groupPicks(scorer, names: rows.map(\.name))
+        // Held out: the chosen setting, the best fixed interval and every group's pick, in one comparison.
         var held = Scorer(simulator: test, users: users, include: testUser)
         held.references = needsReferences
         held.userReplayed = userReplayed
+        if let thresholds = scorer.groupThresholds {
+            // The time split keeps each user's group from the training days; held-out users are
+            // grouped by the training users' thresholds.
+            held.userGroups =
+                trainCut != nil
+                ? scorer.userGroups
+                : try Self.activity(users, include: testUser, cut: nil).mapValues { Self.activityGroup($0, thresholds) }
+        }
         let chosenPolicy = try PolicyRegistry.parse(chosen.name)[0]
-        try held.score([chosenPolicy], alongside: try bestFixed.map { try PolicyRegistry.parse($0.name) } ?? [])
+        var others = try bestFixed.map { try PolicyRegistry.parse($0.name) } ?? []
+        for pick in picks where pick.name != chosen.name { others += try PolicyRegistry.parse(pick.name) }
+        // Per app: the settings chosen together on train, replayed as one policy.
+        // The sum of the apps' figures misses how their fetches share the radio once combined, so
+        // the combination is replayed on train and, while it misses a cost bound, chosen again
+        // under that bound scaled by how far the sum fell short (at most four times).
+        var perApp: PerAppRecommendation? = nil
+        var perAppPolicy: PerAppPolicy? = nil
+        var bounds = constraints
+        for _ in 0..<4 {
+            guard
+                var recommendation = allocate(scorer, names: rows.map(\.name), global: chosen.name, constraints: bounds)
+            else { break }
+            var parts: [String: any FetchPolicy] = [:]
+            for a in recommendation.assignments { parts[a.app] = try PolicyRegistry.parse(a.setting)[0] }
+            let policy = PerAppPolicy(assignments: parts, fallback: chosenPolicy)
+            try scorer.score([], alongside: [policy])
+            let replayed = scorer.metrics(policy.name)
+            recommendation.policy = policy.name
+            recommendation.train = summary(replayed)
+            recommendation.feasibleOnTrain = constraints.allSatisfy { $0.holds($0.metric.value(in: replayed)) }
+            perApp = recommendation
+            perAppPolicy = policy
+            if recommendation.feasibleOnTrain { break }
+            for (i, c) in bounds.enumerated() {
+                guard let actual = c.metric.value(in: replayed),
+                    let estimated = c.metric.value(in: recommendation.trainEstimate),
+                    !constraints[i].holds(actual), actual != 0
+                else { continue }
+                bounds[i].bound = c.bound * estimated / actual
+            }
+        }
+        if let perAppPolicy { others.append(perAppPolicy) }
+        try held.score([chosenPolicy], alongside: others)
+        if let policy = perAppPolicy { perApp?.test = summary(held.metrics(policy.name)) }
+        var appRows: [GroupRecommendation] = []
+        for a in perApp?.assignments ?? [] {
+            guard let policy = perAppPolicy, let mine = held.group(.app, a.app, of: policy.name),
+                let global = held.group(.app, a.app, of: chosen.name),
+                let train = scorer.group(.app, a.app, of: a.setting)
+            else { continue }
+            let fixed = bestFixed.flatMap { held.group(.app, a.app, of: $0.name) }
+            let test = summary(mine)
+            let globalTest = summary(global)
+            appRows.append(
+                GroupRecommendation(
+                    kind: .app, group: a.app, chosen: a.setting, chosenTrain: summary(train), chosenTest: test,
+                    globalTest: globalTest, bestFixedTest: fixed.map(summary),
+                    gain: objective.score(test.objective) - objective.score(globalTest.objective)))
+        }
+        let groups =
+            appRows
+            + picks.compactMap { pick -> GroupRecommendation? in
+                guard let mine = held.group(pick.kind, pick.group, of: pick.name),
+                    let global = held.group(pick.kind, pick.group, of: chosen.name)
+                else { return nil }
+                let fixed = bestFixed.flatMap { held.group(pick.kind, pick.group, of: $0.name) }
+                let test = summary(mine)
+                let globalTest = summary(global)
+                return GroupRecommendation(
+                    kind: pick.kind, group: pick.group, chosen: pick.name, chosenTrain: summary(pick.train),
+                    chosenTest: test, globalTest: globalTest, bestFixedTest: fixed.map(summary),
+                    gain: objective.score(test.objective) - objective.score(globalTest.objective))
+            }
         return TuningFold(
             label: label, tried: rows, chosen: chosen.name, bestFixed: bestFixed?.name,
             chosenTrain: chosen.train, bestFixedTrain: bestFixed?.train,
             chosenTest: summary(held.metrics(chosen.name)),
             bestFixedTest: bestFixed.map { summary(held.metrics($0.name)) },
-            replays: scorer.replays, cutShort: cutShort ? true : nil)
+            replays: scorer.replays, groups: groups, perApp: perApp, cutShort: cutShort ? true : nil)
     }
 
     func summary(_ m: PolicyMetrics) -> ScoreSummary {
@@ -247,12 +299,14 @@ public struct Tuner: Sendable {
     }
 
     func row(name: String, values: String, metrics m: PolicyMetrics) -> TriedSetting {
-        TriedSetting(
-            name: name, values: values, train: summary(m),
-            feasible: constraints.allSatisfy { $0.holds($0.metric.value(in: m)) }, pareto: false)
+        let violation = constraints.reduce(0) { $0 + $1.violation($1.metric.value(in: m)) }
+        var row = TriedSetting(name: name, values: values, train: summary(m), feasible: violation == 0, pareto: false)
+        row.violation = violation
+        return row
     }
 
-    /// Feasible first, then the objective, then the name (earlier names win ties).
+    /// Feasible first; feasible settings by the objective, the others by how little they miss
+    /// the constraints (so a search walks towards feasibility); then the name (earlier names win ties).
     struct Rank: Comparable {
         var feasible: Bool
         var score: Double
@@ -265,7 +319,8 @@ public struct Tuner: Sendable {
     }
 
     func rank(_ r: TriedSetting) -> Rank {
-        Rank(feasible: r.feasible, score: objective.score(r.train.objective), name: r.name)
+        Rank(
+            feasible: r.feasible, score: r.feasible ? objective.score(r.train.objective) : -r.violation, name: r.name)
     }
 
     func rank(_ m: PolicyMetrics, name: String) -> Rank {
@@ -299,7 +354,13 @@ struct Scorer {
     /// midnight before it is replayed, so no later event (nor its count of launches, which picks
     /// the evaluated apps) reaches selection.
     var cut: CivilDate? = nil
-    var cache: [String: PolicyMetrics] = [:]
+    /// The group of each user, by name (empty: no groups of users).
+    var userGroups: [String: String] = [:]
+    /// The launches per day that part light, moderate and heavy users (nil: users not grouped).
+    var groupThresholds: (Double, Double)? = nil
+    var cache: [String: PolicyResult] = [:]
+    /// Users replayed (the last comparison's).
+    var usersReplayed = 0
     /// Settings replayed (cache misses of counted rounds).
     var replays = 0
     /// Also replay the reference policies (gap closed needs them).
@@ -322,24 +383,29 @@ struct Scorer {
         for p in others where cache[p.name] == nil && names.insert(p.name).inserted { missing.append(p) }
         guard !missing.isEmpty else { return }
         var run = simulator.comparison(policies: missing, references: references)
+        if !userGroups.isEmpty { run.userGroups = userGroups }
         let include = self.include
         let cut = self.cut
         let userReplayed = self.userReplayed
         try users { batch in
             let kept = batch.filter { include($0.user) }
             for _ in kept.count..<batch.count { userReplayed?() }
-            run.add(
-                kept.map { h in
-                    guard let cut, let offset = h.launches.first?.offset else { return h }
-                    return h.before(LocalCalendar.midnight(of: cut.daysSince1970 + 1, offset: offset))
-                }, progress: userReplayed)
+            run.add(kept.map { Tuner.cut($0, at: cut) }, progress: userReplayed)
         }
         let report = run.report()
-        for (p, result) in zip(missing, report.policies) { cache[p.name] = result.metrics }
+        for (p, result) in zip(missing, report.policies) { cache[p.name] = result }
+        usersReplayed = report.settings.users
         replays += counted
     }
 
-    func metrics(_ name: String) -> PolicyMetrics { cache[name]! }
+    func metrics(_ name: String) -> PolicyMetrics { cache[name]!.metrics }
+
+    /// A policy's metrics over one app or one group of users (nil: not in this part).
+    func group(_ kind: GroupRecommendation.Kind, _ group: String, of name: String) -> PolicyMetrics? {
+        guard let result = cache[name] else { return nil }
+        let groups = kind == .app ? result.perApp : result.perGroup ?? []
+        return groups.first { $0.name == group }?.metrics
+    }
 }
 
 /// A small seeded generator (SplitMix64): the same seed draws the same settings.

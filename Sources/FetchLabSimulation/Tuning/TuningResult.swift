@@ -47,8 +47,55 @@ public struct TuningFold: Sendable, Codable, Hashable {
     public var bestFixedTest: ScoreSummary?
     /// Settings the search replayed on this fold's training data.
     public var replays: Int
+    /// Per app (with enough training launches) and per group of users: the best setting on that
+    /// part, measured on that part's held-out launches against the overall choice.
+    public var groups: [GroupRecommendation] = []
+    /// A setting per app, chosen together under the constraints, replayed as one policy (nil:
+    /// every app keeps the overall choice, or a metric does not add up per app).
+    public var perApp: PerAppRecommendation? = nil
     /// true when a time budget stopped the search before it finished (nil: it finished).
     public var cutShort: Bool? = nil
+
+    enum CodingKeys: String, CodingKey {
+        case label, tried, chosen, bestFixed, chosenTrain, bestFixedTrain, chosenTest, bestFixedTest, replays, groups
+        case perApp, cutShort
+    }
+
+    public init(
+        label: String, tried: [TriedSetting], chosen: String, bestFixed: String?, chosenTrain: ScoreSummary,
+        bestFixedTrain: ScoreSummary?, chosenTest: ScoreSummary, bestFixedTest: ScoreSummary?, replays: Int,
+        groups: [GroupRecommendation] = [], perApp: PerAppRecommendation? = nil, cutShort: Bool? = nil
+    ) {
+        self.label = label
+        self.tried = tried
+        self.chosen = chosen
+        self.bestFixed = bestFixed
+        self.chosenTrain = chosenTrain
+        self.bestFixedTrain = bestFixedTrain
+        self.chosenTest = chosenTest
+        self.bestFixedTest = bestFixedTest
+        self.replays = replays
+        self.groups = groups
+        self.perApp = perApp
+        self.cutShort = cutShort
+    }
+
+    /// Runs stored before the per-app and per-group recommendations decode with none.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        label = try c.decode(String.self, forKey: .label)
+        tried = try c.decode([TriedSetting].self, forKey: .tried)
+        chosen = try c.decode(String.self, forKey: .chosen)
+        bestFixed = try c.decodeIfPresent(String.self, forKey: .bestFixed)
+        chosenTrain = try c.decode(ScoreSummary.self, forKey: .chosenTrain)
+        bestFixedTrain = try c.decodeIfPresent(ScoreSummary.self, forKey: .bestFixedTrain)
+        chosenTest = try c.decode(ScoreSummary.self, forKey: .chosenTest)
+        bestFixedTest = try c.decodeIfPresent(ScoreSummary.self, forKey: .bestFixedTest)
+        replays = try c.decode(Int.self, forKey: .replays)
+        groups = try c.decodeIfPresent([GroupRecommendation].self, forKey: .groups) ?? []
+        perApp = try c.decodeIfPresent(PerAppRecommendation.self, forKey: .perApp)
+        cutShort = try c.decodeIfPresent(Bool.self, forKey: .cutShort)
+    }
 }
 
 /// One setting's training scores.
@@ -60,6 +107,30 @@ public struct TriedSetting: Sendable, Codable, Hashable {
     public var feasible: Bool
     /// On the Pareto front of fresh@15m, energy and cellular among the settings tried.
     public var pareto: Bool
+    /// How far the training scores miss the constraints, summed relative to each bound (0: feasible).
+    public var violation: Double = 0
+
+    enum CodingKeys: String, CodingKey { case name, values, train, feasible, pareto, violation }
+
+    init(name: String, values: String, train: ScoreSummary, feasible: Bool, pareto: Bool, violation: Double = 0) {
+        self.name = name
+        self.values = values
+        self.train = train
+        self.feasible = feasible
+        self.pareto = pareto
+        self.violation = violation
+    }
+
+    /// Runs stored before `violation` existed decode with 0.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        values = try c.decode(String.self, forKey: .values)
+        train = try c.decode(ScoreSummary.self, forKey: .train)
+        feasible = try c.decode(Bool.self, forKey: .feasible)
+        pareto = try c.decode(Bool.self, forKey: .pareto)
+        violation = try c.decodeIfPresent(Double.self, forKey: .violation) ?? 0
+    }
 }
 
 /// The figures a tuning report shows of one replay.

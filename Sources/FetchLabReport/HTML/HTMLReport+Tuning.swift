@@ -1,0 +1,209 @@
+import FetchLabSimulation
+import Foundation
+
+extension HTMLReport {
+    // MARK: - (9) Tuning
+
+    /// The `tuning-section` of a tuning run: the settings tried on the last fold's training part as
+    /// `svg#tuning-scatter` (fresh@15m against J/day; `data-points` = settings tried, `data-front`
+    /// = settings on the two-way Pareto front joined by the line, `data-chosen`, `data-best-fixed`
+    /// = 1 when drawn; each point a `circle.tried` with `data-name`, the chosen one also `.chosen`,
+    /// the best fixed interval `.best-fixed`, or a `rect.best-fixed` when it was not among the
+    /// settings), the held-out comparison `table#tuning-heldout` (`data-rows`), the platform
+    /// settings (`div#tuning-platform`, snippets in `pre`) and captions computed from the numbers.
+    public static func tuning(_ r: TuningResult, platform: [PlatformOutcome]) -> String {
+        guard let fold = r.folds.last else {
+            return """
+                <section id="tuning-section"><h2>Tuning</h2><p class="caption">The tuning run has no fold.</p></section>
+                """
+        }
+        let subject = r.constraints.isEmpty ? "" : " subject to \(r.constraints.joined(separator: ", "))"
+        let intro =
+            "\(r.family) tuned by \(r.method) search to \(r.objective)\(subject); "
+            + TextFormat.counted(fold.tried.count, "setting") + " tried on the training part"
+            + (r.folds.count > 1 ? " of the last of \(r.folds.count) folds" : "") + " (\(fold.label))."
+        return """
+            <section id="tuning-section"><h2>Tuning</h2>
+            <p class="headline" id="tuning-headline">\(HTML.escape(tuningHeadline(r, fold)))</p>
+            <p class="caption">\(HTML.escape(intro))</p>
+            \(figure(tuningScatter(fold), caption: tuningScatterCaption(fold)))
+            \(tuningHeldOut(r))
+            \(tuningPlatform(platform))</section>
+            """
+    }
+
+    /// fresh@15m against energy of the settings tried (train), the front, the choice and the best fixed interval.
+    static func tuningScatter(_ fold: TuningFold) -> String {
+        let tried = fold.tried
+        let fixedTrain = fold.bestFixedTrain
+        let fixedInTried = tried.contains { $0.name == fold.bestFixed }
+        let extra = fixedInTried ? [] : fixedTrain.map { [$0] } ?? []
+        let frame = PlotFrame(width: 760, height: 400)
+        let x = LinearScale(
+            covering: (tried.map(\.train) + extra).map(\.energyJoulesPerDay), including: [0], from: frame.x0,
+            to: frame.x1)
+        let y = LinearScale(
+            covering: (tried.map(\.train) + extra).map(\.fresh15), including: [0, 1], from: frame.y0, to: frame.y1)
+        let n = SVGChart.n
+        let front = SVGChart.paretoFront(tried.map { (x: $0.train.energyJoulesPerDay, y: $0.train.fresh15) })
+        var body = frame.axes(
+            x: x, y: y, xTitle: "energy per user per day (J), training part", yTitle: "fresh@15m", xLabel: tick,
+            yLabel: percentTick)
+        let line = front.map {
+            (x: x.position(tried[$0].train.energyJoulesPerDay), y: y.position(tried[$0].train.fresh15))
+        }
+        body += "<polyline class=\"front\" points=\"\(SVGChart.points(line))\"/>"
+        for (i, t) in tried.enumerated() {
+            let chosen = t.name == fold.chosen
+            let isFixed = t.name == fold.bestFixed
+            var classes = "pt tried f\(t.feasible ? 0 : 6)"
+            if front.contains(i) { classes += " on-front" }
+            if chosen { classes += " chosen" }
+            if isFixed { classes += " best-fixed" }
+            let tip =
+                "\(t.name)\(t.values.isEmpty ? "" : " (\(t.values))"): fresh@15m \(percent(t.train.fresh15)), "
+                + "\(fixed(t.train.energyJoulesPerDay, 1)) J/day, \(fixed(t.train.fetchesPerAppDay, 2)) fetches/app/day"
+                + (t.feasible ? "" : "; breaks a constraint") + (chosen ? "; chosen" : "")
+                + (isFixed ? "; the best fixed interval" : "")
+            body +=
+                "<circle class=\"\(classes)\" data-name=\"\(HTML.escape(t.name))\" cx=\"\(n(x.position(t.train.energyJoulesPerDay)))\" "
+                + "cy=\"\(n(y.position(t.train.fresh15)))\" r=\"\(chosen || isFixed ? 7 : 4.5)\"><title>\(HTML.escape(tip))</title></circle>"
+        }
+        if let name = fold.bestFixed, let s = extra.first {
+            let px = x.position(s.energyJoulesPerDay)
+            let py = y.position(s.fresh15)
+            let tip =
+                "\(name), the best fixed interval: fresh@15m \(percent(s.fresh15)), \(fixed(s.energyJoulesPerDay, 1)) J/day"
+            body +=
+                "<rect class=\"best-fixed\" data-name=\"\(HTML.escape(name))\" x=\"\(n(px - 6))\" y=\"\(n(py - 6))\" "
+                + "width=\"12\" height=\"12\"><title>\(HTML.escape(tip))</title></rect>"
+        }
+        // Names of the chosen setting and of the best fixed interval.
+        for (name, s) in [(fold.chosen, fold.chosenTrain)]
+            + (fold.bestFixed.flatMap { b in fixedTrain.map { [(b, $0)] } } ?? [])
+        {
+            body +=
+                "<text class=\"label\" x=\"\(n(x.position(s.energyJoulesPerDay) + 10))\" y=\"\(n(y.position(s.fresh15) - 8))\">"
+                + "\(HTML.escape(name))</text>"
+        }
+        return svg(
+            id: "tuning-scatter", width: frame.width, height: frame.height,
+            data: [
+                ("points", tried.count), ("front", front.count), ("chosen", 1),
+                ("best-fixed", fold.bestFixed == nil ? 0 : 1),
+            ],
+            title: "fresh@15m against energy per day of every setting tried, on the training part", body)
+    }
+
+    static func tuningScatterCaption(_ fold: TuningFold) -> String {
+        let tried = fold.tried
+        guard !tried.isEmpty else { return "No setting was tried." }
+        let front = SVGChart.paretoFront(tried.map { (x: $0.train.energyJoulesPerDay, y: $0.train.fresh15) })
+        let infeasible = tried.filter { !$0.feasible }.count
+        var out =
+            "Each point is a setting: fresh@15m (up) against the energy its fetches draw per user per day (right), "
+            + "on the training part. The line joins the \(TextFormat.counted(front.count, "setting")) no other beats on both: "
+            + front.map { tried[$0].name }.joined(separator: ", ") + "."
+        if infeasible > 0 { out += " \(TextFormat.counted(infeasible, "setting")) break a constraint (dark)." }
+        let c = fold.chosenTrain
+        out += " Chosen: \(fold.chosen), \(percent(c.fresh15)) at \(fixed(c.energyJoulesPerDay, 1)) J/day"
+        if let i = tried.firstIndex(where: { $0.name == fold.chosen }), front.contains(i) {
+            out += ", on the front."
+        } else {
+            out += ", off the two-way front (the objective or a constraint ranks it first)."
+        }
+        if let name = fold.bestFixed, let b = fold.bestFixedTrain {
+            out +=
+                " Best fixed interval (square or ringed): \(name), \(percent(b.fresh15)) at \(fixed(b.energyJoulesPerDay, 1)) J/day."
+        } else {
+            out += " No fixed interval meets the constraints."
+        }
+        return out
+    }
+
+    /// One sentence: the tuned setting against the best fixed interval on held-out data.
+    static func tuningHeadline(_ r: TuningResult, _ fold: TuningFold) -> String {
+        let t = fold.chosenTest
+        var out =
+            "Tuned: \(fold.chosen). On held-out data it keeps \(percent(t.fresh15)) of launches fresh within 15 min "
+            + "at \(fixed(t.energyJoulesPerDay, 1)) J/day and \(fixed(t.fetchesPerAppDay, 2)) fetches/app/day"
+        guard let name = fold.bestFixed, let b = fold.bestFixedTest else {
+            return out + "; no fixed interval meets the constraints on the training part."
+        }
+        let points = (t.fresh15 - b.fresh15) * 100
+        out +=
+            ", against \(percent(b.fresh15)) at \(fixed(b.energyJoulesPerDay, 1)) J/day for \(name), the best fixed "
+            + "interval chosen the same way: "
+            + (abs(points) < 0.05
+                ? "as fresh" : String(format: "%.1f points %@", abs(points), points > 0 ? "fresher" : "less fresh"))
+        if b.energyJoulesPerDay > 0 {
+            let change = (t.energyJoulesPerDay - b.energyJoulesPerDay) / b.energyJoulesPerDay * 100
+            out +=
+                abs(change) < 0.5
+                ? " for the same energy"
+                : String(format: " for %.0f%% %@ energy", abs(change), change < 0 ? "less" : "more")
+        }
+        if r.folds.count > 1 { out += " (the last of \(r.folds.count) folds)" }
+        return out + "."
+    }
+
+    /// The held-out figures of the tuned setting and the best fixed interval, per fold.
+    static func tuningHeldOut(_ r: TuningResult) -> String {
+        let objective = TuningRenderer.objectiveName(r)
+        let extra = objective == "fresh@15m" ? [] : [objective]
+        let folds = r.folds.count > 1 ? ["fold"] : []
+        let columns =
+            folds + ["held out", "setting"] + extra + [
+                "fresh@15m", "J/day", "cell MB/day", "fetches/app/day", "scored launches",
+            ]
+        var rows = 0
+        var body = ""
+        for (f, fold) in r.folds.enumerated() {
+            for (role, name, s) in TuningRenderer.heldOut(fold) {
+                rows += 1
+                let cells =
+                    (folds.isEmpty ? [] : ["\(f + 1)"]) + [role, name]
+                    + (extra.isEmpty ? [] : [TuningRenderer.number(s.objective)]) + [
+                        percent(s.fresh15), fixed(s.energyJoulesPerDay, 1), fixed(s.cellularMBPerDay, 2),
+                        fixed(s.fetchesPerAppDay, 2), TextFormat.count(s.scoredLaunches),
+                    ]
+                body +=
+                    "<tr\(role == "tuned" ? " class=\"recommended\"" : "")>"
+                    + cells.map { "<td>\(HTML.escape($0))</td>" }.joined() + "</tr>"
+            }
+        }
+        let head = columns.map { "<th>\(HTML.escape($0))</th>" }.joined()
+        var caption =
+            "The tuned setting and the best fixed interval measured on the held-out part, which neither choice saw."
+        if r.folds.count > 1 {
+            let c = r.chosenTest
+            caption +=
+                " Over \(r.folds.count) folds the tuned \(objective) averages \(TuningRenderer.number(c.mean))"
+                + (r.bestFixedTest.map { ", the best fixed interval's \(TuningRenderer.number($0.mean))" } ?? "") + "."
+        }
+        return """
+            <h3>Held out</h3><p class="caption">\(HTML.escape(caption))</p>
+            <div class="scroll"><table id="tuning-heldout" data-rows="\(rows)"><thead><tr>\(head)</tr></thead><tbody>\(body)</tbody></table></div>
+            """
+    }
+
+    /// The platform settings that carry the choice to iOS and Android, with their snippets.
+    static func tuningPlatform(_ platform: [PlatformOutcome]) -> String {
+        guard !platform.isEmpty else {
+            return
+                "<div id=\"tuning-platform\" data-settings=\"0\"><h3>Platform settings</h3><p class=\"caption\">No platform setting carries this family.</p></div>"
+        }
+        var out =
+            "<div id=\"tuning-platform\" data-settings=\"\(platform.count)\"><h3>Platform settings</h3>"
+            + "<p class=\"caption\">The choice and the best fixed interval as what an app can set, each replayed under its "
+            + "platform's rules over the whole scored span.</p>"
+        for o in platform {
+            out +=
+                "<div class=\"platform-setting\" data-platform=\"\(HTML.escape(o.setting.platform.rawValue))\">"
+                + "<p>\(HTML.escape(TuningRenderer.platformLine(o)))</p>"
+                + "<pre class=\"snippet\"><code>\(HTML.escape(o.setting.snippet))</code></pre>"
+                + (o.setting.note.map { "<p class=\"caption\">\(HTML.escape($0))</p>" } ?? "") + "</div>"
+        }
+        return out + "</div>"
+    }
+}

@@ -1,0 +1,291 @@
+import FetchLabCore
+import Foundation
+
+/// The recommendation for one app (all its users) or one group of users, chosen on that part of
+/// the training data and measured on that part of the held-out data against the overall choice.
+public struct GroupRecommendation: Sendable, Codable, Hashable {
+    public enum Kind: String, Sendable, Codable, Hashable {
+        /// One app, over every user who has it evaluated.
+        case app
+        /// A group of users by launches per day (light, moderate, heavy).
+        case users
+    }
+
+    public var kind: Kind
+    /// The app's name, or the group in words (`light users (< 12.5 launches/day)`).
+    public var group: String
+    /// The best setting tried on this part of the training data (constraints checked on the
+    /// part's own figures).
+    public var chosen: String
+    public var chosenTrain: ScoreSummary
+    /// The part's own choice on its held-out launches.
+    public var chosenTest: ScoreSummary
+    /// The overall choice on the same held-out launches.
+    public var globalTest: ScoreSummary
+    /// The best fixed interval (chosen overall) on the same held-out launches.
+    public var bestFixedTest: ScoreSummary?
+    /// How much the part's own choice improves the objective over the overall choice on held-out
+    /// data (in the objective's better direction: positive is better; 0 when they agree).
+    public var gain: Double
+}
+
+extension Tuner {
+    /// A user's history cut at the local midnight after `cut` (nil: whole).
+    static func cut(_ h: UserHistory, at cut: CivilDate?) -> UserHistory {
+        guard let cut, let offset = h.launches.first?.offset else { return h }
+        return h.before(LocalCalendar.midnight(of: cut.daysSince1970 + 1, offset: offset))
+    }
+
+    /// Launches per day of each included user (from the first to the last launch, at least a day),
+    /// on the history cut at `cut`.
+    static func activity(_ users: UserBatches, include: @escaping (UserID) -> Bool, cut: CivilDate?) throws
+        -> [String: Double]
+    {
+        var out: [String: Double] = [:]
+        try users { batch in
+            for h in batch where include(h.user) {
+                let c = Self.cut(h, at: cut)
+                guard let first = c.launches.first?.time, let last = c.launches.last?.time else { continue }
+                out[h.user.name] = Double(c.launches.count) / max(1, (last - first).inDays)
+            }
+        }
+        return out
+    }
+
+    /// The launches per day at the first and second tercile (nil: fewer than 6 users, or no spread).
+    static func tercileThresholds(_ values: [Double]) -> (Double, Double)? {
+        guard values.count >= 6 else { return nil }
+        let sorted = values.sorted()
+        let low = sorted[sorted.count / 3]
+        let high = sorted[2 * sorted.count / 3]
+        guard low < high else { return nil }
+        return (low, high)
+    }
+
+    /// The group of a user with `perDay` launches a day.
+    static func activityGroup(_ perDay: Double, _ t: (Double, Double)) -> String {
+        let a = TextFormatting.oneDecimal(t.0)
+        let b = TextFormatting.oneDecimal(t.1)
+        if perDay < t.0 { return "light users (< \(a) launches/day)" }
+        if perDay < t.1 { return "moderate users (\(a) to \(b) launches/day)" }
+        return "heavy users (≥ \(b) launches/day)"
+    }
+
+    /// One part's pick on the training data.
+    struct GroupPick {
+        var kind: GroupRecommendation.Kind
+        var group: String
+        var name: String
+        var train: PolicyMetrics
+    }
+
+    /// For every group of users, the best of the settings tried (`names`) on that group (its own
+    /// figures against the constraints; feasible first, then the objective, earlier names first on ties).
+    func groupPicks(_ scorer: Scorer, names: [String]) -> [GroupPick] {
+        guard let first = names.first, let sample = scorer.cache[first] else { return [] }
+        let parts = (sample.perGroup ?? []).filter { $0.metrics.scoredLaunches > 0 }.map {
+            (GroupRecommendation.Kind.users, $0.name)
+        }
+        return parts.compactMap { kind, group in
+            var best: (Rank, String, PolicyMetrics)? = nil
+            for name in names {
+                guard let m = scorer.group(kind, group, of: name) else { continue }
+                let r = rank(m, name: name)
+                if best == nil || r > best!.0 { best = (r, name, m) }
+            }
+            return best.map { GroupPick(kind: kind, group: group, name: $0.1, train: $0.2) }
+        }
+    }
+}
+
+enum TextFormatting {
+    /// `12.5`, `3.0`.
+    static func oneDecimal(_ x: Double) -> String {
+        let tenths = Int((x * 10).rounded())
+        return "\(tenths / 10).\(abs(tenths % 10))"
+    }
+}
+
+/// The tuner's per-app recommendation: a setting for each app, chosen together so that the
+/// user-level constraints hold for the whole (see ``Tuner/allocate(_:names:global:constraints:)``), replayed
+/// as one ``PerAppPolicy`` on the held-out data.
+public struct PerAppRecommendation: Sendable, Codable, Hashable {
+    public struct Assignment: Sendable, Codable, Hashable {
+        public var app: String
+        public var setting: String
+    }
+    /// Every evaluated app's setting (apps with fewer than the tuner's `minGroupLaunches` scored
+    /// training launches keep the overall choice).
+    public var assignments: [Assignment]
+    /// The ``PerAppPolicy`` name.
+    public var policy: String
+    /// The training figures of the combination, summed from each app's own figures (an estimate:
+    /// fetches of different apps share radio wake-ups differently once combined).
+    public var trainEstimate: ScoreSummary
+    /// The combination replayed on the training data (fetches of different apps share radio
+    /// wake-ups differently once combined, so the sum is an estimate).
+    public var train: ScoreSummary
+    /// Whether the replayed training figures meet every constraint.
+    public var feasibleOnTrain: Bool
+    /// The combination replayed on the held-out data.
+    public var test: ScoreSummary
+}
+
+extension Tuner {
+    /// One app's share of a metric in the whole: fresh rates weighted by scored launches, costs
+    /// per user per day by the app's pairs over the users, fetches per app per day by pairs over
+    /// all pairs (nil: gap closed, which does not add up).
+    static func contribution(
+        _ metric: TuningMetric, _ m: PolicyMetrics, pairs: Double, users: Double, allPairs: Double, allScored: Double
+    ) -> Double? {
+        switch metric {
+        case .fresh: (metric.value(in: m) ?? 0) * Double(m.scoredLaunches) / max(allScored, 1)
+        case .energy: m.energyJoulesPerDay * pairs / max(users, 1)
+        case .battery: m.batteryPercentPerDay * pairs / max(users, 1)
+        case .cellular: m.cellularMBPerDay * pairs / max(users, 1)
+        case .fetches: m.fetchesPerAppDay * pairs / max(allPairs, 1)
+        case .gap: nil
+        }
+    }
+
+    /// Chooses a setting per app among `names` (the settings tried) so that the whole ranks best:
+    /// each app's figures are added up into the whole's (``contribution(_:_:pairs:users:allPairs:allScored:)``),
+    /// and a Lagrangian sweep trades the objective against the constraints (each app takes the
+    /// setting maximising its objective share minus λ times its constraint shares, for λ from 0 up
+    /// over a log scale); the best combination found, feasible first, is kept. The overall choice
+    /// for every app is always a candidate. Nil when a metric does not add up (gap closed) or no
+    /// app can differ.
+    func allocate(
+        _ scorer: Scorer, names: [String], global: String, constraints: [TuningConstraint]
+    ) -> PerAppRecommendation? {
+        guard let base = scorer.cache[global] else { return nil }
+        let metrics: [TuningMetric] =
+            [objective.metric] + constraints.map(\.metric) + [
+                .fresh(.minutes(15)), .energy, .battery, .cellular, .fetches,
+            ]
+        guard !metrics.contains(.gap) else { return nil }
+        let apps = base.perApp
+        let users = Double(scorer.usersReplayed)
+        let allPairs = Double(apps.reduce(0) { $0 + ($1.pairs ?? 0) })
+        let allScored = Double(apps.reduce(0) { $0 + $1.metrics.scoredLaunches })
+        // Per app, per option: the shares of every metric.
+        struct Option {
+            var name: String
+            var shares: [Double]
+        }
+        var options: [[Option]] = []
+        var free = false
+        for app in apps {
+            let candidates = app.metrics.scoredLaunches >= minGroupLaunches ? names : [global]
+            if candidates.count > 1 { free = true }
+            options.append(
+                candidates.compactMap { name in
+                    guard let m = scorer.group(.app, app.name, of: name) else { return nil }
+                    let shares = metrics.map {
+                        Self.contribution(
+                            $0, m, pairs: Double(app.pairs ?? 0), users: users, allPairs: allPairs, allScored: allScored
+                        )
+                            ?? 0
+                    }
+                    return Option(name: name, shares: shares)
+                })
+        }
+        guard free else { return nil }
+        let k = constraints.count
+        func whole(_ picks: [Int]) -> [Double] {
+            var sum = [Double](repeating: 0, count: metrics.count)
+            for (a, p) in picks.enumerated() { for i in sum.indices { sum[i] += options[a][p].shares[i] } }
+            return sum
+        }
+        func ranked(_ sum: [Double]) -> (Bool, Double) {
+            let feasible = constraints.enumerated().allSatisfy { $0.element.holds(sum[1 + $0.offset]) }
+            let violation = constraints.enumerated().reduce(0) { $0 + $1.element.violation(sum[1 + $1.offset]) }
+            return (feasible, feasible ? objective.score(sum[0]) : -violation)
+        }
+        func better(_ a: (Bool, Double), _ b: (Bool, Double)) -> Bool {
+            a.0 != b.0 ? a.0 : a.1 > b.1 + 1e-12
+        }
+        var bestPicks = options.map { o in o.firstIndex { $0.name == global } ?? 0 }
+        var best = ranked(whole(bestPicks))
+        let lambdas = [0.0] + (-32...32).map { pow10(Double($0) / 8) }
+        for lambda in lambdas {
+            let picks = options.map { app -> Int in
+                var pick = 0
+                var value = -Double.infinity
+                for (i, o) in app.enumerated() {
+                    var v = objective.score(o.shares[0])
+                    for (j, c) in constraints.enumerated() {
+                        let share = o.shares[1 + j] / max(abs(c.bound), 1e-9)
+                        v -= lambda * (c.atMost ? share : -share)
+                    }
+                    if v > value + 1e-15 {
+                        value = v
+                        pick = i
+                    }
+                }
+                return pick
+            }
+            let r = ranked(whole(picks))
+            if better(r, best) {
+                best = r
+                bestPicks = picks
+            }
+        }
+        // Collinear trade-offs (fixed intervals: freshness and fetches both ∝ 1/T) leave the
+        // sweep only the ends, so a greedy climb also runs: from each app's cheapest setting, the
+        // upgrade with the most objective per unit of constraint share that keeps the whole feasible.
+        func penalty(_ o: Option) -> Double {
+            constraints.enumerated().reduce(0) { sum, c in
+                let share = o.shares[1 + c.offset] / max(abs(c.element.bound), 1e-9)
+                return sum + (c.element.atMost ? share : -share)
+            }
+        }
+        var climb = options.map { app in
+            app.indices.min {
+                penalty(app[$0]) != penalty(app[$1])
+                    ? penalty(app[$0]) < penalty(app[$1])
+                    : objective.score(app[$0].shares[0]) > objective.score(app[$1].shares[0])
+            } ?? 0
+        }
+        while true {
+            var step: (app: Int, option: Int, ratio: Double, gain: Double)? = nil
+            for (a, app) in options.enumerated() {
+                let current = app[climb[a]]
+                for (i, o) in app.enumerated() {
+                    let gain = objective.score(o.shares[0]) - objective.score(current.shares[0])
+                    guard gain > 1e-15 else { continue }
+                    var trial = climb
+                    trial[a] = i
+                    guard ranked(whole(trial)).0 || constraints.isEmpty else { continue }
+                    let cost = penalty(o) - penalty(current)
+                    let ratio = cost <= 0 ? Double.infinity : gain / cost
+                    if step == nil || ratio > step!.ratio || (ratio == step!.ratio && gain > step!.gain) {
+                        step = (a, i, ratio, gain)
+                    }
+                }
+            }
+            guard let step else { break }
+            climb[step.app] = step.option
+        }
+        if better(ranked(whole(climb)), best) {
+            best = ranked(whole(climb))
+            bestPicks = climb
+        }
+        let sum = whole(bestPicks)
+        let tail = 1 + k
+        let estimate = ScoreSummary(
+            objective: sum[0], fresh15: sum[tail], energyJoulesPerDay: sum[tail + 1],
+            batteryPercentPerDay: sum[tail + 2],
+            cellularMBPerDay: sum[tail + 3], fetchesPerAppDay: sum[tail + 4], scoredLaunches: Int(allScored))
+        let assignments = zip(apps, bestPicks).enumerated().map { a, pair in
+            PerAppRecommendation.Assignment(app: pair.0.name, setting: options[a][pair.1].name)
+        }
+        guard assignments.contains(where: { $0.setting != global }) else { return nil }
+        return PerAppRecommendation(
+            assignments: assignments, policy: "", trainEstimate: estimate, train: estimate, feasibleOnTrain: best.0,
+            test: estimate)
+    }
+}
+
+/// 10^x.
+private func pow10(_ x: Double) -> Double { exp(x * log(10)) }

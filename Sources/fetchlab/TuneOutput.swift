@@ -1,0 +1,37 @@
+import ArgumentParser
+import FetchLabReport
+import FetchLabSimulation
+
+/// How a tuning run is printed (`tune`, `runs show-tune`): the format, and where to.
+struct TuneOutputOptions: ParsableArguments {
+    @Option(help: "Output: table, markdown, json, csv or html (a self-contained page; best with --output).")
+    var format: TuneFormat = .table
+
+    @Option(
+        help: ArgumentHelp(
+            "Write the output to this file (replaced whole) instead of standard output.", valueName: "file"))
+    var output: String?
+
+    func validate() throws {
+        if let output { try ReportOutputOptions.checkWritable(output) }
+    }
+
+    /// The tuning run in the chosen format (JSON with `run_id` when it is stored); `source` names
+    /// the data in the HTML page.
+    func render(_ result: TuningResult, platform: [PlatformOutcome], runID: Int64?, source: String) -> String {
+        switch format {
+        case .table: TuningRenderer.text(result, platform: platform)
+        case .markdown: TuningRenderer.markdown(result, platform: platform)
+        case .json: TuningRenderer.json(result, platform: platform, runID: runID)
+        case .csv: TuningRenderer.csv(result)
+        case .html: HTMLReport.render(tuning: result, platform: platform, source: source)
+        }
+    }
+
+    /// Prints `text` on stdout, or writes it to `--output`.
+    func emit(_ text: String) throws { try ReportOutputOptions.emit(text, to: output) }
+}
+
+enum TuneFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, markdown, json, csv, html
+}

@@ -1,0 +1,154 @@
+import FetchLabReport
+import FetchLabSimulation
+import Foundation
+import Testing
+import _FetchLabTestSupport
+
+/// `tune`'s formats (table, Markdown, CSV, HTML) over the hand-made tuning run of `TuningFixture`.
+@Suite struct TuningRendererTests {
+    static func result() throws -> TuningResult {
+        try JSONDecoder().decode(TuningResult.self, from: Data(TuningFixture.resultJSON.utf8))
+    }
+
+    static func platform() throws -> [PlatformOutcome] {
+        try JSONDecoder().decode([PlatformOutcome].self, from: Data(TuningFixture.platformJSON.utf8))
+    }
+
+    static func count(_ needle: String, in text: some StringProtocol) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
+    @Test func markdownHoldsTheTablesContentAsGitHubTables() throws {
+        let r = try Self.result()
+        let md = TuningRenderer.markdown(r, platform: try Self.platform())
+        let text = TuningRenderer.text(r, platform: try Self.platform())
+        // Per fold a table of the settings tried and one of the held-out figures.
+        #expect(Self.count("| rank | setting | fresh@15m | J/day |", in: md) == 2)
+        #expect(Self.count("| held out | setting |", in: md) == 2)
+        #expect(md.contains("| 2 | predictive(10m,0.3) | 62.0% | 12.5 | 0.10 | 1.00 | yes | \\* |"))
+        #expect(md.contains("| ---: | --- | ---: |"))
+        #expect(md.contains("| best fixed | fixed(2h) | 25.0% | 26.0 | 0.50 | 12.00 | 400 |"))
+        // Every line of prose the table prints is a paragraph of its own.
+        for line in [
+            "chosen on train: predictive(10m,0.3); best fixed interval tuned the same way: fixed(2h)",
+            "fold 2: train 2024-03-08 to 2024-03-26, test 2024-03-27 to 2024-03-31",
+        ] {
+            #expect(text.contains(line) && md.contains("\n\n" + line + "\n\n"), "\(line)")
+        }
+        // Snippets are fenced code in the platform list, verbatim.
+        #expect(md.contains("- ios: BGAppRefreshTaskRequest \\<every\\> launch"))
+        #expect(
+            md.contains(
+                "  ```swift\n  let r = BGAppRefreshTaskRequest(identifier: \"a\")\n  // <script>alert(1)</script>\n  ```"
+            ))
+        #expect(md.contains("  ```kotlin\n  val request"))
+        #expect(!md.contains("\n\n\n"))
+    }
+
+    @Test func csvHasOneRowPerSettingPerFoldAndTheBestFixedInterval() throws {
+        let r = try Self.result()
+        let lines = TuningRenderer.csv(r).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[0] == TuningRenderer.csvColumns.joined(separator: ","))
+        #expect(TuningRenderer.csvColumns.count == 22)
+        // 3 + 2 settings tried, and fold 1's best fixed interval, which was not among them.
+        #expect(lines.count == 1 + 3 + 2 + 1)
+        func fields(_ line: String) -> [String] {
+            // The names hold commas: quoted.
+            var out: [String] = []
+            var field = ""
+            var quoted = false
+            for c in line {
+                if c == "\"" {
+                    quoted.toggle()
+                } else if c == "," && !quoted {
+                    out.append(field); field = ""
+                } else {
+                    field.append(c)
+                }
+            }
+            return out + [field]
+        }
+        let rows = lines.dropFirst().map(fields)
+        #expect(rows.allSatisfy { $0.count == TuningRenderer.csvColumns.count })
+        let column = Dictionary(uniqueKeysWithValues: TuningRenderer.csvColumns.enumerated().map { ($1, $0) })
+        func value(_ row: [String], _ key: String) -> String { row[column[key]!] }
+        #expect(
+            rows.map { value($0, "fold") + ":" + value($0, "rank") + ":" + value($0, "name") } == [
+                "1:1:predictive(5m,0.2)", "1:2:predictive(10m,0.3)", "1:3:predictive(10m,0.4)", "1::fixed(2h)",
+                "2:1:predictive(10m,0.3)", "2:2:predictive(10m,0.4)",
+            ])
+        #expect(rows.map { value($0, "chosen") } == ["false", "true", "false", "false", "true", "false"])
+        #expect(rows.map { value($0, "best_fixed") } == ["false", "false", "false", "true", "false", "false"])
+        #expect(rows.map { value($0, "feasible") } == ["false", "true", "true", "true", "true", "true"])
+        #expect(rows.map { value($0, "pareto") } == ["true", "true", "false", "", "true", "false"])
+        // Held-out figures on the chosen and best fixed rows only, every digit.
+        #expect(rows.map { value($0, "test_fresh_15m") } == ["", "0.6", "", "0.25", "0.64", ""])
+        #expect(rows.map { value($0, "test_scored_launches") } == ["", "400", "", "400", "300", ""])
+        #expect(value(rows[1], "values") == "lead=10m threshold=0.3")
+        #expect(value(rows[1], "energy_j_per_day") == "12.5")
+    }
+
+    @Test func theHTMLSectionPlotsEverySettingTriedAndHighlightsTheChoice() throws {
+        let r = try Self.result()
+        var oneFold = r
+        oneFold.folds = [r.folds[0]]
+        let html = HTMLReport.render(tuning: oneFold, platform: try Self.platform(), source: "t.sqlite")
+        let names = html.components(separatedBy: "<circle class=\"pt tried").dropFirst().compactMap { piece in
+            piece.range(of: "data-name=\"").map { String(piece[$0.upperBound...].prefix { $0 != "\"" }) }
+        }
+        #expect(names == oneFold.folds[0].tried.map(\.name))
+        #expect(html.contains("data-points=\"3\""))
+        // On the two-way front of fresh against energy: predictive(10m,0.3) (12.5 J, 62 %) and
+        // predictive(5m,0.2) (40 J, 70 %); predictive(10m,0.4) (20 J, 50 %) is beaten.
+        #expect(html.contains("data-front=\"2\""))
+        #expect(Self.count(" on-front", in: html) == 2)
+        #expect(Self.count(" chosen\"", in: html) == 1 && html.contains("data-name=\"predictive(10m,0.3)\""))
+        // fixed(2h) was not tried: a square of its own.
+        #expect(html.contains("<rect class=\"best-fixed\" data-name=\"fixed(2h)\""))
+        #expect(html.contains("data-best-fixed=\"1\""))
+        // The held-out comparison and a caption computed from it.
+        #expect(html.contains("<table id=\"tuning-heldout\" data-rows=\"2\">"))
+        #expect(
+            html.contains(
+                "On held-out data it keeps 60.0% of launches fresh within 15 min at 11.0 J/day and 0.90 fetches/app/day, "
+                    + "against 25.0% at 26.0 J/day for fixed(2h), the best fixed interval chosen the same way: "
+                    + "35.0 points fresher for 58% less energy."))
+        // Platform settings, escaped.
+        #expect(html.contains("data-settings=\"2\""))
+        #expect(html.contains("// &lt;script&gt;alert(1)&lt;/script&gt;") && !html.contains("<script>alert"))
+        #expect(html.contains("BGAppRefreshTaskRequest &lt;every&gt; launch") && html.contains("a &amp; b"))
+        // A page of its own: the header, the one section, the same rules as the report.
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+        #expect(html.contains("script-src 'unsafe-inline'; img-src data:\">"))
+        #expect(Self.count("<section ", in: html) == 1 && html.contains("<section id=\"tuning-section\">"))
+        #expect(html.contains("<code>t.sqlite</code>"))
+        #expect(!html.lowercased().replacingOccurrences(of: "<meta http-equiv=", with: "").contains("http"))
+        #expect(!html.contains("src=") && !html.contains("href="))
+    }
+
+    @Test func aFoldWithoutAFixedIntervalSaysSo() throws {
+        let r = try Self.result()
+        let html = HTMLReport.tuning(r, platform: [])
+        // The last fold is drawn; it has no best fixed interval.
+        #expect(html.contains("data-points=\"2\"") && html.contains("data-best-fixed=\"0\""))
+        #expect(!html.contains("class=\"best-fixed\""))
+        #expect(html.contains("no fixed interval meets the constraints on the training part"))
+        #expect(html.contains("of the last of 2 folds"))
+        // Three held-out rows: both of fold 1, the tuned one of fold 2.
+        #expect(html.contains("data-rows=\"3\""))
+        #expect(html.contains("data-settings=\"0\""))
+    }
+
+    @Test func theReportEndsWithTheTuningSectionOnlyWhenGivenOne() throws {
+        let report = HTMLReportTests.report()
+        let without = HTMLReport.render(report, source: "x")
+        #expect(!without.contains("tuning-section"))
+        let with = HTMLReport.render(report, source: "x", tuning: (try Self.result(), try Self.platform()))
+        #expect(Self.count("<section ", in: with) == Self.count("<section ", in: without) + 1)
+        let last = try #require(with.range(of: "<section id=\"", options: .backwards))
+        #expect(with[last.upperBound...].hasPrefix("tuning-section\""))
+        // Everything before it is the report without a tuning run.
+        let cut = try #require(with.range(of: "\n<section id=\"tuning-section\"")?.lowerBound)
+        #expect(without.hasPrefix(String(with[..<cut])))
+    }
+}
