@@ -113,6 +113,13 @@ public enum TuningRenderer {
             .line(
                 "replays: \(TextFormat.counted(r.replays, "setting")) replayed by the search"
                     + " (each at most once per fold; the fixed baselines and held-out runs not counted)"))
+        let screened = r.folds.reduce(0) { $0 + $1.screened }
+        if r.method == "halving" {
+            out.append(
+                .line(
+                    "successive halving: \(TextFormat.counted(screened, "setting")) screened on shares of the users, "
+                        + "a cost of \(TextFormat.fixed(r.replayCost, 1)) replays of all training users"))
+        }
         guard !platform.isEmpty else { return out }
         out += [.line(""), .line("platform settings (each replayed under its platform's rules, whole scored span):")]
         for o in platform {
@@ -170,7 +177,7 @@ public enum TuningRenderer {
     struct Document: Encodable {
         var result: TuningResult
         enum CodingKeys: String, CodingKey {
-            case family, method, objective, constraints, folds, replays, chosenTest, bestFixedTest
+            case family, method, objective, constraints, folds, replays, replayCost, chosenTest, bestFixedTest
         }
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -180,6 +187,7 @@ public enum TuningRenderer {
             try c.encode(result.constraints, forKey: .constraints)
             try c.encode(result.folds, forKey: .folds)
             try c.encode(result.replays, forKey: .replays)
+            try c.encode(result.replayCost, forKey: .replayCost)
             try c.encode(result.chosenTest, forKey: .chosenTest)
             try c.encode(result.bestFixedTest, forKey: .bestFixedTest)
         }

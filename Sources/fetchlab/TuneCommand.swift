@@ -32,7 +32,9 @@ struct TuneCommand: ParsableCommand {
     var grid: String?
 
     @Option(
-        help: "The search: grid (every setting), random (--samples settings) or coordinate (one parameter at a time).")
+        help:
+            "The search: grid (every setting), random (--samples settings), coordinate (one parameter at a time) or halving (successive halving over users)."
+    )
     var search: SearchMethodArgument = .grid
 
     @Option(help: "Settings the random search draws (1 to 10,000).") var samples = 10
@@ -192,7 +194,7 @@ extension TuneCommand {
 }
 
 enum SearchMethodArgument: String, ExpressibleByArgument, CaseIterable {
-    case grid, random, coordinate
+    case grid, random, coordinate, halving
     var method: SearchMethod { SearchMethod(rawValue: rawValue)! }
 }
 

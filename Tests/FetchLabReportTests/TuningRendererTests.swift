@@ -88,6 +88,41 @@ import _FetchLabTestSupport
         #expect(value(rows[1], "energy_j_per_day") == "12.5")
     }
 
+    /// A fold with a per-app recommendation and groups of users: the text, Markdown and HTML show
+    /// each with its held-out gain; a fold without any shows none.
+    @Test func groupsAndThePerAppPolicyAreShownInEveryFormat() throws {
+        var r = try Self.result()
+        r.folds = [r.folds[0]]
+        let plain = HTMLReport.render(tuning: r, platform: [], source: "t.sqlite")
+        #expect(!plain.contains("tuning-groups") && !TuningRenderer.text(r).contains("per app"))
+        let s = r.folds[0].chosenTest
+        var better = s
+        better.fresh15 = 0.8
+        better.objective = 0.8
+        r.folds[0].groups = [
+            GroupRecommendation(
+                kind: .app, group: "com.news & <co>", chosen: "predictive(5m,0.2)", chosenTrain: s, chosenTest: better,
+                globalTest: s, bestFixedTest: nil, gain: 0.2),
+            GroupRecommendation(
+                kind: .users, group: "light users (< 3.0 launches/day)", chosen: r.folds[0].chosen, chosenTrain: s,
+                chosenTest: s, globalTest: s, bestFixedTest: nil, gain: 0),
+        ]
+        r.folds[0].perApp = PerAppRecommendation(
+            assignments: [.init(app: "com.news & <co>", setting: "predictive(5m,0.2)")],
+            policy: "per-app(com.news & <co>=predictive(5m,0.2);*=\(r.folds[0].chosen))", trainEstimate: s, train: s,
+            feasibleOnTrain: true, test: better)
+        let text = TuningRenderer.text(r)
+        #expect(text.contains("per app (settings chosen together under the constraints"))
+        #expect(text.contains("com.news & <co>") && text.contains("80.0%") && text.contains("20.0 pp"))
+        #expect(text.contains("per group of users") && text.contains("light users (< 3.0 launches/day)"))
+        #expect(TuningRenderer.markdown(r, platform: []).contains("| light users (\\< 3.0 launches/day) | predictive"))
+        let html = HTMLReport.render(tuning: r, platform: [], source: "t.sqlite")
+        #expect(html.contains("<table id=\"tuning-groups\" data-rows=\"2\">"))
+        #expect(Self.count("data-kind=\"app\"", in: html) == 1 && Self.count("data-kind=\"users\"", in: html) == 1)
+        #expect(html.contains("com.news &amp; &lt;co&gt;") && !html.contains("<co>"))
+        #expect(html.contains("keep 80.0% of held-out launches fresh"))
+    }
+
     @Test func theHTMLSectionPlotsEverySettingTriedAndHighlightsTheChoice() throws {
         let r = try Self.result()
         var oneFold = r

@@ -228,11 +228,40 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
     }
 }
 
+@Suite struct AlignedWorkManagerTests {
+    /// A daily 12:00 habit (the first event at 07:00): plain daily work runs at 06:45 every day and
+    /// misses every launch. Aligned work first aligns to the 07:00 launch (06:45 on day 1), then,
+    /// once 12:00 is the busiest slot (day 1's launch), runs at 11:45 every day.
+    @Test func theFlexWindowMovesBeforeTheHabit() throws {
+        let h = history([(day0 + .hours(7), 0)] + daily(at: [12 * 60], days: 14))
+        let plain = try #require(
+            try runs(h, WorkManagerPolicy(period: .hours(24), flex: .minutes(15)), evaluation: evaluation(warmUp: 7))
+                .first)
+        #expect(plain.fetches.allSatisfy { minuteOfDay($0.time) == 6 * 60 + 45 })
+        let aligned = try #require(
+            try runs(
+                h, WorkManagerPolicy(period: .hours(24), flex: .minutes(15), aligned: true),
+                evaluation: evaluation(warmUp: 7)
+            ).first)
+        let expected: [Int64] = [405] + [Int64](repeating: 705, count: 12)  // 06:45, then 11:45
+        #expect(aligned.fetches.map { minuteOfDay($0.time) } == expected)
+        let out = Simulator(evaluation: evaluation(warmUp: 7, refreshes: false)).replay(
+            h, policies: [WorkManagerPolicy(period: .hours(24), flex: .minutes(15), aligned: true)])
+        #expect(out[0][0].scored > 0 && out[0][0].fresh[1] == out[0][0].scored)
+        #expect(
+            try PolicyRegistry.parse("workmanager(24h,15m,none,aligned)")[0].name == "workmanager(24h,15m,none,aligned)"
+        )
+        #expect(throws: PolicyRegistry.ParseError.self) {
+            try PolicyRegistry.parse("workmanager(24h,15m,none,sometimes)")
+        }
+    }
+}
+
 @Suite struct HeuristicRegistryTests {
     @Test func canonicalNamesParseBack() throws {
         let typed = [
             "ios-adaptive", "ios-adaptive(5m)", "ios-adaptive(0m,1h)", "workmanager",
-            "workmanager(2h,30m,unmetered+charging)",
+            "workmanager(2h,30m,unmetered+charging)", "workmanager(24h,15m,none,aligned)",
             "WorkManager(1h, 15m, battery-not-low+unmetered)", "android-prefetch", "android-prefetch(3h)",
             "android-prefetch(7h,1h)", "push", "push(0.5)", "budgeted", "budgeted(8)", "budgeted(200j)",
             "budgeted(12.5J)",

@@ -100,3 +100,54 @@ private func run(_ histories: [UserHistory], objective: Objective, constraints: 
         #expect(Tuner.activityGroup(100, t).hasPrefix("heavy users (≥ 100.0"))
     }
 }
+
+@Suite struct SuccessiveHalvingTests {
+    @Test func rungsNest() {
+        let names = (0..<2000).map { "user\($0)" }
+        let quarter = names.filter { Tuner.inRung($0, every: 4) }
+        let sixteenth = names.filter { Tuner.inRung($0, every: 16) }
+        #expect(sixteenth.allSatisfy { Tuner.inRung($0, every: 4) })
+        #expect(quarter.count > 400 && quarter.count < 600)
+        #expect(sixteenth.count > 90 && sixteenth.count < 160)
+    }
+
+    private func uniformUsers(_ n: Int) -> [UserHistory] {
+        (0..<n).map { u in user("user\(u)", stream(every: .minutes(5), days: 12), apps: 1) }
+    }
+
+    private func tuner(_ constraint: String) throws -> Tuner {
+        var t = Tuner(
+            simulator: Simulator(evaluation: evaluation(warmUp: 1, minLaunches: 20, refreshes: false)),
+            space: try SearchSpace.parse(
+                family: "fixed", grid: "interval=15m,20m,30m,45m,1h,90m,2h,3h,4h,6h,8h,12h,24h"),
+            objective: Objective(metric: .fresh(.minutes(15)), maximize: true),
+            constraints: try TuningConstraint.parseList(constraint))
+        t.method = .halving
+        t.minRungUsers = 4
+        t.groupUsers = false
+        return t
+    }
+
+    /// 96 users opening the app every 5 minutes, at most 7 fetches a day: the analytic answer is
+    /// fixed(4h) (6 a day); halving finds it at a fraction of the grid's replays.
+    @Test func halvingFindsTheAnalyticIntervalForLess() throws {
+        let users = uniformUsers(96)
+        let halving = try tuner("fetches<=7").run { $0(users) }
+        var gridTuner = try tuner("fetches<=7")
+        gridTuner.method = .grid
+        let grid = try gridTuner.run { $0(users) }
+        #expect(grid.folds[0].chosen == "fixed(4h)")
+        #expect(halving.folds[0].chosen == "fixed(4h)")
+        #expect(halving.folds[0].screened == 13)
+        #expect(halving.folds[0].replays < 13)
+        #expect(halving.replayCost < 0.5 * grid.replayCost, "halving \(halving.replayCost), grid \(grid.replayCost)")
+        #expect(grid.replayCost == 13)
+    }
+
+    /// Too few users for a rung: every setting is replayed on all of them, as the grid does.
+    @Test func fewUsersMakeItAGrid() throws {
+        let users = uniformUsers(5)
+        let r = try tuner("fetches<=7").run { $0(users) }
+        #expect(r.folds[0].replays == 13 && r.replayCost == 13 && r.folds[0].chosen == "fixed(4h)")
+    }
+}

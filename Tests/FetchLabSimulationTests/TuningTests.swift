@@ -274,10 +274,14 @@ private let freshness = Objective(metric: .fresh(.minutes(15)), maximize: true)
     @Test func aPredictivePolicyBecomesABackgroundTaskRequestBeforeThePredictedUse() throws {
         let policy = try #require(PolicyRegistry.parse("predictive(10m,0.3)").first)
         let settings = PlatformSetting.translate(policy)
-        #expect(settings.map(\.platform) == [.ios, .android])
+        #expect(settings.map(\.platform) == [.ios, .android, .android])
         #expect(settings[0].snippet.contains("BGAppRefreshTaskRequest") && settings[0].snippet.contains("-600"))
         #expect(try PolicyRegistry.parse(settings[0].model).first?.family == "ios-adaptive")
-        #expect(settings[1].model.hasPrefix("workmanager("))
+        // A daily request whose 10-minute flex window ends at the habit, and the hourly Wi-Fi one.
+        #expect(settings[1].model == "workmanager(24h,10m,none,aligned)")
+        #expect(try PolicyRegistry.parse(settings[1].model).first?.name == settings[1].model)
+        #expect(settings[1].snippet.contains("setInitialDelay") && settings[1].snippet.contains("UPDATE"))
+        #expect(settings[2].model.hasPrefix("workmanager("))
         #expect(PlatformSetting.translate(NeverPolicy()).isEmpty)
     }
 

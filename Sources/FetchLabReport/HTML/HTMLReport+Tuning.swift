@@ -28,6 +28,7 @@ extension HTMLReport {
             <p class="caption">\(HTML.escape(intro))</p>
             \(figure(tuningScatter(fold), caption: tuningScatterCaption(fold)))
             \(tuningHeldOut(r))
+            \(tuningGroups(fold))
             \(tuningPlatform(platform))</section>
             """
     }
@@ -184,6 +185,41 @@ extension HTMLReport {
         return """
             <h3>Held out</h3><p class="caption">\(HTML.escape(caption))</p>
             <div class="scroll"><table id="tuning-heldout" data-rows="\(rows)"><thead><tr>\(head)</tr></thead><tbody>\(body)</tbody></table></div>
+            """
+    }
+
+    /// The per-app recommendation and the groups of users (`table#tuning-groups`, `data-rows`; a row
+    /// per app and per group, `data-kind` app or users), held out against the overall choice; empty
+    /// when the fold has neither.
+    static func tuningGroups(_ fold: TuningFold) -> String {
+        guard !fold.groups.isEmpty else { return "" }
+        let columns = ["app or users", "setting", "held out: fresh@15m", "overall's", "J/day", "overall's", "gain"]
+        var body = ""
+        for g in fold.groups {
+            let cells = [
+                g.group, g.chosen, percent(g.chosenTest.fresh15), percent(g.globalTest.fresh15),
+                fixed(g.chosenTest.energyJoulesPerDay, 1), fixed(g.globalTest.energyJoulesPerDay, 1),
+                TuningRenderer.number(g.gain),
+            ]
+            body +=
+                "<tr data-kind=\"\(g.kind.rawValue)\"\(g.chosen != fold.chosen ? " class=\"recommended\"" : "")>"
+                + cells.map { "<td>\(HTML.escape($0))</td>" }.joined() + "</tr>"
+        }
+        var caption =
+            "Each app's setting, chosen together with the others under the constraints, and each group of users' "
+            + "own best setting (terciles of launches per day), measured on their held-out launches against \(fold.chosen) "
+            + "on the same launches; gain in the objective's better direction."
+        if let p = fold.perApp {
+            caption +=
+                " Replayed as one policy, the per-app settings keep \(percent(p.test.fresh15)) of held-out launches fresh "
+                + "at \(fixed(p.test.energyJoulesPerDay, 1)) J/day, against \(percent(fold.chosenTest.fresh15)) at "
+                + "\(fixed(fold.chosenTest.energyJoulesPerDay, 1)) J/day for \(fold.chosen)"
+                + (p.feasibleOnTrain ? "." : " (the combination misses the constraints on the training part).")
+        }
+        let head = columns.map { "<th>\(HTML.escape($0))</th>" }.joined()
+        return """
+            <h3>Per app and per group of users</h3><p class="caption">\(HTML.escape(caption))</p>
+            <div class="scroll"><table id="tuning-groups" data-rows="\(fold.groups.count)"><thead><tr>\(head)</tr></thead><tbody>\(body)</tbody></table></div>
             """
     }
 

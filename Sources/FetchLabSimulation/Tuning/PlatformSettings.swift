@@ -53,6 +53,7 @@ extension PlatformSetting {
         if let p = policy as? PredictivePolicy {
             let lead = FixedIntervalPolicy.durationName(p.lead)
             let leadSeconds = p.lead / .perSecond
+            let flexMinutes = max(Int64(5), p.lead / .perMinute)
             return [
                 PlatformSetting(
                     platform: .ios,
@@ -65,6 +66,19 @@ extension PlatformSetting {
                         """,
                     note: "modelled by ios-adaptive (the system's own timing from launch times); FetchLab's "
                         + "sequence and gap triggers are not available to an app"),
+                PlatformSetting(
+                    platform: .android,
+                    setting:
+                        "PeriodicWorkRequest every 24 h, flex \(flexMinutes) min, initial delay to \(flexMinutes) min before the user's habitual time of use, re-enqueued (UPDATE) when that time moves",
+                    model: WorkManagerPolicy(period: .hours(24), flex: .minutes(flexMinutes), aligned: true).name,
+                    snippet: """
+                        // habit: the 15-minute slot of the day with the most launches of this app over the last 14 days
+                        val delay = Duration.between(LocalDateTime.now(), nextOccurrence(habit)).toMinutes() - \(flexMinutes)
+                        val request = PeriodicWorkRequestBuilder<RefreshWorker>(24, TimeUnit.HOURS, \(flexMinutes), TimeUnit.MINUTES)
+                            .setInitialDelay(delay, TimeUnit.MINUTES).build()
+                        WorkManager.getInstance(context).enqueueUniquePeriodicWork("refresh", ExistingPeriodicWorkPolicy.UPDATE, request)
+                        """,
+                    note: "one run a day, its flex window ending at the habit; the app sees only its own launches"),
                 PlatformSetting(
                     platform: .android, setting: "PeriodicWorkRequest every 1 h, flex 15 min, unmetered network",
                     model: "workmanager(1h,15m,unmetered)",

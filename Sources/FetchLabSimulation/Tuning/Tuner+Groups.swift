@@ -27,6 +27,20 @@ public struct GroupRecommendation: Sendable, Codable, Hashable {
     /// How much the part's own choice improves the objective over the overall choice on held-out
     /// data (in the objective's better direction: positive is better; 0 when they agree).
     public var gain: Double
+
+    public init(
+        kind: Kind, group: String, chosen: String, chosenTrain: ScoreSummary, chosenTest: ScoreSummary,
+        globalTest: ScoreSummary, bestFixedTest: ScoreSummary?, gain: Double
+    ) {
+        self.kind = kind
+        self.group = group
+        self.chosen = chosen
+        self.chosenTrain = chosenTrain
+        self.chosenTest = chosenTest
+        self.globalTest = globalTest
+        self.bestFixedTest = bestFixedTest
+        self.gain = gain
+    }
 }
 
 extension Tuner {
@@ -113,6 +127,10 @@ public struct PerAppRecommendation: Sendable, Codable, Hashable {
     public struct Assignment: Sendable, Codable, Hashable {
         public var app: String
         public var setting: String
+        public init(app: String, setting: String) {
+            self.app = app
+            self.setting = setting
+        }
     }
     /// Every evaluated app's setting (apps with fewer than the tuner's `minGroupLaunches` scored
     /// training launches keep the overall choice).
@@ -129,6 +147,18 @@ public struct PerAppRecommendation: Sendable, Codable, Hashable {
     public var feasibleOnTrain: Bool
     /// The combination replayed on the held-out data.
     public var test: ScoreSummary
+
+    public init(
+        assignments: [Assignment], policy: String, trainEstimate: ScoreSummary, train: ScoreSummary,
+        feasibleOnTrain: Bool, test: ScoreSummary
+    ) {
+        self.assignments = assignments
+        self.policy = policy
+        self.trainEstimate = trainEstimate
+        self.train = train
+        self.feasibleOnTrain = feasibleOnTrain
+        self.test = test
+    }
 }
 
 extension Tuner {

@@ -38,7 +38,8 @@ extension Tuner {
     /// The passes over all the users a run makes, estimated before it starts (for a progress
     /// bar): the scored span (time split), each fold's search rounds and held-out measurement.
     /// Exact for grid and random searches run to the end; a coordinate search is counted as one
-    /// pass over the axes and a confirming one (it may take more or stop earlier).
+    /// pass over the axes and a confirming one (it may take more or stop earlier), successive
+    /// halving as its three rungs.
     public var estimatedPasses: Int {
         let rounds: Int
         switch method {
@@ -47,6 +48,8 @@ extension Tuner {
             rounds = budgetSpent == nil ? 1 : (settings + budgetRoundSize - 1) / budgetRoundSize
         case .coordinate:
             rounds = 1 + 2 * space.axes.count
+        case .halving:
+            rounds = 3
         }
         switch split {
         case .users: return rounds + 1

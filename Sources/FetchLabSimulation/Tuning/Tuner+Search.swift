@@ -1,3 +1,5 @@
+import FetchLabCore
+
 extension Tuner {
     /// Coordinate descent with a line search: from the grid's middle, for one parameter at a time,
     /// the two neighbouring values are replayed; when one ranks higher the search walks on in its
@@ -58,3 +60,58 @@ extension Tuner {
 
 /// Thrown inside a search when ``Tuner/budgetSpent`` says stop.
 private struct BudgetSpent: Error {}
+
+extension Tuner {
+    /// The users a rung of successive halving keeps: 1 in `every` by a stable hash of the name
+    /// (rungs nest: a user kept 1 in 16 is kept 1 in 4).
+    static func inRung(_ user: String, every: Int) -> Bool {
+        var h: UInt64 = 0x84222325_cbf29ce4
+        for b in user.utf8 {
+            h ^= UInt64(b)
+            h = h &* 0x100_0000_01b3
+        }
+        // SplitMix64's finaliser: FNV-1a alone leaves similar names (user1, user2…) in few buckets.
+        h = (h ^ (h >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        h = (h ^ (h >> 27)) &* 0x94d0_49bb_1331_11eb
+        h ^= h >> 31
+        return h % UInt64(every) == 0
+    }
+
+    /// Successive halving over users: every setting is replayed on 1 user in 16, the best quarter
+    /// of them (feasible first, then the objective) on 1 user in 4, and the best quarter of those
+    /// (at least two) on every training user; a rung whose users would be fewer than
+    /// ``minRungUsers`` is left out. The cost is counted in replays of all training users (a
+    /// setting on a quarter of them costs a quarter).
+    /// - Returns: the settings replayed on all training users, and the cost.
+    func successiveHalving(
+        _ scorer: inout Scorer, label: String, users: @escaping UserBatches, trainUser: @escaping (UserID) -> Bool
+    ) throws -> (finalists: [SearchSpace.Setting], cost: Double) {
+        var names: [String] = []
+        try users { batch in for h in batch where trainUser(h.user) { names.append(h.user.name) } }
+        let total = max(1, names.count)
+        var candidates = space.settings
+        var cost = 0.0
+        for every in [16, 4] {
+            let kept = names.filter { Self.inRung($0, every: every) }.count
+            guard kept >= minRungUsers, candidates.count > 2 else { continue }
+            var rung = Scorer(
+                simulator: scorer.simulator, users: users,
+                include: { trainUser($0) && Self.inRung($0.name, every: every) })
+            rung.cut = scorer.cut
+            rung.references = scorer.references
+            rung.userReplayed = scorer.userReplayed
+            progress?("\(label): \(candidates.count) settings on 1 user in \(every) (\(kept) users)")
+            try rung.score(try candidates.map { try space.policy($0) })
+            cost += Double(candidates.count) * Double(kept) / Double(total)
+            let ranked = try candidates.map { s -> (Rank, SearchSpace.Setting) in
+                let name = try space.name(s)
+                return (rank(rung.metrics(name), name: name), s)
+            }.sorted { $0.0 > $1.0 }
+            candidates = ranked.prefix(max(2, (candidates.count + 3) / 4)).map(\.1)
+        }
+        progress?("\(label): \(candidates.count) settings on all \(names.count) training users")
+        try scorer.score(try candidates.map { try space.policy($0) }, alongside: Self.fixedBaselines)
+        cost += Double(candidates.count)
+        return (candidates, cost)
+    }
+}

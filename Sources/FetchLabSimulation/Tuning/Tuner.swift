@@ -6,9 +6,11 @@ public enum SearchMethod: String, Sendable, Hashable, CaseIterable {
     case grid
     /// `samples` distinct settings drawn with a seeded generator, in one round.
     case random
-    /// From the grid's middle, one parameter at a time moved to its best value (one round per
-    /// axis), until a whole pass changes nothing.
+    /// From the grid's middle, one parameter at a time: a line search (see ``Tuner/coordinateDescent(_:label:)``).
     case coordinate
+    /// Successive halving over users: all settings on a sixteenth of the users, the best quarter on
+    /// a quarter, the best of those on all (see ``Tuner/successiveHalving(_:label:users:trainUser:)``).
+    case halving
 }
 
 /// How the days or users are split into the part a setting is chosen on and the part it is
@@ -40,6 +42,8 @@ public struct Tuner: Sendable {
     /// Also recommend a setting per app and per group of users (light, moderate, heavy by
     /// launches per day on the training part).
     public var groupUsers = true
+    /// Successive halving leaves out a rung that would hold fewer users than this.
+    public var minRungUsers = 8
     /// An app gets its own recommendation when it has at least this many scored training launches.
     public var minGroupLaunches = 100
     /// Called with a line of progress (a round started).
@@ -172,6 +176,8 @@ public struct Tuner: Sendable {
         // The fixed baselines ride along with the first round (the comparison replays them anyway).
         let baselines = Self.fixedBaselines
         var tried: [SearchSpace.Setting] = []
+        var replayCost: Double? = nil
+        var screened: Int? = nil
         switch method {
         case .grid:
             tried = space.settings
@@ -189,6 +195,11 @@ public struct Tuner: Sendable {
             cutShort = try scoreInRounds(&tried, with: &scorer, alongside: baselines)
         case .coordinate:
             tried = try coordinateDescent(&scorer, label: label, cutShort: &cutShort)
+        case .halving:
+            let (finalists, cost) = try successiveHalving(&scorer, label: label, users: users, trainUser: trainUser)
+            tried = finalists
+            replayCost = cost
+            screened = space.count
         }
         var rows: [TriedSetting] = try tried.map { s in
             let name = try space.name(s)
@@ -287,7 +298,9 @@ public struct Tuner: Sendable {
             chosenTrain: chosen.train, bestFixedTrain: bestFixed?.train,
             chosenTest: summary(held.metrics(chosen.name)),
             bestFixedTest: bestFixed.map { summary(held.metrics($0.name)) },
-            replays: scorer.replays, groups: groups, perApp: perApp, cutShort: cutShort ? true : nil)
+            replays: scorer.replays, replayCost: replayCost ?? Double(scorer.replays),
+            screened: screened ?? tried.count,
+            groups: groups, perApp: perApp, cutShort: cutShort ? true : nil)
     }
 
     func summary(_ m: PolicyMetrics) -> ScoreSummary {

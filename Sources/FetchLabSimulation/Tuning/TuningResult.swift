@@ -10,6 +10,8 @@ public struct TuningResult: Sendable, Codable, Hashable {
     /// Settings replayed by the search, over all folds (the fixed baselines and the held-out
     /// measurement not included).
     public var replays: Int { folds.reduce(0) { $0 + $1.replays } }
+    /// The searches' cost over all folds, in replays of all training users (see ``TuningFold/replayCost``).
+    public var replayCost: Double { folds.reduce(0) { $0 + $1.replayCost } }
 
     /// The held-out objective of the chosen settings over the folds: mean, min, max.
     public var chosenTest: Spread { Spread(folds.map(\.chosenTest.objective)) }
@@ -45,8 +47,13 @@ public struct TuningFold: Sendable, Codable, Hashable {
     public var bestFixedTrain: ScoreSummary?
     public var chosenTest: ScoreSummary
     public var bestFixedTest: ScoreSummary?
-    /// Settings the search replayed on this fold's training data.
+    /// Settings the search replayed on this fold's training data (all training users).
     public var replays: Int
+    /// What the search cost in replays of every setting on all training users: `replays`, except
+    /// for successive halving, whose replays on a share of the users count for that share.
+    public var replayCost: Double = 0
+    /// Settings the search looked at (for successive halving: all, most on a share of the users).
+    public var screened: Int = 0
     /// Per app (with enough training launches) and per group of users: the best setting on that
     /// part, measured on that part's held-out launches against the overall choice.
     public var groups: [GroupRecommendation] = []
@@ -58,13 +65,14 @@ public struct TuningFold: Sendable, Codable, Hashable {
 
     enum CodingKeys: String, CodingKey {
         case label, tried, chosen, bestFixed, chosenTrain, bestFixedTrain, chosenTest, bestFixedTest, replays, groups
-        case perApp, cutShort
+        case perApp, replayCost, screened, cutShort
     }
 
     public init(
         label: String, tried: [TriedSetting], chosen: String, bestFixed: String?, chosenTrain: ScoreSummary,
         bestFixedTrain: ScoreSummary?, chosenTest: ScoreSummary, bestFixedTest: ScoreSummary?, replays: Int,
-        groups: [GroupRecommendation] = [], perApp: PerAppRecommendation? = nil, cutShort: Bool? = nil
+        replayCost: Double? = nil, screened: Int? = nil, groups: [GroupRecommendation] = [],
+        perApp: PerAppRecommendation? = nil, cutShort: Bool? = nil
     ) {
         self.label = label
         self.tried = tried
@@ -75,6 +83,8 @@ public struct TuningFold: Sendable, Codable, Hashable {
         self.chosenTest = chosenTest
         self.bestFixedTest = bestFixedTest
         self.replays = replays
+        self.replayCost = replayCost ?? Double(replays)
+        self.screened = screened ?? tried.count
         self.groups = groups
         self.perApp = perApp
         self.cutShort = cutShort
@@ -92,6 +102,8 @@ public struct TuningFold: Sendable, Codable, Hashable {
         chosenTest = try c.decode(ScoreSummary.self, forKey: .chosenTest)
         bestFixedTest = try c.decodeIfPresent(ScoreSummary.self, forKey: .bestFixedTest)
         replays = try c.decode(Int.self, forKey: .replays)
+        replayCost = try c.decodeIfPresent(Double.self, forKey: .replayCost) ?? Double(replays)
+        screened = try c.decodeIfPresent(Int.self, forKey: .screened) ?? tried.count
         groups = try c.decodeIfPresent([GroupRecommendation].self, forKey: .groups) ?? []
         perApp = try c.decodeIfPresent(PerAppRecommendation.self, forKey: .perApp)
         cutShort = try c.decodeIfPresent(Bool.self, forKey: .cutShort)
