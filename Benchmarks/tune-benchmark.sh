@@ -11,7 +11,8 @@
 # time (user + system; CPU/wall near 2 means both cores were busy), peak RSS, the settings tried
 # and replayed by the search, and the launches scored on the training and the held-out days (from
 # the tune JSON). BASELINE_BIN=PATH also times another fetchlab build (an earlier commit's) on
-# the same database in the same run, checks that its JSON is identical and prints the ratios.
+# the same database in the same run, checks that its JSON is identical and prints the ratios;
+# FETCHLAB_BIN=PATH times that build instead of building this checkout.
 # Results also go to Benchmarks/results/tune-USERSxDAYS.json. The machine is shared: the load
 # average is recorded.
 set -euo pipefail
@@ -22,8 +23,12 @@ WORK=${BENCH_DIR:-bench-out}
 mkdir -p "$WORK" Benchmarks/results
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 
-swift build -c release --product fetchlab >&2
-BIN=$(swift build -c release --show-bin-path)/fetchlab
+if [ -n "${FETCHLAB_BIN:-}" ]; then
+  BIN=$FETCHLAB_BIN  # a given build (e.g. a copy of this branch's) instead of building
+else
+  swift build -c release --product fetchlab >&2
+  BIN=$(swift build -c release --show-bin-path)/fetchlab
+fi
 
 POP="$WORK/population-$USERS-$DAYS-seed1"
 DB="$WORK/tune-$USERS-$DAYS-seed1.sqlite"
