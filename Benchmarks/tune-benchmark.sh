@@ -45,16 +45,18 @@ else
   echo "reusing $DB" >&2
 fi
 
-run() {  # label binary family: one timed tune; its JSON and "wall user sys peak_kb" kept
+run() {  # label binary family [options]: one timed tune; its JSON and "wall user sys peak_kb" kept
   local label=$1 bin=$2 family=$3
+  shift 3
   /usr/bin/time -o "$WORK/tune-time-$label.txt" -f "%e %U %S %M" \
-    "$bin" tune --db "$DB" --family "$family" --format json > "$WORK/tune-$label.json" 2> "$WORK/tune-$label.stderr"
+    "$bin" tune --db "$DB" --family "$family" --format json "$@" > "$WORK/tune-$label.json" 2> "$WORK/tune-$label.stderr"
   echo "  $label: $(tail -n 1 "$WORK/tune-time-$label.txt") (wall s, user s, sys s, peak KB)" >&2
 }
 
 LABELS=(predictive fixed)
-run predictive "$BIN" predictive
-run fixed "$BIN" fixed
+# Every user kept in memory (KEEP_USERS, default 10000; tune's own default is 2,000).
+run predictive "$BIN" predictive --keep-users "${KEEP_USERS:-10000}"
+run fixed "$BIN" fixed --keep-users "${KEEP_USERS:-10000}"
 if [ -n "${BASELINE_BIN:-}" ]; then
   run baseline-predictive "$BASELINE_BIN" predictive
   run baseline-fixed "$BASELINE_BIN" fixed

@@ -65,7 +65,7 @@ struct TuneCommand: ParsableCommand {
         help:
             "Users kept in memory between passes (about 1.4 MB each for 90 days); the others are read again (0 to 1,000,000)."
     )
-    var keepUsers = 10_000
+    var keepUsers = 2_000
 
     @OptionGroup var output: TuneOutputOptions
 
