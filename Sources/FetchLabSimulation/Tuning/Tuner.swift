@@ -264,35 +264,27 @@ public struct Tuner: Sendable {
         if let perAppPolicy { others.append(perAppPolicy) }
         try held.score([chosenPolicy], alongside: others)
         if let policy = perAppPolicy { perApp?.test = summary(held.metrics(policy.name)) }
-        var appRows: [GroupRecommendation] = []
-        for a in perApp?.assignments ?? [] {
-            guard let policy = perAppPolicy, let mine = held.group(.app, a.app, of: policy.name),
-                let global = held.group(.app, a.app, of: chosen.name),
-                let train = scorer.group(.app, a.app, of: a.setting)
-            else { continue }
-            let fixed = bestFixed.flatMap { held.group(.app, a.app, of: $0.name) }
+        /// A part's row: `policy`'s figures on the part's held-out launches against the overall choice's.
+        func recommendation(
+            _ kind: GroupRecommendation.Kind, _ group: String, chosen name: String, policy: String, train: PolicyMetrics
+        ) -> GroupRecommendation? {
+            guard let mine = held.group(kind, group, of: policy), let global = held.group(kind, group, of: chosen.name)
+            else { return nil }
             let test = summary(mine)
             let globalTest = summary(global)
-            appRows.append(
-                GroupRecommendation(
-                    kind: .app, group: a.app, chosen: a.setting, chosenTrain: summary(train), chosenTest: test,
-                    globalTest: globalTest, bestFixedTest: fixed.map(summary),
-                    gain: objective.score(test.objective) - objective.score(globalTest.objective)))
+            return GroupRecommendation(
+                kind: kind, group: group, chosen: name, chosenTrain: summary(train), chosenTest: test,
+                globalTest: globalTest,
+                bestFixedTest: bestFixed.flatMap { held.group(kind, group, of: $0.name) }.map(summary),
+                gain: objective.score(test.objective) - objective.score(globalTest.objective))
+        }
+        let appRows = (perApp?.assignments ?? []).compactMap { a -> GroupRecommendation? in
+            guard let policy = perAppPolicy, let train = scorer.group(.app, a.app, of: a.setting) else { return nil }
+            return recommendation(.app, a.app, chosen: a.setting, policy: policy.name, train: train)
         }
         let groups =
             appRows
-            + picks.compactMap { pick -> GroupRecommendation? in
-                guard let mine = held.group(pick.kind, pick.group, of: pick.name),
-                    let global = held.group(pick.kind, pick.group, of: chosen.name)
-                else { return nil }
-                let fixed = bestFixed.flatMap { held.group(pick.kind, pick.group, of: $0.name) }
-                let test = summary(mine)
-                let globalTest = summary(global)
-                return GroupRecommendation(
-                    kind: pick.kind, group: pick.group, chosen: pick.name, chosenTrain: summary(pick.train),
-                    chosenTest: test, globalTest: globalTest, bestFixedTest: fixed.map(summary),
-                    gain: objective.score(test.objective) - objective.score(globalTest.objective))
-            }
+            + picks.compactMap { recommendation($0.kind, $0.group, chosen: $0.name, policy: $0.name, train: $0.train) }
         return TuningFold(
             label: label, tried: rows, chosen: chosen.name, bestFixed: bestFixed?.name,
             chosenTrain: chosen.train, bestFixedTrain: bestFixed?.train,
