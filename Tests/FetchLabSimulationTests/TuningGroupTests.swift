@@ -144,6 +144,21 @@ private func run(_ histories: [UserHistory], objective: Objective, constraints: 
         #expect(grid.replayCost == 13)
     }
 
+    /// A budget spent after the first rung: the other rung is skipped and the two best so far are
+    /// replayed on all users; the fold says it was cut short.
+    @Test func aSpentBudgetSkipsTheRungsLeft() throws {
+        let users = uniformUsers(96)
+        var t = try tuner("fetches<=7")
+        t.budgetSpent = { true }
+        let r = try t.run { $0(users) }
+        #expect(r.folds[0].cutShort == true)
+        #expect(r.folds[0].replays == 2 && r.folds[0].tried.count == 2)
+        #expect(r.folds[0].chosen == "fixed(4h)")
+        let full = try tuner("fetches<=7").run { $0(users) }
+        // The quarter rung ran only without the budget.
+        #expect(full.folds[0].cutShort == nil && full.replayCost > r.replayCost + 0.5)
+    }
+
     /// Too few users for a rung: every setting is replayed on all of them, as the grid does.
     @Test func fewUsersMakeItAGrid() throws {
         let users = uniformUsers(5)

@@ -58,9 +58,14 @@ extension Tuner {
         var out: [String: Double] = [:]
         try users { batch in
             for h in batch where include(h.user) {
-                let c = Self.cut(h, at: cut)
-                guard let first = c.launches.first?.time, let last = c.launches.last?.time else { continue }
-                out[h.user.name] = Double(c.launches.count) / max(1, (last - first).inDays)
+                // The launches before the cut's midnight, as `cut(_:at:)` keeps them, without the copy.
+                var launches = h.launches[...]
+                if let cut, let offset = h.launches.first?.offset {
+                    let end = LocalCalendar.midnight(of: cut.daysSince1970 + 1, offset: offset)
+                    launches = launches.prefix { $0.time < end }
+                }
+                guard let first = launches.first?.time, let last = launches.last?.time else { continue }
+                out[h.user.name] = Double(launches.count) / max(1, (last - first).inDays)
             }
         }
         return out

@@ -81,19 +81,29 @@ extension Tuner {
     /// of them (feasible first, then the objective) on 1 user in 4, and the best quarter of those
     /// (at least two) on every training user; a rung whose users would be fewer than
     /// ``minRungUsers`` is left out. The cost is counted in replays of all training users (a
-    /// setting on a quarter of them costs a quarter).
+    /// setting on a quarter of them costs a quarter). When ``budgetSpent`` says stop after a rung,
+    /// the rungs left are skipped and only the two best so far are replayed on all training users
+    /// (`cutShort`).
     /// - Returns: the settings replayed on all training users, and the cost.
     func successiveHalving(
-        _ scorer: inout Scorer, label: String, users: @escaping UserBatches, trainUser: @escaping (UserID) -> Bool
+        _ scorer: inout Scorer, label: String, users: @escaping UserBatches, trainUser: @escaping (UserID) -> Bool,
+        cutShort: inout Bool
     ) throws -> (finalists: [SearchSpace.Setting], cost: Double) {
         var names: [String] = []
         try users { batch in for h in batch where trainUser(h.user) { names.append(h.user.name) } }
         let total = max(1, names.count)
         var candidates = space.settings
         var cost = 0.0
+        var screenedOnce = false
         for every in [16, 4] {
             let kept = names.filter { Self.inRung($0, every: every) }.count
             guard kept >= minRungUsers, candidates.count > 2 else { continue }
+            if screenedOnce, let budgetSpent, budgetSpent() {
+                candidates = Array(candidates.prefix(2))
+                cutShort = true
+                break
+            }
+            screenedOnce = true
             var rung = Scorer(
                 simulator: scorer.simulator, users: users,
                 include: { trainUser($0) && Self.inRung($0.name, every: every) })

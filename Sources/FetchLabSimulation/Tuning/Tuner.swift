@@ -196,7 +196,8 @@ public struct Tuner: Sendable {
         case .coordinate:
             tried = try coordinateDescent(&scorer, label: label, cutShort: &cutShort)
         case .halving:
-            let (finalists, cost) = try successiveHalving(&scorer, label: label, users: users, trainUser: trainUser)
+            let (finalists, cost) = try successiveHalving(
+                &scorer, label: label, users: users, trainUser: trainUser, cutShort: &cutShort)
             tried = finalists
             replayCost = cost
             screened = space.count
