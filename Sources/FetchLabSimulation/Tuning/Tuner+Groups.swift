@@ -44,10 +44,15 @@ public struct GroupRecommendation: Sendable, Codable, Hashable {
 }
 
 extension Tuner {
+    /// The local midnight after `cut` on the user's clock (nil: no cut, or no launch).
+    static func end(of h: UserHistory, at cut: CivilDate?) -> Microseconds? {
+        guard let cut, let offset = h.launches.first?.offset else { return nil }
+        return LocalCalendar.midnight(of: cut.daysSince1970 + 1, offset: offset)
+    }
+
     /// A user's history cut at the local midnight after `cut` (nil: whole).
     static func cut(_ h: UserHistory, at cut: CivilDate?) -> UserHistory {
-        guard let cut, let offset = h.launches.first?.offset else { return h }
-        return h.before(LocalCalendar.midnight(of: cut.daysSince1970 + 1, offset: offset))
+        end(of: h, at: cut).map { h.before($0) } ?? h
     }
 
     /// Launches per day of each included user (from the first to the last launch, at least a day),
@@ -58,12 +63,9 @@ extension Tuner {
         var out: [String: Double] = [:]
         try users { batch in
             for h in batch where include(h.user) {
-                // The launches before the cut's midnight, as `cut(_:at:)` keeps them, without the copy.
+                // The launches `cut(_:at:)` keeps, without copying the history.
                 var launches = h.launches[...]
-                if let cut, let offset = h.launches.first?.offset {
-                    let end = LocalCalendar.midnight(of: cut.daysSince1970 + 1, offset: offset)
-                    launches = launches.prefix { $0.time < end }
-                }
+                if let end = end(of: h, at: cut) { launches = launches.prefix { $0.time < end } }
                 guard let first = launches.first?.time, let last = launches.last?.time else { continue }
                 out[h.user.name] = Double(launches.count) / max(1, (last - first).inDays)
             }
@@ -83,16 +85,15 @@ extension Tuner {
 
     /// The group of a user with `perDay` launches a day.
     static func activityGroup(_ perDay: Double, _ t: (Double, Double)) -> String {
-        let a = TextFormatting.oneDecimal(t.0)
-        let b = TextFormatting.oneDecimal(t.1)
+        let a = String(format: "%.1f", t.0)
+        let b = String(format: "%.1f", t.1)
         if perDay < t.0 { return "light users (< \(a) launches/day)" }
         if perDay < t.1 { return "moderate users (\(a) to \(b) launches/day)" }
         return "heavy users (≥ \(b) launches/day)"
     }
 
-    /// One part's pick on the training data.
+    /// A group of users' pick on the training data.
     struct GroupPick {
-        var kind: GroupRecommendation.Kind
         var group: String
         var name: String
         var train: PolicyMetrics
@@ -102,26 +103,16 @@ extension Tuner {
     /// figures against the constraints; feasible first, then the objective, earlier names first on ties).
     func groupPicks(_ scorer: Scorer, names: [String]) -> [GroupPick] {
         guard let first = names.first, let sample = scorer.cache[first] else { return [] }
-        let parts = (sample.perGroup ?? []).filter { $0.metrics.scoredLaunches > 0 }.map {
-            (GroupRecommendation.Kind.users, $0.name)
-        }
-        return parts.compactMap { kind, group in
+        let groups = (sample.perGroup ?? []).filter { $0.metrics.scoredLaunches > 0 }.map(\.name)
+        return groups.compactMap { group in
             var best: (Rank, String, PolicyMetrics)? = nil
             for name in names {
-                guard let m = scorer.group(kind, group, of: name) else { continue }
+                guard let m = scorer.group(.users, group, of: name) else { continue }
                 let r = rank(m, name: name)
                 if best == nil || r > best!.0 { best = (r, name, m) }
             }
-            return best.map { GroupPick(kind: kind, group: group, name: $0.1, train: $0.2) }
+            return best.map { GroupPick(group: group, name: $0.1, train: $0.2) }
         }
-    }
-}
-
-enum TextFormatting {
-    /// `12.5`, `3.0`.
-    static func oneDecimal(_ x: Double) -> String {
-        let tenths = Int((x * 10).rounded())
-        return "\(tenths / 10).\(abs(tenths % 10))"
     }
 }
 

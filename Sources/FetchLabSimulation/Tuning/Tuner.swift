@@ -285,7 +285,7 @@ public struct Tuner: Sendable {
         }
         let groups =
             appRows
-            + picks.compactMap { recommendation($0.kind, $0.group, chosen: $0.name, policy: $0.name, train: $0.train) }
+            + picks.compactMap { recommendation(.users, $0.group, chosen: $0.name, policy: $0.name, train: $0.train) }
         return TuningFold(
             label: label, tried: rows, chosen: chosen.name, bestFixed: bestFixed?.name,
             chosenTrain: chosen.train, bestFixedTrain: bestFixed?.train,
