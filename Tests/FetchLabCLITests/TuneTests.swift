@@ -17,6 +17,28 @@ import _FetchLabTestSupport
         #expect(result.status == 0, "\(result.err)")
     }
 
+    /// With content-update times, a silent-push schedule is replayed with the iOS settings and the
+    /// text says whether it serves better (without them it is left out: see the test below).
+    @Test func contentUpdatesAddASilentPushSchedule() throws {
+        try imported()
+        var content = "timestamp,app\n"
+        for hour in stride(from: 0, to: 12 * 24, by: 2) {
+            for app in 0..<3 { content += "\(1_709_280_000 + hour * 3_600 + app * 600),com.app\(app)\n" }
+        }
+        let file = try dir.write("content.csv", content)
+        #expect(try fetchlab(["import", "--db", db, file]).status == 0)
+        let json = try fetchlab([
+            "tune", "--db", db, "--family", "fixed", "--format", "json", "--subject-to", "fetches<=30",
+        ])
+        #expect(json.status == 0, "\(json.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let platform = try #require(object["platform_settings"] as? [[String: Any]])
+        #expect(platform.map { $0["model"] as? String }.contains("push(3)"), "\(json.out)")
+        #expect(platform.first { $0["model"] as? String == "push(3)" }?["platform"] as? String == "ios")
+        let text = try fetchlab(["tune", "--db", db, "--family", "fixed", "--subject-to", "fetches<=30"])
+        #expect(text.out.contains("silent push ") && text.out.contains(" on iOS: fresh "), "\(text.out)")
+    }
+
     @Test func tuneFixedAsJSONChoosesASetting() throws {
         try imported()
         let json = try fetchlab([

@@ -117,6 +117,22 @@ private let freshness = Objective(metric: .fresh(.minutes(15)), maximize: true)
         #expect(r.replays == 7)
     }
 
+    /// Settings that miss the constraint come after the feasible ones, the one that misses it
+    /// least first (not the freshest): under fetches<=5, fixed(4h) (6 a day) before fixed(15m) (96).
+    @Test func infeasibleSettingsRankByHowFarTheyMiss() throws {
+        let launches = (0..<Int64(8 * 24 * 60)).map { day0 + .minutes($0) }
+        let r = try tune(
+            [named("u", launches)], family: "fixed", objective: freshness, constraints: "fetches<=5",
+            evaluation: evaluation(warmUp: 1, minLaunches: 20, refreshes: false))
+        let tried = r.folds[0].tried
+        #expect(
+            tried.map(\.name) == [
+                "fixed(8h)", "fixed(24h)", "fixed(4h)", "fixed(2h)", "fixed(1h)", "fixed(30m)", "fixed(15m)",
+            ])
+        #expect(tried.filter(\.feasible).allSatisfy { $0.violation == 0 })
+        #expect(abs(tried[2].violation - 0.2) < 0.01)  // 6 a day against at most 5
+    }
+
     /// Users who open the app daily at noon ± a few minutes: the tuned lead is no longer than τ.
     @Test func aNoonHabitGetsALeadWithinTau() throws {
         let users = (0..<4).map { u in
