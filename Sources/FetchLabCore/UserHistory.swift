@@ -10,19 +10,45 @@ public struct UserHistory: Sendable {
     public var events: [UsageEvent]
     /// Device context samples, in time order.
     public var context: [ContextSample]
-    /// Content updates of the user's apps, in time order.
-    public var contentUpdates: [ContentUpdate]
+    /// The times of each app's content updates (indexed like ``apps``), each in time order. An
+    /// app's updates are the same for every user of it, so a store may hand every user the same
+    /// array (shared storage, not a copy per user).
+    public private(set) var updateTimes: [[Microseconds]]
 
     public init(
         user: UserID, apps: [AppID], launches: [UsageEvent], events: [UsageEvent] = [],
         context: [ContextSample] = [], contentUpdates: [ContentUpdate] = []
+    ) {
+        var times = [[Microseconds]](repeating: [], count: apps.count)
+        for u in contentUpdates where u.app >= 0 && Int(u.app) < apps.count { times[Int(u.app)].append(u.time) }
+        self.init(user: user, apps: apps, launches: launches, events: events, context: context, updateTimes: times)
+    }
+
+    /// A history whose content updates are given per app (`updateTimes[i]`: the times of
+    /// `apps[i]`'s updates; missing trailing apps have none).
+    public init(
+        user: UserID, apps: [AppID], launches: [UsageEvent], events: [UsageEvent] = [],
+        context: [ContextSample] = [], updateTimes: [[Microseconds]]
     ) {
         self.user = user
         self.apps = apps
         self.launches = inTimeOrder(launches, \.time)
         self.events = inTimeOrder(events, \.time)
         self.context = inTimeOrder(context, \.time)
-        self.contentUpdates = inTimeOrder(contentUpdates, \.time)
+        var times = Array(updateTimes.prefix(apps.count))
+        times += [[Microseconds]](repeating: [], count: apps.count - times.count)
+        self.updateTimes = times.map { inTimeOrder($0, { $0 }) }
+    }
+
+    /// Content updates of the user's apps, in time order (an app's first at equal times).
+    public var contentUpdates: [ContentUpdate] {
+        var out: [ContentUpdate] = []
+        out.reserveCapacity(updateTimes.reduce(0) { $0 + $1.count })
+        for (a, times) in updateTimes.enumerated() {
+            for t in times { out.append(ContentUpdate(time: t, app: Int32(a))) }
+        }
+        // Stable: equal times keep the app order.
+        return out.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
     }
 
     /// The history as it stood before `origin`: earlier events only, and only the apps the earlier
@@ -47,9 +73,10 @@ public struct UserHistory: Sendable {
             user: user, apps: keptApps, launches: kept.compactMap(renumber),
             events: events.prefix { $0.time < origin }.compactMap(renumber),
             context: Array(context.prefix { $0.time < origin }),
-            contentUpdates: contentUpdates.prefix { $0.time < origin }.compactMap { u in
-                let a = newIndex[Int(u.app)]
-                return a >= 0 ? ContentUpdate(time: u.time, app: a) : nil
+            updateTimes: apps.indices.filter { newIndex[$0] >= 0 }.map { a in
+                let times = updateTimes[a]
+                let end = times.count(upTo: origin, inclusive: false)
+                return end == times.count ? times : Array(times[..<end])
             })
     }
 

@@ -1,6 +1,7 @@
 import FetchLabCore
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension UsageQueries {
     /// The names of users with at least one launch, sorted.
@@ -44,47 +45,78 @@ extension UsageQueries {
                 appIndex[row[0]] = Int32(apps.count)
                 apps.append(AppID(row[1]))
             }
+            // GRDB's generic row decoding costs more than the query on these, the largest
+            // tables: their columns are read straight from the statement.
             var launches: [UsageEvent] = []
             var events: [UsageEvent] = []
-            let usage = try Row.fetchCursor(
-                db,
-                sql: "SELECT app_id, time, utc_offset, kind FROM usage_event WHERE user_id = ? AND time < ?",
-                arguments: [userID, end])
-            while let row = try usage.next() {
-                let app: Int64 = row[0]
-                let kind = UsageEventKind(rawValue: row[3]) ?? .launch
+            let usage = try db.makeStatement(
+                sql: "SELECT app_id, time, utc_offset, kind FROM usage_event WHERE user_id = ? AND time < ?")
+            try usage.setArguments([userID, end])
+            try Self.forEachRow(usage) { s in
+                let kind = UsageEventKind(rawValue: Int(sqlite3_column_int64(s, 3))) ?? .launch
                 let event = UsageEvent(
-                    time: row[1], user: 0, app: appIndex[app] ?? 0, kind: kind,
-                    utcOffset: (row[2] as Int64?).map { Int32($0) })
+                    time: sqlite3_column_int64(s, 1), user: 0, app: appIndex[sqlite3_column_int64(s, 0)] ?? 0,
+                    kind: kind, utcOffset: Self.int(s, 2).map { Int32($0) })
                 if kind == .launch { launches.append(event) } else { events.append(event) }
             }
-            let context = try Row.fetchAll(
-                db,
+            var context: [ContextSample] = []
+            let samples = try db.makeStatement(
                 sql: """
                     SELECT time, battery, charging, network, low_power, screen_on FROM context_sample
                     WHERE user_id = ? AND time < ? ORDER BY time
-                    """, arguments: [userID, end]
-            ).map { row in
-                ContextSample(
-                    time: row[0], battery: row[1], charging: row[2],
-                    network: (row[3] as Int?).flatMap(NetworkType.init(rawValue:)), lowPower: row[4],
-                    screenOn: row[5])
+                    """)
+            try samples.setArguments([userID, end])
+            try Self.forEachRow(samples) { s in
+                context.append(
+                    ContextSample(
+                        time: sqlite3_column_int64(s, 0),
+                        battery: sqlite3_column_type(s, 1) == SQLITE_NULL ? nil : sqlite3_column_double(s, 1),
+                        charging: Self.int(s, 2).map { $0 != 0 },
+                        network: Self.int(s, 3).flatMap { NetworkType(rawValue: Int($0)) },
+                        lowPower: Self.int(s, 4).map { $0 != 0 }, screenOn: Self.int(s, 5).map { $0 != 0 }))
             }
-            var updates: [ContentUpdate] = []
-            if !appIndex.isEmpty {
-                let list = appIndex.keys.sorted().map(String.init).joined(separator: ",")
-                let rows = try Row.fetchCursor(
-                    db,
-                    sql: "SELECT app_id, time FROM content_update WHERE app_id IN (\(list)) AND time < ?",
-                    arguments: [end])
-                while let row = try rows.next() {
-                    let app: Int64 = row[0]
-                    if let index = appIndex[app] { updates.append(ContentUpdate(time: row[1], app: index)) }
+            // An app's updates are the same for every user: read once (per `UsageQueries`) and
+            // shared, not decoded and held again for each user of the app.
+            var updateTimes: [[Microseconds]] = []
+            for row in appRows {
+                let app: Int64 = row[0]
+                let times: [Microseconds]
+                if before == nil, let cached = contentCache[app] {
+                    times = cached
+                } else {
+                    times = try Int64.fetchAll(
+                        db, sql: "SELECT time FROM content_update WHERE app_id = ? AND time < ? ORDER BY time",
+                        arguments: [app, end]
+                    )
+                    if before == nil { contentCache[app] = times }
                 }
+                updateTimes.append(times)
             }
             return UserHistory(
-                user: user, apps: apps, launches: launches, events: events, context: context, contentUpdates: updates)
+                user: user, apps: apps, launches: launches, events: events, context: context,
+                updateTimes: updateTimes)
         }
+    }
+
+    /// Steps `statement` through its rows, handing `body` the raw statement of each.
+    static func forEachRow(_ statement: Statement, _ body: (OpaquePointer) -> Void) throws {
+        let s = statement.sqliteStatement
+        while true {
+            let code = sqlite3_step(s)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code),
+                    message: String(cString: sqlite3_errmsg(sqlite3_db_handle(s))),
+                    sql: statement.sql)
+            }
+            body(s)
+        }
+    }
+
+    /// Column `i` of the current row as an integer, nil when NULL.
+    @inline(__always) static func int(_ s: OpaquePointer, _ i: Int32) -> Int64? {
+        sqlite3_column_type(s, i) == SQLITE_NULL ? nil : sqlite3_column_int64(s, i)
     }
 
     /// Runs a read, turning database failures into ``StoreError``.

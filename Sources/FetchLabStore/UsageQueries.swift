@@ -1,6 +1,7 @@
 import FetchLabCore
 import Foundation
 import GRDB
+import Synchronization
 
 /// How one user uses one app, for `fetchlab inspect`.
 public struct AppUsage: Sendable, Codable, Hashable {
@@ -28,6 +29,9 @@ public struct AppUsage: Sendable, Codable, Hashable {
 /// Read-only questions about what is stored.
 public struct UsageQueries: Sendable {
     public let database: FetchLabDatabase
+    /// Each app's content-update times, read once by ``history(of:before:)`` and shared by every
+    /// history of this value's users (a command reads a database that does not change under it).
+    let contentCache = ContentCache()
 
     public init(database: FetchLabDatabase) { self.database = database }
 
@@ -131,5 +135,15 @@ public struct UsageQueries: Sendable {
         } catch {
             throw StoreError(.database, "\(database.path): \(error)")
         }
+    }
+}
+
+/// Content-update times by app id, shared between threads reading histories.
+final class ContentCache: Sendable {
+    private let times = Mutex<[Int64: [Microseconds]]>([:])
+
+    subscript(app: Int64) -> [Microseconds]? {
+        get { times.withLock { $0[app] } }
+        set { times.withLock { $0[app] = newValue } }
     }
 }

@@ -73,9 +73,7 @@ struct UserSetup: Sendable {
         for e in events where Int(e.app) < byApp.count { byApp[Int(e.app)].append(e) }
         appEvents = apps.map { byApp[Int($0)] }
         fetchCosts = apps.map { cost.fetch(of: history.apps[Int($0)].name) }
-        var updates = [[Microseconds]](repeating: [], count: history.apps.count)
-        for u in history.contentUpdates where Int(u.app) < updates.count { updates[Int(u.app)].append(u.time) }
-        content = apps.map { updates[Int($0)].sorted() }
+        content = apps.map { history.updateTimes[Int($0)] }
         timeline = ContextTimeline(samples: history.context, defaults: context)
         var starts: [Microseconds] = [.min]
         var states = [timeline.state(at: .min)]

@@ -1,9 +1,7 @@
-import FetchLabCore
-
 extension Array where Element == Microseconds {
     /// In an ascending array: the number of elements at or before `t` (so the index of the first
     /// one after it), or, with `inclusive: false`, the number strictly before `t`.
-    @inline(__always) func count(upTo t: Microseconds, inclusive: Bool = true) -> Int {
+    @inlinable public func count(upTo t: Microseconds, inclusive: Bool = true) -> Int {
         var lo = 0
         var hi = count
         while lo < hi {
