@@ -22,6 +22,7 @@ public enum TuningRenderer {
                 "platform": o.setting.platform.rawValue, "setting": o.setting.setting, "model": o.setting.model,
                 "snippet": o.setting.snippet, "note": o.setting.note ?? NSNull(), "fresh": o.fresh,
                 "fetches_per_app_day": o.fetchesPerAppDay, "energy_j_per_day": o.joulesPerDay, "skipped": o.skipped,
+                "part": o.part ?? NSNull(), "users": o.users ?? NSNull(),
             ]
         }
         guard
@@ -121,7 +122,10 @@ public enum TuningRenderer {
                         + "a cost of \(TextFormat.fixed(r.replayCost, 1)) replays of all training users"))
         }
         guard !platform.isEmpty else { return out }
-        out += [.line(""), .line("platform settings (each replayed under its platform's rules, whole scored span):")]
+        out += [
+            .line(""),
+            .line("platform settings (each replayed under its platform's rules, \(platformPart(platform))):"),
+        ]
         for o in platform {
             out.append(.item(platformLine(o)))
             out.append(.code(o.setting.snippet.split(separator: "\n").map(String.init)))
@@ -129,6 +133,12 @@ public enum TuningRenderer {
         }
         if let verdict = pushVerdict(platform) { out.append(.line(verdict)) }
         return out
+    }
+
+    /// What the platform settings were replayed on: `held out: test … to …, 1,000 of 10,000 users …`.
+    static func platformPart(_ platform: [PlatformOutcome]) -> String {
+        guard let part = platform.first?.part else { return "whole scored span" }
+        return "held out: \(part)"
     }
 
     /// `ios: setting — modelled as model: fresh 41.2%, 2.10 fetches/app/day, 3.2 J/day, 0 refused`.

@@ -136,12 +136,15 @@ struct TuneCommand: ParsableCommand {
                 bar.extend(total: count * (started + 4))
             }
             let result: TuningResult
+            let heldOut: Tuner.HeldOutPart
             do {
-                result = try tuner.run(users)
+                (result, heldOut) = try tuner.runKeepingHeldOut(users)
             } catch let error as TuningError {
                 throw CommandFailure("\(database.db): \(error.message)")
             }
-            let platform = try platformSettings(result, tuner: tuner, progress: bar, batches: users)
+            let heldOutUsers = names.filter { heldOut.includes(UserID($0)) }.count
+            let platform = try platformSettings(
+                result, on: heldOut, heldOutUsers: heldOutUsers, progress: bar, batches: users)
             bar.finish()
             let runID = RunRecorder.store(result, platform: platform, path: database.db)
             try output.emit(output.render(result, platform: platform, runID: runID, source: database.db))
@@ -151,9 +154,11 @@ struct TuneCommand: ParsableCommand {
 
 extension TuneCommand {
     /// The recommendation and the best fixed interval as iOS and Android settings, each replayed
-    /// under its platform's rules over the whole scored span.
+    /// under its platform's rules on the last fold's held-out part (the launches the choice's own
+    /// held-out figures come from), on a sample of its users when they are many
+    /// (``Tuner/platformSampleEvery(heldOutUsers:)``).
     func platformSettings(
-        _ result: TuningResult, tuner: Tuner, progress: ProgressBar? = nil,
+        _ result: TuningResult, on heldOut: Tuner.HeldOutPart, heldOutUsers: Int, progress: ProgressBar? = nil,
         batches: (([UserHistory]) -> Void) throws -> Void
     ) throws -> [PlatformOutcome] {
         guard let fold = result.folds.last else { return [] }
@@ -170,11 +175,22 @@ extension TuneCommand {
             var mine = settings.filter { $0.platform == kind }
             let models = mine.compactMap { try? PolicyRegistry.parse($0.model).first }
             guard models.count == mine.count, !models.isEmpty else { continue }
-            var simulator = tuner.simulator
+            var simulator = heldOut.simulator
             simulator.settings.platform.kind = kind
             var run = simulator.comparison(policies: models, references: false)
-            try batches { run.add($0) { progress?.advance() } }
+            let every = Tuner.platformSampleEvery(heldOutUsers: heldOutUsers)
+            try batches { batch in
+                let kept = batch.filter { heldOut.includes($0.user) && Tuner.inRung($0.user.name, every: every) }
+                for _ in kept.count..<batch.count { progress?.advance() }
+                run.add(kept) { progress?.advance() }
+            }
             let report = run.report()
+            let users = report.settings.users
+            let part =
+                heldOut.label
+                + (every > 1
+                    ? ", \(users) of \(heldOutUsers) users (1 in \(every), by a hash of the name)"
+                    : ", \(users) users")
             let primary = report.settings.tausMinutes.firstIndex(of: report.settings.tauMinutes) ?? 0
             var policies = report.policies
             if kind == .ios, report.settings.pairsWithContentUpdates == 0 {
@@ -186,7 +202,7 @@ extension TuneCommand {
                     PlatformOutcome(
                         setting: s, fresh: p.metrics.fresh.indices.contains(primary) ? p.metrics.fresh[primary] : 0,
                         fetchesPerAppDay: p.metrics.fetchesPerAppDay, joulesPerDay: p.metrics.energyJoulesPerDay,
-                        skipped: p.metrics.skipped))
+                        skipped: p.metrics.skipped, part: part, users: users))
             }
         }
         return out

@@ -65,6 +65,14 @@ import _FetchLabTestSupport
         #expect((platform[0]["snippet"] as? String)?.contains("setMinimumBackgroundFetchInterval(3600)") == true)
         #expect(platform.allSatisfy { ($0["fresh"] as? Double).map { (0...1).contains($0) } ?? false })
         #expect((platform[1]["fetches_per_app_day"] as? Double ?? 99) <= 24.01)
+        // Measured on the held-out days, as the choice's own held-out figures are (few users: all of them).
+        let testDays = try #require((folds[0]["label"] as? String)?.components(separatedBy: ", ").last)
+        #expect(testDays.hasPrefix("test "), "\(testDays)")
+        #expect(platform.allSatisfy { ($0["part"] as? String)?.hasPrefix(testDays + ", ") == true }, "\(platform)")
+        #expect(
+            platform.allSatisfy {
+                ($0["users"] as? Int ?? 0) > 0 && $0["users"] as? Int == platform[0]["users"] as? Int
+            })
 
         let table = try fetchlab([
             "tune", "--db", db, "--family", "predictive", "--grid", "lead=5m,15m;threshold=0.2,0.4",

@@ -126,3 +126,68 @@ import Testing
         }
     }
 }
+
+/// The time-of-day plan's greedy window search visits only the bins where the window sum changes;
+/// it must choose exactly what a scan of every bin chooses (the same sums, rounded the same way).
+@Suite struct GreedyWindowTests {
+    /// The scan of every bin, as the plan was first written.
+    static func scanned(_ q: [Double], width w: Int, threshold: Double) -> [(start: Int, p: Double)] {
+        var q = q
+        var out: [(start: Int, p: Double)] = []
+        while out.count < q.count {
+            var best = 0.0
+            var start = 0
+            var sum = 0.0
+            for b in 0..<q.count {
+                sum += q[b]
+                if b >= w { sum -= q[b - w] }
+                if b >= w - 1, sum > best + 1e-12 {
+                    best = sum
+                    start = b - w + 1
+                }
+            }
+            guard best >= threshold else { break }
+            out.append((start, min(1, best)))
+            for b in start..<(start + w) { q[b] = 0 }
+        }
+        return out
+    }
+
+    @Test func visitingOnlyChangesChoosesWhatTheFullScanChooses() {
+        var rng = SplitMix64(seed: 11)
+        var plansWithWindows = 0
+        for trial in 0..<3_000 {
+            // Sparse shares of days, some equal (ties), some tiny, at the day's ends too.
+            var q = [Double](repeating: 0, count: UseSignals.bins)
+            let filled = Int(rng.next() % 40)
+            for _ in 0..<filled {
+                let b = Int(rng.next() % UInt64(q.count))
+                let k = rng.next() % 4
+                q[b] += k == 0 ? 0.25 : k == 1 ? 1e-13 : Double(rng.next() % 1_000) / 997
+            }
+            if trial % 50 == 0 { q[0] = 0.3; q[q.count - 1] = 0.3 }
+            let width = 1 + trial % 4
+            let threshold = [0.0, 0.05, 0.1, 0.2, 0.55][trial % 5]
+            let fast = UseSignals.greedyWindows(q, width: width, threshold: threshold)
+            let slow = Self.scanned(q, width: width, threshold: threshold)
+            #expect(fast.map(\.start) == slow.map(\.start), "trial \(trial)")
+            #expect(fast.map(\.p) == slow.map(\.p), "trial \(trial)")
+            if !fast.isEmpty { plansWithWindows += 1 }
+        }
+        #expect(plansWithWindows > 1_000)
+    }
+
+    @Test func launchesInLaterGapBinsAreCountedFromEitherEnd() {
+        var s = UseSignals(app: 0, tau: .minutes(15), lead: .hours(1), launchRefreshes: true, offset: 0)
+        var t: Microseconds = 0
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<500 {
+            t += .minutes(Int64(16 + rng.next() % 2_000))
+            s.learn(UsageEvent(time: t, offset: 0, app: 0))
+        }
+        #expect(s.gapTotal == s.gapBins.reduce(0, +))
+        for k in 0..<s.gapBins.count {
+            #expect(s.launches(inGapBinsFrom: k) == s.gapBins[k...].reduce(0, +))
+        }
+    }
+}

@@ -101,6 +101,19 @@ private func run(_ histories: [UserHistory], objective: Objective, constraints: 
     }
 }
 
+@Suite struct PlatformSampleTests {
+    /// Up to 1,000 held-out users all replay the platform settings; more, about 1,000 of them.
+    @Test func platformSettingsAreReplayedOnAboutAThousandUsers() {
+        #expect(Tuner.platformSampleEvery(heldOutUsers: 0) == 1)
+        #expect(Tuner.platformSampleEvery(heldOutUsers: 1_000) == 1)
+        #expect(Tuner.platformSampleEvery(heldOutUsers: 1_001) == 2)
+        #expect(Tuner.platformSampleEvery(heldOutUsers: 10_000) == 10)
+        let names = (0..<10_000).map { "u\($0)" }
+        let kept = names.filter { Tuner.inRung($0, every: Tuner.platformSampleEvery(heldOutUsers: names.count)) }
+        #expect(kept.count > 900 && kept.count < 1_100, "\(kept.count)")
+    }
+}
+
 @Suite struct SuccessiveHalvingTests {
     @Test func rungsNest() {
         let names = (0..<2000).map { "user\($0)" }

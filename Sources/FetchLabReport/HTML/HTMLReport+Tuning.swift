@@ -232,7 +232,7 @@ extension HTMLReport {
         var out =
             "<div id=\"tuning-platform\" data-settings=\"\(platform.count)\"><h3>Platform settings</h3>"
             + "<p class=\"caption\">The choice and the best fixed interval as what an app can set, each replayed under its "
-            + "platform's rules over the whole scored span.</p>"
+            + "platform's rules (\(HTML.escape(TuningRenderer.platformPart(platform)))).</p>"
         for o in platform {
             out +=
                 "<div class=\"platform-setting\" data-platform=\"\(HTML.escape(o.setting.platform.rawValue))\">"

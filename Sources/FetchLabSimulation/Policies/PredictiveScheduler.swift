@@ -161,7 +161,8 @@ struct PredictiveScheduler: FetchScheduler {
         let floor = self.floor
         var atOrAfter = signals.launches(inGapBinsFrom: gapBin)
         while gapBin < last {
-            if signals.hazard(gapBin, atOrAfter: atOrAfter) >= floor {
+            // An empty bin's hazard is 0 (most bins are empty): no division for it.
+            if signals.gapBins[gapBin] > 0 || floor <= 0, signals.hazard(gapBin, atOrAfter: atOrAfter) >= floor {
                 nextGap = launch + signals.gapStart + Microseconds(gapBin) * policy.lead
                 return
             }

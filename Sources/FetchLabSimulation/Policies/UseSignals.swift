@@ -19,6 +19,8 @@ struct UseSignals {
 
     // Time since last use: counts of the gaps after τ in bins of `lead`; the last bin is "later".
     var gapBins: [Int]
+    /// The sum of ``gapBins``.
+    var gapTotal = 0
     var lastLaunch: Microseconds? = nil
 
     // Time of day, weekdays and weekends apart: the (local day, 5-minute bin) of every cold launch.
@@ -56,6 +58,7 @@ struct UseSignals {
             let cold = !launchRefreshes || lastLaunch.map { t - $0 > tau } ?? true
             if let last = lastLaunch, t - last > gapStart {
                 gapBins[min(gapBins.count - 1, Int((t - last - gapStart) / lead))] += 1
+                gapTotal += 1
             }
             lastLaunch = t
             if cold {
@@ -102,6 +105,11 @@ struct UseSignals {
     /// The gaps counted in bin `k` and the later ones.
     func launches(inGapBinsFrom k: Int) -> Int {
         var n = 0
+        if k < gapBins.count / 2 {
+            // The total less the bins before k: the shorter sum.
+            for j in 0..<k { n += gapBins[j] }
+            return gapTotal - n
+        }
         for j in k..<gapBins.count { n += gapBins[j] }
         return n
     }
@@ -134,23 +142,52 @@ struct UseSignals {
             Int(
                 (lead + Microseconds.perMinute * Int64(Self.binMinutes) - 1)
                     / (Microseconds.perMinute * Int64(Self.binMinutes))))
-        var out: [(minute: Int, p: Double)] = []
-        while out.count < Self.bins {
+        return Self.greedyWindows(q, width: w, threshold: threshold).map { ($0.start * Self.binMinutes, $0.p) }
+            .sorted { $0.minute < $1.minute }
+    }
+
+    /// Greedily, the `width`-bin window of `q` with the largest sum (the first of equal ones) while
+    /// that sum is at least `threshold`, its bins then spent: (first bin, min(1, sum)), in the order
+    /// found. The window sum is kept as a running sum over the bins, as a scan of every bin would
+    /// (the same additions in the same order, so the same rounding), but only at the bins where it
+    /// changes — where a nonzero bin enters or leaves the window — and at the first window's end:
+    /// between them it is constant, and a constant sum can only beat the best at its first bin.
+    static func greedyWindows(_ q: [Double], width w: Int, threshold: Double) -> [(start: Int, p: Double)] {
+        var q = q
+        var nonzero = q.indices.filter { q[$0] != 0 }
+        var out: [(start: Int, p: Double)] = []
+        while out.count < q.count {
             var best = 0.0
             var start = 0
             var sum = 0.0
-            for b in 0..<Self.bins {
-                sum += q[b]
-                if b >= w { sum -= q[b - w] }
+            var i = 0  // the next bin to enter: nonzero[i]
+            var j = 0  // the next to leave: nonzero[j], at bin nonzero[j] + w
+            var firstChecked = false
+            while true {
+                let enter = i < nonzero.count ? nonzero[i] : Int.max
+                let leave = j < nonzero.count ? nonzero[j] + w : Int.max
+                var b = min(enter, leave)
+                if !firstChecked, w - 1 < b { b = w - 1 }
+                guard b < q.count else { break }
+                if b == enter {
+                    sum += q[b]
+                    i += 1
+                }
+                if b == leave {
+                    sum -= q[b - w]
+                    j += 1
+                }
+                if b == w - 1 { firstChecked = true }
                 if b >= w - 1, sum > best + 1e-12 {
                     best = sum
                     start = b - w + 1
                 }
             }
             guard best >= threshold else { break }
-            out.append((start * Self.binMinutes, min(1, best)))
+            out.append((start, min(1, best)))
             for b in start..<(start + w) { q[b] = 0 }
+            nonzero.removeAll { $0 >= start && $0 < start + w }
         }
-        return out.sorted { $0.minute < $1.minute }
+        return out
     }
 }

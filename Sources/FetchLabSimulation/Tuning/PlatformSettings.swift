@@ -121,8 +121,18 @@ public struct PlatformOutcome: Sendable, Codable, Hashable {
     public var fetchesPerAppDay: Double
     public var joulesPerDay: Double
     public var skipped: Int
+    /// What it was replayed on: the held-out part of the last fold and its users (nil in runs
+    /// stored before this was recorded: the whole scored span).
+    public var part: String?
+    /// The users replayed (a sample of the held-out users on a large population).
+    public var users: Int?
 
-    public init(setting: PlatformSetting, fresh: Double, fetchesPerAppDay: Double, joulesPerDay: Double, skipped: Int) {
+    public init(
+        setting: PlatformSetting, fresh: Double, fetchesPerAppDay: Double, joulesPerDay: Double, skipped: Int,
+        part: String? = nil, users: Int? = nil
+    ) {
+        self.part = part
+        self.users = users
         self.setting = setting
         self.fresh = fresh
         self.fetchesPerAppDay = fetchesPerAppDay

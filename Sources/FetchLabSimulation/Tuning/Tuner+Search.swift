@@ -62,9 +62,19 @@ extension Tuner {
 private struct BudgetSpent: Error {}
 
 extension Tuner {
+    /// The platform settings are replayed on at most this many held-out users: a sample of 1 in
+    /// ``platformSampleEvery(heldOutUsers:)`` by ``inRung(_:every:)`` on a larger population
+    /// (their figures are estimates of the whole's; the sample keeps their cost flat).
+    public static let platformSampleUsers = 1_000
+
+    /// 1 in how many held-out users the platform settings are replayed on (1: all).
+    public static func platformSampleEvery(heldOutUsers: Int) -> Int {
+        max(1, (heldOutUsers + platformSampleUsers - 1) / platformSampleUsers)
+    }
+
     /// The users a rung of successive halving keeps: 1 in `every` by a stable hash of the name
     /// (rungs nest: a user kept 1 in 16 is kept 1 in 4).
-    static func inRung(_ user: String, every: Int) -> Bool {
+    public static func inRung(_ user: String, every: Int) -> Bool {
         var h: UInt64 = 0x84222325_cbf29ce4
         for b in user.utf8 {
             h ^= UInt64(b)

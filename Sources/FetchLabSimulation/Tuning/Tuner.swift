@@ -69,6 +69,22 @@ public struct Tuner: Sendable {
 
     /// Runs the search and the held-out measurement on every fold.
     public func run(_ users: @escaping UserBatches) throws -> TuningResult {
+        try runKeepingHeldOut(users).result
+    }
+
+    /// The held-out part of a fold: the simulator that scores it and its users.
+    public struct HeldOutPart {
+        /// Scores the held-out days only (the time split) or every day (the user split).
+        public var simulator: Simulator
+        /// Whether a user is held out.
+        public var includes: (UserID) -> Bool
+        /// The fold's label (its days or users).
+        public var label: String
+    }
+
+    /// ``run(_:)``, with the last fold's held-out part (for measuring other settings on it).
+    public func runKeepingHeldOut(_ users: @escaping UserBatches) throws -> (result: TuningResult, heldOut: HeldOutPart)
+    {
         var evaluation = simulator.evaluation
         for metric in [objective.metric] + constraints.map(\.metric) {
             if let tau = metric.tau, !evaluation.taus.contains(tau) { evaluation.taus.append(tau) }
@@ -77,8 +93,11 @@ public struct Tuner: Sendable {
         base.evaluation = evaluation
         base.perUser = false
         var folds: [TuningFold] = []
+        var heldOut: HeldOutPart? = nil
         switch split {
         case .users:
+            heldOut = HeldOutPart(
+                simulator: base, includes: { !Self.isTrainingUser($0) }, label: "users: test 30 % (by name hash)")
             folds.append(
                 try fold(
                     users, train: base, test: base, trainUser: { Self.isTrainingUser($0) },
@@ -117,6 +136,11 @@ public struct Tuner: Sendable {
                     "train \(train.evaluation.scoredFrom.map { "\($0)" } ?? span.lowerBound.description) to "
                     + "\(CivilDate(daysSince1970: cut)), test \(CivilDate(daysSince1970: cut + 1)) to "
                     + "\(test.evaluation.scoredThrough ?? span.upperBound)"
+                heldOut = HeldOutPart(
+                    simulator: test, includes: { _ in true },
+                    label:
+                        "test \(CivilDate(daysSince1970: cut + 1)) to \(test.evaluation.scoredThrough ?? span.upperBound)"
+                )
                 folds.append(
                     try fold(
                         users, train: train, test: test, trainUser: { _ in true }, testUser: { _ in true },
@@ -124,9 +148,11 @@ public struct Tuner: Sendable {
                         trainCut: train.evaluation.scoredThrough))
             }
         }
-        return TuningResult(
+        let result = TuningResult(
             family: space.family.rawValue, method: method.rawValue, objective: objective.description,
             constraints: constraints.map(\.description), folds: folds)
+        guard let heldOut else { throw TuningError("no fold to measure on") }
+        return (result, heldOut)
     }
 
     /// Whether a user trains under the user split: a stable hash of the name (FNV-1a) in the first 70 %.
