@@ -63,9 +63,9 @@ struct TuneCommand: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help:
-            "Users kept in memory between passes (about 1.4 MB each for 90 days); the others are read again (0 to 1,000,000)."
+            "Users kept in memory between passes (about 0.2 MB each for 90 days); the others are read again (0 to 1,000,000)."
     )
-    var keepUsers = 2_000
+    var keepUsers = 10_000
 
     @OptionGroup var output: TuneOutputOptions
 

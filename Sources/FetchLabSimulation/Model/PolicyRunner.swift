@@ -77,7 +77,9 @@ struct UserSetup: Sendable {
         timeline = ContextTimeline(samples: history.context, defaults: context)
         var starts: [Microseconds] = [.min]
         var states = [timeline.state(at: .min)]
-        for t in Set(timeline.changePoints()).sorted() {
+        var points = timeline.changePoints()
+        points.sort()
+        for (i, t) in points.enumerated() where i == 0 || points[i - 1] != t {
             let s = timeline.state(at: t)
             if s != states[states.count - 1] {
                 starts.append(t)

@@ -30,7 +30,10 @@ struct OnlineCalibration {
         return (hits[s.rawValue][b] + Self.priorWeight * prior) / (trials[s.rawValue][b] + Self.priorWeight)
     }
 
-    mutating func record(_ p: Double, _ s: Signal, at t: Microseconds) { pending.append((t, s, Self.bin(p), p)) }
+    mutating func record(_ p: Double, _ s: Signal, at t: Microseconds) {
+        assert(pending.last.map { $0.time <= t } ?? true, "trials out of time order")
+        pending.append((t, s, Self.bin(p), p))
+    }
 
     /// A cold launch at `t` resolves the trials whose window holds it as hits.
     mutating func coldLaunch(at t: Microseconds) {
@@ -46,6 +49,9 @@ struct OnlineCalibration {
 
     /// Trials whose window ended before `t` are misses.
     mutating func expire(before t: Microseconds) {
+        // Trials are recorded as the replay's clock advances, so the first is the oldest: when it
+        // has not expired, none has (the common case, checked without touching the array).
+        guard let first = pending.first, first.time + lead < t else { return }
         pending.removeAll { trial in
             guard trial.time + lead < t else { return false }
             trials[trial.signal.rawValue][trial.bin] += 1

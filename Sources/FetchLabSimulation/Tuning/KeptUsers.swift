@@ -4,8 +4,9 @@ extension Tuner {
     /// `users` read once: the first pass goes through `users` and keeps the batches of the first
     /// `limit` users, the later passes (the rounds of the search, the held-out measurement) are
     /// fed the kept batches, so their events are decoded once; the users past the limit are read
-    /// again by every pass. Memory holds the kept users' histories (about 1.4 MB per user of 90
-    /// days of generated usage, context and content updates; see README, Performance).
+    /// again by every pass. Memory holds the kept users' histories (about 0.2 MB per user of 90
+    /// days of generated usage and context; an app's content updates are shared by its users;
+    /// see README, Performance).
     public static func keeping(limit: Int = .max, _ users: @escaping UserBatches) -> UserBatches {
         let kept = KeptBatches()
         return { body in
