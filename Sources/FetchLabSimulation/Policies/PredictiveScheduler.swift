@@ -68,11 +68,13 @@ struct PredictiveScheduler: FetchScheduler {
     /// Last refresh of this app (a fetch, or a launch when launches refresh).
     var lastRefresh: Microseconds? = nil
     /// The next gap bin to consider after the last launch, and the next slot start.
-    var nextGap: Microseconds? = nil
+    var nextGap: Microseconds? = nil { didSet { cacheWake() } }
     var gapBin = 0
     /// Today's remaining time-of-day fetches (time, probability), and the next local midnight.
-    var planned: [(time: Microseconds, p: Double)] = []
-    var nextMidnight: Microseconds
+    var planned: [(time: Microseconds, p: Double)] = [] { didSet { cacheWake() } }
+    var nextMidnight: Microseconds { didSet { cacheWake() } }
+    /// ``nextWake``, kept as the three it is made of change (the replay asks for it at every event).
+    private var wakeAt: Microseconds = .max
     var calibration: OnlineCalibration
     /// The probability stated for the last fetch asked for (calibrated).
     var statedProbability: Double? = nil
@@ -92,6 +94,7 @@ struct PredictiveScheduler: FetchScheduler {
         usesSequence = policy.signals.contains(.sequence)
         usesGap = policy.signals.contains(.gap)
         usesTimeOfDay = policy.signals.contains(.timeOfDay)
+        cacheWake()
     }
 
     /// A time-of-day fetch is dropped when the app was launched this shortly before: the habit
@@ -117,10 +120,13 @@ struct PredictiveScheduler: FetchScheduler {
         return .fetch
     }
 
-    var nextWake: Microseconds? {
+    var nextWake: Microseconds? { wakeAt }
+
+    /// The earliest of the next planned fetch, the next midnight and the next gap bin.
+    private mutating func cacheWake() {
         var t = planned.first.map { min($0.time, nextMidnight) } ?? nextMidnight
         if let g = nextGap { t = min(t, g) }
-        return t
+        wakeAt = t
     }
 
     /// Whether the last refresh still keeps launches up to `t + lead` fresh.
