@@ -125,8 +125,18 @@ enum PolicyRunner {
         let info = self.info(pair: index, of: user)
         var state = RunState(pair: index, of: user, settings: settings)
         state.logSkips = logSkips
-        if var scheduler = policy.makeScheduler(info) {
-            drive(&scheduler, user: user, pair: pair, index: index, state: &state)
+        if let scheduler = policy.makeScheduler(info) {
+            // The common schedulers by their own type (a specialised loop); the others through
+            // the opened existential (no box to project or keep unique at every call).
+            if let s = scheduler as? PredictiveScheduler {
+                drive(s, user: user, pair: pair, index: index, state: &state)
+            } else if let s = scheduler as? IOSAdaptiveScheduler {
+                drive(s, user: user, pair: pair, index: index, state: &state)
+            } else if let s = scheduler as? WorkManagerScheduler {
+                drive(s, user: user, pair: pair, index: index, state: &state)
+            } else {
+                drive(scheduler, user: user, pair: pair, index: index, state: &state)
+            }
         } else if settings.platform.kind == .none {
             // Nothing can refuse: every planned time runs (the fast path of fixed and oracles).
             state.run.fetches = policy.fetchTimes(for: pair).map {
@@ -172,9 +182,10 @@ enum PolicyRunner {
     /// The event loop of a causal policy: the user's usage events and this app's content updates
     /// in time order, the scheduler's timers between them (an event and a timer at the same
     /// instant: the event first), up to E.
-    static func drive(
-        _ scheduler: inout any FetchScheduler, user: UserSetup, pair: PairContext, index: Int, state: inout RunState
+    static func drive<S: FetchScheduler>(
+        _ scheduler: S, user: UserSetup, pair: PairContext, index: Int, state: inout RunState
     ) {
+        var scheduler = scheduler
         let events = user.events
         let content = user.content[index]
         let end = user.window.end
