@@ -79,6 +79,14 @@ public struct ContextTimeline: Sendable {
             guard lo > 0, t - times[lo - 1] <= hold else { return nil }
             return values[lo - 1]
         }
+
+        /// ``value(at:hold:)`` for times asked in ascending order: `lo` is the count of samples
+        /// at or before the previous time, moved on instead of searched for.
+        @inline(__always) func value(at t: Microseconds, hold: Microseconds, from lo: inout Int) -> Value? {
+            while lo < times.count, times[lo] <= t { lo += 1 }
+            guard lo > 0, t - times[lo - 1] <= hold else { return nil }
+            return values[lo - 1]
+        }
     }
 
     public let defaults: ContextDefaults
@@ -118,6 +126,19 @@ public struct ContextTimeline: Sendable {
         add(network.times)
         add(lowPower.times)
         return out
+    }
+
+    /// The state at each of `times` (ascending): ``state(at:)`` of each, walking the samples once.
+    public func states(at times: [Microseconds]) -> [DeviceState] {
+        let h = defaults.hold
+        var cursors = (0, 0, 0, 0)
+        return times.map { t in
+            DeviceState(
+                battery: battery.value(at: t, hold: h, from: &cursors.0) ?? defaults.battery,
+                charging: charging.value(at: t, hold: h, from: &cursors.1) ?? defaults.charging,
+                network: network.value(at: t, hold: h, from: &cursors.2) ?? defaults.network,
+                lowPower: lowPower.value(at: t, hold: h, from: &cursors.3) ?? defaults.lowPower)
+        }
     }
 
     /// The state at `t`.

@@ -75,16 +75,16 @@ struct UserSetup: Sendable {
         fetchCosts = apps.map { cost.fetch(of: history.apps[Int($0)].name) }
         content = apps.map { history.updateTimes[Int($0)] }
         timeline = ContextTimeline(samples: history.context, defaults: context)
-        var starts: [Microseconds] = [.min]
-        var states = [timeline.state(at: .min)]
         var points = timeline.changePoints()
         points.sort()
-        for (i, t) in points.enumerated() where i == 0 || points[i - 1] != t {
-            let s = timeline.state(at: t)
-            if s != states[states.count - 1] {
-                starts.append(t)
-                states.append(s)
-            }
+        var times: [Microseconds] = [.min]
+        times.reserveCapacity(points.count + 1)
+        for (i, t) in points.enumerated() where i == 0 || points[i - 1] != t { times.append(t) }
+        var starts: [Microseconds] = []
+        var states: [DeviceState] = []
+        for (t, s) in zip(times, timeline.states(at: times)) where states.last != s {
+            starts.append(t)
+            states.append(s)
         }
         stretchStarts = starts
         stretchStates = states
@@ -145,12 +145,13 @@ enum PolicyRunner {
         } else {
             let appEvents = user.appEvents[index]
             var e = 0
+            var cursor = 0
             for t in policy.fetchTimes(for: pair) {
                 while e < appEvents.count, appEvents[e].time <= t {
                     state.observe(appEvents[e])
                     e += 1
                 }
-                _ = state.handle(FetchRequest.fetch, at: t, device: user.state(at: t))
+                _ = state.handle(FetchRequest.fetch, at: t, device: user.state(at: t, cursor: &cursor))
             }
         }
         return state.run
