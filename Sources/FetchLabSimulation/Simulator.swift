@@ -171,11 +171,22 @@ public struct ComparisonRun: Sendable {
     }
 
     /// Replays a batch of users on all cores; `progress` is called once per user done (from any thread).
-    public mutating func add(_ histories: [UserHistory], progress: (@Sendable () -> Void)? = nil) {
+    /// `prepare` (on the same cores) turns each history into the one replayed, e.g. cut at a day.
+    public mutating func add(
+        _ histories: [UserHistory], progress: (@Sendable () -> Void)? = nil,
+        prepare: (@Sendable (UserHistory) -> UserHistory)? = nil
+    ) {
         let simulator = self.simulator
         let policies = all
         let count = taus.count
-        let results = ParallelMap.map(histories) { history -> UserResult? in
+        // The largest users first (by events), so the batch does not end on one core waiting for
+        // a large user started last; the results are summed in the order given all the same.
+        let order = histories.indices.sorted {
+            let (a, b) = (histories[$0], histories[$1])
+            return (a.launches.count + a.events.count, $1) > (b.launches.count + b.events.count, $0)
+        }
+        let byCost = ParallelMap.map(order) { i -> UserResult? in
+            let history = prepare.map { $0(histories[i]) } ?? histories[i]
             defer { progress?() }
             let e = simulator.evaluation
             guard let window = e.window(of: history) else { return nil }
@@ -191,6 +202,8 @@ public struct ComparisonRun: Sendable {
                 apps: user.pairs.map { history.apps[Int($0.app)].name }, seconds: seconds,
                 launches: user.pairs.reduce(0) { $0 + $1.launches.count })
         }
+        var results = [UserResult?](repeating: nil, count: histories.count)
+        for (k, i) in order.enumerated() { results[i] = byCost[k] }
         // Summed in the order given, one user at a time.
         for case let r? in results {
             users += 1

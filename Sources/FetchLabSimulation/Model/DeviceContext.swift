@@ -34,7 +34,9 @@ public struct ContextDefaults: Sendable, Hashable, Codable {
 
     public init() {}
 
-    public var state: DeviceState { DeviceState(battery: battery, charging: charging, network: network, lowPower: lowPower) }
+    public var state: DeviceState {
+        DeviceState(battery: battery, charging: charging, network: network, lowPower: lowPower)
+    }
 
     enum CodingKeys: String, CodingKey {
         case battery = "battery_pct", charging, network, lowPower = "low_power", hold = "hold_minutes"

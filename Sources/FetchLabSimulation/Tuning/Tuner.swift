@@ -422,7 +422,9 @@ struct Scorer {
         try users { batch in
             let kept = batch.filter { include($0.user) }
             for _ in kept.count..<batch.count { userReplayed?() }
-            run.add(kept.map { Tuner.cut($0, at: cut) }, progress: userReplayed)
+            let prepare: (@Sendable (UserHistory) -> UserHistory)? =
+                cut.map { day in { @Sendable history in Tuner.cut(history, at: day) } }
+            run.add(kept, progress: userReplayed, prepare: prepare)
         }
         let report = run.report()
         for (p, result) in zip(missing, report.policies) { cache[p.name] = result }
