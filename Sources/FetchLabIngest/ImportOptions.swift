@@ -11,6 +11,9 @@ public struct ReadOptions: Sendable {
     public var timeZone: TimeZone?
     /// Unit of numeric (epoch) timestamps.
     public var epochUnit: EpochUnit = .auto
+    /// The layout of every timestamp (`--date-format`), for layouts automatic reading cannot tell
+    /// apart (day-first dates, 12-hour clocks); nil reads ISO-8601, local date-times and epochs.
+    public var dateLayout: DateLayout? = nil
     /// Header renames, `column → field` (`--map ts=timestamp`); a mapping wins over built-in aliases.
     public var columnMap: [String: String] = [:]
     /// Use this user (or device) name for every row instead of the file's. A header with a

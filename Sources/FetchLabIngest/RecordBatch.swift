@@ -64,6 +64,9 @@ public struct ReadCounts: Sendable, Hashable, Codable {
     /// Valid rows skipped on purpose (`--exclude`, non-usage LSApp events).
     public var excluded = 0
     public var merged = 0
+    /// Records a row gave beyond its first (the close event a row's duration adds): they count
+    /// in the sums of new, duplicate and excluded records without being rows of their own.
+    public var derived = 0
 
     public init() {}
 
@@ -74,6 +77,7 @@ public struct ReadCounts: Sendable, Hashable, Codable {
         lhs.duplicate += rhs.duplicate
         lhs.excluded += rhs.excluded
         lhs.merged += rhs.merged
+        lhs.derived += rhs.derived
     }
 }
 

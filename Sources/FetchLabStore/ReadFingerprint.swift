@@ -24,6 +24,8 @@ enum ReadFingerprint {
             "latest_us": options.latest,
         ]
         if let user = options.user { parts["user"] = user }
+        // Only when given, so that fingerprints of imports made without it stay the same.
+        if let layout = options.dateLayout { parts["date_format"] = layout.description }
         return json(parts)
     }
 
@@ -42,6 +44,7 @@ enum ReadFingerprint {
         if let tz = options.timeZone { parts["timezone"] = tz.identifier }
         if options.epochUnit != .auto { parts["epoch_unit"] = options.epochUnit.rawValue }
         if let u = options.user { parts["user"] = u }
+        if let layout = options.dateLayout { parts["date_format"] = layout.description }
         if !options.excludedApps.isEmpty { parts["exclude"] = options.excludedApps.joined(separator: " ") }
         if options.strict { parts["strict"] = "true" }
         if options.rawDeflate { parts["raw_deflate"] = "true" }

@@ -27,9 +27,18 @@ struct ReadingOptions: ParsableArguments {
         name: .customLong("map"),
         help: """
             Read header COLUMN as FIELD (timestamp, user, app, event, battery, charging, network, low_power, \
-            screen_on); wins over the built-in header names. Repeatable.
+            screen_on; date and time for a timestamp split in two columns; duration for a use's length, \
+            closed that much later); wins over the built-in header names. Repeatable.
             """)
     var maps: [ColumnMapping] = []
+
+    @Option(
+        name: .customLong("date-format"),
+        help: """
+            Layout of every timestamp, strftime-like, for day-first or month-first dates, 2-digit years, \
+            12-hour clocks (e.g. '%d/%m/%Y %H:%M', '%m/%d/%y %I:%M %p'; a split date and time are joined with a space).
+            """)
+    var dateFormat: String?
 
     @Option(help: "User (or device) name for every row; foreground logs default to the file name.")
     var user: String?
@@ -62,7 +71,10 @@ struct ReadingOptions: ParsableArguments {
                 "--map \(map.column)=\(map.field): unknown field \"\(map.field)\"; expected one of "
                     + MappableField.names.joined(separator: ", "))
         }
-        try Bounds.check("--session-gap", sessionGap, Self.sessionGapRange)
+        if let dateFormat {
+            do { _ = try DateLayout(dateFormat) } catch { throw ValidationError(error.message) }
+        }
+                try Bounds.check("--session-gap", sessionGap, Self.sessionGapRange)
         try Bounds.check("--reorder-window", reorderWindow, Self.reorderWindowRange)
         guard earliest.microseconds < latest.microseconds else {
             throw ValidationError(
@@ -76,6 +88,7 @@ struct ReadingOptions: ParsableArguments {
         options.rawDeflate = rawDeflate
         options.timeZone = timezone?.zone
         options.epochUnit = epochUnit
+        options.dateLayout = dateFormat.flatMap { try? DateLayout($0) }
         for map in maps { options.columnMap[map.column] = map.field }
         options.user = user
         options.sessionGap = sessionGap.microseconds

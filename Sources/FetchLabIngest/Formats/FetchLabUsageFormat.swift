@@ -1,4 +1,5 @@
 import FetchLabCore
+import Foundation
 
 /// FetchLab usage events: `timestamp,user,app[,event]`. The user column may be left out when
 /// `--user` names the user (`timestamp,app[,event]`).
@@ -19,8 +20,55 @@ enum FetchLabUsageFormat: DelimitedFormat {
         guard let appName = row.value(.app) else { throw RowProblem("empty app") }
         var kind = UsageEventKind.launch
         if let event = row.value(.event) { kind = try Self.kind(event) }
+        // A use's length (`--map COLUMN=duration`) closes it that much later.
+        var closeAfter: Microseconds? = nil
+        if let text = row.value(.duration) {
+            guard kind == .launch else { throw RowProblem("a duration on a \(kind) event (only launches last)") }
+            closeAfter = try Self.duration(text)
+        }
         let app = try sink.app(appName)
         sink.accept(UsageEvent(time: ts.microseconds, user: user, app: app, kind: kind, utcOffset: ts.utcOffsetSeconds))
+        if let closeAfter {
+            sink.batch.counts.derived += 1
+            sink.accept(
+                UsageEvent(
+                    time: ts.microseconds + closeAfter, user: user, app: app, kind: .close,
+                    utcOffset: ts.utcOffsetSeconds))
+        }
+    }
+
+    /// The longest use a duration may give.
+    static let maxDuration: Microseconds = .days(1)
+
+    /// A use's length: seconds (`83`, `83.5`), with a unit (`1500ms`, `83s`, `12m`, `12min`, `2h`),
+    /// or a clock (`1:23`, `0:01:23`: minutes:seconds or hours:minutes:seconds).
+    static func duration(_ b: UnsafeRawBufferPointer) throws(RowProblem) -> Microseconds {
+        let text = String(decoding: b, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
+        func bad() -> RowProblem {
+            RowProblem(
+                "duration \(FieldText.quoted(b)) is not seconds (83, 83.5), a number with a unit (1500ms, 83s, 12m, 2h) "
+                    + "or a clock (1:23, 0:01:23)")
+        }
+        var us: Double
+        if text.contains(":") {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2 || parts.count == 3, let last = Double(parts[parts.count - 1]),
+                parts.dropLast().allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) })
+            else { throw bad() }
+            let whole = parts.dropLast().map { Double($0)! }
+            us = (whole.reduce(0) { $0 * 60 + $1 } * 60 + last) * 1e6
+        } else {
+            let units: [(String, Double)] = [("ms", 1e3), ("min", 60e6), ("s", 1e6), ("m", 60e6), ("h", 3_600e6)]
+            let unit = units.first { text.hasSuffix($0.0) }
+            let number = unit.map { String(text.dropLast($0.0.count)).trimmingCharacters(in: .whitespaces) } ?? text
+            guard let v = Double(number), v.isFinite else { throw bad() }
+            us = v * (unit?.1 ?? 1e6)
+        }
+        guard us >= 0 else { throw RowProblem("duration \(FieldText.quoted(b)) is negative") }
+        guard us <= Double(maxDuration) else {
+            throw RowProblem("duration \(FieldText.quoted(b)) is longer than a day (seconds expected)")
+        }
+        return Microseconds(us.rounded())
     }
 
     /// An event name: the ones FetchLab writes compared as bytes (no String made), others by name.

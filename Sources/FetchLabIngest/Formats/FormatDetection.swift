@@ -55,6 +55,19 @@ enum FormatDetection {
         }
     }
 
+    /// A header with separate date and time-of-day columns (`Date,Time,…`) would read the date
+    /// alone as the timestamp: the one-line hint naming the option that joins them.
+    static func splitTimestampHint(_ header: [String]) -> String? {
+        let dateNames: Set<String> = ["date", "day"]
+        let timeNames: Set<String> = ["time", "time of day", "clock", "hour"]
+        guard let date = header.first(where: { dateNames.contains($0.lowercased()) }),
+            let time = header.first(where: { timeNames.contains($0.lowercased()) })
+        else { return nil }
+        func arg(_ s: String) -> String { s.contains(" ") ? "\"\(s)\"" : s }
+        return "header \(HeaderNames(header, map: [:]).quoted) has the date and the time of day in separate columns: "
+            + "read them as one timestamp with --map \(arg(date))=date --map \(arg(time))=time"
+    }
+
     /// `YYYY-MM-DD HH:MM…,package` with exactly one comma.
     static func looksLikeForegroundSample(_ line: [UInt8]) -> Bool {
         var bytes = line[...]
@@ -133,14 +146,32 @@ enum FormatDetection {
         for explicit in [true, false] {
             for (index, name) in header.enumerated() {
                 let mapped = options.columnMap[name]
-                guard (mapped != nil) == explicit, let field = decoder.field(named: (mapped ?? name).lowercased()),
+                guard (mapped != nil) == explicit,
+                    let field = mapped.flatMap(Field.mapTarget) ?? decoder.field(named: (mapped ?? name).lowercased()),
                     columns[field.ordinal] < 0
                 else { continue }
                 columns[field.ordinal] = index
             }
         }
+        if columns[Field.clock.ordinal] >= 0 && columns[Field.date.ordinal] < 0 {
+            throw IngestError(
+                .usage, source: source, line: 1,
+                message: "--map …=time names the time-of-day column of a split timestamp: name its date column "
+                    + "with --map COLUMN=date too")
+        }
+        if columns[Field.timestamp.ordinal] >= 0 && columns[Field.date.ordinal] >= 0 {
+            throw IngestError(
+                .usage, source: source, line: 1,
+                message: "the header has a timestamp column and --map …=date names a date column: "
+                    + "read one or the other (map the timestamp column to another name)")
+        }
+        if columns[Field.date.ordinal] < 0, options.columnMap.isEmpty, let hint = splitTimestampHint(header) {
+            throw IngestError(.format, source: source, line: 1, message: hint)
+        }
         let statedUser = options.user != nil
-        let missing = decoder.required(statedUser: statedUser).filter { columns[$0.ordinal] < 0 }
+        let missing = decoder.required(statedUser: statedUser).filter {
+            columns[$0.ordinal] < 0 && !($0 == .timestamp && columns[Field.date.ordinal] >= 0)
+        }
         if !missing.isEmpty {
             let names = missing.map { decoder.columnName($0) }.joined(separator: ", ")
             let userHint = missing.contains(.user) ? " or name the user with --user NAME" : ""
@@ -156,13 +187,15 @@ enum FormatDetection {
 /// The fields `--map COLUMN=FIELD` can name, for the command line's check and its messages.
 public enum MappableField {
     /// FetchLab's field names, in the order the help lists them.
-    public static let names: [String] = Field.allCases.filter { $0 != .cellular }.map(\.rawValue)
+    public static let names: [String] =
+        Field.allCases.filter { $0 != .cellular && !Field.mapOnly.contains($0) }.map(\.rawValue)
+        + ["date", "time", "duration"]
 
     /// Whether `name` is a field a column can be read as: a FetchLab field, one of its aliases
     /// (`time`, `package`, …) or a column name of a dataset format (LSApp's, the battery sampler's).
     public static func isKnown(_ name: String) -> Bool {
         let lower = name.lowercased()
-        if Field.canonical(lower) != nil { return true }
+        if Field.canonical(lower) != nil || Field.mapTarget(lower) != nil { return true }
         return LogFormat.allCases.contains { $0.delimited?.field(named: lower) != nil }
     }
 }

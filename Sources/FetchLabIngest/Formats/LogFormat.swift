@@ -55,6 +55,11 @@ enum Field: String, CaseIterable {
     case timestamp, user, app, event, battery, charging, network, lowPower = "low_power", screenOn = "screen_on"
     /// The Android battery sampler's `Cellular` column (FetchLab's own formats have `network`).
     case cellular
+    /// Only by `--map COLUMN=date` / `COLUMN=time`: a timestamp written as a date column and a
+    /// time-of-day column (joined with a space, then read as one timestamp).
+    case date = "date (of a date and time pair)", clock = "time (of a date and time pair)"
+    /// Only by `--map COLUMN=duration`: how long the use lasted (a close event that much later).
+    case duration = "duration (of a use)"
 
     /// Position in `allCases`, for array-indexed lookups.
     var ordinal: Int {
@@ -69,16 +74,33 @@ enum Field: String, CaseIterable {
         case .lowPower: 7
         case .screenOn: 8
         case .cellular: 9
+        case .date: 10
+        case .clock: 11
+        case .duration: 12
         }
     }
 
     /// The device-context fields of FetchLab's context format.
     static let context: Set<Field> = [.battery, .charging, .network, .lowPower, .screenOn]
 
+    /// The fields only an explicit `--map` reads (their names are also aliases of `timestamp`).
+    static let mapOnly: Set<Field> = [.date, .clock, .duration]
+
+    /// The field `--map COLUMN=NAME` reads the column as: `date`, `time` and `duration` name the
+    /// parts of a split timestamp and a use's length; other names as in ``canonical(_:)``.
+    static func mapTarget(_ name: String) -> Field? {
+        switch name.lowercased() {
+        case "date": .date
+        case "time": .clock
+        case "duration": .duration
+        default: nil
+        }
+    }
+
     /// The field a FetchLab header name (or one of its common aliases) stands for.
     static func canonical(_ header: String) -> Field? {
         let name = header.lowercased()
-        if let field = Field(rawValue: name), field != .cellular { return field }
+        if let field = Field(rawValue: name), field != .cellular, !Self.mapOnly.contains(field) { return field }
         switch name {
         case "time", "ts", "date", "datetime", "time_stamp": return .timestamp
         case "user_id", "userid", "device", "device_id", "uid": return .user

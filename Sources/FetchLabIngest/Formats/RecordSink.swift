@@ -9,6 +9,8 @@ struct RecordSink {
     /// The user of every row when `--user` names one (or a foreground log's file name does).
     private(set) var fixedUser: Int32?
     private var timestamps: TimestampParser
+    /// A split timestamp's date and time joined (reused from row to row).
+    private var joined: [UInt8] = []
     private let earliest: Microseconds
     private let latest: Microseconds
     private let excludes: GlobSet
@@ -20,6 +22,7 @@ struct RecordSink {
 
     init(options: ReadOptions) {
         timestamps = TimestampParser(timeZone: options.timeZone, epochUnit: options.epochUnit)
+        timestamps.layout = options.dateLayout
         earliest = options.earliest
         latest = options.latest
         excludes = GlobSet(options.excludedApps)
@@ -46,8 +49,23 @@ struct RecordSink {
     /// The instant of a row's timestamp column.
     @inline(__always)
     mutating func time(of row: Row) throws(RowProblem) -> ParsedTimestamp {
-        guard let field = row.value(.timestamp) else { throw RowProblem("empty timestamp") }
-        return try time(field)
+        if let field = row.value(.timestamp) { return try time(field) }
+        guard let date = row.value(.date) else { throw RowProblem("empty timestamp") }
+        guard let clock = row.value(.clock) else {
+            if row.columns[Field.clock.ordinal] >= 0 { throw RowProblem("empty time") }
+            return try time(date)
+        }
+        // A split timestamp: the date, one space, the time of day, read as one.
+        joined.removeAll(keepingCapacity: true)
+        joined.append(contentsOf: date)
+        joined.append(0x20)
+        joined.append(contentsOf: clock)
+        var copy = joined
+        defer { joined = copy }
+        let result: Result<ParsedTimestamp, RowProblem> = copy.withUnsafeBytes { bytes in
+            do throws(RowProblem) { return .success(try time(bytes)) } catch { return .failure(error) }
+        }
+        return try result.get()
     }
 
     /// `YYYY-MM-DD` of an instant (UTC).

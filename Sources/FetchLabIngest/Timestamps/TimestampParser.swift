@@ -80,6 +80,8 @@ public struct TimestampParser: Sendable {
     public let timeZone: TimeZone?
     /// How numeric timestamps are interpreted.
     public let epochUnit: EpochUnit
+    /// The layout every timestamp is read with (`--date-format`); nil: detected per field.
+    public var layout: DateLayout? = nil
 
     /// Cache of zone offsets by local 15-minute slot; `Self.complexSlot` marks
     /// slots containing a transition (resolved exactly per call).
@@ -119,6 +121,12 @@ public struct TimestampParser: Sendable {
         let n = end - start
         if n == 0 { throw TimestampError(message: "empty timestamp") }
         let p = UnsafePointer(start)
+        if let layout {
+            guard let (local, micros, offset) = layout.read(p, n) else {
+                throw TimestampError(message: "timestamp \(Self.quote(p, n)) does not match --date-format \"\(layout)\"")
+            }
+            return try instant(local: local, micros: micros, offset: offset)
+        }
         if n >= 10 && p[4] == 0x2d && p[0] &- 0x30 < 10 {
             return try parseISO(p, n)
         }
@@ -238,6 +246,11 @@ public struct TimestampParser: Sendable {
         let local =
             Int64(days) * Seconds.perDay + Int64(hour) * Seconds.perHour + Int64(minute) * Seconds.perMinute
             + Int64(second)
+        return try instant(local: local, micros: micros, offset: offset)
+    }
+
+    /// The instant of a local wall-clock time: by its own offset, else in ``timeZone`` (nil: UTC).
+    private mutating func instant(local: Int64, micros: Int, offset: Int32?) throws(TimestampError) -> ParsedTimestamp {
         if let offset {
             return ParsedTimestamp(
                 microseconds: .seconds(local - Int64(offset)) + Int64(micros), utcOffsetSeconds: offset)
@@ -376,7 +389,41 @@ public struct TimestampParser: Sendable {
     // MARK: - Messages
 
     private func notTimestamp(_ p: UnsafePointer<UInt8>, _ n: Int) -> TimestampError {
-        TimestampError(message: "timestamp \(Self.quote(p, n)) is not ISO-8601 or epoch")
+        TimestampError(message: "timestamp \(Self.quote(p, n)) is not ISO-8601 or epoch" + Self.layoutHint(p, n))
+    }
+
+    /// For a layout automatic reading does not take (slashes or dots in the date, AM/PM, month
+    /// names), the option that reads it, with a layout that fits the text's shape.
+    static func layoutHint(_ p: UnsafePointer<UInt8>, _ n: Int) -> String {
+        let text = Self.text(p, n)
+        let lower = text.lowercased()
+        let ampm = lower.hasSuffix("am") || lower.hasSuffix("pm") || lower.hasSuffix("a.m.") || lower.hasSuffix("p.m.")
+        let named = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].contains {
+            lower.contains($0)
+        }
+        let separator: Character? = text.contains("/") ? "/" : text.contains(".") && !text.contains(":") ? "." : nil
+        guard separator != nil || ampm || named else { return "" }
+        let dateParts = text.split(whereSeparator: { $0 == " " || $0 == "T" }).first.map(String.init) ?? text
+        var date = "%Y-%m-%d"
+        var other: String? = nil
+        var otherName = ""
+        if let separator {
+            let parts = dateParts.split(separator: separator)
+            let year = parts.last.map { $0.count == 2 ? "%y" : "%Y" } ?? "%Y"
+            let dayFirst = parts.first.flatMap { Int($0) }.map { $0 > 12 } ?? true
+            let sep = String(separator)
+            date = (dayFirst ? ["%d", "%m", year] : ["%m", "%d", year]).joined(separator: sep)
+            other = (dayFirst ? ["%m", "%d", year] : ["%d", "%m", year]).joined(separator: sep)
+            otherName = dayFirst ? "month-first" : "day-first"
+
+        } else if named {
+            date = "%d %b %Y"
+        }
+        let hasTime = text.contains(":")
+        let seconds = text.split(separator: ":").count >= 3
+        let clock = !hasTime ? "" : (ampm ? (seconds ? " %I:%M:%S %p" : " %I:%M %p") : (seconds ? " %H:%M:%S" : " %H:%M"))
+        return "; state the layout with --date-format, e.g. --date-format \"\(date)\(clock)\""
+            + (other.map { " (\"\($0)\(clock)\" for \(otherName) dates)" } ?? "")
     }
 
     private static func text(_ p: UnsafePointer<UInt8>, _ n: Int) -> String {
