@@ -74,7 +74,7 @@ struct ReadingOptions: ParsableArguments {
         if let dateFormat {
             do { _ = try DateLayout(dateFormat) } catch { throw ValidationError(error.message) }
         }
-                try Bounds.check("--session-gap", sessionGap, Self.sessionGapRange)
+        try Bounds.check("--session-gap", sessionGap, Self.sessionGapRange)
         try Bounds.check("--reorder-window", reorderWindow, Self.reorderWindowRange)
         guard earliest.microseconds < latest.microseconds else {
             throw ValidationError(

@@ -22,6 +22,39 @@ import _FetchLabTestSupport
         return text
     }
 
+    /// A phone export with the date and the time in two columns, day-first dates, a 12-hour clock
+    /// and durations: the hint names the options, then the options import it.
+    @Test func splitDayFirstExportsImportWithMapsAndADateFormat() throws {
+        let file = try dir.write(
+            "export.csv",
+            "Date,Time,Person,App,Seconds\n13/04/2024,9:05 PM,ann,com.mail,90\n14/04/2024,7:30 AM,ann,com.news,12\n")
+        let bare = try fetchlab(["import", "--db", db, file])
+        #expect(bare.status == 1)
+        #expect(bare.err.contains("--map Date=date --map Time=time"), "\(bare.err)")
+        #expect(bare.err.split(separator: "\n").count == 1, "\(bare.err)")
+        let maps = ["--map", "Date=date", "--map", "Time=time", "--map", "Person=user", "--map", "Seconds=duration"]
+        let noLayout = try fetchlab(["import", "--db", db] + maps + [file])
+        #expect(noLayout.status == 1)
+        #expect(noLayout.err.contains("--date-format \"%d/%m/%Y %I:%M %p\""), "\(noLayout.err)")
+        let badLayout = try fetchlab(["import", "--db", db, "--date-format", "%d/%m/%Y %Q"] + maps + [file])
+        #expect(badLayout.status == 64)
+        #expect(badLayout.err.contains("unknown directive %Q"), "\(badLayout.err)")
+        let good = try fetchlab(
+            ["import", "--db", db, "--date-format", "%d/%m/%Y %I:%M %p", "--timezone", "Europe/Berlin"] + maps + [file])
+        #expect(good.status == 0, "\(good.err)")
+        #expect(good.out.contains("2 rows → 4 new events, 0 duplicate, 0 rejected, 0 excluded"), "\(good.out)")
+        #expect(!good.out.contains("unaccounted"))
+        let rows = try GRDB.DatabaseQueue(path: db).read {
+            try Row.fetchAll($0, sql: "SELECT app, event, time_utc FROM usage_events ORDER BY time_us")
+        }
+        #expect(
+            rows.map { $0["time_utc"] as String } == [
+                "2024-04-13T19:05:00.000Z", "2024-04-13T19:06:30.000Z", "2024-04-14T05:30:00.000Z",
+                "2024-04-14T05:30:12.000Z",
+            ])
+        #expect(rows.map { $0["event"] as String } == ["launch", "close", "launch", "close"])
+    }
+
     @Test func importThenInspect() throws {
         let file = try dir.writeGzip("usage.csv.gz", usageText(users: 3, events: 500))
         let imported = try fetchlab(["import", "--db", db, file])

@@ -123,7 +123,8 @@ public struct TimestampParser: Sendable {
         let p = UnsafePointer(start)
         if let layout {
             guard let (local, micros, offset) = layout.read(p, n) else {
-                throw TimestampError(message: "timestamp \(Self.quote(p, n)) does not match --date-format \"\(layout)\"")
+                throw TimestampError(
+                    message: "timestamp \(Self.quote(p, n)) does not match --date-format \"\(layout)\"")
             }
             return try instant(local: local, micros: micros, offset: offset)
         }
@@ -401,27 +402,37 @@ public struct TimestampParser: Sendable {
         let named = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].contains {
             lower.contains($0)
         }
-        let separator: Character? = text.contains("/") ? "/" : text.contains(".") && !text.contains(":") ? "." : nil
-        guard separator != nil || ampm || named else { return "" }
         let dateParts = text.split(whereSeparator: { $0 == " " || $0 == "T" }).first.map(String.init) ?? text
+        // A date of three numbers between slashes, dots or dashes not in ISO order.
+        let separator = ["/", ".", "-"].map(Character.init).first { sep in
+            let parts = dateParts.split(separator: sep, omittingEmptySubsequences: false)
+            return parts.count == 3 && parts.allSatisfy { !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isNumber) }
+                && !(sep == "-" && parts[0].count == 4)
+        }
+        guard separator != nil || ampm || named else { return "" }
         var date = "%Y-%m-%d"
         var other: String? = nil
         var otherName = ""
         if let separator {
             let parts = dateParts.split(separator: separator)
-            let year = parts.last.map { $0.count == 2 ? "%y" : "%Y" } ?? "%Y"
-            let dayFirst = parts.first.flatMap { Int($0) }.map { $0 > 12 } ?? true
             let sep = String(separator)
-            date = (dayFirst ? ["%d", "%m", year] : ["%m", "%d", year]).joined(separator: sep)
-            other = (dayFirst ? ["%m", "%d", year] : ["%d", "%m", year]).joined(separator: sep)
-            otherName = dayFirst ? "month-first" : "day-first"
+            if parts[0].count == 4 {
+                date = ["%Y", "%m", "%d"].joined(separator: sep)
+            } else {
+                let year = parts[2].count == 2 ? "%y" : "%Y"
+                let dayFirst = Int(parts[0]).map { $0 > 12 } ?? true
+                date = (dayFirst ? ["%d", "%m", year] : ["%m", "%d", year]).joined(separator: sep)
+                other = (dayFirst ? ["%m", "%d", year] : ["%d", "%m", year]).joined(separator: sep)
+                otherName = dayFirst ? "month-first" : "day-first"
+            }
 
         } else if named {
             date = "%d %b %Y"
         }
         let hasTime = text.contains(":")
         let seconds = text.split(separator: ":").count >= 3
-        let clock = !hasTime ? "" : (ampm ? (seconds ? " %I:%M:%S %p" : " %I:%M %p") : (seconds ? " %H:%M:%S" : " %H:%M"))
+        let clock =
+            !hasTime ? "" : (ampm ? (seconds ? " %I:%M:%S %p" : " %I:%M %p") : (seconds ? " %H:%M:%S" : " %H:%M"))
         return "; state the layout with --date-format, e.g. --date-format \"\(date)\(clock)\""
             + (other.map { " (\"\($0)\(clock)\" for \(otherName) dates)" } ?? "")
     }

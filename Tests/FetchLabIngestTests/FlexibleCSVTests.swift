@@ -1,0 +1,147 @@
+import FetchLabCore
+import Foundation
+import Testing
+import _FetchLabTestSupport
+
+@testable import FetchLabIngest
+
+/// Exports with a split date and time, day-first or month-first dates, 12-hour clocks and
+/// durations instead of close events (`--map COLUMN=date|time|duration`, `--date-format`).
+@Suite struct DateLayoutTests {
+    func instant(_ text: String, _ layout: String, zone: String? = nil) throws -> ParsedTimestamp {
+        var parser = TimestampParser(timeZone: zone.flatMap(TimeZone.init(identifier:)))
+        parser.layout = try DateLayout(layout)
+        return try parser.parse(text)
+    }
+
+    func utc(_ iso: String) throws -> Microseconds {
+        var parser = TimestampParser()
+        return try parser.parse(iso).microseconds
+    }
+
+    @Test func dayFirstAndMonthFirstReadTheSameTextDifferently() throws {
+        #expect(try instant("03/04/2024 10:15", "%d/%m/%Y %H:%M").microseconds == (try utc("2024-04-03T10:15:00Z")))
+        #expect(try instant("03/04/2024 10:15", "%m/%d/%Y %H:%M").microseconds == (try utc("2024-03-04T10:15:00Z")))
+        // One-digit fields, two-digit years (POSIX: 69–99 are 19xx).
+        #expect(try instant("3/4/24 9:05", "%d/%m/%y %H:%M").microseconds == (try utc("2024-04-03T09:05:00Z")))
+        #expect(try instant("3/4/99 9:05", "%d/%m/%y %H:%M").microseconds == (try utc("1999-04-03T09:05:00Z")))
+    }
+
+    @Test func twelveHourClocks() throws {
+        let layout = "%m/%d/%Y %I:%M %p"
+        #expect(try instant("04/03/2024 12:00 AM", layout).microseconds == (try utc("2024-04-03T00:00:00Z")))
+        #expect(try instant("04/03/2024 12:30 pm", layout).microseconds == (try utc("2024-04-03T12:30:00Z")))
+        #expect(try instant("04/03/2024 1:05 p.m.", layout).microseconds == (try utc("2024-04-03T13:05:00Z")))
+        #expect(try instant("04/03/2024 11:59 PM", layout).microseconds == (try utc("2024-04-03T23:59:00Z")))
+    }
+
+    @Test func monthNamesFractionsAndOffsets() throws {
+        #expect(
+            try instant("3 April 2024 10:15:30.25", "%d %B %Y %H:%M:%S.%f").microseconds
+                == (try utc("2024-04-03T10:15:30.25Z")))
+        let zoned = try instant("03.04.2024 10:15 +02:00", "%d.%m.%Y %H:%M %z")
+        #expect(zoned.microseconds == (try utc("2024-04-03T08:15:00Z")))
+        #expect(zoned.utcOffsetSeconds == 7_200)
+    }
+
+    @Test func localTimesFollowTheZoneAndRejectItsGaps() throws {
+        let summer = try instant("01/04/2024 12:00", "%d/%m/%Y %H:%M", zone: "Europe/Berlin")
+        #expect(summer.utcOffsetSeconds == 7_200)
+        let winter = try instant("30/03/2024 12:00", "%d/%m/%Y %H:%M", zone: "Europe/Berlin")
+        #expect(winter.utcOffsetSeconds == 3_600)
+        #expect(throws: TimestampError.self) {
+            try instant("31/03/2024 02:30", "%d/%m/%Y %H:%M", zone: "Europe/Berlin")
+        }
+    }
+
+    @Test func textNotMatchingTheLayoutIsAnErrorNamingIt() throws {
+        for text in ["2024-04-03 10:15", "31/02/2024 10:15", "03/04/2024 25:00", "03/04/2024 10:15 extra"] {
+            let error = #expect(throws: TimestampError.self) { try instant(text, "%d/%m/%Y %H:%M") }
+            #expect(error?.message.contains("does not match --date-format \"%d/%m/%Y %H:%M\"") == true, "\(text)")
+        }
+    }
+
+    @Test func badLayoutsAreRefusedWithTheReason() {
+        #expect((try? DateLayout("%d/%m/%Y %Q")) == nil)
+        #expect(throws: TimestampError.self) { try DateLayout("%H:%M") }
+        #expect(throws: TimestampError.self) { try DateLayout("%d/%m/%Y %I:%M") }
+        let error = #expect(throws: TimestampError.self) { try DateLayout("%d/%m/%Y %Q") }
+        #expect(error?.message.contains("unknown directive %Q") == true)
+    }
+}
+
+@Suite struct SplitTimestampAndDurationTests {
+    let export = """
+        Date,Time,Person,App,Length
+        03/04/2024,10:15 PM,ann,com.news,83
+        13/04/2024,9:05 AM,ann,com.mail,1:30
+        13/04/2024,9:10 AM,bob,com.mail,
+
+        """
+
+    @Test func aSplitTimestampIsReadAsOneAndADurationClosesTheUse() throws {
+        let r = try read(export) {
+            $0.columnMap = ["Date": "date", "Time": "time", "Person": "user", "Length": "duration"]
+            $0.dateLayout = try? DateLayout("%d/%m/%Y %I:%M %p")
+            $0.timeZone = TimeZone(identifier: "Europe/Berlin")
+        }
+        #expect(r.rejects.isEmpty, "\(r.rejects)")
+        #expect(r.usage.map(\.kind) == [.launch, .close, .launch, .close, .launch])
+        let start = try #require(r.usage.first)
+        var parser = TimestampParser()
+        #expect(start.time == (try parser.parse("2024-04-03T20:15:00Z")).microseconds)
+        #expect(start.utcOffset == 7_200)
+        #expect(r.usage[1].time - start.time == .seconds(83))
+        #expect(r.usage[3].time - r.usage[2].time == .seconds(90))
+        // Five records from three rows: the two closes are derived, not rows of their own.
+        #expect(r.counts.rows == 3 && r.counts.derived == 2 && r.counts.accepted == 5)
+    }
+
+    @Test func durationsInEveryWrittenFormAndTheBadOnes() throws {
+        var text = "timestamp,user,app,duration\n"
+        let good = ["83", "83.5", "1500ms", "83s", "12m", "12 min", "2h", "1:23", "0:01:23"]
+        let bad = ["soon", "-5", "25h", "1:x", "1:2:3:4"]
+        for d in good + bad { text += "2024-04-03T10:00:00Z,u,com.app,\(d)\n" }
+        let r = try read(text) { $0.columnMap = ["duration": "duration"] }
+        let closes = r.usage.filter { $0.kind == .close }.map { $0.time - r.usage[0].time }
+        #expect(
+            closes == [
+                .seconds(83), 83_500_000, 1_500_000, .seconds(83), .minutes(12), .minutes(12),
+                .hours(2), .seconds(83), .seconds(83),
+            ])
+        #expect(r.rejects.map(\.line) == [11, 12, 13, 14, 15])
+        #expect(r.rejects[1].reason.contains("negative"))
+        #expect(r.rejects[2].reason.contains("longer than a day"))
+        #expect(r.rejects[0].reason.contains("not seconds"))
+    }
+
+    @Test func aSplitHeaderWithoutMapsFailsNamingTheOption() throws {
+        let message = readError(export)
+        #expect(message.contains("log.csv:1:"), "\(message)")
+        #expect(message.contains("--map Date=date --map Time=time"), "\(message)")
+    }
+
+    @Test func aTimeColumnWithoutItsDateIsAUsageError() throws {
+        let message = readError(export) { $0.columnMap = ["Time": "time", "Person": "user"] }
+        #expect(message.contains("name its date column"), "\(message)")
+    }
+
+    @Test func slashDatesWithoutALayoutAreRejectedWithAHint() throws {
+        let r = try read(export) { $0.columnMap = ["Date": "date", "Time": "time", "Person": "user"] }
+        #expect(r.rejects.count == 3)
+        #expect(
+            r.rejects[0].reason.contains(
+                "--date-format \"%m/%d/%Y %I:%M %p\" (\"%d/%m/%Y %I:%M %p\" for day-first dates)"),
+            "\(r.rejects[0].reason)")
+        #expect(r.rejects[1].reason.contains("--date-format \"%d/%m/%Y %I:%M %p\""), "\(r.rejects[1].reason)")
+    }
+
+    @Test func aDateColumnAloneIsTheTimestamp() throws {
+        let r = try read("Date,user,app\n03/04/2024 10:15,u,com.app\n") {
+            $0.columnMap = ["Date": "date"]
+            $0.dateLayout = try? DateLayout("%d/%m/%Y %H:%M")
+        }
+        var parser = TimestampParser()
+        #expect(r.usage.map(\.time) == [try parser.parse("2024-04-03T10:15:00Z").microseconds])
+    }
+}
