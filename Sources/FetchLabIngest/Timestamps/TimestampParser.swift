@@ -420,10 +420,14 @@ public struct TimestampParser: Sendable {
                 date = ["%Y", "%m", "%d"].joined(separator: sep)
             } else {
                 let year = parts[2].count == 2 ? "%y" : "%Y"
-                let dayFirst = Int(parts[0]).map { $0 > 12 } ?? true
+                // A first number over 12 is a day, a second one over 12 is a day; else either may be.
+                let (first, second) = (Int(parts[0]) ?? 0, Int(parts[1]) ?? 0)
+                let dayFirst = first > 12 || second <= 12
                 date = (dayFirst ? ["%d", "%m", year] : ["%m", "%d", year]).joined(separator: sep)
-                other = (dayFirst ? ["%m", "%d", year] : ["%d", "%m", year]).joined(separator: sep)
-                otherName = dayFirst ? "month-first" : "day-first"
+                if first <= 12 && second <= 12 {
+                    other = ["%m", "%d", year].joined(separator: sep)
+                    otherName = "month-first"
+                }
             }
 
         } else if named {
