@@ -25,8 +25,10 @@ import _FetchLabTestSupport
     }
 
     @Test func theCorpusIsThere() {
-        for t in ["decompress", "timestamp", "usage", "context", "content", "foreground", "battery", "lsapp", "detect"]
-        {
+        for t in [
+            "decompress", "timestamp", "layout", "usage", "context", "content", "foreground", "battery", "lsapp",
+            "detect",
+        ] {
             #expect(!Self.inputs(t).isEmpty, "\(t)")
         }
         // The inputs that found the leak of a half-built reader.
@@ -96,6 +98,43 @@ import _FetchLabTestSupport
                 #expect(abs(ok.utcOffsetSeconds ?? 0) <= 18 * 3600)
             }
         }
+        #expect(parsed >= 5)
+    }
+
+    /// The `layout` target's inputs: a fixed layout picked by the first byte, or (bit 7) a layout
+    /// on the first line and the field after it (Fuzz/Targets/DateLayout.swift).
+    @Test func layoutInputs() throws {
+        var fixed: [TimestampParser] = []
+        for (i, text) in [
+            "%d/%m/%Y %H:%M", "%m/%d/%y %I:%M %p", "%d %B %Y %H:%M:%S.%f", "%d.%m.%Y %H:%M %z", "%D %T", "%Y-%m-%d",
+        ].enumerated() {
+            var p = TimestampParser(timeZone: i % 2 == 0 ? TimeZone(identifier: "Europe/Berlin") : nil)
+            p.layout = try DateLayout(text)
+            fixed.append(p)
+        }
+        var parsed = 0
+        for url in Self.inputs("layout") {
+            let data = try Data(contentsOf: url)
+            guard let first = data.first else { continue }
+            let rest = Data(data.dropFirst())
+            var result: ParsedTimestamp?
+            if first & 0x80 != 0 {
+                guard let newline = rest.firstIndex(of: 0x0A),
+                    let layout = try? DateLayout(String(decoding: rest[..<newline], as: UTF8.self))
+                else { continue }
+                var parser = TimestampParser(timeZone: TimeZone(identifier: "America/New_York"))
+                parser.layout = layout
+                result = Data(rest[(newline + 1)...]).withUnsafeBytes { try? parser.parse($0) }
+            } else {
+                let i = Int(first) % fixed.count
+                result = rest.withUnsafeBytes { try? fixed[i].parse($0) }
+            }
+            if let result {
+                parsed += 1
+                #expect(abs(result.utcOffsetSeconds ?? 0) <= 18 * 3600)
+            }
+        }
+        // The seed corpus holds a valid timestamp for each of its layouts.
         #expect(parsed >= 5)
     }
 }
