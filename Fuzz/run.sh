@@ -33,7 +33,7 @@ DEPS=$(swift build -c release --show-bin-path)
 DEP_FLAGS=(-I "$DEPS/Modules" -Xcc -fmodule-map-file=.build/checkouts/swift-system/Sources/CSystem/include/module.modulemap)
 DEP_OBJECTS=()
 while IFS= read -r o; do DEP_OBJECTS+=("$o"); done < <(
-  find "$DEPS"/{Crypto,CryptoBoringWrapper,CCryptoBoringSSL,CCryptoBoringSSLShims,SystemPackage,CSystem}.build \
+  find "$DEPS"/{Crypto,CryptoBoringWrapper,CCryptoBoringSSL,CCryptoBoringSSLShims,SystemPackage,CSystem,HeapModule,InternalCollectionsUtilities}.build \
     -name '*.o' | sort)
 
 status=0
