@@ -64,6 +64,9 @@ public struct ReadCounts: Sendable, Hashable, Codable {
     /// Valid rows skipped on purpose (`--exclude`, non-usage LSApp events).
     public var excluded = 0
     public var merged = 0
+    /// Lines that are not events (`dumpsys usagestats` tables, section headers); not rows, and
+    /// not rejects.
+    public var notEvents = 0
 
     public init() {}
 
@@ -74,6 +77,7 @@ public struct ReadCounts: Sendable, Hashable, Codable {
         lhs.duplicate += rhs.duplicate
         lhs.excluded += rhs.excluded
         lhs.merged += rhs.merged
+        lhs.notEvents += rhs.notEvents
     }
 }
 
