@@ -21,9 +21,10 @@ import FetchLabCore
 /// - A resume (`ACTIVITY_RESUMED`, `MOVE_TO_FOREGROUND`) of an app is a launch, unless the app is
 ///   in front (another of its activities) or left the front at most the session gap earlier: then
 ///   it is merged into that use.
-/// - A pause, stop or move to the background of the app in front is its close, at the time of the
-///   first such event, once no resume of the same app follows within the session gap (else both
-///   are merged). Further pauses and stops, and those of apps not in front, are merged.
+/// - The app in front leaves it when its last resumed activity (`class=`) is paused, stopped or
+///   moved to the background: that is its close, once no resume of the same app follows within
+///   the session gap (else both are merged). Other pauses and stops (another activity of the app
+///   still resumed, a stop after the pause, an app not in front) are merged.
 /// - `DEVICE_SHUTDOWN` closes the app in front (a close at the shutdown); `DEVICE_STARTUP` leaves
 ///   no app in front. `SCREEN_INTERACTIVE`/`SCREEN_NON_INTERACTIVE` are screen-on/off context
 ///   samples. Keyguard and every other type are valid rows skipped on purpose (`excluded`): the
@@ -39,6 +40,8 @@ struct UsageStatsFormat {
     /// One user's state: the app in front and when it left the front.
     struct UserState {
         var front: Int32 = -1
+        /// Hashes of the front app's activities (classes) resumed and not yet paused or stopped.
+        var resumed: Set<Int> = []
         /// The app in front left it at `leftAt` (a close waiting for the session gap).
         var left = false
         var leftAt = Microseconds.min
@@ -111,6 +114,9 @@ struct UsageStatsFormat {
             }
             app = try sink.app(package, noun: "package")
         }
+        var classHasher = Hasher()
+        if let cls = pairs["class"] { classHasher.combine(bytes: UnsafeRawBufferPointer(rebasing: line[cls])) }
+        let activity = classHasher.finalize()
         let user = try currentUser(sink: &sink)
         var hasher = Hasher()
         hasher.combine(user)
@@ -139,6 +145,7 @@ struct UsageStatsFormat {
                 return
             }
             if app == state.front {
+                state.resumed.insert(activity)
                 if state.left {  // back within the gap: the pause and this resume join the use
                     state.left = false
                     sink.batch.counts.merged += 1
@@ -148,6 +155,7 @@ struct UsageStatsFormat {
             }
             if state.left { settle(&state, user: user, into: &sink) }
             state.front = app
+            state.resumed = [activity]
             sink.batch.usage.append(
                 UsageEvent(time: time, user: user, app: app, kind: .launch, utcOffset: ts.utcOffsetSeconds))
         case .leave:
@@ -155,7 +163,7 @@ struct UsageStatsFormat {
                 sink.batch.counts.excluded += 1
                 return
             }
-            if app == state.front && !state.left {
+            if app == state.front && !state.left && state.resumed.remove(activity) != nil && state.resumed.isEmpty {
                 state.left = true
                 state.leftAt = time
                 state.leftOffset = ts.utcOffsetSeconds
