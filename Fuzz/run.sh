@@ -4,7 +4,7 @@
 #
 #   Fuzz/run.sh [SECONDS] [TARGET...]     (default: 60 s each, every target)
 #   FUZZ_RUNS=1000000 Fuzz/run.sh 900 …   (stop at that many executions, SECONDS at most)
-#   targets: decompress timestamp usage context content foreground battery lsapp detect
+#   targets: decompress timestamp usage context content foreground battery lsapp usagestats detect
 #
 # Builds each target with `swiftc -sanitize=fuzzer,address` (FetchLabCore and FetchLabIngest
 # compiled into the target; FetchLabIngest's package dependencies, swift-crypto and swift-system,
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 SECS=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(decompress timestamp usage context content foreground battery lsapp detect)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(decompress timestamp usage context content foreground battery lsapp usagestats detect)
 BUILD=.build/fuzz
 SRC="$BUILD/src-$$"  # per run, so that runs in parallel do not share sources
 mkdir -p "$SRC"
@@ -42,7 +42,7 @@ for t in "${TARGETS[@]}"; do
   case $t in
     decompress) src=Fuzz/Targets/Decompress.swift; flags=() ;;
     timestamp) src=Fuzz/Targets/Timestamp.swift; flags=() ;;
-    usage|context|content|foreground|battery|lsapp|detect)
+    usage|context|content|foreground|battery|lsapp|usagestats|detect)
       src=Fuzz/Targets/LogReader.swift; flags=(-D "FUZZ_$(echo "$t" | tr a-z A-Z)") ;;
     *) echo "unknown target $t" >&2; exit 2 ;;
   esac

@@ -25,8 +25,10 @@ import _FetchLabTestSupport
     }
 
     @Test func theCorpusIsThere() {
-        for t in ["decompress", "timestamp", "usage", "context", "content", "foreground", "battery", "lsapp", "detect"]
-        {
+        for t in [
+            "decompress", "timestamp", "usage", "context", "content", "foreground", "battery", "lsapp", "usagestats",
+            "detect",
+        ] {
             #expect(!Self.inputs(t).isEmpty, "\(t)")
         }
         // The inputs that found the leak of a half-built reader.
@@ -51,7 +53,7 @@ import _FetchLabTestSupport
         }
     }
 
-    @Test(arguments: ["usage", "context", "content", "foreground", "battery", "lsapp", "detect"])
+    @Test(arguments: ["usage", "context", "content", "foreground", "battery", "lsapp", "usagestats", "detect"])
     func readerInputs(target: String) throws {
         let forced: LogFormat? = target == "detect" ? nil : LogFormat(rawValue: target)
         var read = 0
