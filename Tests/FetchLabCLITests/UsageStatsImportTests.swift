@@ -50,7 +50,8 @@ import _FetchLabTestSupport
         #expect(inspect.status == 0, "\(inspect.err)")
         let user0 = try #require(inspect.out.split(separator: "\n").first { $0.hasPrefix("phone-user0") })
         let user10 = try #require(inspect.out.split(separator: "\n").first { $0.hasPrefix("phone-user10") })
-        #expect(user0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first == "2", "\(user0)")
-        #expect(user10.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first == "1", "\(user10)")
+        // user, app, launches, …
+        #expect(user0.split(separator: " ").prefix(3) == ["phone-user0", "com.news", "2"], "\(user0)")
+        #expect(user10.split(separator: " ").prefix(3) == ["phone-user10", "com.mail", "1"], "\(user10)")
     }
 }
