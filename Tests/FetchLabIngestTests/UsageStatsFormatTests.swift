@@ -235,7 +235,7 @@ import _FetchLabTestSupport
     }
 
     @Test(arguments: [
-        "DUMP OF SERVICE usagestats:", "user=0", "Last 24 hour events (timeRange=\"x\")",
+        "DUMP OF SERVICE usagestats:", "Flags:", "user=0", "Last 24 hour events (timeRange=\"x\")",
         "time=\"2024-03-01 12:00:00\" type=ACTIVITY_RESUMED package=a",
     ])
     func detectedFromTheFirstLine(first: String) {

@@ -1,4 +1,5 @@
 import FetchLabCore
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -79,6 +80,8 @@ struct UsageStatsFormat {
     static func looksLikeDump(_ line: [UInt8]) -> Bool {
         let text = String(decoding: line.prefix(200), as: UTF8.self).drop { $0 == " " || $0 == "\t" }
         if text.hasPrefix("time=") && text.contains(" type=") { return true }
+        // Android 15 starts the dump with its feature flags.
+        if text.trimmingCharacters(in: .whitespaces) == "Flags:" { return true }
         for prefix in ["DUMP OF SERVICE usagestats", "user=", "Last 24 hour events", "In-memory daily stats"]
         where text.hasPrefix(prefix) {
             return true
