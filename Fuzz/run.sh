@@ -28,12 +28,13 @@ for f in Sources/FetchLabCore/*.swift $(find Sources/FetchLabIngest -name '*.swi
 done
 
 # FetchLabIngest's package dependencies: their modules and object files from SwiftPM's build.
+# (swift-crypto, swift-system, and swift-collections' HeapModule for the foreground reader)
 swift build -c release --target FetchLabIngest >&2
 DEPS=$(swift build -c release --show-bin-path)
 DEP_FLAGS=(-I "$DEPS/Modules" -Xcc -fmodule-map-file=.build/checkouts/swift-system/Sources/CSystem/include/module.modulemap)
 DEP_OBJECTS=()
 while IFS= read -r o; do DEP_OBJECTS+=("$o"); done < <(
-  find "$DEPS"/{Crypto,CryptoBoringWrapper,CCryptoBoringSSL,CCryptoBoringSSLShims,SystemPackage,CSystem}.build \
+  find "$DEPS"/{Crypto,CryptoBoringWrapper,CCryptoBoringSSL,CCryptoBoringSSLShims,SystemPackage,CSystem,HeapModule,InternalCollectionsUtilities}.build \
     -name '*.o' | sort)
 
 status=0
