@@ -24,6 +24,7 @@ LOGS = {
     "content": b"timestamp,app\n2024-03-01T12:00:00Z,com.a\n2024-03-01 13:00:00,com.b\n",
     "foreground": b"2023-12-17 20:25:43.749000,com.android.settings\n2023-12-17 20:27:51.405000,com.example.nextapp\n2023-12-17 20:27:51.405000,com.example.nextapp\n1970-01-01 01:00:00.000000,com.x\n",
     "battery": b"_id,ID,level,temperature,voltage,technology,status,health,usage,WiFi,Cellular,Hotspot,GPS,Bluetooth,RAM,Brightness,isInteractive,SampleFreq,brandModel,androidVersion,availCapacityPercentage,Timestamp\n5f1f,dev1,41,40.2,3.637,Li-ion,3,2,36,false,true,false,false,false,23.1,18,true,10,google-Nexus 5X,8.1.0,40,1595855428396\n",
+    "usagestats": b'user=0\n  In-memory daily stats\n  packages\n    package=com.a totalTimeUsed="00:05" lastTimeUsed="2024-03-01 12:30:00"\n  Last 24 hour events (timeRange="2024-03-01 00:00:00 - 2024-03-02 00:00:00")\n    time="2024-03-01 12:00:00" type=ACTIVITY_RESUMED package=com.a class=com.a.Main flags=0x0 instanceId=7\n    time="2024-03-01 12:00:30" type=ACTIVITY_PAUSED package=com.a class=com.a.Main flags=0x0 instanceId=7\n    time="2024-03-01 12:00:31" type=SCREEN_NON_INTERACTIVE package=android flags=0x0\nuser=10\n    time="2017-05-01 09:00:00" type=MOVE_TO_FOREGROUND package=com.b class=com.b.X flags=0x0\n    time="2017-05-01 09:10:00" type=DEVICE_SHUTDOWN package=android flags=0x0\n    time="2017-05-01 09:1',
     "lsapp": b"user_id\tsession_id\ttimestamp\tapp_name\tevent_type\n1\t1\t2018-01-16 06:01:05\tChrome\tOpened\n1\t1\t2018-01-16 06:01:07\tChrome\tClosed\n",
 }
 
@@ -46,7 +47,8 @@ write("decompress", "empty-gzip", b"\x00" + gz(b""))
 # Readers: each format's files, plain and gzip'd (first byte odd: read local times in Europe/Berlin).
 for target, names in {
     "usage": ["usage", "usage-tsv", "usage-jsonl"], "context": ["context"], "content": ["content"],
-    "foreground": ["foreground"], "battery": ["battery"], "lsapp": ["lsapp"], "detect": list(LOGS),
+    "foreground": ["foreground"], "battery": ["battery"], "lsapp": ["lsapp"], "usagestats": ["usagestats"],
+    "detect": list(LOGS),
 }.items():
     for n in names:
         write(target, n, LOGS[n])

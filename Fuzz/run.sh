@@ -4,7 +4,7 @@
 #
 #   Fuzz/run.sh [SECONDS] [TARGET...]     (default: 60 s each, every target)
 #   FUZZ_RUNS=1000000 Fuzz/run.sh 900 …   (stop at that many executions, SECONDS at most)
-#   targets: decompress timestamp layout usage context content foreground battery lsapp detect
+#   targets: decompress timestamp layout usage context content foreground battery lsapp usagestats detect
 #
 # Builds each target with `swiftc -sanitize=fuzzer,address` (FetchLabCore and FetchLabIngest
 # compiled into the target; FetchLabIngest's package dependencies, swift-crypto and swift-system,
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 SECS=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(decompress timestamp layout usage context content foreground battery lsapp detect)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(decompress timestamp layout usage context content foreground battery lsapp usagestats detect)
 BUILD=.build/fuzz
 SRC="$BUILD/src-$$"  # per run, so that runs in parallel do not share sources
 mkdir -p "$SRC"
@@ -28,6 +28,7 @@ for f in Sources/FetchLabCore/*.swift $(find Sources/FetchLabIngest -name '*.swi
 done
 
 # FetchLabIngest's package dependencies: their modules and object files from SwiftPM's build.
+# (swift-crypto, swift-system, and swift-collections' HeapModule for the foreground reader)
 swift build -c release --target FetchLabIngest >&2
 DEPS=$(swift build -c release --show-bin-path)
 DEP_FLAGS=(-I "$DEPS/Modules" -Xcc -fmodule-map-file=.build/checkouts/swift-system/Sources/CSystem/include/module.modulemap)
@@ -43,7 +44,7 @@ for t in "${TARGETS[@]}"; do
     decompress) src=Fuzz/Targets/Decompress.swift; flags=() ;;
     timestamp) src=Fuzz/Targets/Timestamp.swift; flags=() ;;
     layout) src=Fuzz/Targets/DateLayout.swift; flags=() ;;
-    usage|context|content|foreground|battery|lsapp|detect)
+    usage|context|content|foreground|battery|lsapp|usagestats|detect)
       src=Fuzz/Targets/LogReader.swift; flags=(-D "FUZZ_$(echo "$t" | tr a-z A-Z)") ;;
     *) echo "unknown target $t" >&2; exit 2 ;;
   esac

@@ -15,6 +15,8 @@ import Glibc
     let forcedFormat: LogFormat? = .battery
 #elseif FUZZ_LSAPP
     let forcedFormat: LogFormat? = .lsapp
+#elseif FUZZ_USAGESTATS
+    let forcedFormat: LogFormat? = .usagestats
 #else
     let forcedFormat: LogFormat? = nil
 #endif

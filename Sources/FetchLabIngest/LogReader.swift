@@ -25,6 +25,8 @@ public final class LogReader {
     private var sink: RecordSink
     /// Foreground logs: the sessionisation state.
     private var foreground: ForegroundFormat
+    /// `dumpsys usagestats` text: the per-user sessionisation state.
+    private var usagestats: UsageStatsFormat
     private var reportedUsers = 0
     private var reportedApps = 0
     /// Names (of each kind) and bytes of names kept before the name tables start again
@@ -78,6 +80,8 @@ public final class LogReader {
         self.lines = LineReader(input: input)
         self.sink = RecordSink(options: options)
         self.foreground = ForegroundFormat(options: options)
+        self.usagestats = UsageStatsFormat(
+            options: options, stem: source == "-" ? "usagestats" : Self.userName(fromPath: source))
 
         // The first non-blank line: a header, or data for headerless formats.
         var first: [UInt8] = []
@@ -159,6 +163,7 @@ public final class LogReader {
             if more == nil {
                 try finishQuoted()
                 if format == .foreground { foreground.flush(final: true, into: &sink) }
+                if format == .usagestats { usagestats.flush(into: &sink) }
                 finished = true
                 break
             }
@@ -186,6 +191,8 @@ public final class LogReader {
             users.count > maxNamesKept || apps.count > maxNamesKept
                 || users.byteCount + apps.byteCount > maxNameBytesKept
         else { return false }
+        // A usagestats dump's per-user state holds user and app ids: its names are kept.
+        if format == .usagestats { return false }
         return format != .foreground || foreground.pendingCount == 0
     }
 
@@ -215,9 +222,11 @@ public final class LogReader {
         }
         if isBlank(line) { return }
         if line.count >= headerLine.count, !headerLine.isEmpty, isRepeatedHeader(line) { return }
-        sink.batch.counts.rows += 1
+        if format != .usagestats { sink.batch.counts.rows += 1 }
         do {
-            if format == .foreground {
+            if format == .usagestats {
+                try usagestats.decode(line, line: number, into: &sink)
+            } else if format == .foreground {
                 try foreground.decode(line, into: &sink)
             } else {
                 try readRecord(line, number: number)
@@ -226,7 +235,7 @@ public final class LogReader {
             if format == .foreground, let failure = foreground.failure {
                 throw IngestError(.usage, source: source, line: number, message: failure)
             }
-            if error.isUnclosedQuote && format != .foreground && syntax != .jsonLines {
+            if error.isUnclosedQuote && format != .foreground && format != .usagestats && syntax != .jsonLines {
                 // Perhaps a quoted field with a line break: read on before deciding.
                 quoted = Array(line)
                 quotedStart = number

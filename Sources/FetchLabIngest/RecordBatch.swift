@@ -67,6 +67,9 @@ public struct ReadCounts: Sendable, Hashable, Codable {
     /// Records a row gave beyond its first (the close event a row's duration adds): they count
     /// in the sums of new, duplicate and excluded records without being rows of their own.
     public var derived = 0
+    /// Lines that are not events (`dumpsys usagestats` tables, section headers); not rows, and
+    /// not rejects.
+    public var notEvents = 0
 
     public init() {}
 
@@ -78,6 +81,7 @@ public struct ReadCounts: Sendable, Hashable, Codable {
         lhs.excluded += rhs.excluded
         lhs.merged += rhs.merged
         lhs.derived += rhs.derived
+        lhs.notEvents += rhs.notEvents
     }
 }
 

@@ -36,8 +36,12 @@ enum ImportRenderer {
             "\(Format.count(s.inserted.total)) new \(recordNoun(s))", "\(Format.count(s.counts.duplicate)) duplicate",
             "\(Format.count(s.counts.rejected)) rejected", "\(Format.count(s.counts.excluded)) excluded",
         ]
-        if s.counts.merged > 0 || s.format == LogFormat.foreground.rawValue {
+        if s.counts.merged > 0 || s.format == LogFormat.foreground.rawValue || s.format == LogFormat.usagestats.rawValue
+        {
             parts.append("\(Format.count(s.counts.merged)) merged into sessions")
+        }
+        if s.counts.notEvents > 0 || s.format == LogFormat.usagestats.rawValue {
+            parts.append("\(Format.count(s.counts.notEvents)) lines skipped as not events")
         }
         if s.unaccounted != 0 { parts.append("\(Format.count(s.unaccounted)) unaccounted") }
         return parts.joined(separator: ", ")

@@ -40,12 +40,19 @@ struct ReadingOptions: ParsableArguments {
             """)
     var dateFormat: String?
 
-    @Option(help: "User (or device) name for every row; foreground logs default to the file name.")
+    @Option(
+        help: """
+            User (or device) name for every row; foreground logs default to the file name, usagestats \
+            dumps to <file name>-user<N> per Android user.
+            """)
     var user: String?
 
     @Option(
         name: .customLong("session-gap"), parsing: .unconditional,
-        help: "Foreground logs: a sample of the same app after this gap is a new launch (e.g. 300s, 5m; 1s to 1d).")
+        help: """
+            Foreground logs and usagestats dumps: the same app after this gap is a new launch \
+            (e.g. 300s, 5m; 1s to 1d).
+            """)
     var sessionGap = DurationArgument(ReadOptions().sessionGap)
 
     @Option(

@@ -27,6 +27,7 @@ import _FetchLabTestSupport
     @Test func theCorpusIsThere() {
         for t in [
             "decompress", "timestamp", "layout", "usage", "context", "content", "foreground", "battery", "lsapp",
+            "usagestats",
             "detect",
         ] {
             #expect(!Self.inputs(t).isEmpty, "\(t)")
@@ -53,7 +54,7 @@ import _FetchLabTestSupport
         }
     }
 
-    @Test(arguments: ["usage", "context", "content", "foreground", "battery", "lsapp", "detect"])
+    @Test(arguments: ["usage", "context", "content", "foreground", "battery", "lsapp", "usagestats", "detect"])
     func readerInputs(target: String) throws {
         let forced: LogFormat? = target == "detect" ? nil : LogFormat(rawValue: target)
         var read = 0

@@ -18,6 +18,9 @@ enum FormatDetection {
         if forced == .foreground || (forced == nil && looksLikeForegroundSample(line)) {
             return Detected(format: .foreground, syntax: nil, header: [], firstLineIsData: true)
         }
+        if forced == .usagestats || (forced == nil && UsageStatsFormat.looksLikeDump(line)) {
+            return Detected(format: .usagestats, syntax: nil, header: [], firstLineIsData: true)
+        }
         let text = String(decoding: line, as: UTF8.self)
         if text.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("{") {
             var parser = JSONLineParser()

@@ -15,6 +15,8 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
     case battery
     /// The LSApp dataset: `user_id, session_id, timestamp, app_name, event_type` (TSV).
     case lsapp
+    /// The text of Android's `adb shell dumpsys usagestats` (``UsageStatsFormat``).
+    case usagestats
 }
 
 extension LogFormat {
@@ -27,7 +29,7 @@ extension LogFormat {
         case .content: ContentFormat.self
         case .battery: BatteryFormat.self
         case .lsapp: LSAppFormat.self
-        case .foreground: nil
+        case .foreground, .usagestats: nil
         }
     }
 
@@ -41,6 +43,7 @@ extension LogFormat {
         case .battery: try BatteryFormat.decode(row, into: &sink)
         case .lsapp: try LSAppFormat.decode(row, into: &sink)
         case .foreground: throw RowProblem("foreground lines are not delimited records")
+        case .usagestats: throw RowProblem("usagestats lines are not delimited records")
         }
     }
 }
