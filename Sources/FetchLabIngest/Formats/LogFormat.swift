@@ -15,6 +15,9 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
     case battery
     /// The LSApp dataset: `user_id, session_id, timestamp, app_name, event_type` (TSV).
     case lsapp
+    /// The iOS/macOS Knowledge store (`knowledgeC.db`, SQLite): read by ``KnowledgeStoreReader``,
+    /// not line by line.
+    case knowledgeC = "knowledgec"
 }
 
 extension LogFormat {
@@ -27,7 +30,7 @@ extension LogFormat {
         case .content: ContentFormat.self
         case .battery: BatteryFormat.self
         case .lsapp: LSAppFormat.self
-        case .foreground: nil
+        case .foreground, .knowledgeC: nil
         }
     }
 
@@ -41,6 +44,7 @@ extension LogFormat {
         case .battery: try BatteryFormat.decode(row, into: &sink)
         case .lsapp: try LSAppFormat.decode(row, into: &sink)
         case .foreground: throw RowProblem("foreground lines are not delimited records")
+        case .knowledgeC: throw RowProblem("a Knowledge store is a SQLite database, not delimited records")
         }
     }
 }
