@@ -16,7 +16,7 @@ import _FetchLabTestSupport
         Microseconds(((KnowledgeStoreFixture.coreData(iso) + 978_307_200) * 1e6).rounded())
     }
 
-    func store(_ name: String = "knowledgeC.db", _ objects: [O], sql: String = "") throws -> String {
+    func store(_ objects: [O], name: String = "knowledgeC.db", sql: String = "") throws -> String {
         let path = dir.path(name)
         try KnowledgeStoreFixture.make(path, objects, sql: sql)
         return path
@@ -100,16 +100,15 @@ import _FetchLabTestSupport
 
     @Test func appUsageIsReadWhenThereIsNoInFocus() throws {
         let only = try store(
-            "usage.db",
-            [O(1, "/app/usage", start: "2024-03-01T10:00:00Z", end: "2024-03-01T10:05:00Z", string: "com.a", offset: 0)])
+            [O(1, "/app/usage", start: "2024-03-01T10:00:00Z", end: "2024-03-01T10:05:00Z", string: "com.a", offset: 0)],
+            name: "usage.db")
         let r = try read(only)
         #expect(r.usage.count == 2 && r.apps == ["com.a"])
         let both = try store(
-            "both.db",
             [
                 O(1, "/app/usage", start: "2024-03-01T10:00:00Z", end: "2024-03-01T10:05:00Z", string: "com.u"),
                 O(2, "/app/inFocus", start: "2024-03-01T11:00:00Z", end: "2024-03-01T11:05:00Z", string: "com.f"),
-            ])
+            ], name: "both.db")
         let b = try read(both)
         #expect(b.apps == ["com.f"])
         #expect(b.counts.rows == 1)

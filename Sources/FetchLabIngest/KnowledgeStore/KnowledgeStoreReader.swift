@@ -129,27 +129,36 @@ public final class KnowledgeStoreReader: RecordSource {
     public convenience init(gzipped path: String, options: ReadOptions = ReadOptions()) throws(IngestError) {
         let dir = try Self.makeScratch(source: path)
         let copy = dir.appendingPathComponent("knowledgeC.db").path
+        let input: DecompressingReader
         do {
-            let input = try DecompressingReader(path: path)
-            input.maxRatio = options.maxRatio
-            input.maxDecompressedBytes = options.maxDecompressedBytes
-            guard FileManager.default.createFile(atPath: copy, contents: nil),
-                let out = FileHandle(forWritingAtPath: copy)
-            else { throw IngestError(.io, source: path, message: "cannot write a temporary file in \(dir.path)") }
-            defer { try? out.close() }
-            while let chunk = try input.nextChunk() {
-                do { try out.write(contentsOf: Data(chunk)) } catch {
-                    throw IngestError(.io, source: path, message: "cannot inflate to \(dir.path): \(error.localizedDescription)")
-                }
-            }
-            try self.init(
-                path: copy, source: path, hasWAL: false, options: options, compression: input.format,
-                totalBytes: input.totalBytes, decompressedBytes: input.decompressedBytes,
-                contentSHA256: input.contentSHA256Hex, scratch: dir)
+            input = try Self.inflate(path, to: copy, options: options)
         } catch {
             try? FileManager.default.removeItem(at: dir)
             throw error
         }
+        // From here the reader owns the directory (its deinit removes it, also when opening fails).
+        try self.init(
+            path: copy, source: path, hasWAL: false, options: options, compression: input.format,
+            totalBytes: input.totalBytes, decompressedBytes: input.decompressedBytes,
+            contentSHA256: input.contentSHA256Hex, scratch: dir)
+    }
+
+    /// Writes the inflated bytes of `path` to `copy`; returns the finished decompressor.
+    private static func inflate(_ path: String, to copy: String, options: ReadOptions) throws(IngestError)
+        -> DecompressingReader
+    {
+        let input = try DecompressingReader(path: path)
+        input.maxRatio = options.maxRatio
+        input.maxDecompressedBytes = options.maxDecompressedBytes
+        guard FileManager.default.createFile(atPath: copy, contents: nil), let out = FileHandle(forWritingAtPath: copy)
+        else { throw IngestError(.io, source: path, message: "cannot write a temporary file \(copy)") }
+        defer { try? out.close() }
+        while let chunk = try input.nextChunk() {
+            do { try out.write(contentsOf: Data(chunk)) } catch {
+                throw IngestError(.io, source: path, message: "cannot inflate to \(copy): \(error.localizedDescription)")
+            }
+        }
+        return input
     }
 
     private init(
@@ -428,9 +437,9 @@ public final class KnowledgeStoreReader: RecordSource {
     }
 
     private func flushGathering() {
-        guard let (sample, line, raw) = gathering else { return }
+        guard let g = gathering else { return }
         gathering = nil
-        sink.batch.context.append(ContextRow(sample: sample, line: line, raw: raw))
+        sink.batch.context.append(ContextRow(sample: g.sample, line: g.line, raw: g.raw))
     }
 
     private func reject(_ reason: String, _ s: OpaquePointer, line: Int) throws(IngestError) {
