@@ -81,7 +81,8 @@ public final class LogReader: RecordSource {
         if options.format == .knowledgeC {
             throw IngestError(
                 .format, source: source,
-                message: "not a SQLite database, so not a Knowledge store (knowledgeC.db): drop --input-format knowledgec")
+                message:
+                    "not a SQLite database, so not a Knowledge store (knowledgeC.db): drop --input-format knowledgec")
         }
 
         // The first non-blank line: a header, or data for headerless formats.

@@ -35,7 +35,8 @@ public enum KnowledgeStoreFixture {
     /// The schema's SQL.
     public static func schema() throws -> String {
         try String(
-            contentsOf: packageRoot().appendingPathComponent("Tests/FetchLabIngestTests/Resources/knowledgeC-schema.sql"),
+            contentsOf: packageRoot().appendingPathComponent(
+                "Tests/FetchLabIngestTests/Resources/knowledgeC-schema.sql"),
             encoding: .utf8)
     }
 

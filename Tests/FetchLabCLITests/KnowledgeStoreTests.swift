@@ -16,10 +16,18 @@ import _FetchLabTestSupport
     func store(bad: Bool = false) throws -> String {
         let path = dir.path("knowledgeC.db")
         var objects = [
-            O(1, "/app/inFocus", start: "2024-03-01T10:00:00Z", end: "2024-03-01T10:05:00Z", string: "com.apple.mobilesafari", offset: 3600),
-            O(2, "/app/inFocus", start: "2024-03-01T10:06:00Z", end: "2024-03-01T10:09:00Z", string: "com.apple.mobilesafari", offset: 3600),
-            O(3, "/app/inFocus", start: "2024-03-01T12:00:00Z", end: "2024-03-01T12:30:00Z", string: "com.apple.MobileSMS", offset: 3600),
-            O(4, "/app/inFocus", start: "2024-03-02T08:00:00Z", end: "2024-03-02T08:01:00Z", string: "com.apple.MobileSMS", offset: 3600),
+            O(
+                1, "/app/inFocus", start: "2024-03-01T10:00:00Z", end: "2024-03-01T10:05:00Z",
+                string: "com.apple.mobilesafari", offset: 3600),
+            O(
+                2, "/app/inFocus", start: "2024-03-01T10:06:00Z", end: "2024-03-01T10:09:00Z",
+                string: "com.apple.mobilesafari", offset: 3600),
+            O(
+                3, "/app/inFocus", start: "2024-03-01T12:00:00Z", end: "2024-03-01T12:30:00Z",
+                string: "com.apple.MobileSMS", offset: 3600),
+            O(
+                4, "/app/inFocus", start: "2024-03-02T08:00:00Z", end: "2024-03-02T08:01:00Z",
+                string: "com.apple.MobileSMS", offset: 3600),
             O(5, "/device/batteryPercentage", start: "2024-03-01T10:00:00Z", double: 80, offset: 3600),
             O(6, "/device/isPluggedIn", start: "2024-03-01T11:00:00Z", integer: 1, offset: 3600),
         ]

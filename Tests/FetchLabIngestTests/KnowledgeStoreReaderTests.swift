@@ -53,15 +53,22 @@ import _FetchLabTestSupport
 
     @Test func inFocusIntervalsAreLaunchesAndClosesWithTheirOffsets() throws {
         let path = try store([
-            O(1, "/app/inFocus", start: "2024-03-01T12:00:00Z", end: "2024-03-01T12:10:00Z", string: "com.a", offset: 3600),
-            O(2, "/app/inFocus", start: "2024-03-01T13:00:00Z", end: "2024-03-01T13:01:00Z", string: "com.b", offset: -25200),
+            O(
+                1, "/app/inFocus", start: "2024-03-01T12:00:00Z", end: "2024-03-01T12:10:00Z", string: "com.a",
+                offset: 3600),
+            O(
+                2, "/app/inFocus", start: "2024-03-01T13:00:00Z", end: "2024-03-01T13:01:00Z", string: "com.b",
+                offset: -25200),
         ])
         let r = try read(path)
         #expect(r.users == ["knowledgeC"])
-        #expect(r.usage.map { "\(r.app($0)) \($0.kind)" } == ["com.a launch", "com.a close", "com.b launch", "com.b close"])
-        #expect(r.usage.map(\.time) == [
-            us("2024-03-01T12:00:00Z"), us("2024-03-01T12:10:00Z"), us("2024-03-01T13:00:00Z"), us("2024-03-01T13:01:00Z"),
-        ])
+        #expect(
+            r.usage.map { "\(r.app($0)) \($0.kind)" } == ["com.a launch", "com.a close", "com.b launch", "com.b close"])
+        #expect(
+            r.usage.map(\.time) == [
+                us("2024-03-01T12:00:00Z"), us("2024-03-01T12:10:00Z"), us("2024-03-01T13:00:00Z"),
+                us("2024-03-01T13:01:00Z"),
+            ])
         #expect(r.usage.map(\.utcOffset) == [3600, 3600, -25200, -25200])
         #expect(r.counts.rows == 2 && r.counts.accepted == 2 && r.counts.rejected == 0)
     }
@@ -69,8 +76,12 @@ import _FetchLabTestSupport
     @Test func aDSTChangeKeepsEachRowsOffset() throws {
         // Europe/Berlin: +1 h before 2024-03-31T01:00Z, +2 h after.
         let path = try store([
-            O(1, "/app/inFocus", start: "2024-03-31T00:30:00Z", end: "2024-03-31T00:40:00Z", string: "com.a", offset: 3600),
-            O(2, "/app/inFocus", start: "2024-03-31T01:30:00Z", end: "2024-03-31T01:40:00Z", string: "com.a", offset: 7200),
+            O(
+                1, "/app/inFocus", start: "2024-03-31T00:30:00Z", end: "2024-03-31T00:40:00Z", string: "com.a",
+                offset: 3600),
+            O(
+                2, "/app/inFocus", start: "2024-03-31T01:30:00Z", end: "2024-03-31T01:40:00Z", string: "com.a",
+                offset: 7200),
         ])
         let r = try read(path)
         #expect(r.usage.map(\.utcOffset) == [3600, 3600, 7200, 7200])
@@ -100,7 +111,11 @@ import _FetchLabTestSupport
 
     @Test func appUsageIsReadWhenThereIsNoInFocus() throws {
         let only = try store(
-            [O(1, "/app/usage", start: "2024-03-01T10:00:00Z", end: "2024-03-01T10:05:00Z", string: "com.a", offset: 0)],
+            [
+                O(
+                    1, "/app/usage", start: "2024-03-01T10:00:00Z", end: "2024-03-01T10:05:00Z", string: "com.a",
+                    offset: 0)
+            ],
             name: "usage.db")
         let r = try read(only)
         #expect(r.usage.count == 2 && r.apps == ["com.a"])
@@ -126,7 +141,9 @@ import _FetchLabTestSupport
         let r = try read(path)
         #expect(r.usage.isEmpty)
         #expect(r.context.count == 4)
-        #expect(r.context[0] == ContextSample(time: us("2024-03-01T10:00:00Z"), battery: 55, charging: true, utcOffset: 3600))
+        #expect(
+            r.context[0]
+                == ContextSample(time: us("2024-03-01T10:00:00Z"), battery: 55, charging: true, utcOffset: 3600))
         #expect(r.context[1].screenOn == false && r.context[2].screenOn == true)
         #expect(r.context[3].lowPower == true && r.context[3].battery == nil)
         #expect(r.counts.rows == 5 && r.counts.merged == 1)
@@ -158,8 +175,12 @@ import _FetchLabTestSupport
     @Test func theDeviceIsTheUserUnlessUserIsGiven() throws {
         let path = try store(
             [
-                O(1, "/app/inFocus", start: "2024-03-01T10:00:00Z", end: "2024-03-01T10:01:00Z", string: "com.a", source: 1),
-                O(2, "/app/inFocus", start: "2024-03-01T10:02:00Z", end: "2024-03-01T10:03:00Z", string: "com.a", source: 2),
+                O(
+                    1, "/app/inFocus", start: "2024-03-01T10:00:00Z", end: "2024-03-01T10:01:00Z", string: "com.a",
+                    source: 1),
+                O(
+                    2, "/app/inFocus", start: "2024-03-01T10:02:00Z", end: "2024-03-01T10:03:00Z", string: "com.a",
+                    source: 2),
             ], sql: "INSERT INTO ZSOURCE (Z_PK, ZDEVICEID) VALUES (1, 'iPhone-42'), (2, NULL);")
         let r = try read(path)
         #expect(Set(r.users) == ["iPhone-42", "knowledgeC"])

@@ -155,7 +155,8 @@ public final class KnowledgeStoreReader: RecordSource {
         defer { try? out.close() }
         while let chunk = try input.nextChunk() {
             do { try out.write(contentsOf: Data(chunk)) } catch {
-                throw IngestError(.io, source: path, message: "cannot inflate to \(copy): \(error.localizedDescription)")
+                throw IngestError(
+                    .io, source: path, message: "cannot inflate to \(copy): \(error.localizedDescription)")
             }
         }
         return input
@@ -180,7 +181,8 @@ public final class KnowledgeStoreReader: RecordSource {
             db = try Self.open(Self.uri(path, "immutable=1"), source: source)
         } else {
             let shm = path + "-shm"
-            if FileManager.default.fileExists(atPath: shm), let inPlace = try? Self.open(Self.uri(path, "mode=ro"), source: source),
+            if FileManager.default.fileExists(atPath: shm),
+                let inPlace = try? Self.open(Self.uri(path, "mode=ro"), source: source),
                 Self.canRead(inPlace)
             {
                 db = inPlace
@@ -194,7 +196,8 @@ public final class KnowledgeStoreReader: RecordSource {
                     try FileManager.default.copyItem(atPath: path + "-wal", toPath: copy + "-wal")
                 } catch {
                     throw IngestError(
-                        .io, source: source, message: "cannot copy the store and its -wal to \(dir.path): \(error.localizedDescription)")
+                        .io, source: source,
+                        message: "cannot copy the store and its -wal to \(dir.path): \(error.localizedDescription)")
                 }
                 db = try Self.open(Self.uri(copy, "mode=ro"), source: source)
             }
@@ -202,7 +205,8 @@ public final class KnowledgeStoreReader: RecordSource {
 
         // The schema.
         guard try tableExists("ZOBJECT") else {
-            throw IngestError(.format, source: source, message: "a SQLite database but not a Knowledge store (no ZOBJECT table)")
+            throw IngestError(
+                .format, source: source, message: "a SQLite database but not a Knowledge store (no ZOBJECT table)")
         }
         let columns = try columnNames("ZOBJECT")
         for required in ["Z_PK", "ZSTREAMNAME", "ZSTARTDATE", "ZENDDATE", "ZVALUESTRING", "ZVALUEINTEGER"]
@@ -362,7 +366,8 @@ public final class KnowledgeStoreReader: RecordSource {
     }
 
     private func close(_ use: OpenUse, user: Int32) {
-        sink.batch.usage.append(UsageEvent(time: use.end, user: user, app: use.app, kind: .close, utcOffset: use.offset))
+        sink.batch.usage.append(
+            UsageEvent(time: use.end, user: user, app: use.app, kind: .close, utcOffset: use.offset))
     }
 
     /// One device-stream row: a change of the device's state.
@@ -380,7 +385,9 @@ public final class KnowledgeStoreReader: RecordSource {
             switch stream {
             case "/device/batteryPercentage":
                 let column: Int32 = sqlite3_column_type(s, 7) != SQLITE_NULL ? 7 : 3
-                guard sqlite3_column_type(s, column) != SQLITE_NULL else { throw RowProblem("no battery level (ZVALUEDOUBLE is NULL)") }
+                guard sqlite3_column_type(s, column) != SQLITE_NULL else {
+                    throw RowProblem("no battery level (ZVALUEDOUBLE is NULL)")
+                }
                 let level = sqlite3_column_double(s, column)
                 guard level.isFinite, (0...100).contains(level) else {
                     throw RowProblem("battery level \(level) is not a percentage (0-100)")
@@ -470,7 +477,9 @@ public final class KnowledgeStoreReader: RecordSource {
     private func utcOffset(_ s: OpaquePointer, _ column: Int32) throws(RowProblem) -> Int32? {
         let type = sqlite3_column_type(s, column)
         if type == SQLITE_NULL { return nil }
-        guard type == SQLITE_INTEGER || type == SQLITE_FLOAT else { throw RowProblem("ZSECONDSFROMGMT is not a number") }
+        guard type == SQLITE_INTEGER || type == SQLITE_FLOAT else {
+            throw RowProblem("ZSECONDSFROMGMT is not a number")
+        }
         let value = sqlite3_column_double(s, column)
         guard value.isFinite, abs(value) <= 18 * 3600 else {
             throw RowProblem("ZSECONDSFROMGMT \(value) is not a UTC offset (at most 18 hours)")
@@ -607,9 +616,11 @@ public final class KnowledgeStoreReader: RecordSource {
     }
 
     private static func makeScratch(source: String) throws(IngestError) -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fetchlab-knowledgec-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fetchlab-knowledgec-\(UUID().uuidString)")
         do { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) } catch {
-            throw IngestError(.io, source: source, message: "cannot create a temporary directory: \(error.localizedDescription)")
+            throw IngestError(
+                .io, source: source, message: "cannot create a temporary directory: \(error.localizedDescription)")
         }
         return dir
     }
