@@ -35,7 +35,7 @@ DEP_FLAGS=(-I "$DEPS/Modules" -Xcc -fmodule-map-file=.build/checkouts/swift-syst
   -Xcc -fmodule-map-file=.build/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap)
 DEP_OBJECTS=()
 while IFS= read -r o; do DEP_OBJECTS+=("$o"); done < <(
-  find "$DEPS"/{Crypto,CryptoBoringWrapper,CCryptoBoringSSL,CCryptoBoringSSLShims,SystemPackage,CSystem}.build \
+  find "$DEPS"/{Crypto,CryptoBoringWrapper,CCryptoBoringSSL,CCryptoBoringSSLShims,SystemPackage,CSystem,HeapModule,InternalCollectionsUtilities}.build \
     -name '*.o' | sort)
 
 status=0
