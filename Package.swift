@@ -33,6 +33,8 @@ let package = Package(
             name: "FetchLabIngest",
             dependencies: [
                 "FetchLabCore", "CZlib",
+                // The sqlite3 C API only (knowledgeC.db), not GRDB.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "HeapModule", package: "swift-collections"),
@@ -61,9 +63,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "_FetchLabTestSupport"),
+        .target(name: "_FetchLabTestSupport", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .testTarget(name: "FetchLabCoreTests", dependencies: ["FetchLabCore"]),
-        .testTarget(name: "FetchLabIngestTests", dependencies: ["FetchLabIngest", "_FetchLabTestSupport"]),
+        .testTarget(
+            name: "FetchLabIngestTests",
+            dependencies: [
+                "FetchLabIngest", "_FetchLabTestSupport", .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            exclude: ["Resources"]
+        ),
         .testTarget(
             name: "FetchLabStoreTests",
             dependencies: [

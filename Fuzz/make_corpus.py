@@ -58,3 +58,34 @@ for i, t in enumerate([b"2024-03-01T12:00:00Z", b"2024-03-01T12:00:00.123456+05:
                        b"1709294400123", b"1709294400123456", b"2024-03-31 02:30:00", b"2024-10-27 02:30:00",
                        b"2023-12-17 20:25:43.749000", b"2024-02-29T23:59:60Z", b"\"2024-03-01T12:00:00Z\""]):
     write("timestamp", f"t{i}", bytes([i % 4]) + t)
+# Knowledge stores (knowledgeC.db): tiny SQLite databases from the test schema, plain and gzip'd.
+import sqlite3, tempfile
+SCHEMA = open(os.path.join(HERE, "..", "Tests", "FetchLabIngestTests", "Resources", "knowledgeC-schema.sql")).read()
+def knowledge(rows, schema=SCHEMA, source=""):
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "k.db")
+        db = sqlite3.connect(p)
+        db.execute("PRAGMA page_size=512")
+        db.executescript(schema + source)
+        db.executemany("INSERT INTO ZOBJECT (Z_PK, ZSTREAMNAME, ZSTARTDATE, ZENDDATE, ZVALUESTRING, ZVALUEINTEGER,"
+                       " ZVALUEDOUBLE, ZSECONDSFROMGMT, ZSOURCE) VALUES (?,?,?,?,?,?,?,?,?)", rows)
+        db.commit()
+        db.execute("VACUUM")
+        db.close()
+        return open(p, "rb").read()
+T = 730_987_200.0  # 2024-03-01T12:00:00Z in Core Data seconds
+write("knowledgec", "infocus", knowledge([
+    (1, "/app/inFocus", T, T + 300, "com.a", None, None, 3600, None),
+    (2, "/app/inFocus", T + 360, T + 600, "com.a", None, None, 3600, None),
+    (3, "/app/inFocus", T + 900, T + 1000, "com.b", None, None, -25200, 1),
+    (4, "/app/inFocus", None, T, "com.c", None, None, 0, None),
+], source="INSERT INTO ZSOURCE (Z_PK, ZDEVICEID) VALUES (1, 'dev1');"))
+write("knowledgec", "device", knowledge([
+    (1, "/device/isPluggedIn", T, T + 60, None, 1, None, 3600, None),
+    (2, "/device/batteryPercentage", T, T + 60, None, None, 55.0, 3600, None),
+    (3, "/device/isLocked", T + 100, T + 200, None, 1, None, 3600, None),
+    (4, "/device/lowPowerMode", T + 300, T + 400, None, 0, None, 7200, None),
+    (5, "/app/usage", T, T + 10, "com.u", None, None, 0, None),
+]))
+write("knowledgec", "usage.gz", gz(knowledge([(1, "/app/usage", T, T + 10, "com.u", None, None, 0, None)])))
+write("knowledgec", "other-sqlite", knowledge([], schema="CREATE TABLE ZOBJECT_NOT (x); CREATE TABLE ZOBJECT (Z_PK INTEGER PRIMARY KEY, ZSTREAMNAME, ZSTARTDATE, ZENDDATE, ZVALUESTRING, ZVALUEINTEGER, ZVALUEDOUBLE, ZSECONDSFROMGMT, ZSOURCE);"))

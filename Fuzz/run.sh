@@ -4,7 +4,7 @@
 #
 #   Fuzz/run.sh [SECONDS] [TARGET...]     (default: 60 s each, every target)
 #   FUZZ_RUNS=1000000 Fuzz/run.sh 900 …   (stop at that many executions, SECONDS at most)
-#   targets: decompress timestamp layout usage context content foreground battery lsapp usagestats detect
+#   targets: decompress timestamp layout usage context content foreground battery lsapp usagestats detect knowledgec
 #
 # Builds each target with `swiftc -sanitize=fuzzer,address` (FetchLabCore and FetchLabIngest
 # compiled into the target; FetchLabIngest's package dependencies, swift-crypto and swift-system,
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 SECS=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(decompress timestamp layout usage context content foreground battery lsapp usagestats detect)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(decompress timestamp layout usage context content foreground battery lsapp usagestats detect knowledgec)
 BUILD=.build/fuzz
 SRC="$BUILD/src-$$"  # per run, so that runs in parallel do not share sources
 mkdir -p "$SRC"
@@ -31,7 +31,9 @@ done
 # (swift-crypto, swift-system, and swift-collections' HeapModule for the foreground reader)
 swift build -c release --target FetchLabIngest >&2
 DEPS=$(swift build -c release --show-bin-path)
-DEP_FLAGS=(-I "$DEPS/Modules" -Xcc -fmodule-map-file=.build/checkouts/swift-system/Sources/CSystem/include/module.modulemap)
+# GRDBSQLite: the system sqlite3 through GRDB's module map (the Knowledge store reader).
+DEP_FLAGS=(-I "$DEPS/Modules" -Xcc -fmodule-map-file=.build/checkouts/swift-system/Sources/CSystem/include/module.modulemap
+  -Xcc -fmodule-map-file=.build/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap)
 DEP_OBJECTS=()
 while IFS= read -r o; do DEP_OBJECTS+=("$o"); done < <(
   find "$DEPS"/{Crypto,CryptoBoringWrapper,CCryptoBoringSSL,CCryptoBoringSSLShims,SystemPackage,CSystem,HeapModule,InternalCollectionsUtilities}.build \
@@ -44,13 +46,14 @@ for t in "${TARGETS[@]}"; do
     decompress) src=Fuzz/Targets/Decompress.swift; flags=() ;;
     timestamp) src=Fuzz/Targets/Timestamp.swift; flags=() ;;
     layout) src=Fuzz/Targets/DateLayout.swift; flags=() ;;
+    knowledgec) src=Fuzz/Targets/KnowledgeStore.swift; flags=() ;;
     usage|context|content|foreground|battery|lsapp|usagestats|detect)
       src=Fuzz/Targets/LogReader.swift; flags=(-D "FUZZ_$(echo "$t" | tr a-z A-Z)") ;;
     *) echo "unknown target $t" >&2; exit 2 ;;
   esac
   bin="$BUILD/fuzz-$t-$$"
   swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzIngest -I Sources/CZlib "${DEP_FLAGS[@]}" \
-    ${flags[@]+"${flags[@]}"} "$SRC"/*.swift Fuzz/Targets/Support.swift "$src" "${DEP_OBJECTS[@]}" -lz -lstdc++ \
+    ${flags[@]+"${flags[@]}"} "$SRC"/*.swift Fuzz/Targets/Support.swift "$src" "${DEP_OBJECTS[@]}" -lz -lsqlite3 -lstdc++ \
     -o "$bin" 2> "$BUILD/build-$t.log" \
     || { cat "$BUILD/build-$t.log" >&2; exit 1; }
   mkdir -p "$BUILD/corpus-$t" "$BUILD/artifacts-$t"

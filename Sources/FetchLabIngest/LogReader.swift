@@ -9,7 +9,7 @@ import Foundation
 /// size. This type is the driver shared by the formats — lines, quoted records that span lines,
 /// blank and repeated header lines, rejects, name tables, batches; what a row means is each
 /// format's own (`Formats/`).
-public final class LogReader {
+public final class LogReader: RecordSource {
     /// The file as the user named it.
     public let source: String
     public let format: LogFormat
@@ -82,6 +82,12 @@ public final class LogReader {
         self.foreground = ForegroundFormat(options: options)
         self.usagestats = UsageStatsFormat(
             options: options, stem: source == "-" ? "usagestats" : Self.userName(fromPath: source))
+        if options.format == .knowledgeC {
+            throw IngestError(
+                .format, source: source,
+                message:
+                    "not a SQLite database, so not a Knowledge store (knowledgeC.db): drop --input-format knowledgec")
+        }
 
         // The first non-blank line: a header, or data for headerless formats.
         var first: [UInt8] = []

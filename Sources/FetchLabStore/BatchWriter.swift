@@ -38,7 +38,7 @@ struct BatchWriter {
     private let insertApp: Statement
     private let selectApp: Statement
 
-    init(db: Database, reader: LogReader, path: String, options: ReadOptions, sortRunRows: Int) throws {
+    init(db: Database, reader: any RecordSource, path: String, options: ReadOptions, sortRunRows: Int) throws {
         self.db = db
         guard let connection = db.sqliteConnection else { throw StoreError(.database, "\(path): database is closed") }
         self.connection = connection

@@ -56,7 +56,7 @@ public struct Importer: Sendable {
             return ImportSummary(unchanged: path, earlier: earlier, importID: id, seconds: elapsed())
         }
 
-        let reader = try LogReader(path: path, options: options)
+        let reader = try openRecordSource(path: path, options: options)
         let pipe = BatchPipe()
         let box = ReaderBox(reader)
         let thread = Thread {
@@ -166,6 +166,6 @@ public struct Importer: Sendable {
 
 /// Carries the reader to its thread (it is used by that thread only until it finishes).
 private final class ReaderBox: @unchecked Sendable {
-    let reader: LogReader
-    init(_ reader: LogReader) { self.reader = reader }
+    let reader: any RecordSource
+    init(_ reader: any RecordSource) { self.reader = reader }
 }

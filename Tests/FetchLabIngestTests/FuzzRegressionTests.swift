@@ -27,8 +27,7 @@ import _FetchLabTestSupport
     @Test func theCorpusIsThere() {
         for t in [
             "decompress", "timestamp", "layout", "usage", "context", "content", "foreground", "battery", "lsapp",
-            "usagestats",
-            "detect",
+            "usagestats", "detect", "knowledgec",
         ] {
             #expect(!Self.inputs(t).isEmpty, "\(t)")
         }
@@ -52,6 +51,32 @@ import _FetchLabTestSupport
                 #expect(error.source == path)
             }
         }
+    }
+
+    /// The Knowledge store target: SQLite files (plain or gzip'd) through `openRecordSource`.
+    @Test func knowledgeStoreInputs() throws {
+        var read = 0
+        for url in Self.inputs("knowledgec") {
+            let data = try Data(contentsOf: url)
+            let path = try Self.scratch(data)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            var options = ReadOptions()
+            options.batchSize = 64
+            options.strict = data.last.map { $0 & 1 == 1 } ?? false
+            do {
+                let reader = try openRecordSource(path: path, options: options)
+                while let batch = try reader.nextBatch() {
+                    read += batch.counts.rows
+                    if reader is KnowledgeStoreReader {
+                        #expect(batch.counts.accepted + batch.counts.rejected == batch.counts.rows)
+                    }
+                }
+            } catch {
+                let message = "\(error)"
+                #expect(message.hasPrefix(path) && !message.contains("\n"), "\(message)")
+            }
+        }
+        #expect(read > 0)
     }
 
     @Test(arguments: ["usage", "context", "content", "foreground", "battery", "lsapp", "usagestats", "detect"])

@@ -17,6 +17,9 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
     case lsapp
     /// The text of Android's `adb shell dumpsys usagestats` (``UsageStatsFormat``).
     case usagestats
+    /// The iOS/macOS Knowledge store (`knowledgeC.db`, SQLite): read by ``KnowledgeStoreReader``,
+    /// not line by line.
+    case knowledgeC = "knowledgec"
 }
 
 extension LogFormat {
@@ -29,7 +32,7 @@ extension LogFormat {
         case .content: ContentFormat.self
         case .battery: BatteryFormat.self
         case .lsapp: LSAppFormat.self
-        case .foreground, .usagestats: nil
+        case .foreground, .usagestats, .knowledgeC: nil
         }
     }
 
@@ -44,6 +47,7 @@ extension LogFormat {
         case .lsapp: try LSAppFormat.decode(row, into: &sink)
         case .foreground: throw RowProblem("foreground lines are not delimited records")
         case .usagestats: throw RowProblem("usagestats lines are not delimited records")
+        case .knowledgeC: throw RowProblem("a Knowledge store is a SQLite database, not delimited records")
         }
     }
 }
