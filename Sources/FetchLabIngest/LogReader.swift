@@ -27,8 +27,6 @@ public final class LogReader: RecordSource {
     private var foreground: ForegroundFormat
     /// `dumpsys usagestats` text: the per-user sessionisation state.
     private var usagestats: UsageStatsFormat
-    private var reportedUsers = 0
-    private var reportedApps = 0
     /// Names (of each kind) and bytes of names kept before the name tables start again
     /// (``RecordBatch/restartsNames``); tests lower them.
     var maxNamesKept = NameTable.maxNames
@@ -153,10 +151,7 @@ public final class LogReader: RecordSource {
         if finished { return nil }
         let restart = namesOverflow
         if restart { restartNames() }
-        sink.batch = RecordBatch()
-        sink.batch.restartsNames = restart
-        sink.batch.firstNewUser = Int32(reportedUsers)
-        sink.batch.firstNewApp = Int32(reportedApps)
+        sink.startBatch(restartsNames: restart)
         if let first = firstDataLine {
             firstDataLine = nil
             try withBytes(of: first) { (line) throws(IngestError) in try handle(line, number: 1) }
@@ -174,19 +169,7 @@ public final class LogReader: RecordSource {
                 break
             }
         }
-        var batch = sink.batch
-        sink.batch = RecordBatch()
-        for id in reportedUsers..<sink.users.count { batch.newUsers.append(sink.users.name(Int32(id))) }
-        reportedUsers = sink.users.count
-        for id in reportedApps..<sink.apps.count { batch.newApps.append(sink.apps.name(Int32(id))) }
-        reportedApps = sink.apps.count
-        batch.inputBytesRead = input.compressedBytesRead
-        if finished && batch.recordCount == 0 && batch.rejects.isEmpty && batch.counts == ReadCounts()
-            && batch.newUsers.isEmpty && batch.newApps.isEmpty
-        {
-            return nil
-        }
-        return batch
+        return sink.takeBatch(inputBytesRead: input.compressedBytesRead, finished: finished)
     }
 
     /// Whether the name tables hold more than the reader keeps. Foreground samples waiting for
@@ -216,8 +199,6 @@ public final class LogReader: RecordSource {
         sink.users = users
         sink.apps = apps
         if let fixedUser { sink.fixUser(fixedUser) }
-        reportedUsers = 0
-        reportedApps = 0
     }
 
     @inline(__always)

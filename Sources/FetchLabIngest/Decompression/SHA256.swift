@@ -77,11 +77,17 @@ public struct SHA256: @unchecked Sendable {
     /// - Throws: ``IngestError`` with code `.io`, one line naming the file, if it cannot be
     ///   opened or read (a directory, for example).
     public static func hexDigest(ofFile path: String, source: String? = nil) throws(IngestError) -> String {
-        let file = try RawFile(path: path, source: source ?? path)
+        var hasher = SHA256()
+        try update(&hasher, withFile: path, source: source ?? path)
+        return hex(hasher.finalize())
+    }
+
+    /// Feeds the bytes of the file at `path` to `hasher` (several files make one digest).
+    static func update(_ hasher: inout SHA256, withFile path: String, source: String) throws(IngestError) {
+        let file = try RawFile(path: path, source: source)
         defer { file.close() }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
-        var hasher = SHA256()
         var offset: Int64 = 0
         while true {
             let n = try file.read(into: buffer, at: offset)
@@ -89,6 +95,5 @@ public struct SHA256: @unchecked Sendable {
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             offset += Int64(n)
         }
-        return hex(hasher.finalize())
     }
 }

@@ -28,6 +28,36 @@ struct RecordSink {
         excludes = GlobSet(options.excludedApps)
     }
 
+    /// Names handed out by earlier batches (each batch lists only the names new to it).
+    private var reportedUsers = 0
+    private var reportedApps = 0
+
+    /// Starts an empty batch whose new names are numbered after those already handed out.
+    mutating func startBatch(restartsNames: Bool = false) {
+        batch = RecordBatch()
+        batch.restartsNames = restartsNames
+        batch.firstNewUser = Int32(reportedUsers)
+        batch.firstNewApp = Int32(reportedApps)
+    }
+
+    /// The batch filled since ``startBatch(restartsNames:)``, with the names first seen in it; nil
+    /// when the input is `finished` and the batch holds nothing at all.
+    mutating func takeBatch(inputBytesRead: Int64, finished: Bool) -> RecordBatch? {
+        var out = batch
+        batch = RecordBatch()
+        for id in reportedUsers..<users.count { out.newUsers.append(users.name(Int32(id))) }
+        reportedUsers = users.count
+        for id in reportedApps..<apps.count { out.newApps.append(apps.name(Int32(id))) }
+        reportedApps = apps.count
+        out.inputBytesRead = inputBytesRead
+        if finished && out.recordCount == 0 && out.rejects.isEmpty && out.counts == ReadCounts()
+            && out.newUsers.isEmpty && out.newApps.isEmpty
+        {
+            return nil
+        }
+        return out
+    }
+
     /// Every row is `name`'s.
     mutating func fixUser(_ name: String) { fixedUser = users.id(of: name) }
 
@@ -60,9 +90,8 @@ struct RecordSink {
         joined.append(contentsOf: date)
         joined.append(0x20)
         joined.append(contentsOf: clock)
-        var copy = joined
-        defer { joined = copy }
-        let result: Result<ParsedTimestamp, RowProblem> = copy.withUnsafeBytes { bytes in
+        let text = joined  // shares the buffer; `time` may not touch `joined` while it reads it
+        let result: Result<ParsedTimestamp, RowProblem> = text.withUnsafeBytes { bytes in
             do throws(RowProblem) { return .success(try time(bytes)) } catch { return .failure(error) }
         }
         return try result.get()

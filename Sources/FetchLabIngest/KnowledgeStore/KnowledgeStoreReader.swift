@@ -71,8 +71,6 @@ public final class KnowledgeStoreReader: RecordSource {
     private enum Phase { case apps, device, done }
     private var totalRows: Int64 = 0
     private var rowsRead: Int64 = 0
-    private var reportedUsers = 0
-    private var reportedApps = 0
     /// The user named by the file (rows without a device id).
     private let fileUser: String
     private var deviceUsers: [String: Int32] = [:]
@@ -116,10 +114,10 @@ public final class KnowledgeStoreReader: RecordSource {
     public convenience init(path: String, options: ReadOptions = ReadOptions()) throws(IngestError) {
         let size = Self.fileSize(path)
         var hasher = SHA256()
-        try Self.hash(path, source: path, into: &hasher)
+        try SHA256.update(&hasher, withFile: path, source: path)
         let wal = path + "-wal"
         let hasWAL = (Self.fileSize(wal) ?? 0) > 0
-        if hasWAL { try Self.hash(wal, source: path, into: &hasher) }
+        if hasWAL { try SHA256.update(&hasher, withFile: wal, source: path) }
         try self.init(
             path: path, source: path, hasWAL: hasWAL, options: options, compression: nil, totalBytes: size,
             decompressedBytes: size ?? 0, contentSHA256: SHA256.hex(hasher.finalize()), scratch: nil)
@@ -252,9 +250,7 @@ public final class KnowledgeStoreReader: RecordSource {
 
     public func nextBatch() throws(IngestError) -> RecordBatch? {
         if phase == .done { return nil }
-        sink.batch = RecordBatch()
-        sink.batch.firstNewUser = Int32(reportedUsers)
-        sink.batch.firstNewApp = Int32(reportedApps)
+        sink.startBatch()
         while phase != .done && sink.batch.recordCount + sink.batch.rejects.count < options.batchSize {
             guard let s = statement else { break }
             let rc = sqlite3_step(s)
@@ -276,24 +272,12 @@ public final class KnowledgeStoreReader: RecordSource {
                 throw sqliteError("cannot read ZOBJECT")
             }
         }
-        var batch = sink.batch
-        sink.batch = RecordBatch()
-        for id in reportedUsers..<sink.users.count { batch.newUsers.append(sink.users.name(Int32(id))) }
-        reportedUsers = sink.users.count
-        for id in reportedApps..<sink.apps.count { batch.newApps.append(sink.apps.name(Int32(id))) }
-        reportedApps = sink.apps.count
         if let totalBytes {
             inputBytesRead =
                 phase == .done || totalRows == 0
                 ? totalBytes : Int64(Double(totalBytes) * Double(rowsRead) / Double(totalRows))
         }
-        batch.inputBytesRead = inputBytesRead
-        if phase == .done && batch.recordCount == 0 && batch.rejects.isEmpty && batch.counts == ReadCounts()
-            && batch.newUsers.isEmpty && batch.newApps.isEmpty
-        {
-            return nil
-        }
-        return batch
+        return sink.takeBatch(inputBytesRead: inputBytesRead, finished: phase == .done)
     }
 
     /// Prepares the query of the current phase (the app stream, then the device streams).
@@ -599,20 +583,6 @@ public final class KnowledgeStoreReader: RecordSource {
 
     private static func fileSize(_ path: String) -> Int64? {
         (try? FileManager.default.attributesOfItem(atPath: path))?[.size].flatMap { ($0 as? NSNumber)?.int64Value }
-    }
-
-    private static func hash(_ path: String, source: String, into hasher: inout SHA256) throws(IngestError) {
-        let file = try RawFile(path: path, source: source)
-        defer { file.close() }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        var offset: Int64 = 0
-        while true {
-            let n = try file.read(into: buffer, at: offset)
-            if n == 0 { break }
-            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            offset += Int64(n)
-        }
     }
 
     private static func makeScratch(source: String) throws(IngestError) -> URL {

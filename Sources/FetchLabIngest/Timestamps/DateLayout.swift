@@ -176,15 +176,9 @@ public struct DateLayout: Sendable, Hashable, CustomStringConvertible {
         guard i == n else { return nil }
         if let pm { hour = hour % 12 + (pm ? 12 : 0) }
         guard day <= CivilDate.daysInMonth(year: year, month: month) else { return nil }
-        if second == 60 {
-            second = 59
-            micros = Int(Microseconds.perSecond) - 1
-        }
-        let days = CivilDate.days(year: year, month: month, day: day)
-        let local =
-            Int64(days) * Seconds.perDay + Int64(hour) * Seconds.perHour + Int64(minute) * Seconds.perMinute
-            + Int64(second)
-        return (local, micros, offset)
+        let (local, clamped) = TimestampParser.localSeconds(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second, micros: micros)
+        return (local, clamped, offset)
     }
 
     private static let monthPrefixes: [[UInt8]] = [

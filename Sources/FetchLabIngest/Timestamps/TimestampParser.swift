@@ -239,6 +239,17 @@ public struct TimestampParser: Sendable {
         if hour > 23 { throw TimestampError(message: "timestamp \(Self.quote(p, n)) has invalid hour \(hour)") }
         if minute > 59 { throw TimestampError(message: "timestamp \(Self.quote(p, n)) has invalid minute \(minute)") }
         if second > 60 { throw TimestampError(message: "timestamp \(Self.quote(p, n)) has invalid second \(second)") }
+        let (local, clampedMicros) = Self.localSeconds(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second, micros: micros)
+        return try instant(local: local, micros: clampedMicros, offset: offset)
+    }
+
+    /// Seconds since 1970-01-01 00:00 local of a valid wall-clock time, and its microseconds; a
+    /// leap second (:60) is clamped to :59.999999.
+    static func localSeconds(
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, micros: Int
+    ) -> (local: Int64, micros: Int) {
+        var (second, micros) = (second, micros)
         if second == 60 {
             second = 59
             micros = Int(Microseconds.perSecond) - 1
@@ -247,7 +258,7 @@ public struct TimestampParser: Sendable {
         let local =
             Int64(days) * Seconds.perDay + Int64(hour) * Seconds.perHour + Int64(minute) * Seconds.perMinute
             + Int64(second)
-        return try instant(local: local, micros: micros, offset: offset)
+        return (local, micros)
     }
 
     /// The instant of a local wall-clock time: by its own offset, else in ``timeZone`` (nil: UTC).
