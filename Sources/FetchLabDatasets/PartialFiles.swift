@@ -14,14 +14,23 @@ public final class PartialFiles: @unchecked Sendable {
 
     public init() {}
 
-    /// Registers files about to be created; false when the process is being stopped.
-    func register(_ files: [String]) -> Bool {
+    /// Creates `files` (empty) and registers them, under the lock: a stop either comes first (false,
+    /// nothing created) or removes them — a file registered first and created after the stop's
+    /// removal would outlive it. False too when one cannot be created (none is left then).
+    func create(_ files: [String]) -> Bool {
         lock.withLock {
             guard !stopping else { return false }
+            for (i, f) in files.enumerated() where !FileManager.default.createFile(atPath: f, contents: nil) {
+                for g in files[..<i] { unlink(g) }
+                return false
+            }
             paths.formUnion(files)
             return true
         }
     }
+
+    /// Whether the process is being stopped.
+    var isStopping: Bool { lock.withLock { stopping } }
 
     /// Removes `files` and forgets them.
     func discard(_ files: [String]) {

@@ -128,11 +128,12 @@ public struct PopulationWriter: Sendable {
         var handles: [FileHandle] = []
         let temporary = Self.files.map { dir.appendingPathComponent(".\($0).partial") }
         let temporaryPaths = temporary.map(\.path)
-        guard partialFiles.register(temporaryPaths) else { throw SynthError("\(directory): interrupted") }
+        guard partialFiles.create(temporaryPaths) else {
+            if partialFiles.isStopping { throw SynthError("\(directory): interrupted") }
+            throw SynthError("\(directory): cannot write \(temporary[0].lastPathComponent)")
+        }
         for url in temporary {
-            guard FileManager.default.createFile(atPath: url.path, contents: nil),
-                let handle = try? FileHandle(forWritingTo: url)
-            else {
+            guard let handle = try? FileHandle(forWritingTo: url) else {
                 for h in handles { try? h.close() }
                 partialFiles.discard(temporaryPaths)
                 throw SynthError("\(url.deletingLastPathComponent().path): cannot write \(url.lastPathComponent)")
