@@ -80,14 +80,17 @@ public struct PersonaFactory: Sendable {
             cellularAtWork: rng.chance(config.cellularAtWorkShare), lowPowerThreshold: threshold,
             daytimeChargeProbability: works ? config.daytimeChargeProbability : config.daytimeChargeProbability / 2,
             screenDrainPerMinute: rng.uniform(0.12, 0.3), vacation: vacation, trip: trip, offDays: offDays,
-            refreshOff: refreshOff, apps: habits)
+            refreshOff: refreshOff, apps: habits, sessions: nil
+        ).withSessions(config: config, seed: seed, index: index)
     }
 
     private func habit(
         _ t: AppTemplate, works: Bool, wake: Int, sleep: Int, _ rng: inout SeededRandom
     ) -> AppHabit {
         let session = t.sessionMinutes * rng.uniform(0.6, 1.5)
-        switch t.kind {
+        var kind = t.kind
+        if kind == .routine && !rng.chance(config.routineShare) { kind = .irregular }
+        switch kind {
         case .routine:
             var candidates = rng.shuffled(t.peakMinutes)
             let n = candidates.count > 1 && rng.chance(0.3) ? 2 : 1
@@ -113,14 +116,66 @@ public struct PersonaFactory: Sendable {
             }
             return AppHabit(app: t.name, kind: .routine, peaks: peaks, sessionMinutes: (session * 10).rounded() / 10)
         case .burst:
+            let rate = t.burstsPerDay * rng.uniform(0.5, 1.5) * config.promptRateScale
             return AppHabit(
-                app: t.name, kind: .burst, burstsPerDay: (t.burstsPerDay * rng.uniform(0.5, 1.5) * 10).rounded() / 10,
-                launchesPerBurst: (rng.uniform(2, 4) * 10).rounded() / 10, sessionMinutes: (session * 10).rounded() / 10
-            )
+                app: t.name, kind: .burst, burstsPerDay: (rate * 10).rounded() / 10,
+                sessionMinutes: (session * 10).rounded() / 10)
         case .irregular:
+            // A clock-type app this user opens whenever (not by the clock): now and then.
+            let base = t.kind == .irregular ? t.ratePerDay : 0.4
+            let rate = base * rng.uniform(0.5, 2) * config.promptRateScale
             return AppHabit(
-                app: t.name, kind: .irregular, ratePerDay: (t.ratePerDay * rng.uniform(0.5, 2) * 100).rounded() / 100,
+                app: t.name, kind: .irregular, ratePerDay: (rate * 100).rounded() / 100,
                 sessionMinutes: (session * 10).rounded() / 10)
         }
+    }
+}
+
+extension UserTruth {
+    /// This user with multi-app session habits drawn from `config` (an independent stream of
+    /// the seed, so the rest of the persona does not depend on them): the session parameters,
+    /// a daily rhythm, how often each app opens a session, and per-app transition habits.
+    func withSessions(config: PopulationConfig, seed: UInt64, index: Int) -> UserTruth {
+        var rng = SeededRandom(seed: seed, stream: "sessions", index: index)
+        func draw(_ r: PopulationConfig.DoubleRange, digits: Double = 100) -> Double {
+            (rng.uniform(r.min, r.max) * digits).rounded() / digits
+        }
+        func round3(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
+        var copy = self
+        // Log-normal weights around each app's popularity: who opens what first, and what next.
+        let popularity = apps.map { AppCatalog.template($0.app)?.popularity ?? 1 }
+        let sigma = config.transitionSpread
+        for a in copy.apps.indices {
+            copy.apps[a].entryWeight = round3(popularity[a] * Foundation.exp(rng.normal(sd: 0.6)))
+        }
+        for a in copy.apps.indices {
+            var weights: [(String, Double)] = []
+            for b in apps.indices where b != a {
+                weights.append((apps[b].app, popularity[b] * Foundation.exp(rng.normal(sd: sigma))))
+            }
+            let total = weights.reduce(0) { $0 + $1.1 }
+            guard total > 0 else { continue }
+            copy.apps[a].next =
+                weights.map { NextApp(app: $0.0, probability: round3($0.1 / total)) }
+                .filter { $0.probability > 0 }
+                .sorted { $0.probability != $1.probability ? $0.probability > $1.probability : $0.app < $1.app }
+        }
+        let morning = Double(wakeMinute) + rng.uniform(10, 60)
+        let rhythm = [
+            RhythmPeak(minute: morning.rounded(), spreadMinutes: 40, weight: draw(.init(0.5, 1.5))),
+            RhythmPeak(minute: rng.uniform(720, 810).rounded(), spreadMinutes: 45, weight: draw(.init(0.5, 1.5))),
+            RhythmPeak(minute: rng.uniform(1110, 1260).rounded(), spreadMinutes: 70, weight: draw(.init(1, 2.5))),
+            RhythmPeak(
+                minute: Double(sleepMinute) - rng.uniform(20, 60).rounded(), spreadMinutes: 25,
+                weight: draw(.init(0.3, 1.2))),
+        ]
+        copy.sessions = SessionHabits(
+            idleSessionsPerDay: draw(config.idleSessionsPerDay),
+            continueProbability: draw(config.continueProbability, digits: 1000),
+            returnProbability: draw(config.returnProbability),
+            switchSeconds: draw(config.switchSeconds, digits: 1),
+            followUpProbability: draw(config.followUpProbability),
+            followUpMinutes: draw(config.followUpMinutes, digits: 1), followUpSpread: 0.9, rhythm: rhythm)
+        return copy
     }
 }

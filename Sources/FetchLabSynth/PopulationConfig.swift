@@ -13,13 +13,26 @@ public struct PopulationConfig: Codable, Sendable, Equatable {
         }
     }
 
+    /// A range of numbers, both ends included.
+    public struct DoubleRange: Codable, Sendable, Equatable {
+        public var min: Double
+        public var max: Double
+        public init(_ min: Double, _ max: Double) {
+            self.min = min
+            self.max = max
+        }
+    }
+
     /// IANA zones users live in, with weights.
     public var timeZones: [String: Double] = [
         "Europe/Berlin": 3, "America/New_York": 3, "America/Los_Angeles": 2, "Europe/London": 2,
         "Asia/Kolkata": 2, "Asia/Tokyo": 1, "Australia/Sydney": 1, "America/Sao_Paulo": 1,
     ]
     /// Apps per user (from the catalog).
-    public var appsPerUser = IntRange(4, 8)
+    public var appsPerUser = IntRange(8, 14)
+    /// Share of a user's clock-type apps (news, weather, mail…) they open by the clock (routine
+    /// peaks); with the others they have no fixed times.
+    public var routineShare = 0.5
     /// Share of routine habits that happen on weekdays only.
     public var weekdayOnlyShare = 0.3
     /// Share of routine habits that drift; how far they move per week (minutes, either way).
@@ -45,6 +58,21 @@ public struct PopulationConfig: Codable, Sendable, Equatable {
     public var refreshOffDays = IntRange(5, 20)
     /// Share of users with a habitual sequence (app B right after app A).
     public var sequenceShare = 0.6
+    /// Multi-app sessions, each user's drawn from these ranges (see ``SessionHabits``): sessions a
+    /// day from idle time; after each launch, the chance the session goes on; when it goes on, the
+    /// chance it returns to an app already used; the mean pause between apps (seconds); the chance
+    /// of a follow-up session soon after, and its median wait (minutes).
+    public var idleSessionsPerDay = DoubleRange(0.5, 1.5)
+    public var continueProbability = DoubleRange(0.6, 0.72)
+    public var returnProbability = DoubleRange(0.3, 0.5)
+    public var switchSeconds = DoubleRange(10, 40)
+    public var followUpProbability = DoubleRange(0.45, 0.65)
+    public var followUpMinutes = DoubleRange(12, 30)
+    /// How habitual each user's app-to-app transitions are: the log-normal spread of the weights
+    /// (0: everyone moves by the apps' popularity alone; larger: fewer, stronger habits).
+    public var transitionSpread = 1.2
+    /// Multiplies every app's prompt (burst) and random (irregular) sessions a day.
+    public var promptRateScale = 0.25
     /// Probability per day of a stretch without network (a subway, a dead zone).
     public var noNetworkProbability = 0.15
     /// Share of users whose workplace has no Wi-Fi for them (cellular at work).
@@ -61,6 +89,7 @@ public struct PopulationConfig: Codable, Sendable, Equatable {
         let d = PopulationConfig()
         timeZones = try c.decodeIfPresent([String: Double].self, forKey: .timeZones) ?? d.timeZones
         appsPerUser = try c.decodeIfPresent(IntRange.self, forKey: .appsPerUser) ?? d.appsPerUser
+        routineShare = try c.decodeIfPresent(Double.self, forKey: .routineShare) ?? d.routineShare
         weekdayOnlyShare = try c.decodeIfPresent(Double.self, forKey: .weekdayOnlyShare) ?? d.weekdayOnlyShare
         driftShare = try c.decodeIfPresent(Double.self, forKey: .driftShare) ?? d.driftShare
         driftMinutesPerWeek =
@@ -79,6 +108,17 @@ public struct PopulationConfig: Codable, Sendable, Equatable {
         refreshOffShare = try c.decodeIfPresent(Double.self, forKey: .refreshOffShare) ?? d.refreshOffShare
         refreshOffDays = try c.decodeIfPresent(IntRange.self, forKey: .refreshOffDays) ?? d.refreshOffDays
         sequenceShare = try c.decodeIfPresent(Double.self, forKey: .sequenceShare) ?? d.sequenceShare
+        idleSessionsPerDay =
+            try c.decodeIfPresent(DoubleRange.self, forKey: .idleSessionsPerDay) ?? d.idleSessionsPerDay
+        continueProbability =
+            try c.decodeIfPresent(DoubleRange.self, forKey: .continueProbability) ?? d.continueProbability
+        returnProbability = try c.decodeIfPresent(DoubleRange.self, forKey: .returnProbability) ?? d.returnProbability
+        switchSeconds = try c.decodeIfPresent(DoubleRange.self, forKey: .switchSeconds) ?? d.switchSeconds
+        followUpProbability =
+            try c.decodeIfPresent(DoubleRange.self, forKey: .followUpProbability) ?? d.followUpProbability
+        followUpMinutes = try c.decodeIfPresent(DoubleRange.self, forKey: .followUpMinutes) ?? d.followUpMinutes
+        transitionSpread = try c.decodeIfPresent(Double.self, forKey: .transitionSpread) ?? d.transitionSpread
+        promptRateScale = try c.decodeIfPresent(Double.self, forKey: .promptRateScale) ?? d.promptRateScale
         noNetworkProbability =
             try c.decodeIfPresent(Double.self, forKey: .noNetworkProbability) ?? d.noNetworkProbability
         cellularAtWorkShare = try c.decodeIfPresent(Double.self, forKey: .cellularAtWorkShare) ?? d.cellularAtWorkShare
@@ -97,6 +137,7 @@ public struct PopulationConfig: Codable, Sendable, Equatable {
                 out.append("\(name) must have \(floor) ≤ min ≤ max, not \(r.min)…\(r.max)")
             }
         }
+        share("routineShare", routineShare)
         share("weekdayOnlyShare", weekdayOnlyShare)
         share("driftShare", driftShare)
         share("vacationShare", vacationShare)
@@ -109,6 +150,21 @@ public struct PopulationConfig: Codable, Sendable, Equatable {
         share("sequenceShare", sequenceShare)
         share("noNetworkProbability", noNetworkProbability)
         share("cellularAtWorkShare", cellularAtWorkShare)
+        func bounded(_ name: String, _ r: DoubleRange, below limit: Double = 1) {
+            if !(r.min >= 0 && r.min <= r.max && r.max <= limit) {
+                out.append("\(name) must have 0 ≤ min ≤ max ≤ \(limit), not \(r.min)…\(r.max)")
+            }
+        }
+        bounded("idleSessionsPerDay", idleSessionsPerDay, below: 200)
+        bounded("continueProbability", continueProbability, below: 0.98)
+        bounded("returnProbability", returnProbability)
+        bounded("switchSeconds", switchSeconds, below: 3600)
+        bounded("followUpProbability", followUpProbability, below: 0.95)
+        bounded("followUpMinutes", followUpMinutes, below: 1440)
+        if !(0...5).contains(transitionSpread) {
+            out.append("transitionSpread must be in 0…5, not \(transitionSpread)")
+        }
+        if !(0...20).contains(promptRateScale) { out.append("promptRateScale must be in 0…20, not \(promptRateScale)") }
         range("appsPerUser", appsPerUser, 1)
         range("driftMinutesPerWeek", driftMinutesPerWeek, 0)
         range("vacationDays", vacationDays, 1)

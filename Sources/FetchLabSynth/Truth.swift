@@ -48,7 +48,7 @@ public struct ContentProcess: Codable, Sendable, Equatable {
 public enum HabitKind: String, Codable, Sendable {
     /// Clock-like: at set times of day (peaks).
     case routine
-    /// Several short sessions close together, a few times a day.
+    /// Checked on a prompt (a notification) several times a day: each opens a session.
     case burst
     /// At random times while awake.
     case irregular
@@ -88,17 +88,72 @@ public struct Follow: Codable, Sendable, Equatable {
     public var delayMinutes: Double
 }
 
+/// An app a user habitually opens next, and how likely.
+public struct NextApp: Codable, Sendable, Equatable {
+    public var app: String
+    public var probability: Double
+}
+
 /// One user's habit with one app.
 public struct AppHabit: Codable, Sendable, Equatable {
     public var app: String
     public var kind: HabitKind
     public var peaks: [Peak] = []
+    /// Burst habits: sessions a day this app opens on a prompt (a notification).
     public var burstsPerDay: Double?
-    public var launchesPerBurst: Double?
+    /// Irregular habits: sessions a day this app opens at random waking times.
     public var ratePerDay: Double?
     public var follows: Follow?
     /// Mean time in the foreground per launch, minutes.
     public var sessionMinutes: Double
+    /// How often a session started from idle time opens with this app (relative weight).
+    public var entryWeight: Double?
+    /// Within a session, the apps this user opens after this one, with probabilities summing to
+    /// 1 (used when the session goes on to a new app; ``Follow`` comes first).
+    public var next: [NextApp]?
+
+    public init(
+        app: String, kind: HabitKind, peaks: [Peak] = [], burstsPerDay: Double? = nil, ratePerDay: Double? = nil,
+        follows: Follow? = nil, sessionMinutes: Double, entryWeight: Double? = nil, next: [NextApp]? = nil
+    ) {
+        self.app = app
+        self.kind = kind
+        self.peaks = peaks
+        self.burstsPerDay = burstsPerDay
+        self.ratePerDay = ratePerDay
+        self.follows = follows
+        self.sessionMinutes = sessionMinutes
+        self.entryWeight = entryWeight
+        self.next = next
+    }
+}
+
+/// A time of day around which a user's idle-time sessions cluster.
+public struct RhythmPeak: Codable, Sendable, Equatable {
+    /// Local minute of the day (on weekends the morning peak moves with the later wake).
+    public var minute: Double
+    public var spreadMinutes: Double
+    public var weight: Double
+}
+
+/// How a user moves through their phone: sessions of several apps in a row. Absent (hand-made
+/// personas): every launch is its own session, save the ``Follow`` habits.
+public struct SessionHabits: Codable, Sendable, Equatable {
+    /// Sessions a day started from idle time (besides routines, prompts and follow-ups).
+    public var idleSessionsPerDay: Double
+    /// After each launch in a session, the chance that another launch follows.
+    public var continueProbability: Double
+    /// When the session goes on, the chance it goes back to an app already used in it.
+    public var returnProbability: Double
+    /// Mean pause between leaving one app and opening the next, seconds.
+    public var switchSeconds: Double
+    /// The chance that a session is followed by another one soon, and the median wait (minutes;
+    /// log-normal, `followUpSpread` its log standard deviation).
+    public var followUpProbability: Double
+    public var followUpMinutes: Double
+    public var followUpSpread: Double
+    /// Times of day idle sessions and answered prompts cluster around.
+    public var rhythm: [RhythmPeak]
 }
 
 /// Days `[start, end)` counted from the first day of the log.
@@ -144,6 +199,8 @@ public struct UserTruth: Codable, Sendable, Equatable {
     public var offDays: [Int]
     public var refreshOff: RefreshOff?
     public var apps: [AppHabit]
+    /// Multi-app sessions (nil: single-app sessions).
+    public var sessions: SessionHabits? = nil
 }
 
 /// A truth file as `fetchlab generate` writes it: the parts a reader needs.

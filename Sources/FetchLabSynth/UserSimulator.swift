@@ -87,62 +87,22 @@ public struct UserSimulator: Sendable {
         let sleep = truth.sleepMinute
         let flight = travelDay ? (600.0, 780.0) : nil  // 10:00–13:00 local, phone in flight mode
 
-        // Launches, in local seconds after midnight.
-        var launches: [(second: Int, app: Int)] = []
+        // Launches, in local seconds after midnight, each with the end of its use.
+        var launches: [PlannedLaunch] = []
         if !offDays.contains(d) {
-            for (a, habit) in truth.apps.enumerated() {
-                switch habit.kind {
-                case .routine:
-                    for peak in habit.peaks {
-                        guard let centre = peak.expectedMinute(day: d, weekend: weekend) else { continue }
-                        var p = weekend ? peak.weekendProbability : peak.probability
-                        if vacation || onTrip { p *= 0.4 }
-                        guard rng.chance(p) else { continue }
-                        let minute = centre + rng.normal(sd: peak.spreadMinutes)
-                        if minute >= 0 && minute < 1440 { launches.append((Int(minute * 60), a)) }
-                    }
-                case .burst:
-                    let bursts = rng.poisson((habit.burstsPerDay ?? 0) * (vacation ? 1.2 : 1))
-                    for _ in 0..<bursts {
-                        var minute =
-                            rng.chance(0.5) && sleep > 1140
-                            ? rng.uniform(1140, Double(sleep)) : rng.uniform(Double(wake), Double(sleep))
-                        let n = 1 + rng.poisson(max(0, (habit.launchesPerBurst ?? 1) - 1))
-                        for _ in 0..<n where minute < 1440 {
-                            launches.append((Int(minute * 60), a))
-                            minute += 1 + rng.exponential(mean: 4)
-                        }
-                    }
-                case .irregular:
-                    for _ in 0..<rng.poisson(habit.ratePerDay ?? 0) {
-                        launches.append((Int(rng.uniform(Double(wake), Double(sleep)) * 60), a))
-                    }
-                }
-            }
-            // Habitual sequences: B shortly after A.
-            var followUps: [(second: Int, app: Int)] = []
-            for launch in launches {
-                for b in followers[launch.app] {
-                    let follow = truth.apps[b].follows!
-                    if rng.chance(follow.probability) {
-                        let delay = 20 + rng.exponential(mean: follow.delayMinutes * 60)
-                        followUps.append((launch.second + Int(delay), b))
-                    }
-                }
-            }
-            launches += followUps.filter { $0.second < Int(Seconds.perDay) }
+            var starts = sessionStarts(
+                day: d, weekend: weekend, vacation: vacation, onTrip: onTrip, wake: wake, sleep: sleep)
+            launches = runSessions(&starts, wake: wake, sleep: sleep)
             if let (from, to) = flight {
                 launches.removeAll { Double($0.second) >= from * 60 && Double($0.second) < to * 60 }
             }
-            launches.sort { $0.second != $1.second ? $0.second < $1.second : $0.app < $1.app }
         }
 
         // Sessions: each launch until a close (or force-quit) or the next launch.
         var screen = [Double](repeating: 0, count: 288)
         var dayEvents: [(second: Int, app: Int, kind: UsageEventKind)] = []
         for (i, launch) in launches.enumerated() {
-            let mean = truth.apps[launch.app].sessionMinutes * 60
-            var end = launch.second + 10 + Int(rng.exponential(mean: mean))
+            var end = launch.end
             if i + 1 < launches.count { end = min(end, launches[i + 1].second - 1) }
             end = min(end, Int(Seconds.perDay) - 1)
             if end <= launch.second { continue }  // two launches in one second: the later one stands
@@ -266,5 +226,154 @@ public struct UserSimulator: Sendable {
                         network: network, lowPower: lowPower))
             }
         }
+    }
+}
+
+/// A launch the day's sessions planned: its local second, the app, and when its use ends (a
+/// later launch may cut it short).
+struct PlannedLaunch: Equatable {
+    var second: Int
+    var app: Int
+    var end: Int
+}
+
+/// What opens a session: a routine (at its time, interrupting whatever the user is doing), a
+/// prompt, random use, idle time or a follow-up (these wait until the user is free).
+struct SessionStart: Equatable {
+    var second: Int
+    var app: Int
+    var routine: Bool
+}
+
+extension UserSimulator {
+    /// The sessions a day opens with, in time order.
+    fileprivate mutating func sessionStarts(
+        day d: Int, weekend: Bool, vacation: Bool, onTrip: Bool, wake: Int, sleep: Int
+    ) -> [SessionStart] {
+        var starts: [SessionStart] = []
+        for (a, habit) in truth.apps.enumerated() {
+            switch habit.kind {
+            case .routine:
+                for peak in habit.peaks {
+                    guard let centre = peak.expectedMinute(day: d, weekend: weekend) else { continue }
+                    var p = weekend ? peak.weekendProbability : peak.probability
+                    if vacation || onTrip { p *= 0.4 }
+                    guard rng.chance(p) else { continue }
+                    let minute = centre + rng.normal(sd: peak.spreadMinutes)
+                    if minute >= 0 && minute < 1440 {
+                        starts.append(SessionStart(second: Int(minute * 60), app: a, routine: true))
+                    }
+                }
+            case .burst:
+                for _ in 0..<rng.poisson((habit.burstsPerDay ?? 0) * (vacation ? 1.2 : 1)) {
+                    let minute =
+                        truth.sessions != nil && rng.chance(0.5)
+                        ? rhythmMinute(weekend: weekend, wake: wake, sleep: sleep)
+                        : rng.uniform(Double(wake), Double(sleep))
+                    starts.append(SessionStart(second: Int(minute * 60), app: a, routine: false))
+                }
+            case .irregular:
+                for _ in 0..<rng.poisson(habit.ratePerDay ?? 0) {
+                    starts.append(
+                        SessionStart(second: Int(rng.uniform(Double(wake), Double(sleep)) * 60), app: a, routine: false)
+                    )
+                }
+            }
+        }
+        if let habits = truth.sessions {
+            let relaxed = weekend || vacation || onTrip
+            for _ in 0..<rng.poisson(habits.idleSessionsPerDay * (relaxed ? 1.15 : 1)) {
+                let minute = rhythmMinute(weekend: weekend, wake: wake, sleep: sleep)
+                starts.append(SessionStart(second: Int(minute * 60), app: entryApp(), routine: false))
+            }
+        }
+        starts.sort { $0.second != $1.second ? $0.second < $1.second : $0.app < $1.app }
+        return starts
+    }
+
+    /// A waking minute drawn from the user's rhythm (a quarter of the time anywhere while awake);
+    /// on relaxed days the morning peak moves with the later wake.
+    private mutating func rhythmMinute(weekend: Bool, wake: Int, sleep: Int) -> Double {
+        guard let rhythm = truth.sessions?.rhythm, !rhythm.isEmpty, sleep - wake > 60, !rng.chance(0.25) else {
+            return rng.uniform(Double(wake), Double(sleep))
+        }
+        let i = rng.weighted(rhythm.indices.map { ($0, rhythm[$0].weight) })
+        var centre = rhythm[i].minute
+        if i == 0 { centre += Double(wake - truth.wakeMinute) }
+        let minute = centre + rng.normal(sd: rhythm[i].spreadMinutes)
+        return min(Double(sleep) - 1, max(Double(wake), minute))
+    }
+
+    /// The app an idle-time session opens with.
+    private mutating func entryApp() -> Int {
+        rng.weighted(truth.apps.indices.map { ($0, truth.apps[$0].entryWeight ?? 1) })
+    }
+
+    /// Lives the day's sessions in time order: each moves from app to app until the user puts
+    /// the phone down, and may be followed by another soon after. A routine interrupts what the
+    /// user is doing; any other start waits until they are free.
+    fileprivate mutating func runSessions(_ starts: inout [SessionStart], wake: Int, sleep: Int) -> [PlannedLaunch] {
+        let day = Int(Seconds.perDay)
+        var out: [PlannedLaunch] = []
+        var busyUntil = Int.min
+        var k = 0
+        while k < starts.count {
+            var start = starts[k]
+            k += 1
+            if start.second < busyUntil {
+                if start.routine {
+                    while let last = out.last, last.second >= start.second { out.removeLast() }
+                } else {
+                    start.second = busyUntil + 1 + Int(rng.exponential(mean: truth.sessions?.switchSeconds ?? 20))
+                }
+            }
+            guard start.second >= 0 && start.second < day else { continue }
+            var t = start.second
+            var app = start.app
+            var used: [Int] = []
+            var end = t
+            while true {
+                end = t + 10 + Int(rng.exponential(mean: truth.apps[app].sessionMinutes * 60))
+                out.append(PlannedLaunch(second: t, app: app, end: end))
+                used.append(app)
+                guard let (next, at) = nextLaunch(after: app, at: t, end: end, used: used), at < day else { break }
+                t = at
+                app = next
+            }
+            busyUntil = end
+            if let habits = truth.sessions, rng.chance(habits.followUpProbability) {
+                let wait = habits.followUpMinutes * Foundation.exp(rng.normal(sd: habits.followUpSpread))
+                let second = end + Int(wait * 60)
+                if second < min(day, (sleep + 30) * 60) {
+                    let app = rng.chance(0.7) ? used[rng.int(0, used.count - 1)] : entryApp()
+                    let follow = SessionStart(second: second, app: app, routine: false)
+                    var i = k
+                    while i < starts.count && starts[i].second <= second { i += 1 }
+                    starts.insert(follow, at: i)
+                }
+            }
+        }
+        return out
+    }
+
+    /// The session's next launch after `app` (launched at `t`, used until `end`), if it goes on:
+    /// a habitual follower first, else back to an app already used, else a habitual next app.
+    private mutating func nextLaunch(after app: Int, at t: Int, end: Int, used: [Int]) -> (app: Int, second: Int)? {
+        for b in followers[app] {
+            let follow = truth.apps[b].follows!
+            if rng.chance(follow.probability) {
+                return (b, t + 20 + Int(rng.exponential(mean: follow.delayMinutes * 60)))
+            }
+        }
+        guard let habits = truth.sessions, rng.chance(habits.continueProbability) else { return nil }
+        let at = end + 1 + Int(rng.exponential(mean: habits.switchSeconds))
+        let earlier = used.filter { $0 != app }
+        if !earlier.isEmpty, rng.chance(habits.returnProbability) {
+            let previous = earlier[earlier.count - 1]
+            return (rng.chance(0.6) ? previous : earlier[rng.int(0, earlier.count - 1)], at)
+        }
+        guard let next = truth.apps[app].next, !next.isEmpty else { return nil }
+        guard let b = appIndex[rng.weighted(next.map { ($0.app, $0.probability) })] else { return nil }
+        return (b, at)
     }
 }
