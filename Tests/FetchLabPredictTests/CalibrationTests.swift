@@ -150,7 +150,7 @@ private func samples(_ pairs: [(Double, Int)]) -> [CalibrationSample] {
     /// what happens on held-out time within 0.05 in every bin with enough fetches, while the raw
     /// scores do not.
     @Test func calibratedFetchProbabilitiesAgreeWithHeldOutOutcomes() throws {
-        let histories = Population.histories(users: 6, days: 24, seed: 12)
+        let histories = Population.histories(users: 12, days: 30, seed: 12)
         var options = EvaluationOptions()
         options.originEveryHours = 24
         let report = Evaluator(options: options).evaluate(histories)
