@@ -33,7 +33,7 @@ struct DescribeCommand: ParsableCommand {
             let everyone = try queries.usersWithLaunches()
             let known = Set(everyone.map(\.name))
             if let missing = users.first(where: { !known.contains($0) }) {
-                throw CommandFailure("\(database.db): \(PredictionError.unknown(missing, among: Array(known)))")
+                throw CommandFailure("\(database.db): \(PredictionError.unknown(missing, among: everyone.map(\.name)))")
             }
             var seen: Set<String> = []
             let names = users.isEmpty ? everyone : users.filter { seen.insert($0).inserted }.map { UserID($0) }
