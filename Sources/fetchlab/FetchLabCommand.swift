@@ -10,7 +10,8 @@ struct FetchLabCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             DemoCommand.self, ImportCommand.self, InspectCommand.self, GenerateCommand.self, PredictCommand.self,
-            EvaluatePredictorsCommand.self, CompareCommand.self, TuneCommand.self, RunsCommand.self, ReportCommand.self,
+            DescribeCommand.self, EvaluatePredictorsCommand.self, CompareCommand.self, TuneCommand.self,
+            RunsCommand.self, ReportCommand.self,
         ]
     )
 

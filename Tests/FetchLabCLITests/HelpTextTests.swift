@@ -4,7 +4,9 @@ import _FetchLabTestSupport
 
 /// Help is read by people: its paragraphs are wrapped by the parser, never broken by the source.
 @Suite struct HelpTextTests {
-    @Test(arguments: ["demo", "import", "inspect", "generate", "predict", "evaluate-predictors", "compare", "runs"])
+    @Test(arguments: [
+        "demo", "import", "inspect", "describe", "generate", "predict", "evaluate-predictors", "compare", "runs",
+    ])
     func discussionsAreNotBrokenMidSentence(command: String) throws {
         let help = try run(fetchlabBinary(), [command, "--help"])
         #expect(help.status == 0)

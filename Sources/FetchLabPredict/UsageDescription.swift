@@ -1,0 +1,480 @@
+import FetchLabCore
+import Foundation
+
+/// How predictable a population's launches are: launch classes, same-app gaps, sessions, launch
+/// rates, regularity, weekday against weekend, hour-of-day entropy and transition concentration,
+/// pooled over the users given. Only launches are read, on each launch's local clock.
+///
+/// Percentiles (medians too) interpolate linearly between order statistics: the q-th of n sorted
+/// values x₀ … xₙ₋₁ is x at position h = q·(n − 1), between x⌊h⌋ and x⌈h⌉ (numpy's default
+/// rule). A statistic with nothing to be computed from is nil; the counts beside it say why.
+public struct UsageDescription: Codable, Sendable, Equatable {
+    /// The window W: launches at most this far apart (inclusive) belong to one session.
+    public static let window: Microseconds = 15 * Microseconds.perMinute
+    /// The launches an app needs (per user) to count as a regular app.
+    public static let regularMinimumLaunches = 20
+    /// The half-width of an app's usual-time window, in minutes (a window holds 2·30 + 1 minutes).
+    public static let usualWindowHalfWidth = 30
+    /// The most usual-time windows an app gets.
+    public static let maximumUsualWindows = 6
+
+    /// Users with at least one launch.
+    public var users: Int
+    public var launches: Int
+    /// Distinct (user, app) pairs with a launch.
+    public var apps: Int
+    /// Summed over users: the local days from the user's first launch's day to the last's, inclusive.
+    public var userDays: Int
+    public var classes: LaunchClasses
+    /// Gaps between consecutive launches of the same app by the same user, in minutes.
+    public var sameAppGaps: GapPercentiles
+    public var sessions: SessionSummary
+    public var rates: LaunchRates
+    public var regularity: Regularity
+    public var weekdayWeekend: WeekdayWeekend
+    public var hourEntropy: HourEntropy
+    public var transitions: Transitions
+
+    /// The shares of launches that start a session cold, return to the same app, or follow another app.
+    public struct LaunchClasses: Codable, Sendable, Equatable {
+        /// No launch of any app of the user in the W before (the user's first launch is cold).
+        public var cold: Int
+        /// Not cold, and the same app's previous launch came at most W before.
+        public var sameApp: Int
+        /// The rest: another app was launched in the W before, this one not.
+        public var afterOtherApp: Int
+        public var coldShare: Double?
+        public var sameAppShare: Double?
+        public var afterOtherAppShare: Double?
+    }
+
+    /// Percentiles of a set of durations in minutes; nil when `count` is 0.
+    public struct GapPercentiles: Codable, Sendable, Equatable {
+        public var count: Int
+        public var p10: Double?
+        public var p25: Double?
+        public var median: Double?
+        public var p75: Double?
+        public var p90: Double?
+    }
+
+    /// A user's launches split where consecutive launches (any apps) are more than W apart.
+    public struct SessionSummary: Codable, Sendable, Equatable {
+        public var count: Int
+        public var appsMean: Double?
+        /// The 90th percentile of distinct apps per session (linear interpolation).
+        public var appsP90: Double?
+        public var launchesMean: Double?
+        /// Last launch − first launch of a session, in minutes (0 for a one-launch session).
+        public var lengthMedianMinutes: Double?
+        public var lengthP90Minutes: Double?
+    }
+
+    /// Launch rates per day of a user's day span.
+    public struct LaunchRates: Codable, Sendable, Equatable {
+        /// Apps with at least ``UsageDescription/regularMinimumLaunches`` launches (per user).
+        public var regularApps: Int
+        /// Median over regular apps of their launches ÷ their user's days.
+        public var perAppDayMedian: Double?
+        /// All launches ÷ user-days.
+        public var perUserDay: Double?
+    }
+
+    /// The share of a regular app's launches inside its usual-time windows.
+    public struct Regularity: Codable, Sendable, Equatable {
+        public var regularApps: Int
+        /// The regular apps' launches inside their windows ÷ all their launches.
+        public var pooledShare: Double?
+        public var medianShare: Double?
+    }
+
+    /// Launches per weekday against per weekend day (Saturday, Sunday; local).
+    public struct WeekdayWeekend: Codable, Sendable, Equatable {
+        public var weekdayLaunches: Int
+        public var weekendLaunches: Int
+        /// Weekdays and weekend days in the users' day spans, summed over users.
+        public var weekdays: Int
+        public var weekendDays: Int
+        public var perWeekday: Double?
+        public var perWeekendDay: Double?
+        /// Per weekend day ÷ per weekday.
+        public var weekendToWeekdayRatio: Double?
+        /// Total-variation distance between the weekday and the weekend 24-bin hour-of-day
+        /// profiles (pooled over users, each normalised): 0 the same, 1 disjoint.
+        public var hourProfileDistance: Double?
+    }
+
+    /// Shannon entropy, in bits, of 24-bin local hour-of-day profiles (at most log2 24 ≈ 4.585).
+    public struct HourEntropy: Codable, Sendable, Equatable {
+        /// Of all launches pooled.
+        public var pooledBits: Double?
+        /// The median over regular apps of each app's own profile's entropy.
+        public var regularAppMedianBits: Double?
+    }
+
+    /// How often the next launch in a session is the app's usual successor.
+    public struct Transitions: Codable, Sendable, Equatable {
+        /// Consecutive launches (a, b) of a user at most W apart.
+        public var pairs: Int
+        /// Share of pairs whose b is a's most frequent successor in the user's whole history.
+        public var top1Share: Double?
+        /// Share of pairs whose b is among a's 3 most frequent successors.
+        public var top3Share: Double?
+    }
+
+    /// The description of `histories` pooled (users without launches are left out).
+    public static func describe(_ histories: [UserHistory]) -> UsageDescription {
+        var tally = Tally()
+        for part in ParallelMap.map(histories, { Tally($0) }) { tally.merge(part) }
+        return tally.description
+    }
+
+    /// The q-th percentile (0 ≤ q ≤ 1) of `sorted` (ascending), by linear interpolation between
+    /// order statistics (numpy's default); nil when empty.
+    public static func percentile(_ sorted: [Double], _ q: Double) -> Double? {
+        guard let first = sorted.first else { return nil }
+        if sorted.count == 1 { return first }
+        let h = q * Double(sorted.count - 1)
+        let lo = Int(h.rounded(.down))
+        let hi = min(lo + 1, sorted.count - 1)
+        return sorted[lo] + (h - Double(lo)) * (sorted[hi] - sorted[lo])
+    }
+
+    /// Shannon entropy in bits of a histogram (nil when it is empty).
+    public static func entropyBits(_ counts: [Int]) -> Double? {
+        let total = counts.reduce(0, +)
+        guard total > 0 else { return nil }
+        return counts.reduce(0.0) { h, c in
+            guard c > 0 else { return h }
+            let p = Double(c) / Double(total)
+            return h - p * log2(p)
+        }
+    }
+
+    /// The total-variation distance between two histograms, each normalised (nil when one is empty).
+    public static func totalVariation(_ a: [Int], _ b: [Int]) -> Double? {
+        let (ta, tb) = (a.reduce(0, +), b.reduce(0, +))
+        guard ta > 0, tb > 0 else { return nil }
+        return zip(a, b).reduce(0.0) { $0 + abs(Double($1.0) / Double(ta) - Double($1.1) / Double(tb)) } / 2
+    }
+
+    /// How many of `minutes` (local minutes of the day) fall inside `k` greedy one-hour windows:
+    /// each window (centre c, minutes c − 30 … c + 30, circular over midnight) is the one holding
+    /// most of the launches not yet covered (the earliest centre on ties); its launches are then
+    /// covered.
+    public static func coveredByUsualWindows(_ minutes: [Int], windows k: Int) -> Int {
+        var remaining = [Int](repeating: 0, count: 1440)
+        for m in minutes { remaining[((m % 1440) + 1440) % 1440] += 1 }
+        let half = usualWindowHalfWidth
+        var covered = 0
+        for _ in 0..<k {
+            // Window sums for every centre, sliding around the circle.
+            var sum = 0
+            for d in -half...half { sum += remaining[(d + 1440) % 1440] }
+            var (best, bestCentre) = (sum, 0)
+            for c in 1..<1440 {
+                sum += remaining[(c + half) % 1440] - remaining[(c - half - 1 + 1440) % 1440]
+                if sum > best { (best, bestCentre) = (sum, c) }
+            }
+            guard best > 0 else { break }
+            covered += best
+            for d in -half...half { remaining[(bestCentre + d + 1440) % 1440] = 0 }
+        }
+        return covered
+    }
+
+    /// The number of usual-time windows of an app: its median launches per active day, rounded
+    /// (halves up), at least 1 and at most ``maximumUsualWindows``.
+    public static func usualWindowCount(launchesPerActiveDay: [Int]) -> Int {
+        let median = percentile(launchesPerActiveDay.map(Double.init).sorted(), 0.5) ?? 1
+        return min(maximumUsualWindows, max(1, Int(median.rounded(.toNearestOrAwayFromZero))))
+    }
+}
+
+extension UsageDescription {
+    /// The parts of a description that add up over users: one user's by ``init(_:)``, several by
+    /// ``merge(_:)``. For describing users loaded in batches without holding them all.
+    public struct Tally: Sendable {
+        var users = 0
+        var launches = 0
+        var apps = 0
+        var userDays = 0
+        var cold = 0
+        var sameApp = 0
+        var afterOther = 0
+        var gaps: [Double] = []
+        var sessionApps: [Double] = []
+        var sessionLaunches: [Double] = []
+        var sessionLengths: [Double] = []
+        var appDayRates: [Double] = []
+        var regularLaunches = 0
+        var regularCovered = 0
+        var regularShares: [Double] = []
+        var appEntropies: [Double] = []
+        var weekdays = 0
+        var weekendDays = 0
+        var weekdayHours = [Int](repeating: 0, count: 24)
+        var weekendHours = [Int](repeating: 0, count: 24)
+        var pairs = 0
+        var top1 = 0
+        var top3 = 0
+
+        public init() {}
+
+        /// One user's tally (empty when the user has no launches).
+        public init(_ history: UserHistory) {
+            let launches = history.launches
+            guard !launches.isEmpty else { return }
+            let window = UsageDescription.window
+            users = 1
+            self.launches = launches.count
+            let days = launches.map(\.localDay)
+            let (firstDay, lastDay) = (days.min() ?? 0, days.max() ?? 0)
+            let span = lastDay - firstDay + 1
+            userDays = span
+            for day in firstDay...lastDay {
+                if LocalCalendar.isWeekend(day) { weekendDays += 1 } else { weekdays += 1 }
+            }
+
+            // Classes, gaps and sessions in one pass.
+            var byApp: [Int32: [Int]] = [:]  // launch indices per app
+            var sessionStart = 0
+            var sessionAppSet: Set<Int32> = []
+            func closeSession(_ end: Int) {
+                sessionApps.append(Double(sessionAppSet.count))
+                sessionLaunches.append(Double(end - sessionStart))
+                sessionLengths.append(
+                    Double(launches[end - 1].time - launches[sessionStart].time) / Double(Microseconds.perMinute))
+            }
+            for (i, launch) in launches.enumerated() {
+                let previousOfApp = byApp[launch.app]?.last.map { launches[$0].time }
+                if let previousOfApp {
+                    gaps.append(Double(launch.time - previousOfApp) / Double(Microseconds.perMinute))
+                }
+                if i == 0 || launch.time - launches[i - 1].time > window {
+                    cold += 1
+                    if i > 0 { closeSession(i) }
+                    sessionStart = i
+                    sessionAppSet = []
+                } else if let previousOfApp, launch.time - previousOfApp <= window {
+                    sameApp += 1
+                } else {
+                    afterOther += 1
+                }
+                sessionAppSet.insert(launch.app)
+                byApp[launch.app, default: []].append(i)
+                let hour = launch.localMinute / 60
+                if LocalCalendar.isWeekend(days[i]) { weekendHours[hour] += 1 } else { weekdayHours[hour] += 1 }
+            }
+            closeSession(launches.count)
+            apps = byApp.count
+
+            // Regular apps: rate per user-day, usual-time windows, own hour profile.
+            for app in byApp.keys.sorted() {
+                let indices = byApp[app] ?? []
+                guard indices.count >= UsageDescription.regularMinimumLaunches else { continue }
+                appDayRates.append(Double(indices.count) / Double(span))
+                var perDay: [Int: Int] = [:]
+                var hours = [Int](repeating: 0, count: 24)
+                var minutes: [Int] = []
+                for i in indices {
+                    perDay[days[i], default: 0] += 1
+                    let minute = launches[i].localMinute
+                    minutes.append(minute)
+                    hours[minute / 60] += 1
+                }
+                let k = UsageDescription.usualWindowCount(launchesPerActiveDay: Array(perDay.values))
+                let covered = UsageDescription.coveredByUsualWindows(minutes, windows: k)
+                regularLaunches += indices.count
+                regularCovered += covered
+                regularShares.append(Double(covered) / Double(indices.count))
+                if let h = UsageDescription.entropyBits(hours) { appEntropies.append(h) }
+            }
+
+            // Transitions inside sessions; a's successors ranked by count, then by first appearance.
+            var successors: [Int32: [(app: Int32, count: Int)]] = [:]
+            var observed: [(Int32, Int32)] = []
+            for i in launches.indices.dropFirst() where launches[i].time - launches[i - 1].time <= window {
+                let (a, b) = (launches[i - 1].app, launches[i].app)
+                observed.append((a, b))
+                if let j = successors[a]?.firstIndex(where: { $0.app == b }) {
+                    successors[a]![j].count += 1
+                } else {
+                    successors[a, default: []].append((b, 1))
+                }
+            }
+            var ranked: [Int32: [Int32]] = [:]
+            for (a, list) in successors {
+                // Stable sort: equal counts keep their order of first appearance.
+                ranked[a] = list.enumerated().sorted { ($1.element.count, $0.offset) < ($0.element.count, $1.offset) }
+                    .prefix(3).map(\.element.app)
+            }
+            pairs = observed.count
+            for (a, b) in observed {
+                let top = ranked[a] ?? []
+                if top.first == b { top1 += 1 }
+                if top.contains(b) { top3 += 1 }
+            }
+        }
+
+        /// Adds another tally's users.
+        public mutating func merge(_ other: Tally) {
+            users += other.users
+            launches += other.launches
+            apps += other.apps
+            userDays += other.userDays
+            cold += other.cold
+            sameApp += other.sameApp
+            afterOther += other.afterOther
+            gaps += other.gaps
+            sessionApps += other.sessionApps
+            sessionLaunches += other.sessionLaunches
+            sessionLengths += other.sessionLengths
+            appDayRates += other.appDayRates
+            regularLaunches += other.regularLaunches
+            regularCovered += other.regularCovered
+            regularShares += other.regularShares
+            appEntropies += other.appEntropies
+            weekdays += other.weekdays
+            weekendDays += other.weekendDays
+            for h in 0..<24 {
+                weekdayHours[h] += other.weekdayHours[h]
+                weekendHours[h] += other.weekendHours[h]
+            }
+            pairs += other.pairs
+            top1 += other.top1
+            top3 += other.top3
+        }
+
+        /// The statistics of the users tallied.
+        public var description: UsageDescription {
+            func share(_ part: Int, _ whole: Int) -> Double? { whole > 0 ? Double(part) / Double(whole) : nil }
+            func mean(_ xs: [Double]) -> Double? { xs.isEmpty ? nil : xs.reduce(0, +) / Double(xs.count) }
+            let gaps = gaps.sorted()
+            let sessionApps = sessionApps.sorted()
+            let lengths = sessionLengths.sorted()
+            let weekdayLaunches = weekdayHours.reduce(0, +)
+            let weekendLaunches = weekendHours.reduce(0, +)
+            let perWeekday = weekdays > 0 ? Double(weekdayLaunches) / Double(weekdays) : nil
+            let perWeekend = weekendDays > 0 ? Double(weekendLaunches) / Double(weekendDays) : nil
+            let ratio = perWeekday.flatMap { wd in perWeekend.flatMap { we in wd > 0 ? we / wd : nil } }
+            return UsageDescription(
+                users: users, launches: launches, apps: apps, userDays: userDays,
+                classes: LaunchClasses(
+                    cold: cold, sameApp: sameApp, afterOtherApp: afterOther, coldShare: share(cold, launches),
+                    sameAppShare: share(sameApp, launches), afterOtherAppShare: share(afterOther, launches)),
+                sameAppGaps: GapPercentiles(
+                    count: gaps.count, p10: percentile(gaps, 0.1), p25: percentile(gaps, 0.25),
+                    median: percentile(gaps, 0.5), p75: percentile(gaps, 0.75), p90: percentile(gaps, 0.9)),
+                sessions: SessionSummary(
+                    count: sessionApps.count, appsMean: mean(sessionApps), appsP90: percentile(sessionApps, 0.9),
+                    launchesMean: mean(sessionLaunches), lengthMedianMinutes: percentile(lengths, 0.5),
+                    lengthP90Minutes: percentile(lengths, 0.9)),
+                rates: LaunchRates(
+                    regularApps: appDayRates.count, perAppDayMedian: percentile(appDayRates.sorted(), 0.5),
+                    perUserDay: userDays > 0 ? Double(launches) / Double(userDays) : nil),
+                regularity: Regularity(
+                    regularApps: regularShares.count, pooledShare: share(regularCovered, regularLaunches),
+                    medianShare: percentile(regularShares.sorted(), 0.5)),
+                weekdayWeekend: WeekdayWeekend(
+                    weekdayLaunches: weekdayLaunches, weekendLaunches: weekendLaunches, weekdays: weekdays,
+                    weekendDays: weekendDays, perWeekday: perWeekday, perWeekendDay: perWeekend,
+                    weekendToWeekdayRatio: ratio, hourProfileDistance: totalVariation(weekdayHours, weekendHours)),
+                hourEntropy: HourEntropy(
+                    pooledBits: entropyBits(zip(weekdayHours, weekendHours).map { $0 + $1 }),
+                    regularAppMedianBits: percentile(appEntropies.sorted(), 0.5)),
+                transitions: Transitions(pairs: pairs, top1Share: share(top1, pairs), top3Share: share(top3, pairs)))
+        }
+    }
+}
+
+// MARK: - Encoding
+
+// Every key is written (in this file: the synthesized CodingKeys are private to it), a statistic that cannot be computed as null (the synthesized encoding
+// would leave it out), so that scripts reading `fetchlab describe --format json` see the same keys
+// for every database. Decoding is synthesized.
+
+extension UsageDescription.LaunchClasses {
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(cold, forKey: .cold)
+        try c.encode(sameApp, forKey: .sameApp)
+        try c.encode(afterOtherApp, forKey: .afterOtherApp)
+        try c.encode(coldShare, forKey: .coldShare)
+        try c.encode(sameAppShare, forKey: .sameAppShare)
+        try c.encode(afterOtherAppShare, forKey: .afterOtherAppShare)
+    }
+}
+
+extension UsageDescription.GapPercentiles {
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(count, forKey: .count)
+        try c.encode(p10, forKey: .p10)
+        try c.encode(p25, forKey: .p25)
+        try c.encode(median, forKey: .median)
+        try c.encode(p75, forKey: .p75)
+        try c.encode(p90, forKey: .p90)
+    }
+}
+
+extension UsageDescription.SessionSummary {
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(count, forKey: .count)
+        try c.encode(appsMean, forKey: .appsMean)
+        try c.encode(appsP90, forKey: .appsP90)
+        try c.encode(launchesMean, forKey: .launchesMean)
+        try c.encode(lengthMedianMinutes, forKey: .lengthMedianMinutes)
+        try c.encode(lengthP90Minutes, forKey: .lengthP90Minutes)
+    }
+}
+
+extension UsageDescription.LaunchRates {
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(regularApps, forKey: .regularApps)
+        try c.encode(perAppDayMedian, forKey: .perAppDayMedian)
+        try c.encode(perUserDay, forKey: .perUserDay)
+    }
+}
+
+extension UsageDescription.Regularity {
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(regularApps, forKey: .regularApps)
+        try c.encode(pooledShare, forKey: .pooledShare)
+        try c.encode(medianShare, forKey: .medianShare)
+    }
+}
+
+extension UsageDescription.WeekdayWeekend {
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(weekdayLaunches, forKey: .weekdayLaunches)
+        try c.encode(weekendLaunches, forKey: .weekendLaunches)
+        try c.encode(weekdays, forKey: .weekdays)
+        try c.encode(weekendDays, forKey: .weekendDays)
+        try c.encode(perWeekday, forKey: .perWeekday)
+        try c.encode(perWeekendDay, forKey: .perWeekendDay)
+        try c.encode(weekendToWeekdayRatio, forKey: .weekendToWeekdayRatio)
+        try c.encode(hourProfileDistance, forKey: .hourProfileDistance)
+    }
+}
+
+extension UsageDescription.HourEntropy {
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(pooledBits, forKey: .pooledBits)
+        try c.encode(regularAppMedianBits, forKey: .regularAppMedianBits)
+    }
+}
+
+extension UsageDescription.Transitions {
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(pairs, forKey: .pairs)
+        try c.encode(top1Share, forKey: .top1Share)
+        try c.encode(top3Share, forKey: .top3Share)
+    }
+}

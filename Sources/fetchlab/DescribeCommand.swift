@@ -1,0 +1,78 @@
+import ArgumentParser
+import FetchLabCore
+import FetchLabPredict
+import FetchLabReport
+import FetchLabStore
+import Foundation
+
+struct DescribeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "describe",
+        abstract:
+            "How predictable the launches are: launch classes, same-app gaps, sessions, launch rates, regularity, weekday against weekend, hour-of-day entropy, transitions.",
+        discussion: """
+            Statistics of the launches of every user in the database, pooled over users (or of the users named \
+            with --user), on each launch's local clock. The README's "fetchlab describe" section defines each one.
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(name: .customLong("user"), help: "Only this user (repeat for several).")
+    var users: [String] = []
+
+    @Flag(help: "Also describe each user on their own (one row per user).")
+    var perUser = false
+
+    @Option(help: "Output: text or json.")
+    var format: OutputFormat = .text
+
+    func run() throws {
+        try Exit.reporting {
+            let queries = try HistoryLoader.open(database.db)
+            let everyone = try queries.usersWithLaunches()
+            let known = Set(everyone.map(\.name))
+            if let missing = users.first(where: { !known.contains($0) }) {
+                throw CommandFailure("\(database.db): \(PredictionError.unknown(missing, among: everyone.map(\.name)))")
+            }
+            var seen: Set<String> = []
+            let names = users.isEmpty ? everyone : users.filter { seen.insert($0).inserted }.map { UserID($0) }
+            guard !names.isEmpty else {
+                throw CommandFailure("\(database.db): no launches to describe (import some usage logs first)")
+            }
+            let report = try describe(names, queries)
+            switch format {
+            case .json: print(Format.json(report))
+            case .text: print(DescribeRenderer.text(report))
+            }
+        }
+    }
+
+    /// Users in batches: loading from SQLite on this thread, tallying on all cores.
+    private func describe(_ names: [UserID], _ queries: UsageQueries) throws -> DescribeReport {
+        let showProgress = Terminal.stderrIsTerminal && format == .text
+        var total = UsageDescription.Tally()
+        var rows: [DescribeReport.UserRow] = []
+        var next = 0
+        while next < names.count {
+            let batch = names[next..<min(names.count, next + 256)]
+            var histories: [UserHistory] = []
+            for name in batch {
+                if let h = try queries.history(of: name) { histories.append(h) }
+            }
+            let tallies = ParallelMap.map(histories) { UsageDescription.Tally($0) }
+            for (h, tally) in zip(histories, tallies) {
+                total.merge(tally)
+                if perUser { rows.append(DescribeReport.UserRow(user: h.user.name, statistics: tally.description)) }
+            }
+            next += batch.count
+            if showProgress {
+                Terminal.progress(
+                    "\(Terminal.bar(fraction: Double(next) / Double(names.count))) "
+                        + "\(Format.count(next))/\(Format.count(names.count)) users")
+            }
+        }
+        if showProgress { Terminal.clearProgress() }
+        return DescribeReport(population: total.description, perUser: rows)
+    }
+}

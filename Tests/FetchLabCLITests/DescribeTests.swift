@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import _FetchLabTestSupport
+
+/// `fetchlab describe` run as a user runs it: on a small imported log and on the real dev logs.
+@Suite(.serialized) struct DescribeTests {
+    let dir = TemporaryDirectory()
+    var db: String { dir.path("usage.sqlite") }
+
+    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
+        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
+    }
+
+    /// Two users, 12 days, three apps (see `syntheticLaunchesCSV`), imported.
+    func imported() throws {
+        let file = try dir.write("usage.csv", syntheticLaunchesCSV())
+        let result = try fetchlab(["import", "--db", db, file])
+        #expect(result.status == 0, "\(result.err)")
+    }
+
+    static func number(_ json: [String: Any], _ path: String) -> Double? {
+        var node: Any? = json
+        for key in path.split(separator: ".") { node = (node as? [String: Any])?[String(key)] }
+        return (node as? NSNumber)?.doubleValue
+    }
+
+    @Test func textJSONAndUnknownUser() throws {
+        try imported()
+        let text = try fetchlab(["describe", "--db", db])
+        #expect(text.status == 0, "\(text.err)")
+        for heading in [
+            "Population", "Launch classes", "Same-app gap", "Sessions", "Launch rates", "Regularity",
+            "Weekday and weekend", "Hour-of-day entropy", "Transitions",
+        ] {
+            #expect(text.out.split(separator: "\n").contains { $0.hasPrefix(heading) }, "\(heading)")
+        }
+        #expect(text.out.contains("  users ") && text.out.contains("%") && text.out.contains(" min"))
+
+        let json = try fetchlab(["describe", "--db", db, "--format", "json", "--per-user"])
+        #expect(json.status == 0, "\(json.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let population = try #require(report["population"] as? [String: Any])
+        #expect(
+            population.keys.sorted() == [
+                "apps", "classes", "hourEntropy", "launches", "rates", "regularity", "sameAppGaps", "sessions",
+                "transitions", "userDays", "users", "weekdayWeekend",
+            ])
+        #expect(Self.number(population, "users") == 2)
+        let shares = ["coldShare", "sameAppShare", "afterOtherAppShare"].compactMap {
+            Self.number(population, "classes.\($0)")
+        }
+        #expect(shares.count == 3 && abs(shares.reduce(0, +) - 1) < 1e-9)
+        #expect(Self.number(population, "sameAppGaps.median") != nil)
+        let rows = try #require(report["perUser"] as? [[String: Any]])
+        #expect(rows.compactMap { $0["user"] as? String } == ["u0", "u1"])
+        let launches = rows.compactMap { ($0["statistics"] as? [String: Any]).flatMap { Self.number($0, "launches") } }
+        #expect(launches.reduce(0, +) == Self.number(population, "launches"))
+
+        // One user only; the same user twice counts once.
+        let one = try fetchlab(["describe", "--db", db, "--user", "u1", "--user", "u1", "--format", "json"])
+        #expect(one.status == 0, "\(one.err)")
+        let only = try #require(try JSONSerialization.jsonObject(with: one.stdout) as? [String: Any])
+        #expect(Self.number(only, "population.users") == 1)
+        #expect(Self.number(only, "population.launches") == launches.last)
+
+        let unknown = try fetchlab(["describe", "--db", db, "--user", "u0", "--user", "nobody"])
+        #expect(unknown.status == 1)
+        #expect(unknown.out.isEmpty)
+        #expect(unknown.err.split(separator: "\n").count == 1)
+        #expect(unknown.err.contains("\"nobody\""))
+    }
+
+    /// A database with a close but no launch.
+    @Test func noLaunchesIsAOneLineError() throws {
+        let closeOnly = "timestamp,user,app,event\n1709280000,u0,com.app0,close\n"
+        let empty = try fetchlab(["import", "--db", db, try dir.write("close.csv", closeOnly)])
+        #expect(empty.status == 0, "\(empty.err)")
+        let result = try fetchlab(["describe", "--db", db])
+        #expect(result.status == 1)
+        #expect(result.err.split(separator: "\n").count == 1)
+        #expect(result.err.contains("no launches"))
+    }
+
+    /// The figures the README quotes for the dev logs, imported as it says.
+    @Test(.enabled(if: sharedDatasets() != nil, "../shared/datasets is not here"))
+    func devLogs() throws {
+        let data = try #require(sharedDatasets())
+        let logs = try FileManager.default.contentsOfDirectory(atPath: data.path)
+            .filter { $0.hasPrefix("foreground") && $0.hasSuffix(".csv.gz") }.sorted()
+            .map { data.appendingPathComponent($0).path }
+        #expect(logs.count == 4)
+        let imported = try fetchlab(
+            [
+                "import", "--db", db, "--timezone", "Europe/Ljubljana", "--exclude", "*launcher*", "--exclude",
+                "com.example.nextapp", "--exclude", "com.android.systemui", "--exclude", "android",
+            ] + logs)
+        #expect(imported.status == 0, "\(imported.err)")
+        let result = try fetchlab(["describe", "--db", db, "--format", "json"])
+        #expect(result.status == 0, "\(result.err)")
+        let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let expected: [(String, Double)] = [
+            ("population.classes.coldShare", 0.251), ("population.classes.sameAppShare", 0.283),
+            ("population.classes.afterOtherAppShare", 0.466), ("population.sameAppGaps.median", 51.9),
+            ("population.sessions.appsMean", 2.61), ("population.sessions.appsP90", 5),
+            ("population.rates.perAppDayMedian", 3.06),
+        ]
+        for (path, value) in expected {
+            let got = try #require(Self.number(json, path), "\(path)")
+            #expect(abs(got - value) <= 0.01 * value, "\(path): \(got), expected \(value)")
+        }
+    }
+}
