@@ -81,9 +81,58 @@ import _FetchLabTestSupport
         #expect(result.err.contains("no launches"))
     }
 
-    /// The figures the README quotes for the dev logs, imported as it says.
+    /// The dev logs' pooled figures of the statistics the generator is calibrated on (issue 14's
+    /// table), as `devLogs()` measures them.
+    static let devTable: [(String, Double)] = [
+        ("population.classes.coldShare", 0.251), ("population.classes.sameAppShare", 0.283),
+        ("population.classes.afterOtherAppShare", 0.466), ("population.sameAppGaps.median", 51.9),
+        ("population.sessions.appsMean", 2.61), ("population.sessions.appsP90", 5),
+        ("population.rates.perAppDayMedian", 3.06),
+    ]
+
+    /// `describe --format json` of a freshly generated population (default config, a seed the
+    /// defaults were not tuned on), imported as a user would.
+    func generatedPopulation() throws -> [String: Any] {
+        let out = dir.path("generated")
+        let generated = try fetchlab([
+            "generate", "--users", "80", "--days", "28", "--seed", "2024", "--start", "2024-09-02", "--output", out,
+        ])
+        #expect(generated.status == 0, "\(generated.err)")
+        let generatedDB = dir.path("generated.sqlite")
+        let imported = try fetchlab(["import", "--db", generatedDB, out + "/usage.csv.gz"])
+        #expect(imported.status == 0, "\(imported.err)")
+        let result = try fetchlab(["describe", "--db", generatedDB, "--format", "json"])
+        #expect(result.status == 0, "\(result.err)")
+        return try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+    }
+
+    /// Every statistic of the table within ±25 % (relative) of `reference`.
+    func expectClose(_ generated: [String: Any], to reference: [(String, Double)]) throws {
+        for (path, value) in reference {
+            let got = try #require(Self.number(generated, path), "\(path)")
+            #expect(abs(got / value - 1) <= 0.25, "\(path): generated \(got), real \(value)")
+        }
+    }
+
+    /// The generator's defaults reproduce the real logs' session structure (checked against the
+    /// dev logs' recorded figures, so it runs where ../shared is absent too).
+    @Test func aGeneratedPopulationUsesItsPhoneLikeTheDevLogsRecorded() throws {
+        try expectClose(try generatedPopulation(), to: Self.devTable)
+    }
+
+    /// The same, against the dev logs measured now.
     @Test(.enabled(if: sharedDatasets() != nil, "../shared/datasets is not here"))
-    func devLogs() throws {
+    func aGeneratedPopulationUsesItsPhoneLikeTheDevLogs() throws {
+        try importDevLogs()
+        let result = try fetchlab(["describe", "--db", db, "--format", "json"])
+        #expect(result.status == 0, "\(result.err)")
+        let real = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let measured = try Self.devTable.map { (path, _) in (path, try #require(Self.number(real, path), "\(path)")) }
+        try expectClose(try generatedPopulation(), to: measured)
+    }
+
+    /// The real foreground logs of ../shared/datasets/dev, imported as README says.
+    func importDevLogs() throws {
         let data = try #require(sharedDatasets())
         let logs = try FileManager.default.contentsOfDirectory(atPath: data.path)
             .filter { $0.hasPrefix("foreground") && $0.hasSuffix(".csv.gz") }.sorted()
@@ -95,16 +144,16 @@ import _FetchLabTestSupport
                 "com.example.nextapp", "--exclude", "com.android.systemui", "--exclude", "android",
             ] + logs)
         #expect(imported.status == 0, "\(imported.err)")
+    }
+
+    /// The figures the README quotes for the dev logs, imported as it says.
+    @Test(.enabled(if: sharedDatasets() != nil, "../shared/datasets is not here"))
+    func devLogs() throws {
+        try importDevLogs()
         let result = try fetchlab(["describe", "--db", db, "--format", "json"])
         #expect(result.status == 0, "\(result.err)")
         let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
-        let expected: [(String, Double)] = [
-            ("population.classes.coldShare", 0.251), ("population.classes.sameAppShare", 0.283),
-            ("population.classes.afterOtherAppShare", 0.466), ("population.sameAppGaps.median", 51.9),
-            ("population.sessions.appsMean", 2.61), ("population.sessions.appsP90", 5),
-            ("population.rates.perAppDayMedian", 3.06),
-        ]
-        for (path, value) in expected {
+        for (path, value) in Self.devTable {
             let got = try #require(Self.number(json, path), "\(path)")
             #expect(abs(got - value) <= 0.01 * value, "\(path): \(got), expected \(value)")
         }
