@@ -304,6 +304,14 @@ extension UserSimulator {
         return min(Double(sleep) - 1, max(Double(wake), minute))
     }
 
+    /// Seconds in the foreground: log-normal with the app's mean and a long tail (most uses are
+    /// a glance, a few are long), as in real logs. Without session habits: exponential.
+    private mutating func dwell(meanMinutes: Double) -> Double {
+        guard truth.sessions != nil else { return 5 + rng.exponential(mean: meanMinutes * 60) }
+        let sigma = 1.5
+        return meanMinutes * 60 * Foundation.exp(rng.normal(sd: sigma) - sigma * sigma / 2)
+    }
+
     /// The app an idle-time session opens with.
     private mutating func entryApp() -> Int {
         rng.weighted(truth.apps.indices.map { ($0, truth.apps[$0].entryWeight ?? 1) })
@@ -333,7 +341,7 @@ extension UserSimulator {
             var used: [Int] = []
             var end = t
             while true {
-                end = t + 10 + Int(rng.exponential(mean: truth.apps[app].sessionMinutes * 60))
+                end = t + 5 + Int(dwell(meanMinutes: truth.apps[app].sessionMinutes))
                 out.append(PlannedLaunch(second: t, app: app, end: end))
                 used.append(app)
                 guard let (next, at) = nextLaunch(after: app, at: t, end: end, used: used), at < day else { break }
