@@ -15,8 +15,8 @@ import _FetchLabTestSupport
         let db = dir.path("demo.sqlite")
         let text = try fetchlab(["demo", "--db", db], cwd: root)
         #expect(text.status == 0, "\(text.err)")
-        #expect(text.out.hasPrefix("imported 115,087 rows of Datasets/sample into \(db)\n"))
-        #expect(text.out.contains("25 users, 130 pairs (apps with ≥ 20 launches), 14,739 scored launches"))
+        #expect(text.out.hasPrefix("imported 174,828 rows of Datasets/sample into \(db)\n"))
+        #expect(text.out.contains("25 users, 269 pairs (apps with ≥ 20 launches), 35,097 scored launches"))
         #expect(text.out.contains("\n    oracle "))
         #expect(text.out.contains("The database stays at \(db)"))
 

@@ -71,6 +71,42 @@ enum Histories {
         }
     }
 
+    /// The same noon reader inside a busy phone life: multi-app sessions all day (prompts, idle
+    /// time, follow-ups), news also reached from other apps now and then. Its noon habit still
+    /// gets its fetch just before noon.
+    @Test func aNoonReaderAmongMultiAppSessionsIsStillFetchedJustBeforeNoon() {
+        var news = Histories.routine("news", [Histories.peak(720)])
+        news.next = [NextApp(app: "social", probability: 0.6), NextApp(app: "messages", probability: 0.4)]
+        news.entryWeight = 0.3
+        let messages = AppHabit(
+            app: "messages", kind: .burst, burstsPerDay: 4, sessionMinutes: 1.5, entryWeight: 2,
+            next: [NextApp(app: "social", probability: 0.7), NextApp(app: "news", probability: 0.3)])
+        let social = AppHabit(
+            app: "social", kind: .irregular, ratePerDay: 2, sessionMinutes: 3, entryWeight: 2,
+            next: [NextApp(app: "messages", probability: 0.8), NextApp(app: "news", probability: 0.2)])
+        var truth = Histories.persona([news, messages, social])
+        truth.sessions = SessionHabits(
+            idleSessionsPerDay: 2, continueProbability: 0.7, returnProbability: 0.4, switchSeconds: 20,
+            followUpProbability: 0.5, followUpMinutes: 20, followUpSpread: 0.9,
+            rhythm: [
+                RhythmPeak(minute: 480, spreadMinutes: 40, weight: 1),
+                RhythmPeak(minute: 1200, spreadMinutes: 70, weight: 2),
+            ])
+        let h = Histories.history(truth, days: 29)
+        let newsLaunches = h.launches.filter { $0.app == 0 }
+        let atNoon = newsLaunches.filter { abs(Histories.clock($0.time) - 720) <= 3 }
+        #expect(newsLaunches.count > atNoon.count + 28)  // news is used at other times too
+        #expect(Set(h.launches.map(\.app)).count == 3)
+        let origin = Histories.midnight(28)
+        let p = Histories.trained(defaultBlend(), on: h, before: origin)
+        let plan = FetchPlanner().plan(p.forecast(app: 0, origin: origin, offset: 7200, minutes: 1440))
+        // The fetch comes before noon, within the lead: the session's returns to news just after
+        // noon pull the planned window's median a few minutes later than the lone reader's 12:00.
+        #expect(
+            plan.contains { (705..<720).contains(Histories.clock($0.fetchAt)) },
+            "\(plan.map { Histories.clock($0.fetchAt) })")
+    }
+
     @Test func aWeekdayOnlyHabitGetsNoWeekendFetch() {
         let h = Histories.history(
             Histories.persona([Histories.routine("podcast", [Histories.peak(495, weekdayOnly: true)])]), days: 33)
