@@ -138,6 +138,27 @@ import _FetchLabTestSupport
         #expect(r.rejects[2].reason.hasSuffix("--date-format \"%d/%m/%Y %I:%M %p\""), "\(r.rejects[2].reason)")
     }
 
+    @Test func aSplitTimestampWithAnEmptyTimeIsARejectNamingIt() throws {
+        let r = try read("Date,Time,user,app\n2024-04-03,10:15,u,com.a\n2024-04-03,,u,com.b\n") {
+            $0.columnMap = ["Date": "date", "Time": "time"]
+        }
+        #expect(r.usage.count == 1)
+        #expect(r.rejects.map(\.line) == [3])
+        #expect(r.rejects.first?.reason == "empty time", "\(r.rejects)")
+    }
+
+    @Test func aDurationOnAFileThatIsNotAUsageLogIsRefused() throws {
+        let context = "timestamp,user,battery,Length\n2024-04-03T10:00:00Z,u,80,60\n"
+        let message = readError(context) { $0.columnMap = ["Length": "duration"] }
+        #expect(message.contains("log.csv:1:"), "\(message)")
+        #expect(message.contains("duration") && message.contains("not to a context file"), "\(message)")
+        // The same column on a usage log closes the use.
+        let usage = try read("timestamp,user,app,Length\n2024-04-03T10:00:00Z,u,com.a,60\n") {
+            $0.columnMap = ["Length": "duration"]
+        }
+        #expect(usage.usage.map(\.kind) == [.launch, .close])
+    }
+
     @Test func aDateColumnAloneIsTheTimestamp() throws {
         let r = try read("Date,user,app\n03/04/2024 10:15,u,com.app\n") {
             $0.columnMap = ["Date": "date"]

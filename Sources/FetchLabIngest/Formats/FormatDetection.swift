@@ -162,6 +162,12 @@ enum FormatDetection {
                 message: "--map …=time names the time-of-day column of a split timestamp: name its date column "
                     + "with --map COLUMN=date too")
         }
+        if columns[Field.duration.ordinal] >= 0 && format != .usage {
+            throw IngestError(
+                .usage, source: source, line: 1,
+                message: "--map …=duration closes each use that much later: it applies to usage logs, "
+                    + "not to a \(format.rawValue) file")
+        }
         if columns[Field.timestamp.ordinal] >= 0 && columns[Field.date.ordinal] >= 0 {
             throw IngestError(
                 .usage, source: source, line: 1,
