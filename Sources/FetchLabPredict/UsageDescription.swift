@@ -43,31 +43,31 @@ public struct UsageDescription: Codable, Sendable, Equatable {
         public var sameApp: Int
         /// The rest: another app was launched in the W before, this one not.
         public var afterOtherApp: Int
-        public var coldShare: Double?
-        public var sameAppShare: Double?
-        public var afterOtherAppShare: Double?
+        @NullWhenAbsent public var coldShare: Double?
+        @NullWhenAbsent public var sameAppShare: Double?
+        @NullWhenAbsent public var afterOtherAppShare: Double?
     }
 
     /// Percentiles of a set of durations in minutes; nil when `count` is 0.
     public struct GapPercentiles: Codable, Sendable, Equatable {
         public var count: Int
-        public var p10: Double?
-        public var p25: Double?
-        public var median: Double?
-        public var p75: Double?
-        public var p90: Double?
+        @NullWhenAbsent public var p10: Double?
+        @NullWhenAbsent public var p25: Double?
+        @NullWhenAbsent public var median: Double?
+        @NullWhenAbsent public var p75: Double?
+        @NullWhenAbsent public var p90: Double?
     }
 
     /// A user's launches split where consecutive launches (any apps) are more than W apart.
     public struct SessionSummary: Codable, Sendable, Equatable {
         public var count: Int
-        public var appsMean: Double?
+        @NullWhenAbsent public var appsMean: Double?
         /// The 90th percentile of distinct apps per session (linear interpolation).
-        public var appsP90: Double?
-        public var launchesMean: Double?
+        @NullWhenAbsent public var appsP90: Double?
+        @NullWhenAbsent public var launchesMean: Double?
         /// Last launch − first launch of a session, in minutes (0 for a one-launch session).
-        public var lengthMedianMinutes: Double?
-        public var lengthP90Minutes: Double?
+        @NullWhenAbsent public var lengthMedianMinutes: Double?
+        @NullWhenAbsent public var lengthP90Minutes: Double?
     }
 
     /// Launch rates per day of a user's day span.
@@ -75,17 +75,17 @@ public struct UsageDescription: Codable, Sendable, Equatable {
         /// Apps with at least ``UsageDescription/regularMinimumLaunches`` launches (per user).
         public var regularApps: Int
         /// Median over regular apps of their launches ÷ their user's days.
-        public var perAppDayMedian: Double?
+        @NullWhenAbsent public var perAppDayMedian: Double?
         /// All launches ÷ user-days.
-        public var perUserDay: Double?
+        @NullWhenAbsent public var perUserDay: Double?
     }
 
     /// The share of a regular app's launches inside its usual-time windows.
     public struct Regularity: Codable, Sendable, Equatable {
         public var regularApps: Int
         /// The regular apps' launches inside their windows ÷ all their launches.
-        public var pooledShare: Double?
-        public var medianShare: Double?
+        @NullWhenAbsent public var pooledShare: Double?
+        @NullWhenAbsent public var medianShare: Double?
     }
 
     /// Launches per weekday against per weekend day (Saturday, Sunday; local).
@@ -95,21 +95,21 @@ public struct UsageDescription: Codable, Sendable, Equatable {
         /// Weekdays and weekend days in the users' day spans, summed over users.
         public var weekdays: Int
         public var weekendDays: Int
-        public var perWeekday: Double?
-        public var perWeekendDay: Double?
+        @NullWhenAbsent public var perWeekday: Double?
+        @NullWhenAbsent public var perWeekendDay: Double?
         /// Per weekend day ÷ per weekday.
-        public var weekendToWeekdayRatio: Double?
+        @NullWhenAbsent public var weekendToWeekdayRatio: Double?
         /// Total-variation distance between the weekday and the weekend 24-bin hour-of-day
         /// profiles (pooled over users, each normalised): 0 the same, 1 disjoint.
-        public var hourProfileDistance: Double?
+        @NullWhenAbsent public var hourProfileDistance: Double?
     }
 
     /// Shannon entropy, in bits, of 24-bin local hour-of-day profiles (at most log2 24 ≈ 4.585).
     public struct HourEntropy: Codable, Sendable, Equatable {
         /// Of all launches pooled.
-        public var pooledBits: Double?
+        @NullWhenAbsent public var pooledBits: Double?
         /// The median over regular apps of each app's own profile's entropy.
-        public var regularAppMedianBits: Double?
+        @NullWhenAbsent public var regularAppMedianBits: Double?
     }
 
     /// How often the next launch in a session is the app's usual successor.
@@ -117,9 +117,9 @@ public struct UsageDescription: Codable, Sendable, Equatable {
         /// Consecutive launches (a, b) of a user at most W apart.
         public var pairs: Int
         /// Share of pairs whose b is a's most frequent successor in the user's whole history.
-        public var top1Share: Double?
+        @NullWhenAbsent public var top1Share: Double?
         /// Share of pairs whose b is among a's 3 most frequent successors.
-        public var top3Share: Double?
+        @NullWhenAbsent public var top3Share: Double?
     }
 
     /// The description of `histories` pooled (users without launches are left out).
@@ -390,91 +390,22 @@ extension UsageDescription {
 
 // MARK: - Encoding
 
-// Every key is written (in this file: the synthesized CodingKeys are private to it), a statistic that cannot be computed as null (the synthesized encoding
-// would leave it out), so that scripts reading `fetchlab describe --format json` see the same keys
-// for every database. Decoding is synthesized.
+/// An optional statistic that JSON writes as `null` when it cannot be computed (the synthesized
+/// encoding would leave the key out), so that scripts reading `fetchlab describe --format json`
+/// see the same keys for every database.
+@propertyWrapper
+public struct NullWhenAbsent<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+    public var wrappedValue: Value?
 
-extension UsageDescription.LaunchClasses {
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(cold, forKey: .cold)
-        try c.encode(sameApp, forKey: .sameApp)
-        try c.encode(afterOtherApp, forKey: .afterOtherApp)
-        try c.encode(coldShare, forKey: .coldShare)
-        try c.encode(sameAppShare, forKey: .sameAppShare)
-        try c.encode(afterOtherAppShare, forKey: .afterOtherAppShare)
+    public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        wrappedValue = c.decodeNil() ? nil : try c.decode(Value.self)
     }
-}
 
-extension UsageDescription.GapPercentiles {
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(count, forKey: .count)
-        try c.encode(p10, forKey: .p10)
-        try c.encode(p25, forKey: .p25)
-        try c.encode(median, forKey: .median)
-        try c.encode(p75, forKey: .p75)
-        try c.encode(p90, forKey: .p90)
-    }
-}
-
-extension UsageDescription.SessionSummary {
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(count, forKey: .count)
-        try c.encode(appsMean, forKey: .appsMean)
-        try c.encode(appsP90, forKey: .appsP90)
-        try c.encode(launchesMean, forKey: .launchesMean)
-        try c.encode(lengthMedianMinutes, forKey: .lengthMedianMinutes)
-        try c.encode(lengthP90Minutes, forKey: .lengthP90Minutes)
-    }
-}
-
-extension UsageDescription.LaunchRates {
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(regularApps, forKey: .regularApps)
-        try c.encode(perAppDayMedian, forKey: .perAppDayMedian)
-        try c.encode(perUserDay, forKey: .perUserDay)
-    }
-}
-
-extension UsageDescription.Regularity {
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(regularApps, forKey: .regularApps)
-        try c.encode(pooledShare, forKey: .pooledShare)
-        try c.encode(medianShare, forKey: .medianShare)
-    }
-}
-
-extension UsageDescription.WeekdayWeekend {
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(weekdayLaunches, forKey: .weekdayLaunches)
-        try c.encode(weekendLaunches, forKey: .weekendLaunches)
-        try c.encode(weekdays, forKey: .weekdays)
-        try c.encode(weekendDays, forKey: .weekendDays)
-        try c.encode(perWeekday, forKey: .perWeekday)
-        try c.encode(perWeekendDay, forKey: .perWeekendDay)
-        try c.encode(weekendToWeekdayRatio, forKey: .weekendToWeekdayRatio)
-        try c.encode(hourProfileDistance, forKey: .hourProfileDistance)
-    }
-}
-
-extension UsageDescription.HourEntropy {
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(pooledBits, forKey: .pooledBits)
-        try c.encode(regularAppMedianBits, forKey: .regularAppMedianBits)
-    }
-}
-
-extension UsageDescription.Transitions {
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(pairs, forKey: .pairs)
-        try c.encode(top1Share, forKey: .top1Share)
-        try c.encode(top3Share, forKey: .top3Share)
+        var c = encoder.singleValueContainer()
+        if let wrappedValue { try c.encode(wrappedValue) } else { try c.encodeNil() }
     }
 }

@@ -48,31 +48,16 @@ struct DescribeCommand: ParsableCommand {
         }
     }
 
-    /// Users in batches: loading from SQLite on this thread, tallying on all cores.
+    /// Users in batches: tallied on all cores, merged in order.
     private func describe(_ names: [UserID], _ queries: UsageQueries) throws -> DescribeReport {
-        let showProgress = Terminal.stderrIsTerminal && format == .text
         var total = UsageDescription.Tally()
         var rows: [DescribeReport.UserRow] = []
-        var next = 0
-        while next < names.count {
-            let batch = names[next..<min(names.count, next + 256)]
-            var histories: [UserHistory] = []
-            for name in batch {
-                if let h = try queries.history(of: name) { histories.append(h) }
-            }
-            let tallies = ParallelMap.map(histories) { UsageDescription.Tally($0) }
-            for (h, tally) in zip(histories, tallies) {
-                total.merge(tally)
-                if perUser { rows.append(DescribeReport.UserRow(user: h.user.name, statistics: tally.description)) }
-            }
-            next += batch.count
-            if showProgress {
-                Terminal.progress(
-                    "\(Terminal.bar(fraction: Double(next) / Double(names.count))) "
-                        + "\(Format.count(next))/\(Format.count(names.count)) users")
-            }
+        try HistoryLoader.inBatches(queries, names, progress: Terminal.stderrIsTerminal && format == .text) {
+            UsageDescription.Tally($0)
+        } consume: { h, tally in
+            total.merge(tally)
+            if perUser { rows.append(DescribeReport.UserRow(user: h.user.name, statistics: tally.description)) }
         }
-        if showProgress { Terminal.clearProgress() }
         return DescribeReport(population: total.description, perUser: rows)
     }
 }

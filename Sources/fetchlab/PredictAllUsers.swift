@@ -24,33 +24,17 @@ struct PredictAllUsers {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let showProgress = Terminal.stderrIsTerminal && format == .text
-        // Users in batches: loading from SQLite on this thread, learning and planning on all cores.
-        var next = 0
-        while next < names.count {
-            let batch = names[next..<min(names.count, next + 256)]
-            var histories: [UserHistory] = []
-            for name in batch {
-                if let h = try queries.history(of: name), !h.launches.isEmpty { histories.append(h) }
-            }
-            let reports = ParallelMap.map(histories) { h -> PredictionReport? in
-                guard let origin = PredictionOrigin.resolve(nil, in: h) else { return nil }
-                return try? PredictionReport(history: h, origin: origin, blend: template, request: request)
-            }
-            for (h, r) in zip(histories, reports) {
-                guard let r else { continue }
-                launches += h.launches.count
-                apps += r.apps.count
-                fetches += r.apps.reduce(0) { $0 + $1.fetches.count }
-                if format == .json { print(String(decoding: try encoder.encode(r), as: UTF8.self)) }
-            }
-            next += batch.count
-            if showProgress {
-                let fraction = Double(next) / Double(names.count)
-                Terminal.progress(
-                    "\(Terminal.bar(fraction: fraction)) \(Format.count(next))/\(Format.count(names.count)) users")
-            }
+        // Learning and planning on all cores, a batch of users at a time.
+        try HistoryLoader.inBatches(queries, names, progress: showProgress) { h -> PredictionReport? in
+            guard let origin = PredictionOrigin.resolve(nil, in: h) else { return nil }
+            return try? PredictionReport(history: h, origin: origin, blend: template, request: request)
+        } consume: { h, r in
+            guard let r else { return }
+            launches += h.launches.count
+            apps += r.apps.count
+            fetches += r.apps.reduce(0) { $0 + $1.fetches.count }
+            if format == .json { print(String(decoding: try encoder.encode(r), as: UTF8.self)) }
         }
-        if showProgress { Terminal.clearProgress() }
         if format == .text {
             let seconds = { (d: Duration) in Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
             print(

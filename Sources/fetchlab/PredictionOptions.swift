@@ -65,4 +65,29 @@ enum HistoryLoader {
         }
         return out
     }
+
+    /// `names`' histories in batches of 256 users: each batch read from SQLite on this thread,
+    /// `work` run on its histories on all cores, then `consume` called in order. Users without
+    /// launches are left out. With `progress`, a bar of users done on stderr.
+    static func inBatches<R: Sendable>(
+        _ queries: UsageQueries, _ names: [UserID], progress: Bool, work: @Sendable (UserHistory) -> R,
+        consume: (UserHistory, R) throws -> Void
+    ) throws {
+        var next = 0
+        while next < names.count {
+            let batch = names[next..<min(names.count, next + 256)]
+            var histories: [UserHistory] = []
+            for name in batch {
+                if let h = try queries.history(of: name), !h.launches.isEmpty { histories.append(h) }
+            }
+            for (h, r) in zip(histories, ParallelMap.map(histories, work)) { try consume(h, r) }
+            next += batch.count
+            if progress {
+                Terminal.progress(
+                    "\(Terminal.bar(fraction: Double(next) / Double(names.count))) "
+                        + "\(Format.count(next))/\(Format.count(names.count)) users")
+            }
+        }
+        if progress { Terminal.clearProgress() }
+    }
 }
