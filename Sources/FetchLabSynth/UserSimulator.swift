@@ -43,6 +43,10 @@ public struct UserSimulator: Sendable {
     private let appIndex: [String: Int]
     /// For each app, the apps that habitually follow it.
     private let followers: [[Int]]
+    /// Per app, its habitual next apps as (index, probability), -1 for an app the user does not
+    /// have; and each app's weight for opening an idle-time session. Drawn from on every move.
+    private let nextApps: [[(Int, Double)]]
+    private let entryWeights: [(Int, Double)]
 
     // The log starts at midnight, with the phone on its overnight charge.
     private var battery = 70.0
@@ -64,6 +68,8 @@ public struct UserSimulator: Sendable {
         followers = truth.apps.indices.map { a in
             truth.apps.indices.filter { truth.apps[$0].follows?.after == truth.apps[a].app }
         }
+        nextApps = truth.apps.map { habit in (habit.next ?? []).map { (index[$0.app] ?? -1, $0.probability) } }
+        entryWeights = truth.apps.indices.map { ($0, truth.apps[$0].entryWeight ?? 1) }
     }
 
     /// The zone the user's clock follows on day `d`.
@@ -314,7 +320,7 @@ extension UserSimulator {
 
     /// The app an idle-time session opens with.
     private mutating func entryApp() -> Int {
-        rng.weighted(truth.apps.indices.map { ($0, truth.apps[$0].entryWeight ?? 1) })
+        rng.weighted(entryWeights)
     }
 
     /// Lives the day's sessions in time order: each moves from app to app until the user puts
@@ -380,8 +386,8 @@ extension UserSimulator {
             let previous = earlier[earlier.count - 1]
             return (rng.chance(0.6) ? previous : earlier[rng.int(0, earlier.count - 1)], at)
         }
-        guard let next = truth.apps[app].next, !next.isEmpty else { return nil }
-        guard let b = appIndex[rng.weighted(next.map { ($0.app, $0.probability) })] else { return nil }
-        return (b, at)
+        guard !nextApps[app].isEmpty else { return nil }
+        let b = rng.weighted(nextApps[app])
+        return b >= 0 ? (b, at) : nil
     }
 }
