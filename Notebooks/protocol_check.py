@@ -5,8 +5,12 @@ clairvoyant and fixed-interval policies, the numbers `fetchlab compare` prints: 
 (launch-weighted over the evaluated (user, app) pairs), fetches per app per day (averaged over
 pairs), fetch counts, wasted fetches, staleness (median, p90) and lead (median) binned as FetchLab
 reports them, content freshness (from the content_update table), the same per app, the clairvoyant
-frontier and gap closed. It shares no code with FetchLab: it is the check that FetchLab's figures
-follow the protocol and the metric definitions.
+frontier and gap closed; and, at a budget B of fetches per app per day, the clairvoyant bound and the
+fixed-interval baseline (`clairvoyant_bound`, `fixed_baseline`). It shares no code with FetchLab: it is
+the check that FetchLab's figures follow the protocol and the metric definitions.
+
+    python3 protocol_check.py bound DB [--launch-refreshes on|off] [--tau 15] [--budgets 0.5,1,2,5,10]
+    python3 protocol_check.py selftest [DB]
 
 Protocol (DOMAIN.md, "Evaluation protocol"): times on the user's wall clock; t0 = the user's first
 usage event, E = the last; S = the first local midnight at least `warm_up_days` after t0; scored
@@ -17,6 +21,8 @@ refreshes on, a launch refreshes its app at its time.
 import bisect
 import math
 import sqlite3
+
+import numpy as np
 
 US = 1_000_000
 MINUTE = 60 * US
@@ -357,3 +363,374 @@ def gap_closed(results, name, tau=15):
     if denominator <= 0:
         return None
     return (p["fresh"][tau] - base["fresh"][tau]) / denominator
+
+
+# ---------------------------------------------------------------------------------------------------
+# Freshness at a budget: the clairvoyant bound and the fixed-interval baseline (DOMAIN.md,
+# "Evaluation protocol"). B is in fetches per app per day, averaged over the evaluated pairs.
+
+STANDARD_BUDGETS = [0.5, 1, 2, 5, 10]
+
+
+def fixed_grid_minutes():
+    """The dense grid of fixed(T) intervals of the baseline, in minutes: every minute from 5 min to
+    24 h, then every 15 min to 7 days (2,012 intervals)."""
+    return list(range(5, 1441)) + list(range(1455, 7 * 1440 + 1, 15))
+
+
+def evaluated_pairs(users, tau_min=15, warm_up_days=7, min_launches=20, launch_refreshes=True):
+    """The evaluated (user, app) pairs, each a dict: user, app, t0, S, E, days (D_p = (E - S) in
+    days), scored (launches in [S, E]) and targets (the scored launches that only a background fetch
+    can make fresh, ascending). Users whose scored span is empty have no pairs, as in `evaluate`."""
+    tau = tau_min * MINUTE
+    pairs = []
+    for user, u in users.items():
+        S, E = scored_start(u, warm_up_days), u["E"]
+        if S > E or E - S <= 0:
+            continue
+        for app, launches in u["apps"].items():
+            if len(launches) < min_launches:
+                continue
+            pairs.append({"user": user, "app": app, "t0": u["t0"], "S": S, "E": E, "days": (E - S) / DAY,
+                          "scored": sum(1 for L in launches if S <= L <= E),
+                          "targets": needs_fetch(launches, S, E, tau, launch_refreshes)})
+    return pairs
+
+
+def max_cover_counts(targets, tau):
+    """[c(0), c(1), ..., c(K)]: c(k) = the most of the (ascending) target times that k fetches can
+    make fresh, a fetch at f covering the targets in [f, f + tau]; K is the first k with c(k) = all.
+
+    Exact, by dynamic programming over k (not a Lagrangian): with nxt[i] the first target later than
+    t_i + tau, f_k(i) = the most of targets i.. that k fetches cover
+                      = max(f_k(i + 1), (nxt[i] - i) + f_(k-1)(nxt[i])),  f_k(n) = f_0(.) = 0
+    (an optimal fetch may start at its first covered target), i.e. f_k = the reversed running
+    maximum of cnt + f_(k-1)[nxt]; c(k) = f_k(0). O(n) per k."""
+    t = np.asarray(targets, dtype=np.int64)
+    n = len(t)
+    counts = [0]
+    if n == 0:
+        return counts
+    nxt = np.searchsorted(t, t + tau, side="right")
+    cnt = nxt - np.arange(n)
+    f = np.zeros(n + 1, dtype=np.int64)
+    while counts[-1] < n:
+        g = cnt + f[nxt]
+        f = np.zeros(n + 1, dtype=np.int64)
+        f[:n] = np.maximum.accumulate(g[::-1])[::-1]
+        assert f[0] > counts[-1]  # one more fetch at an uncovered target always covers one more
+        counts.append(int(f[0]))
+    return counts
+
+
+def concave_hull(values):
+    """The vertices (k, value) of the upper concave hull of the points (k, values[k]), k = 0, 1, ..."""
+    hull = []
+    for k, v in enumerate(values):
+        # drop the last vertex while it is not strictly above the chord from the one before it to (k, v)
+        while len(hull) >= 2 and (hull[-1][1] - hull[-2][1]) * (k - hull[-2][0]) <= (v - hull[-2][1]) * (hull[-1][0] - hull[-2][0]):
+            hull.pop()
+        hull.append((k, v))
+    return hull
+
+
+def _as_list(budget):
+    return (list(budget), False) if isinstance(budget, (list, tuple, np.ndarray)) else ([budget], True)
+
+
+def bound_from_pairs(pairs, budgets, tau_min=15):
+    """The clairvoyant bound (a fraction) at each budget, from `evaluated_pairs`."""
+    tau = tau_min * MINUTE
+    P = len(pairs)
+    scored = sum(p["scored"] for p in pairs)
+    if scored == 0:
+        return [0.0 for _ in budgets]
+    free = sum(p["scored"] - len(p["targets"]) for p in pairs)
+    segments = []  # (gain per unit of the average, cost in the average, gain in targets)
+    for p in pairs:
+        hull = concave_hull(max_cover_counts(p["targets"], tau))
+        unit = 1.0 / (P * p["days"])  # what one fetch of this pair adds to the fetches/app/day average
+        for (k0, c0), (k1, c1) in zip(hull, hull[1:]):
+            cost = (k1 - k0) * unit
+            segments.append(((c1 - c0) / cost, cost, c1 - c0))
+    # Greedy fractional filling in decreasing gain per cost: optimal for a sum of concave pieces
+    # under one linear budget (each pair's segments already come in decreasing slope).
+    segments.sort(key=lambda s: -s[0])
+    out = []
+    for B in budgets:
+        left, gained = float(B), 0.0
+        for rate, cost, gain in segments:
+            if left <= 0:
+                break
+            if cost <= left:
+                left -= cost
+                gained += gain
+            else:
+                gained += rate * left
+                left = 0.0
+        out.append((free + gained) / scored)
+    return out
+
+
+def clairvoyant_bound(users, budget, tau_min=15, warm_up_days=7, min_launches=20, launch_refreshes=True):
+    """DOMAIN.md's clairvoyant bound at budget B (fetches/app/day averaged over pairs), a fraction:
+    max over real k_p >= 0 with sum_p k_p / (P * D_p) <= B of sum_p hull(c_p)(k_p), plus the scored
+    launches fresh without fetches, over all scored launches. `budget` may be a list (then a list).
+    `users` is `load(db)`."""
+    budgets, scalar = _as_list(budget)
+    pairs = evaluated_pairs(users, tau_min, warm_up_days, min_launches, launch_refreshes)
+    out = bound_from_pairs(pairs, budgets, tau_min)
+    return out[0] if scalar else out
+
+
+def fixed_points(pairs, periods_min, tau_min=15):
+    """(fetches/app/day, fresh rate) of fixed(T) for each T in minutes, in closed form: fixed(T)
+    fetches at t0 + n*T, so the last fetch at or before a launch L is (L - t0) mod T old; a target
+    is fresh when that is <= tau; the others of the scored launches are fresh through the launch
+    refresh anyway (a refresh is the later of the two, so fresh = either is within tau). Fetches
+    counted: the n with S <= t0 + n*T <= E."""
+    tau = tau_min * MINUTE
+    T = np.asarray([round(m * MINUTE) for m in periods_min], dtype=np.int64)
+    P = len(pairs)
+    scored = sum(p["scored"] for p in pairs)
+    fresh = np.full(len(T), sum(p["scored"] - len(p["targets"]) for p in pairs), dtype=np.int64)
+    fpd = np.zeros(len(T))
+    by_user = {}
+    for p in pairs:
+        by_user.setdefault(p["user"], []).append(p)
+    for ps in by_user.values():
+        t0, S, E, days = ps[0]["t0"], ps[0]["S"], ps[0]["E"], ps[0]["days"]
+        since = np.concatenate([np.asarray(p["targets"], dtype=np.int64) for p in ps]) - t0
+        rows = max(1, 4_000_000 // max(1, len(T)))
+        for a in range(0, len(since), rows):
+            fresh += ((since[a:a + rows, None] % T[None, :]) <= tau).sum(axis=0)
+        counted = (E - t0) // T + (-(S - t0) // T) + 1  # floor((E-t0)/T) - ceil((S-t0)/T) + 1
+        fpd += len(ps) * np.maximum(counted, 0) / days
+    fpd = fpd / P if P else fpd
+    rate = fresh / scored if scored else np.zeros(len(T))
+    return list(zip(fpd.tolist(), rate.tolist()))
+
+
+def pareto_front(points):
+    """The points no other point beats (no more fetches/app/day and strictly fresher), by fetches."""
+    front = []
+    for x, y in sorted(points, key=lambda p: (p[0], -p[1])):
+        if not front or y > front[-1][1]:
+            front.append((x, y))
+    return front
+
+
+def read_front(front, B):
+    """The front joined linearly between neighbouring points, at B (flat past its last point; None
+    below its first)."""
+    if B < front[0][0]:
+        return None
+    for (x0, y0), (x1, y1) in zip(front, front[1:]):
+        if B <= x1:
+            return y0 + (y1 - y0) * (B - x0) / (x1 - x0)
+    return front[-1][1]
+
+
+def baseline_from_pairs(pairs, budgets, tau_min=15, periods_min=None, extra_periods_min=()):
+    """The fixed-interval baseline at each budget: the Pareto front of never (0, its fresh rate)
+    and fixed(T) over `periods_min` (default `fixed_grid_minutes()`) plus `extra_periods_min`,
+    joined linearly, read at B."""
+    periods = sorted(set(periods_min if periods_min is not None else fixed_grid_minutes()) | set(extra_periods_min))
+    scored = sum(p["scored"] for p in pairs)
+    never = (0.0, (sum(p["scored"] - len(p["targets"]) for p in pairs) / scored) if scored else 0.0)
+    front = pareto_front([never] + fixed_points(pairs, periods, tau_min))
+    return [read_front(front, B) for B in budgets]
+
+
+def fixed_baseline(users, budget, tau_min=15, warm_up_days=7, min_launches=20, launch_refreshes=True,
+                   periods_min=None, extra_periods_min=()):
+    """DOMAIN.md's fixed-interval baseline at budget B, a fraction (a list for a list of budgets):
+    the best fresh rate of fixed(T) at most B fetches/app/day, T over `fixed_grid_minutes()` (and
+    `extra_periods_min`), never included at 0, the Pareto front joined linearly."""
+    budgets, scalar = _as_list(budget)
+    pairs = evaluated_pairs(users, tau_min, warm_up_days, min_launches, launch_refreshes)
+    out = baseline_from_pairs(pairs, budgets, tau_min, periods_min, extra_periods_min)
+    return out[0] if scalar else out
+
+
+def budget_curve(db_path, budgets=STANDARD_BUDGETS, tau_min=15, warm_up_days=7, min_launches=20,
+                 launch_refreshes=True, extra_periods_min=()):
+    """[{"budget", "bound", "fixed", "never"}] for a database, fresh rates as fractions."""
+    pairs = evaluated_pairs(load(db_path), tau_min, warm_up_days, min_launches, launch_refreshes)
+    bound = bound_from_pairs(pairs, budgets, tau_min)
+    fixed = baseline_from_pairs(pairs, budgets, tau_min, extra_periods_min=extra_periods_min)
+    scored = sum(p["scored"] for p in pairs)
+    never = sum(p["scored"] - len(p["targets"]) for p in pairs) / scored if scored else 0.0
+    return [{"budget": B, "bound": b, "fixed": f, "never": never} for B, b, f in zip(budgets, bound, fixed)]
+
+
+def period_minutes(name):
+    """The interval of a `fixed(...)` policy name in minutes (fixed(90s), fixed(15m), fixed(2h),
+    fixed(1d)), None for other names."""
+    if not (name.startswith("fixed(") and name.endswith(")")):
+        return None
+    body = name[len("fixed("):-1]
+    for unit, minutes in (("ms", 1 / 60_000), ("s", 1 / 60), ("m", 1), ("h", 60), ("d", 1440)):
+        if body.endswith(unit):
+            try:
+                return float(body[:-len(unit)]) * minutes
+            except ValueError:
+                return None
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------
+# Self-test on hand-made cases (and, given a database, cross-checks with the policies above).
+
+def _user(days, apps, t0_day=19_800, warm_up_days=7):
+    """A hand-made user in `load`'s shape: t0 at a UTC midnight (so S = t0 + warm_up_days days), E =
+    S + days; apps {name: [launch times in minutes after S]} padded with 20 launches on the first
+    day (warm-up: they count towards min_launches, are never scored and are hours before S)."""
+    t0 = t0_day * DAY
+    S = t0 + warm_up_days * DAY
+    pad = [t0 + i * MINUTE for i in range(0, 20 * 30, 30)]
+    return {"t0": t0, "E": S + round(days * DAY), "offset": 0, "app_names": {},
+            "apps": {a: pad + [S + round(m * MINUTE) for m in sorted(ms)] for a, ms in apps.items()}}
+
+
+def _brute_force_counts(targets, tau):
+    """c(k) for every k by trying every set of k fetch times among the targets."""
+    from itertools import combinations
+    n = len(targets)
+    out = []
+    for k in range(n + 1):
+        best = 0
+        for starts in combinations(targets, k):
+            best = max(best, sum(1 for t in targets if any(f <= t <= f + tau for f in starts)))
+        out.append(best)
+        if best == n:
+            break
+    return out
+
+
+def selftest(db_path=None):
+    import random
+    import time
+    ok = lambda a, b: abs(a - b) <= 1e-12
+    m = MINUTE
+    # 1. c(k): targets at 0, 10, 20 min, tau 15 min -> c(1) = 2, c(2) = 3; the window is closed.
+    assert max_cover_counts([0, 10 * m, 20 * m], 15 * m) == [0, 2, 3]
+    assert max_cover_counts([0, 15 * m], 15 * m) == [0, 2]
+    assert max_cover_counts([0, 15 * m + 1], 15 * m) == [0, 1, 2]
+    assert max_cover_counts([], 15 * m) == [0]
+    # bursts 0,5,10 | 100,105 | 200 -> 3, 5, 6
+    assert max_cover_counts([0, 5 * m, 10 * m, 100 * m, 105 * m, 200 * m], 15 * m) == [0, 3, 5, 6]
+    # a fetch at the first target is not always best: 0, 10, 20, 25 -> one fetch at 10 covers 10, 20, 25
+    assert max_cover_counts([0, 10 * m, 20 * m, 25 * m], 15 * m) == [0, 3, 4]
+    # 2. the DP against brute force on random small instances
+    rng = random.Random(7)
+    for _ in range(400):
+        ts = sorted(rng.sample(range(0, 150), rng.randint(1, 9)))
+        assert max_cover_counts([t * m for t in ts], 15 * m) == _brute_force_counts(ts, 15), ts
+    # 3. the concave hull
+    assert concave_hull([0, 1, 4, 5]) == [(0, 0), (2, 4), (3, 5)]
+    assert concave_hull([0, 3, 5, 6]) == [(0, 0), (1, 3), (2, 5), (3, 6)]
+    assert concave_hull([0, 2, 4, 5]) == [(0, 0), (2, 4), (3, 5)]  # collinear middle vertex dropped
+    # 4. one pair, 10 days, targets 0, 10, 20 min (launch refreshes off: all are targets): c = 0, 2, 3;
+    #    a fetch costs 1/10 fetch/app/day.
+    one = {"u": _user(10, {"a": [0, 10, 20]})}
+    for B, want in [(0, 0), (0.05, 1 / 3), (0.1, 2 / 3), (0.15, 2.5 / 3), (0.2, 1), (5, 1)]:
+        assert ok(clairvoyant_bound(one, B, launch_refreshes=False), want), (B, want)
+    # launch refreshes on: 10 and 20 are within 15 min of the previous launch -> fresh without fetches;
+    # one target (at 0; the padding ends hours before S).
+    for B, want in [(0, 2 / 3), (0.05, 2.5 / 3), (0.1, 1)]:
+        assert ok(clairvoyant_bound(one, B, launch_refreshes=True), want), (B, want)
+    # 5. cost weighting by D_p: pair A (10 days) has 4 bursts of 3 launches (0, 5, 10 min) 1 h apart;
+    #    pair B (20 days) 4 bursts of 2 (0, 10 min). P = 2, a fetch costs 1/(2*10) = 0.05 in A and 1/(2*20) = 0.025 in B: per unit of
+    #    the average A gains 3/0.05 = 60, B 2/0.025 = 80, so B's fetches are bought first.
+    two = {"A": _user(10, {"a": [h * 60 + d for h in range(4) for d in (0, 5, 10)]}),
+           "B": _user(20, {"b": [h * 60 + d for h in range(4) for d in (0, 10)]})}
+    total = 12 + 8
+    cases = [(0.025, 2), (0.1, 8), (0.15, 8 + 3), (0.3, 20), (0.0125, 1), (0.125, 8 + 1.5)]
+    for B, gained in cases:
+        assert ok(clairvoyant_bound(two, B, launch_refreshes=False), gained / total), (B, gained)
+    # with launch refreshes on each burst has 1 target (its first launch): 4 in A, 4 in B, 12 free;
+    # B's targets cost 0.025 each (gain 40 per unit), A's 0.05 (gain 20 per unit).
+    for B, gained in [(0.1, 4), (0.15, 5), (0.3, 8)]:
+        assert ok(clairvoyant_bound(two, B, launch_refreshes=True), (12 + gained) / total), (B, gained)
+    # 6. fixed(T) in closed form: t0 at midnight, S = t0 + 7 d, E = S + 2 d. fixed(1h) fetches on the
+    #    hour: 49 in [S, E] -> 24.5 fetches/app/day; launches at S+30min (stale), S+1h10 (fresh),
+    #    S+1h20 (fresh through the launch at S+1h10 with launch refreshes on; stale without).
+    fx = {"u": _user(2, {"a": [30, 70, 80]})}
+    pairs_on = evaluated_pairs(fx, launch_refreshes=True)
+    pairs_off = evaluated_pairs(fx, launch_refreshes=False)
+    (x, y), = fixed_points(pairs_on, [60])
+    assert ok(x, 24.5) and ok(y, 2 / 3), (x, y)
+    (x, y), = fixed_points(pairs_off, [60])
+    assert ok(x, 24.5) and ok(y, 1 / 3), (x, y)
+    # against score_pair's direct replay of the same fetches, for many T
+    for lr, ps in ((True, pairs_on), (False, pairs_off)):
+        launches = fx["u"]["apps"]["a"]
+        u = fx["u"]
+        S, E = ps[0]["S"], ps[0]["E"]
+        for T, (x, y) in zip([7, 15, 29, 40, 60, 95, 1440], fixed_points(ps, [7, 15, 29, 40, 60, 95, 1440])):
+            fetches = [u["t0"] + i * T * m for i in range((E - u["t0"]) // (T * m) + 1)]
+            o = score_pair(launches, fetches, [], S, E, [15 * m], 15 * m, lr)
+            assert ok(x, o["fpd"]) and ok(y, o["fresh"][0] / o["scored"]), (lr, T, x, o["fpd"], y, o["fresh"])
+    # 7. the Pareto front, joined linearly: (0, .3), (1, .5), (2, .45) dominated, (4, .9)
+    front = pareto_front([(0, .3), (1, .5), (2, .45), (4, .9), (4, .8)])
+    assert front == [(0, .3), (1, .5), (4, .9)]
+    assert ok(read_front(front, 0.5), .4) and ok(read_front(front, 2.5), .7) and ok(read_front(front, 9), .9)
+    assert fixed_baseline(fx, 0, launch_refreshes=True) == 1 / 3  # never: S+1h20 through the launch
+    assert period_minutes("fixed(2h)") == 120 and period_minutes("fixed(90s)") == 1.5 and period_minutes("oracle") is None
+    print("hand-made cases: ok")
+    if db_path is None:
+        return
+    # 8. On a database: the bound is at least every clairvoyant and fixed policy at its own
+    #    fetches/app/day; c_p reaches all targets with exactly the oracle's fetches; the closed-form
+    #    fixed(T) agrees with `evaluate`'s replay.
+    for lr in (True, False):
+        started = time.time()
+        users = load(db_path)
+        pairs = evaluated_pairs(users, launch_refreshes=lr)
+        res = evaluate(db_path, launch_refreshes=lr)
+        for p in pairs:
+            u = users[p["user"]]
+            K = len(max_cover_counts(p["targets"], 15 * m)) - 1
+            assert K == len(oracle_fetches(u["apps"][p["app"]], p["S"], p["E"], 15 * m, lr)), p["app"]
+        names = [n for n in res if n != "oracle"] + ["oracle"]
+        bounds = bound_from_pairs(pairs, [res[n]["fpd"] for n in names])
+        for n, b in zip(names, bounds):
+            assert res[n]["fresh"][15] <= b + 1e-9, (lr, n, res[n]["fresh"][15], b)
+        assert ok(bounds[-1], 1.0)
+        for (n, T), (x, y) in zip(FIXED, fixed_points(pairs, [T for _, T in FIXED])):
+            assert abs(x - res[n]["fpd"]) <= 1e-9 * max(1, x) and ok(y, res[n]["fresh"][15]), (n, x, y, res[n])
+        print(f"{db_path}, launch refreshes {'on' if lr else 'off'}: {len(pairs)} pairs; bound >= every "
+              f"clairvoyant and fixed policy; fixed(T) closed form = replay ({time.time() - started:.1f} s)")
+
+
+def _main(argv):
+    import argparse
+    import json
+    import time
+    ap = argparse.ArgumentParser(prog="protocol_check.py", description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("bound", help="the clairvoyant bound and the fixed-interval baseline at budgets, as JSON")
+    b.add_argument("db")
+    b.add_argument("--launch-refreshes", choices=["on", "off"], default="on")
+    b.add_argument("--tau", type=float, default=15, help="minutes (default 15)")
+    b.add_argument("--warm-up", type=int, default=7)
+    b.add_argument("--min-launches", type=int, default=20)
+    b.add_argument("--budgets", default=",".join(str(x) for x in STANDARD_BUDGETS))
+    t = sub.add_parser("selftest", help="hand-made cases; with DB, also the cross-checks on it")
+    t.add_argument("db", nargs="?")
+    args = ap.parse_args(argv)
+    if args.command == "selftest":
+        selftest(args.db)
+        return
+    started = time.time()
+    budgets = [float(x) for x in args.budgets.split(",")]
+    curve = budget_curve(args.db, budgets, args.tau, args.warm_up, args.min_launches, args.launch_refreshes == "on")
+    print(json.dumps({"db": args.db, "launch_refreshes": args.launch_refreshes == "on", "tau_minutes": args.tau,
+                      "fixed_grid": "every minute 5 min..24 h, every 15 min to 7 days",
+                      "budget_curve": curve, "seconds": round(time.time() - started, 2)}, indent=1))
+
+
+if __name__ == "__main__":
+    import sys
+    _main(sys.argv[1:])

@@ -3,11 +3,34 @@ import FetchLabSimulation
 extension CompareRenderer {
     /// `compare --format markdown`: the summary line, then a GitHub table with the text table's
     /// columns (numbers right-aligned).
-    public static func markdown(_ r: ComparisonReport) -> String {
+    public static func markdown(_ r: ComparisonReport, sort: CompareSort = .band) -> String {
         let columns = columns(r)
         func line(_ cells: [String]) -> String { "| " + cells.map(cell).joined(separator: " | ") + " |" }
         let alignment = "|" + columns.indices.map { $0 == 1 ? " --- |" : " ---: |" }.joined()
-        return ([cell(summary(r)), "", line(columns), alignment] + rows(r).map(line)).joined(separator: "\n")
+        var out = [cell(summary(r))]
+        if let h = headline(r) { out += ["", cell(h)] }
+        out += ["", line(columns), alignment] + rows(r, sort: sort, bandLines: false).map(line)
+        let budget = budgetTable(r)
+        if budget.count > 1 {
+            let curve = r.budgetCurve
+            let families = Array(Set(curve.flatMap { $0.families.keys })).sorted()
+            out += ["", line(["fresh@\(minutes(r.settings.tauMinutes)) at a budget"] + curve.map { budgetText($0.budget) })]
+            out.append("| --- |" + String(repeating: " ---: |", count: curve.count))
+            out.append(line(["clairvoyant bound"] + curve.map { pct($0.bound) }))
+            for f in families {
+                out.append(
+                    line(
+                        [f]
+                            + curve.map { p in
+                                p.families[f].map {
+                                    pct($0.fresh) + ($0.shareOfPossible.map { String(format: " (%.2f)", $0) } ?? "")
+                                } ?? "–"
+                            }))
+            }
+            out.append(line(["fixed interval"] + curve.map { pct($0.fixed) }))
+            out.append(line(["never"] + curve.map { pct($0.never) }))
+        }
+        return out.joined(separator: "\n")
     }
 
     /// Text safe in a Markdown table cell: one line, `|` and the characters Markdown would read

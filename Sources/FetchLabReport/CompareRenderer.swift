@@ -2,17 +2,112 @@ import FetchLabCore
 import FetchLabSimulation
 import Foundation
 
-/// `compare`'s output: a header line with the protocol and the population, then the policies
-/// ranked by gap closed (those without one — never and the clairvoyant oracles — after, in their
-/// given order).
+/// How `compare` orders its table.
+public enum CompareSort: String, Sendable, CaseIterable {
+    /// By fresh@τ within budget bands (policies spending up to each budget together), cheapest band first.
+    case band
+    /// By fresh@τ, highest first.
+    case fresh
+    /// By the share of the possible gain at the policy's own fetches/app/day, highest first.
+    case share
+    /// By fetches/app/day, fewest first.
+    case fetches
+    /// By energy per day, least first.
+    case energy
+    /// In the order the policies were given.
+    case given
+}
+
+/// `compare`'s output: a header line with the protocol and the population, the headline at the
+/// chosen budget, the policies (causal ones ranked, by fresh@τ within budget bands unless sorted
+/// otherwise; the clairvoyant ones after, unranked), and freshness at each budget.
 public enum CompareRenderer {
-    public static func text(_ r: ComparisonReport) -> String {
-        let table = [columns(r)] + rows(r)
+    public static func text(_ r: ComparisonReport, sort: CompareSort = .band) -> String {
+        let table = [columns(r)] + rows(r, sort: sort)
+        let widths = table[0].indices.map { i in table.filter { $0.count > 1 }.map { $0[i].count }.max() ?? 0 }
+        let lines = table.map { cells in
+            if cells.count == 1 { return cells[0] }
+            return cells.enumerated().map { i, cell in TextFormat.pad(cell, widths[i], right: i != 1) }
+                .joined(separator: "  ")
+        }
+        var out = [summary(r), context(r)]
+        if let h = headline(r) { out.append(h) }
+        out += (r.budget?.warnings ?? []).map { "warning: \($0)" }
+        out += [""] + lines
+        let budget = budgetTable(r)
+        if !budget.isEmpty { out += [""] + budget }
+        return (out + skipLines(r)).joined(separator: "\n")
+    }
+
+    /// One sentence: the best family at the headline budget, its fresh rate and interval, its gain
+    /// over the fixed-interval baseline and share of the possible gain (nil without budget figures).
+    public static func headline(_ r: ComparisonReport) -> String? {
+        guard let point = r.headline else { return nil }
+        let tau = "fresh@\(minutes(r.settings.tauMinutes))"
+        let at = "At \(budgetText(point.budget)) fetches/app/day"
+        let context =
+            "the best fixed interval \(pct(point.fixed)), the clairvoyant bound \(pct(point.bound)), "
+            + "never \(pct(point.never))"
+        guard let (family, best) = point.best else { return "\(at): \(context) (no predictive family in the run)." }
+        guard best.gainVsFixed > 0.0005 else {
+            return "\(at) no family beats fixed intervals: the best, \(family), is \(pct(best.fresh)) \(tau) "
+                + "against \(context)."
+        }
+        var line =
+            "\(at) \(family) is freshest: \(pct(best.fresh)) \(tau)\(interval(best.freshInterval))"
+            + (best.policy.map { " (\($0))" } ?? " (its cheapest setting mixed with never across apps)")
+            + ", \(points(best.gainVsFixed)) over \(pct(point.fixed)) for the best fixed interval"
+            + interval(best.gainInterval, points: true)
+        if let share = best.shareOfPossible {
+            line += ", \(String(format: "%.2f", share)) of the possible gain (clairvoyant bound \(pct(point.bound)))"
+        }
+        return line + "."
+    }
+
+    /// Freshness at each budget: the bound, each family's front, fixed intervals, never; a family's
+    /// share of the possible gain in brackets.
+    static func budgetTable(_ r: ComparisonReport) -> [String] {
+        guard !r.budgetCurve.isEmpty else { return [] }
+        let curve = r.budgetCurve
+        let families = Array(Set(curve.flatMap { $0.families.keys })).sorted()
+        var table = [["fresh@\(minutes(r.settings.tauMinutes)) at a budget"] + curve.map { budgetText($0.budget) }]
+        table.append(["clairvoyant bound"] + curve.map { pct($0.bound) })
+        for f in families {
+            table.append(
+                [f]
+                    + curve.map { p in
+                        guard let v = p.families[f] else { return "–" }
+                        return pct(v.fresh) + (v.shareOfPossible.map { String(format: " (%.2f)", $0) } ?? "")
+                    })
+        }
+        table.append(["fixed interval"] + curve.map { pct($0.fixed) })
+        table.append(["never"] + curve.map { pct($0.never) })
         let widths = table[0].indices.map { i in table.map { $0[i].count }.max() ?? 0 }
         let lines = table.map { cells in
-            cells.enumerated().map { i, cell in TextFormat.pad(cell, widths[i], right: i != 1) }.joined(separator: "  ")
+            cells.enumerated().map { i, c in TextFormat.pad(c, widths[i], right: i != 0) }.joined(separator: "  ")
         }
-        return ([summary(r), context(r), ""] + lines + skipLines(r)).joined(separator: "\n")
+        let b = r.budget
+        let note =
+            "(fetches/app/day averaged over pairs; a family's best setting at or under each budget, mixed with never "
+            + "across apps below its cheapest; in brackets its share of the possible gain, (family − fixed) / "
+            + "(bound − fixed), where the bound is ≥ 2 points above fixed"
+            + (b.map { $0.resamples > 0 ? "; 95 % intervals in --format json, bootstrap over users, \($0.resamples) resamples, seed \($0.seed))" : ")" } ?? ")")
+        return lines + [note]
+    }
+
+    static func budgetText(_ b: Double) -> String {
+        b == b.rounded() ? "\(Int(b))" : TextFormat.decimal(b)
+    }
+
+    static func pct(_ x: Double) -> String { String(format: "%.1f%%", x * 100) }
+
+    static func points(_ x: Double) -> String { String(format: "%+.1f points", x * 100) }
+
+    static func interval(_ i: ConfidenceInterval?, points: Bool = false) -> String {
+        guard let i else { return "" }
+        return points
+            ? String(format: " [%+.1f, %+.1f]", i.low * 100, i.high * 100)
+            : String(format: " [%.1f–%.1f %%]", i.low * 100, i.high * 100)
     }
 
     /// What the replay assumed about devices: the defaults, and how many users had no samples.
@@ -34,7 +129,7 @@ public enum CompareRenderer {
 
     /// One line per policy with refused or expired fetches: the counts by reason.
     static func skipLines(_ r: ComparisonReport) -> [String] {
-        let with = ranked(r.policies).filter { $0.metrics.skipped > 0 }
+        let with = ranked(r.policies, by: .given).filter { $0.metrics.skipped > 0 }
         guard !with.isEmpty else { return [] }
         return ["", "skipped fetches by reason:"]
             + with.map { p in
@@ -55,41 +150,97 @@ public enum CompareRenderer {
             + "platform \(s.platform)"
     }
 
-    /// The table's column titles: rank, policy, fresh@τ per τ, median staleness, fetches/app/day,
-    /// wasted share, energy, battery, cellular data, skipped fetches, gap closed.
+    /// The table's column titles: rank, policy, fresh@τ per τ, the primary one's 95 % interval,
+    /// median staleness, fetches/app/day, wasted share, energy, battery, cellular data, skipped
+    /// fetches, the gain over fixed intervals and the share of the possible gain.
     static func columns(_ r: ComparisonReport) -> [String] {
         ["#", "policy"] + r.settings.tausMinutes.map { "fresh@\(minutes($0))" }
-            + ["stale p50", "fetches/app/day", "wasted", "J/day", "battery/day", "cell MB/day", "skipped", "gap closed"]
+            + [
+                "95% CI", "stale p50", "fetches/app/day", "wasted", "J/day", "battery/day", "cell MB/day", "skipped",
+                "vs fixed", "share",
+            ]
     }
 
-    /// The table's cells, policies ranked (a rank only for those with a gap closed).
-    static func rows(_ r: ComparisonReport) -> [[String]] {
-        ranked(r.policies).enumerated().map { rank, p in
-            [p.metrics.gapClosed == nil ? "" : "\(rank + 1)", p.name]
-                + p.metrics.fresh.map { String(format: "%.1f%%", $0 * 100) }
-                + [
-                    p.metrics.stalenessMedianMinutes.map { minutes($0) } ?? "never",
-                    String(format: "%.2f", p.metrics.fetchesPerAppDay),
-                    String(format: "%.0f%%", p.metrics.wastedShare * 100),
-                    String(format: "%.1f", p.metrics.energyJoulesPerDay),
-                    String(format: "%.2f%%", p.metrics.batteryPercentPerDay),
-                    String(format: "%.2f", p.metrics.cellularMBPerDay),
-                    "\(p.metrics.skipped)",
-                    p.metrics.gapClosed.map { String(format: "%.2f", abs($0) < 0.005 ? 0 : $0) } ?? "–",
-                ]
+    /// The table's cells, policies ranked (clairvoyant ones unranked, after); with `.band`, a
+    /// one-cell line before each budget band.
+    static func rows(_ r: ComparisonReport, sort: CompareSort = .band, bandLines: Bool = true) -> [[String]] {
+        let budgets = r.budget?.budgets ?? BudgetSettings.standardBudgets
+        var out: [[String]] = []
+        var lastBand: Int? = nil
+        for (rank, p) in ranked(r.policies, by: sort, budgets: budgets, tauMinutes: r.settings.tauMinutes).enumerated() {
+            let clairvoyant = isClairvoyant(p)
+            if sort == .band, bandLines {
+                let band = clairvoyant ? budgets.count + 1 : Self.band(p.metrics.fetchesPerAppDay, budgets)
+                if band != lastBand {
+                    lastBand = band
+                    out.append([bandTitle(band, budgets)])
+                }
+            }
+            let m = p.metrics
+            var cells: [String] = [clairvoyant ? "" : "\(rank + 1)", p.name]
+            cells += m.fresh.map { String(format: "%.1f%%", $0 * 100) }
+            let ci: String = m.freshInterval.map { String(format: "%.1f–%.1f", $0.low * 100, $0.high * 100) } ?? "–"
+            let stale: String = m.stalenessMedianMinutes.map { minutes($0) } ?? "never"
+            cells += [ci, stale, String(format: "%.2f", m.fetchesPerAppDay), String(format: "%.0f%%", m.wastedShare * 100)]
+            cells += [
+                String(format: "%.1f", m.energyJoulesPerDay), String(format: "%.2f%%", m.batteryPercentPerDay),
+                String(format: "%.2f", m.cellularMBPerDay), "\(m.skipped)",
+            ]
+            let gain: String = m.gainVsFixed.map { String(format: "%+.1f", abs($0) < 0.0005 ? 0 : $0 * 100) } ?? "–"
+            let share: String = m.shareOfPossible.map { String(format: "%.2f", abs($0) < 0.005 ? 0 : $0) } ?? "–"
+            out.append(cells + [gain, share])
         }
+        return out
     }
 
-    /// Policies with a gap closed first, highest first (ties in the given order), then the others
-    /// in the given order.
-    public static func ranked(_ policies: [PolicyResult]) -> [PolicyResult] {
-        let with = policies.enumerated().filter { $0.element.metrics.gapClosed != nil }
-            .sorted { a, b in
-                let x = a.element.metrics.gapClosed!
-                let y = b.element.metrics.gapClosed!
-                return x != y ? x > y : a.offset < b.offset
-            }.map(\.element)
-        return with + policies.filter { $0.metrics.gapClosed == nil }
+    /// The clairvoyant policies (oracles) know the future: shown, never ranked.
+    static func isClairvoyant(_ p: PolicyResult) -> Bool { p.family == "oracle" || p.family == "budget-oracle" }
+
+    /// The band of a policy spending `x`: the index of the first budget it stays within.
+    static func band(_ x: Double, _ budgets: [Double]) -> Int {
+        budgets.firstIndex { x <= $0 + 1e-9 } ?? budgets.count
+    }
+
+    static func bandTitle(_ band: Int, _ budgets: [Double]) -> String {
+        if band > budgets.count { return "clairvoyant (they know the future; not ranked):" }
+        if band == budgets.count { return "above \(budgetText(budgets.last ?? 0)) fetches/app/day:" }
+        let low = band == 0 ? "" : "over \(budgetText(budgets[band - 1])), "
+        return "\(low)up to \(budgetText(budgets[band])) fetches/app/day:"
+    }
+
+    /// The causal policies sorted (ties in the given order), then the clairvoyant ones as given.
+    public static func ranked(
+        _ policies: [PolicyResult], by sort: CompareSort = .band, budgets: [Double] = BudgetSettings.standardBudgets,
+        tauMinutes: Double = 15
+    ) -> [PolicyResult] {
+        let causal = policies.enumerated().filter { !isClairvoyant($0.element) }
+        let key = PolicyMetrics.freshKey(minutes: tauMinutes)
+        func fresh(_ p: PolicyResult) -> Double { primaryFresh(p, key: key) }
+        let sorted = causal.sorted { a, b in
+            let (x, y) = (a.element.metrics, b.element.metrics)
+            func by(_ u: Double, _ v: Double, descending: Bool) -> Bool? {
+                u == v ? nil : (descending ? u > v : u < v)
+            }
+            let decided: Bool?
+            switch sort {
+            case .band:
+                let (bx, by2) = (band(x.fetchesPerAppDay, budgets), band(y.fetchesPerAppDay, budgets))
+                decided = bx != by2 ? bx < by2 : by(fresh(a.element), fresh(b.element), descending: true)
+            case .fresh: decided = by(fresh(a.element), fresh(b.element), descending: true)
+            case .share: decided = by(x.shareOfPossible ?? -.infinity, y.shareOfPossible ?? -.infinity, descending: true)
+            case .fetches: decided = by(x.fetchesPerAppDay, y.fetchesPerAppDay, descending: false)
+            case .energy: decided = by(x.energyJoulesPerDay, y.energyJoulesPerDay, descending: false)
+            case .given: decided = nil
+            }
+            return decided ?? (a.offset < b.offset)
+        }
+        return sorted.map(\.element) + policies.filter(isClairvoyant)
+    }
+
+    /// fresh at the primary τ (its key, e.g. `fresh_15m`).
+    public static func primaryFresh(_ p: PolicyResult, key: String) -> Double {
+        guard let i = p.metrics.freshKeys.firstIndex(of: key), p.metrics.fresh.indices.contains(i) else { return 0 }
+        return p.metrics.fresh[i]
     }
 
     static func minutes(_ m: Double) -> String {

@@ -1,35 +1,59 @@
 import FetchLabPredict
 
-/// The result of `fetchlab compare`. Encodes to exactly
-/// `{"settings": {...}, "policies": [{"name", "family", "params", "metrics": {...}}]}`.
+/// The result of `fetchlab compare`. Encodes to
+/// `{"settings": {...}, "budget": {...}, "budget_curve": [...], "fixed_curve": [[x, y]],
+/// "bound_curve": [[x, y]], "policies": [{"name", "family", "params", "metrics": {...}}]}`.
 public struct ComparisonReport: Codable, Sendable, Hashable {
     public var settings: ComparisonSettings
     public var policies: [PolicyResult]
-    /// The clairvoyant frontier's points [fetches/day, fresh rate] (not encoded).
-    public var frontier: [[Double]] = []
+    /// How the budget figures were computed (nil: a report stored before they existed).
+    public var budget: BudgetSettings? = nil
+    /// Freshness at each budget: the fixed-interval baseline, the clairvoyant bound, `never` and
+    /// each causal family's front (DOMAIN.md, "Freshness at a budget").
+    public var budgetCurve: [BudgetPoint] = []
+    /// The fixed-interval baseline's Pareto points [fetches/app/day, fresh rate].
+    public var fixedCurve: [[Double]] = []
+    /// The clairvoyant bound at increasing budgets [fetches/app/day, fresh rate], up to saturation.
+    public var boundCurve: [[Double]] = []
     /// One user's day under every policy, for the report's timeline (encoded when present).
     public var timeline: DayTrace? = nil
 
-    enum CodingKeys: String, CodingKey { case settings, policies, timeline }
+    enum CodingKeys: String, CodingKey {
+        case settings, budget, budgetCurve = "budget_curve", fixedCurve = "fixed_curve", boundCurve = "bound_curve"
+        case policies, timeline
+    }
 
-    public init(settings: ComparisonSettings, policies: [PolicyResult], frontier: [[Double]]) {
+    public init(settings: ComparisonSettings, policies: [PolicyResult]) {
         self.settings = settings
         self.policies = policies
-        self.frontier = frontier
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         settings = try c.decode(ComparisonSettings.self, forKey: .settings)
         policies = try c.decode([PolicyResult].self, forKey: .policies)
+        budget = try c.decodeIfPresent(BudgetSettings.self, forKey: .budget)
+        budgetCurve = try c.decodeIfPresent([BudgetPoint].self, forKey: .budgetCurve) ?? []
+        fixedCurve = try c.decodeIfPresent([[Double]].self, forKey: .fixedCurve) ?? []
+        boundCurve = try c.decodeIfPresent([[Double]].self, forKey: .boundCurve) ?? []
         timeline = try c.decodeIfPresent(DayTrace.self, forKey: .timeline)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(settings, forKey: .settings)
+        try c.encodeIfPresent(budget, forKey: .budget)
+        try c.encode(budgetCurve, forKey: .budgetCurve)
+        try c.encode(fixedCurve, forKey: .fixedCurve)
+        try c.encode(boundCurve, forKey: .boundCurve)
         try c.encode(policies, forKey: .policies)
         try c.encodeIfPresent(timeline, forKey: .timeline)
+    }
+
+    /// The budget point the headline is read at.
+    public var headline: BudgetPoint? {
+        guard let b = budget?.headlineBudget else { return budgetCurve.first }
+        return budgetCurve.first { $0.budget == b } ?? budgetCurve.first
     }
 
     /// Nothing was scored.
@@ -209,13 +233,23 @@ public enum SkipReason: String, Codable, Sendable, Hashable, CaseIterable, Compa
 /// minutes stale: ``stalenessCDFMinutes``),
 /// `lead_median_min` (of useful fetches), `fetches`, `fetches_per_app_day`, `wasted_fetches`,
 /// `wasted_share`, `energy_j_per_day`, `battery_pct_per_day`, `cellular_mb_per_day` (per user per
-/// day), `fetches_low_battery`, `skips` ({reason: count}) and `gap_closed` (null when there is none).
+/// day), `fetches_low_battery`, `skips` ({reason: count}), `reliability`, and over all users (null
+/// per app or user): `fresh_ci` (95 % bootstrap interval of fresh at the primary τ), `gain_vs_fixed`
+/// (fresh minus the fixed-interval baseline at the policy's own fetches/app/day), `gain_ci`, and
+/// `share_of_possible` (gain / (bound − baseline) at its fetches/app/day; null when the bound is
+/// less than 2 points above the baseline).
 public struct PolicyMetrics: Codable, Sendable, Hashable {
     public var scoredLaunches: Int
     /// Fresh rates, one per τ of `settings.taus_minutes`.
     public var fresh: [Double]
     public var fetchesPerAppDay: Double
-    public var gapClosed: Double?
+    /// 95 % bootstrap interval over users of fresh at the primary τ.
+    public var freshInterval: ConfidenceInterval? = nil
+    /// Fresh at the primary τ minus the fixed-interval baseline at the same fetches/app/day.
+    public var gainVsFixed: Double? = nil
+    public var gainInterval: ConfidenceInterval? = nil
+    /// (fresh − baseline) / (bound − baseline) at the same fetches/app/day; never above 1.
+    public var shareOfPossible: Double? = nil
     /// The τ of each fresh rate, in minutes (the keys' names).
     public var freshKeys: [String] = []
     /// Share of scored launches with no content newer than the last refresh (nil: no content data).
@@ -247,11 +281,10 @@ public struct PolicyMetrics: Codable, Sendable, Hashable {
     /// whether the app was launched within τ after the fetch, in bins (`reliability`, else null).
     public var reliability: ReliabilityTable? = nil
 
-    public init(scoredLaunches: Int, fresh: [Double], fetchesPerAppDay: Double, gapClosed: Double?) {
+    public init(scoredLaunches: Int, fresh: [Double], fetchesPerAppDay: Double) {
         self.scoredLaunches = scoredLaunches
         self.fresh = fresh
         self.fetchesPerAppDay = fetchesPerAppDay
-        self.gapClosed = gapClosed
     }
 
     /// Fetches refused or expired, all reasons.
@@ -298,14 +331,20 @@ public struct PolicyMetrics: Codable, Sendable, Hashable {
         } else {
             try c.encodeNil(forKey: Key("reliability"))
         }
-        try optional(gapClosed, "gap_closed")
+        try c.encode(freshInterval, forKey: Key("fresh_ci"))
+        try optional(gainVsFixed, "gain_vs_fixed")
+        try c.encode(gainInterval, forKey: Key("gain_ci"))
+        try optional(shareOfPossible, "share_of_possible")
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
         scoredLaunches = try c.decode(Int.self, forKey: Key("scored_launches"))
         fetchesPerAppDay = try c.decode(Double.self, forKey: Key("fetches_per_app_day"))
-        gapClosed = try c.decodeIfPresent(Double.self, forKey: Key("gap_closed"))
+        freshInterval = try c.decodeIfPresent(ConfidenceInterval.self, forKey: Key("fresh_ci"))
+        gainVsFixed = try c.decodeIfPresent(Double.self, forKey: Key("gain_vs_fixed"))
+        gainInterval = try c.decodeIfPresent(ConfidenceInterval.self, forKey: Key("gain_ci"))
+        shareOfPossible = try c.decodeIfPresent(Double.self, forKey: Key("share_of_possible"))
         let keys = c.allKeys.map(\.stringValue).filter { $0.hasPrefix("fresh_") }
         let sorted = keys.sorted {
             (Double($0.dropFirst(6).dropLast()) ?? 0) < (Double($1.dropFirst(6).dropLast()) ?? 0)

@@ -149,10 +149,10 @@ struct MetricSums: Sendable {
         )
     }
 
-    func metrics(freshKeys: [String], primary: Int, gapClosed: Double?, batteryJoules: Double) -> PolicyMetrics {
+    func metrics(freshKeys: [String], primary: Int, batteryJoules: Double) -> PolicyMetrics {
         let fresh = self.fresh.map { scored > 0 ? Double($0) / Double(scored) : 0 }
         var m = PolicyMetrics(
-            scoredLaunches: scored, fresh: fresh, fetchesPerAppDay: point(primary: primary).x, gapClosed: gapClosed)
+            scoredLaunches: scored, fresh: fresh, fetchesPerAppDay: point(primary: primary).x)
         m.freshKeys = freshKeys
         m.contentFresh = contentScored > 0 ? Double(contentFresh) / Double(contentScored) : nil
         m.stalenessMedianMinutes = staleness.quantileMinutes(0.5)

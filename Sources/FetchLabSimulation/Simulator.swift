@@ -95,17 +95,18 @@ public struct Simulator: Sendable {
     }
 
     /// A comparison fed users batch by batch, so that memory holds one batch, not the database.
-    /// - Parameter references: also replay the frontier's and the fixed intervals' reference
-    ///   policies (gap closed needs them).
+    /// - Parameter references: also compute the budget figures (the clairvoyant bound, the
+    ///   fixed-interval baseline, each policy's gain and share, the bootstrap intervals); a tuner
+    ///   that only reads the policies' metrics leaves them out.
     public func comparison(policies: [any FetchPolicy], references: Bool = true) -> ComparisonRun {
         ComparisonRun(simulator: self, policies: policies, references: references)
     }
 }
 
 /// A comparison in progress: ``add(_:progress:)`` batches of users (replayed in parallel, summed in
-/// the order given, so the result does not depend on scheduling), then ``report()``. The
-/// frontier's and the fixed intervals' reference policies are run too when missing (unless left
-/// out: then no gap closed), but only the requested policies are reported, in their order.
+/// the order given, so the result does not depend on scheduling), then ``report()``. With the
+/// budget figures on, each user also adds the clairvoyant bound's pairs and fixed(T) over the
+/// baseline's intervals in closed form, and its sums for the bootstrap over users.
 public struct ComparisonRun: Sendable {
     let simulator: Simulator
     let requested: Int
@@ -126,6 +127,14 @@ public struct ComparisonRun: Sendable {
     var pairsWithContent = 0
     var firstStart: (Microseconds, Int32)? = nil
     var lastEnd: (Microseconds, Int32)? = nil
+    /// The budget figures' per-user sums (nil: not asked for).
+    var budget: BudgetAnalysis?
+    /// The budgets of the budget curve, and the one the headline is read at.
+    public var budgets: [Double] = BudgetSettings.standardBudgets
+    public var headlineBudget: Double = BudgetSettings.defaultHeadline
+    /// Bootstrap resamples over users and their seed.
+    public var resamples = 1_000
+    public var seed: UInt64 = 1
     /// CPU seconds each policy took (summed over threads), and the launches of the evaluated
     /// pairs replayed: for `compare --timings` and the benchmark, not part of the report.
     public private(set) var cpuSeconds: [Double] = []
@@ -142,20 +151,21 @@ public struct ComparisonRun: Sendable {
         return sorted.isEmpty ? nil : sorted[(sorted.count - 1) / 2].user
     }
 
-    /// Every policy replayed (the requested ones, then the references), for ``cpuSeconds``.
+    /// Every policy replayed, for ``cpuSeconds``.
     public var policies: [any FetchPolicy] { all }
 
     init(simulator: Simulator, policies: [any FetchPolicy], references: Bool = true) {
         self.simulator = simulator
         requested = policies.count
-        var all = policies
-        var names = Set(policies.map(\.name))
-        for p in references ? PolicyRegistry.references : [] where names.insert(p.name).inserted { all.append(p) }
-        self.all = all
+        all = policies
         taus = simulator.evaluation.reportedTaus
         primary = taus.firstIndex(of: simulator.evaluation.primaryTau)!
         totals = all.map { _ in MetricSums(taus: simulator.evaluation.reportedTaus.count) }
         cpuSeconds = all.map { _ in 0 }
+        if references {
+            let extra = policies.compactMap { ($0 as? FixedIntervalPolicy)?.interval }
+            budget = BudgetAnalysis(policies: policies, intervals: FixedBaseline.intervals(adding: extra))
+        }
     }
 
     struct UserResult: Sendable {
@@ -168,6 +178,7 @@ public struct ComparisonRun: Sendable {
         var apps: [String]
         var seconds: [Double]
         var launches: Int
+        var budget: UserBudgetSums?
     }
 
     /// Replays a batch of users on all cores; `progress` is called once per user done (from any thread).
@@ -179,6 +190,8 @@ public struct ComparisonRun: Sendable {
         let simulator = self.simulator
         let policies = all
         let count = taus.count
+        let primary = self.primary
+        let intervals = budget?.intervals
         // The largest users first (by events), so the batch does not end on one core waiting for
         // a large user started last; the results are summed in the order given all the same.
         let order = histories.indices.sorted {
@@ -196,11 +209,16 @@ public struct ComparisonRun: Sendable {
             guard !user.pairs.isEmpty else { return nil }
             var seconds = [Double](repeating: 0, count: policies.count)
             let outcomes = simulator.replay(user, policies: policies, seconds: &seconds)
+            let sums = intervals.map {
+                UserBudgetSums(
+                    user: user, outcomes: outcomes, primary: primary, tau: e.primaryTau,
+                    launchRefreshes: e.launchRefreshes, intervals: $0)
+            }
             return UserResult(
                 user: history.user.name, window: window, withoutContext: user.timeline.isEmpty,
                 pairsWithContent: user.content.filter { !$0.isEmpty }.count, outcomes: outcomes,
                 apps: user.pairs.map { history.apps[Int($0.app)].name }, seconds: seconds,
-                launches: user.pairs.reduce(0) { $0 + $1.launches.count })
+                launches: user.pairs.reduce(0) { $0 + $1.launches.count }, budget: sums)
         }
         var results = [UserResult?](repeating: nil, count: histories.count)
         for (k, i) in order.enumerated() { results[i] = byCost[k] }
@@ -226,6 +244,7 @@ public struct ComparisonRun: Sendable {
                 userTotals[i].costUnits = 1
                 totals[i].add(userTotals[i])
             }
+            if let sums = r.budget { budget?.users.append(sums) }
             if simulator.perUser { perUser.append((r.user, userTotals)) }
             if let group = userGroups?[r.user] {
                 if perGroup[group] == nil {
@@ -241,38 +260,27 @@ public struct ComparisonRun: Sendable {
         }
     }
 
-    /// The clairvoyant frontier of a group: its never, budget-oracle(k) and oracle points.
-    func frontier(_ sums: [MetricSums]) -> Frontier {
-        let byName = Dictionary(uniqueKeysWithValues: zip(all.map(\.name), sums.map { $0.point(primary: primary) }))
-        let names = ["never"] + PolicyRegistry.frontierBudgets.map { BudgetOraclePolicy(budget: $0).name } + ["oracle"]
-        return Frontier(names.compactMap { byName[$0] })
-    }
-
-    /// Gap closed of each policy of a group, from the group's own reference policies.
-    func gapClosed(_ sums: [MetricSums]) -> [Double?] {
-        let byName = Dictionary(uniqueKeysWithValues: zip(all.map(\.name), sums.map { $0.point(primary: primary) }))
-        let frontier = frontier(sums)
-        let baseNames = ["never"] + PolicyRegistry.fixedIntervals.map { FixedIntervalPolicy(interval: $0).name }
-        let bases = baseNames.compactMap { byName[$0] }
-        return all.indices.map { i in
-            guard !all[i].isClairvoyant else { return nil }
-            let p = sums[i].point(primary: primary)
-            guard let base = GapClosed.base(fetchesPerDay: p.x, candidates: bases) else { return nil }
-            return GapClosed.value(fresh: p.y, fetchesPerDay: p.x, base: base, frontier: frontier)
-        }
-    }
-
     public func report() -> ComparisonReport {
         let e = simulator.evaluation
         let keys = taus.map { PolicyMetrics.freshKey(minutes: $0.inMinutes) }
         let battery = simulator.settings.cost.batteryJoules
         func metrics(_ sums: [MetricSums]) -> [PolicyMetrics] {
-            let gaps = gapClosed(sums)
-            return sums.indices.map {
-                sums[$0].metrics(freshKeys: keys, primary: primary, gapClosed: gaps[$0], batteryJoules: battery)
+            sums.map { $0.metrics(freshKeys: keys, primary: primary, batteryJoules: battery) }
+        }
+        var overall = metrics(totals)
+        let budgets = Array(Set(self.budgets + [headlineBudget])).sorted()
+        var analysis = budget
+        analysis?.resamples = resamples
+        analysis?.seed = seed
+        let figures = analysis?.result(budgets: budgets)
+        if let figures {
+            for i in overall.indices {
+                overall[i].freshInterval = figures.freshIntervals[i]
+                overall[i].gainVsFixed = figures.gains[i]
+                overall[i].gainInterval = figures.gainIntervals[i]
+                overall[i].shareOfPossible = figures.shares[i]
             }
         }
-        let overall = metrics(totals)
         let apps = appOrder.map { ($0, metrics(perApp[$0]!)) }
         let usersMetrics = perUser.map { ($0.0, metrics($0.1)) }
         let groupMetrics = groupOrder.map { ($0, metrics(perGroup[$0]!)) }
@@ -296,8 +304,23 @@ public struct ComparisonRun: Sendable {
             settings.firstScoredDay = CivilDate(daysSince1970: LocalCalendar.day(s, offset: o)).description
             settings.lastScoredDay = CivilDate(daysSince1970: LocalCalendar.day(end, offset: eo)).description
         }
-        return ComparisonReport(
-            settings: settings, policies: rows, frontier: frontier(totals).points.map { [$0.x, $0.y] })
+        var report = ComparisonReport(settings: settings, policies: rows)
+        if let figures {
+            var warnings: [String] = []
+            if users < BudgetSettings.fewUsers || settings.scoredLaunches < BudgetSettings.fewLaunches {
+                warnings.append(
+                    "these figures rest on \(users) user\(users == 1 ? "" : "s") and \(settings.scoredLaunches) scored "
+                        + "launches (fewer than \(BudgetSettings.fewUsers) users or \(BudgetSettings.fewLaunches) "
+                        + "launches): read the intervals, not the points")
+            }
+            report.budget = BudgetSettings(
+                budgets: budgets, headlineBudget: headlineBudget, resamples: users > 1 ? resamples : 0, seed: seed,
+                boundSaturation: figures.saturation, warnings: warnings)
+            report.budgetCurve = figures.curve
+            report.fixedCurve = figures.fixedCurve
+            report.boundCurve = figures.boundCurve
+        }
+        return report
     }
 }
 

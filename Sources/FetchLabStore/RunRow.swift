@@ -31,7 +31,7 @@ struct RunRow {
         run = [
             formatter.string(from: createdAt), command, fetchlabVersion, s.tauMinutes, s.launchRefreshes,
             s.warmUpDays, s.minLaunches, s.platform, s.users, s.pairs, s.scoredLaunches, s.firstScoredDay,
-            s.lastScoredDay, try Self.json(s), try Self.json(report), try Self.json(report.frontier),
+            s.lastScoredDay, try Self.json(s), try Self.json(report), try Self.json(report.boundCurve),
         ]
         policies = try report.policies.map { p in
             Policy(
@@ -55,7 +55,8 @@ struct RunRow {
         return [m.scoredLaunches] + freshColumns + [
             m.contentFresh, m.stalenessMedianMinutes, m.stalenessP90Minutes, m.leadMedianMinutes, m.fetches,
             m.fetchesPerAppDay, m.wastedFetches, m.wastedShare, m.energyJoulesPerDay, m.batteryPercentPerDay,
-            m.cellularMBPerDay, m.lowBatteryFetches, m.skipped, m.gapClosed, try json(m),
+            m.cellularMBPerDay, m.lowBatteryFetches, m.skipped, nil as Double?, try json(m), m.gainVsFixed,
+            m.shareOfPossible,
         ]
     }
 
@@ -73,7 +74,7 @@ struct RunRow {
     func insert(_ db: Database) throws -> Int64 {
         try db.execute(sql: Self.insertSQL("run", Self.runColumns), arguments: StatementArguments(run))
         let id = db.lastInsertedRowID
-        let metrics = RunSchema.metricColumns.map(\.name)
+        let metrics = RunSchema.allMetricColumns.map(\.name)
         let policy = try db.makeStatement(
             sql: Self.insertSQL("run_policy", ["run_id", "position", "name", "family", "params_json"] + metrics))
         let app = try db.makeStatement(

@@ -30,6 +30,38 @@ enum RunSchema {
         ("metrics_json", "TEXT NOT NULL"),
     ]
 
+    /// The metric columns migration v6 adds after ``metricColumns`` (`gap_closed` stays, written as
+    /// null: gap closed was replaced by the share of the possible gain).
+    static let v6Columns: [(name: String, type: String)] = [
+        ("gain_vs_fixed", "REAL"),
+        ("share_of_possible", "REAL"),
+    ]
+
+    /// Every metric column a row is written with, in order.
+    static var allMetricColumns: [(name: String, type: String)] { metricColumns + v6Columns }
+
+    /// Migration v6: the new metric columns on the three policy tables, the views again with them.
+    static var v6SQL: String {
+        let tables = ["run_policy", "run_policy_app", "run_policy_user"]
+        let adds = tables.flatMap { t in v6Columns.map { "ALTER TABLE \(t) ADD COLUMN \($0.name) \($0.type);" } }
+        let all = { (t: String) in allMetricColumns.map { "\(t).\($0.name)" }.joined(separator: ", ") }
+        return adds.joined(separator: "\n") + """
+
+            DROP VIEW run_policies;
+            DROP VIEW run_policy_apps;
+            DROP VIEW run_policy_users;
+            CREATE VIEW run_policies AS
+            SELECT p.run_id, r.created_at, r.command, p.position, p.name, p.family, p.params_json, \(all("p"))
+            FROM run_policy p JOIN run r ON r.id = p.run_id;
+            CREATE VIEW run_policy_apps AS
+            SELECT g.run_id, g.policy_position, p.name AS policy, g.app, \(all("g"))
+            FROM run_policy_app g JOIN run_policy p ON p.run_id = g.run_id AND p.position = g.policy_position;
+            CREATE VIEW run_policy_users AS
+            SELECT g.run_id, g.policy_position, p.name AS policy, g.user, \(all("g"))
+            FROM run_policy_user g JOIN run_policy p ON p.run_id = g.run_id AND p.position = g.policy_position;
+            """
+    }
+
     /// The τs (minutes) that have a `fresh_<τ>m` column.
     static let freshColumnMinutes: [Double] = [5, 15, 60]
 

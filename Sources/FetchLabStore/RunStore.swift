@@ -103,14 +103,14 @@ public struct RunStore: Sendable {
         }
     }
 
-    /// The report of run `id`, as it was stored (the unencoded parts too: scored days, frontier).
+    /// The report of run `id`, as it was stored (the unencoded parts too: scored days).
     ///
     /// - Throws: ``StoreError`` `notFound` when there is no such run.
     public func loadRun(_ id: Int64) throws(StoreError) -> ComparisonReport {
         let found: Row? = try reading { db in
             guard try db.tableExists("run") else { return nil }
             return try Row.fetchOne(
-                db, sql: "SELECT report_json, first_scored_day, last_scored_day, frontier_json FROM run WHERE id = ?",
+                db, sql: "SELECT report_json, first_scored_day, last_scored_day FROM run WHERE id = ?",
                 arguments: [id])
         }
         guard let found else {
@@ -121,7 +121,6 @@ public struct RunStore: Sendable {
             var report = try decoder.decode(ComparisonReport.self, from: Data((found[0] as String).utf8))
             report.settings.firstScoredDay = found[1]
             report.settings.lastScoredDay = found[2]
-            report.frontier = try decoder.decode([[Double]].self, from: Data((found[3] as String).utf8))
             return report
         } catch {
             throw StoreError(

@@ -186,10 +186,14 @@ enum Schema {
         Migration(identifier: v5) { db in
             try db.execute(sql: TuneSchema.sql)
         },
+        Migration(identifier: v6) { db in
+            try db.execute(sql: RunSchema.v6SQL)
+        },
     ]
 
     static let v3 = "v3: read-options fingerprint and merged rows of imports"
     static let v4 = "v4: stored runs"
-    /// The latest migration.
     static let v5 = "v5: stored tuning runs"
+    /// The latest migration.
+    static let v6 = "v6: gain over fixed intervals and share of the possible gain"
 }

@@ -73,7 +73,7 @@ extension HTMLReport {
                 out +=
                     " The recommended \(rec.name) is off the front: \(better.name) is fresher "
                     + "(\(percent(picks.fresh(better))) against \(percent(picks.fresh(rec)))) for no more energy"
-                    + (better.metrics.gapClosed == nil ? " (but it is not a causal policy)." : ".")
+                    + (CompareRenderer.isClairvoyant(better) ? " (but it is not a causal policy)." : ".")
             } else {
                 out += " The recommended \(rec.name) is off the front: an equally fresh policy spends less energy."
             }
@@ -81,127 +81,152 @@ extension HTMLReport {
         return out
     }
 
-    // MARK: - (4) Gap closed and fresh@τ against fetches per day
+    // MARK: - (2) Freshness at a budget
 
-    static func gap(_ r: ComparisonReport, _ picks: Picks) -> String {
+    /// The budget curve: fresh@τ against fetches per app per day — the clairvoyant bound, the
+    /// fixed-interval baseline, each causal family's Pareto front, `never` — then the table of budgets.
+    static func budget(_ r: ComparisonReport, _ picks: Picks) -> String {
         let ps = r.policies
-        let withGap = ps.filter { $0.metrics.gapClosed != nil }
-        let lines = gapLines(ps)
-        let frame = PlotFrame(width: 760, height: 380)
+        let frame = PlotFrame(width: 760, height: 400)
         let n = SVGChart.n
-        let x = LogScale(covering: ps.map(\.metrics.fetchesPerAppDay), from: frame.x0, to: frame.x1)
-        let y = LinearScale(
-            covering: withGap.compactMap(\.metrics.gapClosed), including: [0, 1], from: frame.y0, to: frame.y1)
+        let bound = r.boundCurve.compactMap { $0.count >= 2 && $0[0] > 0 ? (x: $0[0], y: $0[1]) : nil }
+        let fixedCurve = r.fixedCurve.compactMap { $0.count >= 2 && $0[0] > 0 ? (x: $0[0], y: $0[1]) : nil }
+        let lines = familyFronts(ps, picks)
+        let costs = ps.map(\.metrics.fetchesPerAppDay).filter { $0 > 0 } + (r.budget?.budgets ?? [])
+        let low = max(0.01, (costs.min() ?? 0.1) / 2)
+        let high = max(costs.max() ?? 10, bound.last?.x ?? 1)
+        let x = LogScale(covering: [low, high], from: frame.x0, to: frame.x1)
+        let ys = ps.map(picks.fresh) + bound.map(\.y) + fixedCurve.filter { $0.x <= high }.map(\.y)
+        let y = LinearScale(covering: ys, including: [0, 1], from: frame.y0, to: frame.y1)
         var body = frame.axes(
-            x: x, y: y, xTitle: "fetches per app per day (log scale)", yTitle: "gap closed", xLabel: tick,
-            yLabel: { fixed($0, 1) })
+            x: x, y: y, xTitle: "fetches per app per day (log scale)", yTitle: picks.tauText, xLabel: tick,
+            yLabel: percentTick)
+        func clip(_ pts: [(x: Double, y: Double)]) -> [(x: Double, y: Double)] {
+            pts.filter { $0.x >= low && $0.x <= high }.map { (x: x.position($0.x), y: y.position($0.y)) }
+        }
+        if let b = r.budget {
+            for budget in b.budgets where budget >= low && budget <= high {
+                let bx = n(x.position(budget))
+                body +=
+                    "<line class=\"budget-mark\" x1=\"\(bx)\" x2=\"\(bx)\" y1=\"\(n(frame.y0))\" y2=\"\(n(frame.y1))\">"
+                    + "<title>budget \(CompareRenderer.budgetText(budget)) fetches/app/day</title></line>"
+            }
+        }
+        if !bound.isEmpty {
+            var xy = clip(bound)
+            if let last = bound.last, last.x < high { xy.append((x: frame.x1, y: y.position(last.y))) }
+            body +=
+                "<polyline class=\"frontier bound\" points=\"\(SVGChart.points(xy))\"><title>the clairvoyant bound</title></polyline>"
+        }
+        if !fixedCurve.isEmpty {
+            body +=
+                "<polyline class=\"fixed-curve\" points=\"\(SVGChart.points(clip(fixedCurve)))\"><title>fixed intervals (the baseline)</title></polyline>"
+        }
+        if let never = r.budgetCurve.first?.never {
+            let ny = n(y.position(never))
+            body +=
+                "<line class=\"never-line\" x1=\"\(n(frame.x0))\" x2=\"\(n(frame.x1))\" y1=\"\(ny)\" y2=\"\(ny)\"><title>never: \(percent(never))</title></line>"
+        }
         for line in lines {
             let c = picks.colour(line.family)
-            let xy = line.policies.map {
-                (x: x.position($0.metrics.fetchesPerAppDay), y: y.position($0.metrics.gapClosed ?? 0))
-            }
+            let xy = clip(line.front.map { (x: $0.metrics.fetchesPerAppDay, y: picks.fresh($0)) })
             body +=
                 "<g class=\"family\" data-family=\"\(HTML.escape(line.family))\"><polyline class=\"curve s\(c)\" "
-                + "points=\"\(SVGChart.points(xy))\"><title>\(HTML.escape(line.family))</title></polyline>"
-            for (p, point) in zip(line.policies, xy) {
-                let tip =
-                    "\(p.name): gap closed \(fixed(p.metrics.gapClosed, 2)) at \(fixed(p.metrics.fetchesPerAppDay, 2)) "
-                    + "fetches/app/day, \(picks.tauText) \(percent(picks.fresh(p)))"
-                body +=
-                    "<circle class=\"pt f\(c)\" cx=\"\(n(point.x))\" cy=\"\(n(point.y))\" r=\"4\"><title>\(HTML.escape(tip))</title></circle>"
-            }
-            body += "</g>"
+                + "points=\"\(SVGChart.points(xy))\"><title>\(HTML.escape(line.family))</title></polyline></g>"
         }
-        body += legend(lines.map(\.family), picks, x: frame.x0, y: frame.height + 10, width: frame.x1 - frame.x0)
-        let gapSVG = svg(
-            id: "gap-curves", width: frame.width, height: frame.height + 16,
-            data: [("lines", lines.count), ("points", withGap.count)],
-            title: "Gap closed against fetches per app per day, one line per policy family", body)
-        return """
-            <section id="gap-section"><h2>What prediction buys per fetch</h2>
-            \(figure(gapSVG, caption: gapCaption(lines, picks)))
-            \(freshFetches(r, picks))</section>
-            """
-    }
-
-    /// The policies with a gap closed, one group per family (families in order of appearance),
-    /// each sorted by fetches per day.
-    static func gapLines(_ policies: [PolicyResult]) -> [(family: String, policies: [PolicyResult])] {
-        var out: [(family: String, policies: [PolicyResult])] = []
-        for p in policies where p.metrics.gapClosed != nil {
-            if let i = out.firstIndex(where: { $0.family == p.family }) {
-                out[i].policies.append(p)
-            } else {
-                out.append((p.family, [p]))
-            }
-        }
-        return out.map { ($0.family, $0.policies.sorted { $0.metrics.fetchesPerAppDay < $1.metrics.fetchesPerAppDay }) }
-    }
-
-    static func gapCaption(_ lines: [(family: String, policies: [PolicyResult])], _ picks: Picks) -> String {
-        guard !lines.isEmpty else {
-            return "No policy has a gap closed: there is no fixed interval or frontier to measure against."
-        }
-        let bests = lines.compactMap { line in
-            line.policies.max { ($0.metrics.gapClosed ?? 0) < ($1.metrics.gapClosed ?? 0) }.map { (line.family, $0) }
-        }
-        var out =
-            "Gap closed: the share of the distance from the best fixed interval at no more fetches to the clairvoyant "
-            + "frontier that a policy covers (0 = no better than fixed, 1 = as good as clairvoyance at the same cost). "
-            + "Best per family: "
-            + bests.map {
-                "\($0.0) \(fixed($0.1.metrics.gapClosed, 2)) (\($0.1.name), \(fixed($0.1.metrics.fetchesPerAppDay, 2)) fetches/app/day)"
-            }
-            .joined(separator: "; ") + "."
-        if let top = bests.max(by: { ($0.1.metrics.gapClosed ?? 0) < ($1.1.metrics.gapClosed ?? 0) }) {
-            out += " The \(top.0) family closes the most of the gap."
-        }
-        return out
-    }
-
-    /// fresh@τ against fetches per day for every policy, with the clairvoyant frontier.
-    static func freshFetches(_ r: ComparisonReport, _ picks: Picks) -> String {
-        let ps = r.policies
-        let frame = PlotFrame(width: 760, height: 380)
-        let n = SVGChart.n
-        let frontier = picks.frontier.points
-        // Half the smallest positive cost as well, so that the policies without fetches (at the left
-        // edge) stand apart from the cheapest ones.
-        let costs = ps.map(\.metrics.fetchesPerAppDay) + frontier.map(\.x)
-        let x = LogScale(covering: costs + [(costs.filter { $0 > 0 }.min() ?? 1) / 2], from: frame.x0, to: frame.x1)
-        let y = LinearScale(covering: ps.map(picks.fresh), including: [0, 1], from: frame.y0, to: frame.y1)
-        var body = frame.axes(
-            x: x, y: y, xTitle: "fetches per app per day (log scale; none at the left edge)", yTitle: picks.tauText,
-            xLabel: tick, yLabel: percentTick)
-        if !frontier.isEmpty {
-            var xy = frontier.map { (x: x.position($0.x), y: y.position($0.y)) }
-            if let last = frontier.last { xy.append((x: frame.x1, y: y.position(last.y))) }
-            body +=
-                "<polyline class=\"frontier\" points=\"\(SVGChart.points(xy))\"><title>the clairvoyant frontier</title></polyline>"
-        }
-        for p in ps {
+        var drawn = 0
+        for p in ps where p.metrics.fetchesPerAppDay >= low && p.metrics.fetchesPerAppDay <= high {
+            drawn += 1
             let tip =
                 "\(p.name): \(picks.tauText) \(percent(picks.fresh(p))) at \(fixed(p.metrics.fetchesPerAppDay, 2)) fetches/app/day"
+                + (p.metrics.gainVsFixed.map { String(format: ", %+.1f points over fixed intervals", $0 * 100) } ?? "")
+                + (p.metrics.shareOfPossible.map { String(format: ", %.2f of the possible gain", $0) } ?? "")
             body +=
                 "<circle class=\"pt f\(picks.colour(p.family))\" cx=\"\(n(x.position(p.metrics.fetchesPerAppDay)))\" "
                 + "cy=\"\(n(y.position(picks.fresh(p))))\" r=\"4\"><title>\(HTML.escape(tip))</title></circle>"
         }
         body += legend(picks.families, picks, x: frame.x0, y: frame.height + 10, width: frame.x1 - frame.x0)
-        let svg = svg(
-            id: "fresh-fetches", width: frame.width, height: frame.height + 16,
-            data: [("points", ps.count), ("frontier", frontier.count)],
-            title: "\(picks.tauText) against fetches per app per day, with the clairvoyant frontier", body)
+        let chart = svg(
+            id: "budget-curve", width: frame.width, height: frame.height + 16,
+            data: [("lines", lines.count), ("points", drawn), ("bound", bound.count), ("fixed", fixedCurve.count)],
+            title: "\(picks.tauText) against fetches per app per day: the clairvoyant bound, fixed intervals, each family's front",
+            body)
         var caption =
-            "\(picks.tauText) against fetches per app per day for every policy; the dashed line is the clairvoyant "
-            + "frontier (never, the budgeted oracles and the oracle), the best any policy could do at each cost."
-        if let rec = picks.recommended, let top = picks.frontier.value(at: rec.metrics.fetchesPerAppDay) {
-            caption +=
-                " At \(fixed(rec.metrics.fetchesPerAppDay, 2)) fetches/app/day the frontier reaches \(percent(top)); "
-                + "\(rec.name) reaches \(percent(picks.fresh(rec)))."
-        } else if frontier.isEmpty {
-            caption += " No frontier was recorded."
+            "\(picks.tauText) against fetches per app per day (averaged over pairs). Dashed: the clairvoyant bound, the "
+            + "most any scheduler that knew every launch could make fresh with that many fetches. Grey: the best fixed "
+            + "interval at each cost (mixing two intervals across apps reaches any point between them). Coloured: each "
+            + "family's Pareto front. The flat line is never; the vertical marks are the budgets of the table."
+        if r.budgetCurve.isEmpty { caption += " This run has no budget figures (stored before they existed)." }
+        return """
+            <section id="budget-section"><h2>Freshness at a budget</h2>
+            \(figure(chart, caption: caption))
+            \(budgetTable(r))</section>
+            """
+    }
+
+    /// The table of budgets: rows bound, each family (with its setting and share), fixed, never.
+    static func budgetTable(_ r: ComparisonReport) -> String {
+        let curve = r.budgetCurve
+        guard !curve.isEmpty else { return "" }
+        let families = Array(Set(curve.flatMap { $0.families.keys })).sorted()
+        var head = "<tr><th>\(HTML.escape("fresh@" + CompareRenderer.minutes(r.settings.tauMinutes)))</th>"
+        for p in curve { head += "<th>\(HTML.escape(CompareRenderer.budgetText(p.budget))) fetches/app/day</th>" }
+        head += "</tr>"
+        func row(_ name: String, _ cells: [String], cls: String = "") -> String {
+            "<tr\(cls.isEmpty ? "" : " class=\"\(cls)\"")><th scope=\"row\">\(HTML.escape(name))</th>"
+                + cells.map { "<td>\(HTML.escape($0))</td>" }.joined() + "</tr>"
         }
-        return figure(svg, caption: caption)
+        var body = row("clairvoyant bound", curve.map { percent($0.bound) }, cls: "bound")
+        for f in families {
+            body += row(
+                f,
+                curve.map { p in
+                    guard let v = p.families[f] else { return "–" }
+                    var cell = percent(v.fresh)
+                    if let i = v.freshInterval { cell += String(format: " [%.1f–%.1f]", i.low * 100, i.high * 100) }
+                    cell += String(format: ", %+.1f pts", v.gainVsFixed * 100)
+                    if let s = v.shareOfPossible { cell += String(format: ", share %.2f", s) }
+                    cell += v.policy.map { " — \($0)" } ?? " — mixed with never"
+                    return cell
+                })
+        }
+        body += row(
+            "fixed interval",
+            curve.map { p in percent(p.fixed) + (p.fixedInterval.map { String(format: " [%.1f–%.1f]", $0.low * 100, $0.high * 100) } ?? "") },
+            cls: "fixed")
+        body += row("never", curve.map { percent($0.never) })
+        var note =
+            "Each family at each budget: its best setting at or under the budget (mixed with never across apps below "
+            + "its cheapest), its 95 % interval, its gain over the fixed-interval baseline in points, and its share of "
+            + "the possible gain, (family − fixed) / (bound − fixed), shown where the bound is at least 2 points above fixed."
+        if let b = r.budget, b.resamples > 0 {
+            note += " Intervals: bootstrap over users, \(b.resamples) resamples, seed \(b.seed)."
+        }
+        for w in r.budget?.warnings ?? [] { note += " Warning: \(w)." }
+        return "<div class=\"scroll\"><table id=\"budget-table\" data-budgets=\"\(curve.count)\"><thead>\(head)</thead><tbody>\(body)</tbody></table></div>"
+            + "<p class=\"caption\">\(HTML.escape(note))</p>"
+    }
+
+    /// Each causal family's Pareto front (fresh@τ up, fetches down), by fetches per day; families
+    /// in order of appearance, `never`, `fixed` and the oracles left out.
+    static func familyFronts(_ policies: [PolicyResult], _ picks: Picks) -> [(family: String, front: [PolicyResult])] {
+        var out: [(family: String, front: [PolicyResult])] = []
+        for p in policies where !CompareRenderer.isClairvoyant(p) && p.family != "never" && p.family != "fixed" {
+            if let i = out.firstIndex(where: { $0.family == p.family }) {
+                out[i].front.append(p)
+            } else {
+                out.append((p.family, [p]))
+            }
+        }
+        return out.map { line in
+            var front: [PolicyResult] = []
+            var top = -Double.infinity
+            for p in line.front.sorted(by: { $0.metrics.fetchesPerAppDay < $1.metrics.fetchesPerAppDay }) where picks.fresh(p) > top {
+                top = picks.fresh(p)
+                front.append(p)
+            }
+            return (line.family, front)
+        }
     }
 
     // MARK: - (5) Per app

@@ -6,12 +6,13 @@ import Foundation
 /// plain JavaScript (the sortable table, the timeline's policy), no network requests.
 ///
 /// Sections, in order (`<section id>`, direct children of `<main>`): `summary` (what was compared
-/// and the headline, `p#headline`), `ranking-section` (table `#ranking` with `data-rows`; each
-/// cell's sort value in `data-v`), `pareto-section`, `gap-section`, `per-app-section`,
+/// and the headline, `p#headline`), `budget-section` (chart `svg#budget-curve` with `data-lines`,
+/// `data-points`, `data-bound`, `data-fixed`; table `#budget-table` with `data-budgets`),
+/// `ranking-section` (table `#ranking` with `data-rows`; each
+/// cell's sort value in `data-v`), `pareto-section`, `per-app-section`,
 /// `timeline-section` (`select#timeline-policy`), `skips-section`, `staleness-section`, and
 /// `tuning-section` when a tuning run is given (see ``tuning(_:platform:)``).
-/// Charts: `svg#pareto` (`data-points`, `data-front`), `svg#gap-curves` (`data-lines`,
-/// `data-points`), `svg#fresh-fetches` (`data-points`, `data-frontier`), `svg#per-app`
+/// Charts: `svg#budget-curve`, `svg#pareto` (`data-points`, `data-front`), `svg#per-app`
 /// (`data-apps`), `svg#timeline` (`data-policies`, `data-apps`, `data-shown`; one `g.day` per
 /// policy with `data-policy`, `data-launches`, `data-fetches`, `data-skips`, all but one with
 /// `display="none"`), `svg#skips` (`data-policies`, `data-reasons`), `svg#staleness-cdf`
@@ -33,9 +34,9 @@ public enum HTMLReport {
         let picks = Picks(report)
         var sections = [
             summary(report, source: source, picks),
+            budget(report, picks),
             ranking(report, picks),
             pareto(report, picks),
-            gap(report, picks),
             perApp(report, picks),
             timeline(report, picks),
             skips(report),
@@ -93,7 +94,6 @@ public enum HTMLReport {
         var bestFixed: PolicyResult?
         var never: PolicyResult?
         var oracle: PolicyResult?
-        var frontier: Frontier
         /// Colour index of each family, in order of first appearance.
         var families: [String]
 
@@ -101,16 +101,12 @@ public enum HTMLReport {
             let s = r.settings
             tau = s.tausMinutes.firstIndex(of: s.tauMinutes) ?? 0
             tauText = "fresh@" + CompareRenderer.minutes(s.tauMinutes)
-            let causal = r.policies.filter { $0.metrics.gapClosed != nil }
-            let cheap = causal.filter { $0.metrics.fetchesPerAppDay <= 5 }
-            func best(_ ps: [PolicyResult]) -> PolicyResult? {
-                // The first of equals wins, as in the ranked table.
-                ps.reduce(nil) { (b: PolicyResult?, p) in
-                    guard let b else { return p }
-                    return (p.metrics.gapClosed ?? 0) > (b.metrics.gapClosed ?? 0) ? p : b
-                }
+            // The headline's pick: the best family's setting at the headline budget, when it beats fixed intervals.
+            if let point = r.headline, let best = point.best, best.result.gainVsFixed > 0.0005,
+                let name = best.result.policy
+            {
+                recommended = r.policies.first { $0.name == name }
             }
-            recommended = best(cheap) ?? best(causal)
             let tau = tau
             func fresh(_ p: PolicyResult) -> Double { p.metrics.fresh.indices.contains(tau) ? p.metrics.fresh[tau] : 0 }
             let budget = recommended?.metrics.fetchesPerAppDay ?? .infinity
@@ -118,7 +114,6 @@ public enum HTMLReport {
                 .reduce(nil) { (b: PolicyResult?, p) in b.map { fresh(p) > fresh($0) ? p : $0 } ?? p }
             never = r.policies.first { $0.family == "never" }
             oracle = r.policies.first { $0.family == "oracle" }
-            frontier = Frontier(r.frontier.compactMap { $0.count >= 2 ? (x: $0[0], y: $0[1]) : nil })
             var families: [String] = []
             for p in r.policies where !families.contains(p.family) { families.append(p.family) }
             self.families = families
@@ -177,32 +172,11 @@ public enum HTMLReport {
             """
     }
 
-    /// One sentence: the recommended policy against the best fixed interval and the clairvoyant
-    /// frontier at its cost.
+    /// One sentence: the best family at the headline budget against the fixed-interval baseline
+    /// and the clairvoyant bound (``CompareRenderer/headline(_:)``).
     static func headline(_ r: ComparisonReport, _ picks: Picks) -> String {
         if r.scoredNothing { return "Nothing was scored: no launch fell in a scored span." }
-        guard let rec = picks.recommended else {
-            return
-                "No causal policy has a gap closed (no fixed interval or frontier to measure it against), so none is recommended."
-        }
-        let m = rec.metrics
-        let t = picks.tauText
-        var out =
-            "Recommended: \(rec.name) (the highest gap closed"
-            + (m.fetchesPerAppDay <= 5 ? " at ≤ 5 fetches/app/day" : "; no policy stays at ≤ 5 fetches/app/day")
-            + ", \(fixed(m.gapClosed, 2))): \(t) \(percent(picks.fresh(rec))) at \(fixed(m.fetchesPerAppDay, 2)) fetches/app/day "
-            + "and \(fixed(m.energyJoulesPerDay, 1)) J/day"
-        if let f = picks.bestFixed {
-            out +=
-                ", against \(percent(picks.fresh(f))) and \(fixed(f.metrics.energyJoulesPerDay, 1)) J/day for \(f.name), "
-                + "the best fixed interval at no more fetches"
-        } else {
-            out += "; no fixed interval spends as few fetches"
-        }
-        if let top = picks.frontier.value(at: m.fetchesPerAppDay) {
-            out += ", and \(percent(top)) for the clairvoyant frontier at the same fetches per day"
-        }
-        return out + "."
+        return CompareRenderer.headline(r) ?? "This run has no budget figures (it was stored before they existed)."
     }
 
     static func platformText(_ p: PlatformModel, name: String) -> String {
@@ -226,13 +200,14 @@ public enum HTMLReport {
     // MARK: - (2) The ranked table
 
     static func ranking(_ r: ComparisonReport, _ picks: Picks) -> String {
-        // The text table's columns, gap closed (what the ranking is by) moved next to the name.
+        // The text table's columns, the share of the possible gain moved next to the name.
         func reorder<T>(_ xs: [T]) -> [T] {
             xs.count > 2 ? Array(xs[0...1]) + [xs[xs.count - 1]] + xs[2..<(xs.count - 1)] : xs
         }
         let columns = reorder(CompareRenderer.columns(r))
-        let cells = CompareRenderer.rows(r).map(reorder)
-        let policies = CompareRenderer.ranked(r.policies)
+        let cells = CompareRenderer.rows(r, bandLines: false).map(reorder)
+        let budgets = r.budget?.budgets ?? BudgetSettings.standardBudgets
+        let policies = CompareRenderer.ranked(r.policies, budgets: budgets, tauMinutes: r.settings.tauMinutes)
         var head = "<tr>"
         for (i, title) in columns.enumerated() {
             let kind = i == 1 ? "text" : "num"
@@ -244,11 +219,13 @@ public enum HTMLReport {
         for (row, p) in zip(cells, policies) {
             let m = p.metrics
             let values: [String] = reorder(
-                [m.gapClosed == nil ? "1e9" : row[0], p.name] + m.fresh.map(\.description)
+                [row[0].isEmpty ? "1e9" : row[0], p.name] + m.fresh.map(\.description)
                     + [
+                        (m.freshInterval?.low ?? -1e9).description,
                         (m.stalenessMedianMinutes ?? 1e9).description, m.fetchesPerAppDay.description,
                         m.wastedShare.description, m.energyJoulesPerDay.description, m.batteryPercentPerDay.description,
-                        m.cellularMBPerDay.description, "\(m.skipped)", (m.gapClosed ?? -1e9).description,
+                        m.cellularMBPerDay.description, "\(m.skipped)", (m.gainVsFixed ?? -1e9).description,
+                        (m.shareOfPossible ?? -1e9).description,
                     ])
             let mark = p.name == picks.recommended?.name ? " class=\"recommended\"" : ""
             body += "<tr\(mark) data-family=\"\(HTML.escape(p.family))\">"
@@ -260,7 +237,8 @@ public enum HTMLReport {
             body += "</tr>"
         }
         let caption =
-            "Policies ranked by gap closed (those without one — never and the clairvoyant oracles — after). "
+            "Policies ranked by fresh@τ within budget bands (policies spending up to 0.5, 1, 2, 5, 10 fetches/app/day "
+            + "together, cheapest band first; the clairvoyant oracles after, unranked). "
             + "Click a column title to sort by it."
             + (picks.recommended.map { " The recommended policy, \($0.name), is highlighted." } ?? "")
         return """

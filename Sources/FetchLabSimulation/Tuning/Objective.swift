@@ -92,7 +92,7 @@ public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
         case .battery: return m.batteryPercentPerDay
         case .cellular: return m.cellularMBPerDay
         case .fetches: return m.fetchesPerAppDay
-        case .gap: return m.gapClosed ?? 0
+        case .gap: return m.shareOfPossible ?? 0
         }
     }
 

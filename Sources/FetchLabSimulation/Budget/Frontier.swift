@@ -43,19 +43,3 @@ public struct Frontier: Sendable, Hashable {
     }
 }
 
-/// Gap closed = (fresh(P) − fresh(base)) / (frontier(fetches/day of P) − fresh(base)), nil when the
-/// denominator is ≤ 0.
-public enum GapClosed {
-    /// The base of a policy spending `fetchesPerDay`: the highest fresh rate among `candidates`
-    /// (the fixed intervals and `never`) spending no more.
-    public static func base(fetchesPerDay: Double, candidates: [(x: Double, y: Double)]) -> Double? {
-        candidates.filter { $0.x <= fetchesPerDay }.map(\.y).max()
-    }
-
-    public static func value(fresh: Double, fetchesPerDay: Double, base: Double, frontier: Frontier) -> Double? {
-        guard let top = frontier.value(at: fetchesPerDay) else { return nil }
-        let denominator = top - base
-        guard denominator > 0 else { return nil }
-        return (fresh - base) / denominator
-    }
-}

@@ -1,0 +1,214 @@
+import FetchLabCore
+
+/// What one user adds to the budget figures: the clairvoyant bound's pairs, fixed(T) in closed
+/// form over the baseline's intervals, and each policy's fresh launches and fetches per day (for
+/// the bootstrap over users).
+struct UserBudgetSums: Sendable {
+    var scored = 0
+    var free = 0
+    var pairs = 0
+    /// Per policy: fresh launches at the primary τ, and fetches per day summed over the user's pairs.
+    var fresh: [Int]
+    var fetchesPerDay: [Double]
+    /// Per baseline interval: fresh launches and fetches per day summed over pairs.
+    var fixedFresh: [Int]
+    var fixedFetchesPerDay: [Double]
+    var bound = ClairvoyantBound()
+
+    /// The sums of one replayed user.
+    init(
+        user: UserSetup, outcomes: [[PairOutcome]], primary: Int, tau: Microseconds, launchRefreshes: Bool,
+        intervals: [Microseconds]
+    ) {
+        fresh = outcomes.map { $0.reduce(0) { $0 + $1.fresh[primary] } }
+        fetchesPerDay = outcomes.map { $0.reduce(0) { $0 + $1.fetchesPerDay } }
+        let w = user.window
+        var covered = [Int](repeating: 0, count: intervals.count)
+        for pair in user.pairs {
+            let (targets, scored) = ClairvoyantBound.targets(
+                launches: pair.launches, window: w, tau: tau, launchRefreshes: launchRefreshes)
+            self.scored += scored
+            free += scored - targets.count
+            pairs += 1
+            bound.add(
+                ClairvoyantBound.Pair(targets: targets, days: w.scoredDays, tau: tau), scored: scored,
+                freeFresh: scored - targets.count)
+            FixedBaseline.addCovered(targets: targets, t0: w.firstEvent, tau: tau, intervals: intervals, into: &covered)
+        }
+        let free = self.free
+        fixedFresh = covered.map { $0 + free }
+        let days = w.scoredDays
+        let pairs = Double(self.pairs)
+        fixedFetchesPerDay = intervals.map {
+            days > 0 ? pairs * Double(FixedBaseline.fetchesInSpan(interval: $0, window: w)) / days : 0
+        }
+    }
+}
+
+/// The budget figures of a comparison: per policy its gain over the fixed-interval baseline and
+/// share of the possible gain, and the budget curve (DOMAIN.md, "Freshness at a budget").
+struct BudgetAnalysis: Sendable {
+    var policies: [any FetchPolicy]
+    var intervals: [Microseconds]
+    var users: [UserBudgetSums] = []
+    var resamples = 1_000
+    var seed: UInt64 = 1
+
+    /// Per-policy points, the fixed curve and `never`, with each user weighted (a bootstrap draw).
+    struct Estimate {
+        var points: [(x: Double, y: Double)]
+        var fixed: Frontier
+        var never: Double
+    }
+
+    func estimate(weights: [Double]?) -> Estimate {
+        var scored = 0.0
+        var free = 0.0
+        var pairs = 0.0
+        var fresh = [Double](repeating: 0, count: policies.count)
+        var fpd = [Double](repeating: 0, count: policies.count)
+        var fixedFresh = [Double](repeating: 0, count: intervals.count)
+        var fixedFpd = [Double](repeating: 0, count: intervals.count)
+        for (u, user) in users.enumerated() {
+            let w = weights?[u] ?? 1
+            guard w > 0 else { continue }
+            scored += w * Double(user.scored)
+            free += w * Double(user.free)
+            pairs += w * Double(user.pairs)
+            for i in fresh.indices {
+                fresh[i] += w * Double(user.fresh[i])
+                fpd[i] += w * user.fetchesPerDay[i]
+            }
+            for k in fixedFresh.indices {
+                fixedFresh[k] += w * Double(user.fixedFresh[k])
+                fixedFpd[k] += w * user.fixedFetchesPerDay[k]
+            }
+        }
+        func rate(_ n: Double) -> Double { scored > 0 ? n / scored : 0 }
+        func perPair(_ n: Double) -> Double { pairs > 0 ? n / pairs : 0 }
+        let never = rate(free)
+        let fixed = Frontier([(0, never)] + zip(fixedFpd, fixedFresh).map { (perPair($0.0), rate($0.1)) })
+        return Estimate(points: zip(fpd, fresh).map { (perPair($0.0), rate($0.1)) }, fixed: fixed, never: never)
+    }
+
+    /// The families whose front is read at each budget: causal, neither `never` nor `fixed`.
+    var familyIndices: [(family: String, indices: [Int])] {
+        var order: [String] = []
+        var byFamily: [String: [Int]] = [:]
+        for (i, p) in policies.enumerated() where !p.isClairvoyant && p.family != "never" && p.family != "fixed" {
+            if byFamily[p.family] == nil { order.append(p.family) }
+            byFamily[p.family, default: []].append(i)
+        }
+        return order.map { ($0, byFamily[$0]!) }
+    }
+
+    /// A family's front (with `never` at no cost) read at `budget`, and its best setting at or under it.
+    static func family(
+        _ indices: [Int], in e: Estimate, at budget: Double
+    ) -> (fresh: Double, best: Int?) {
+        let front = Frontier([(0, e.never)] + indices.map { e.points[$0] })
+        var best: Int? = nil
+        for i in indices where e.points[i].x <= budget + 1e-12 {
+            if best.map({ e.points[i].y > e.points[$0].y }) ?? true { best = i }
+        }
+        return (front.value(at: budget) ?? e.never, best)
+    }
+
+    struct Result {
+        /// Per policy: interval of fresh@τ (primary), gain over fixed at its own cost and its
+        /// interval, share of the possible gain.
+        var freshIntervals: [ConfidenceInterval?]
+        var gains: [Double]
+        var gainIntervals: [ConfidenceInterval?]
+        var shares: [Double?]
+        var curve: [BudgetPoint]
+        var fixedCurve: [[Double]]
+        var boundCurve: [[Double]]
+        var saturation: Double
+    }
+
+    /// The share of the possible gain, nil when the bound is less than 2 points above the baseline.
+    static func share(fresh: Double, fixed: Double, bound: Double) -> Double? {
+        bound - fixed >= 0.02 ? (fresh - fixed) / (bound - fixed) : nil
+    }
+
+    func result(budgets: [Double]) -> Result {
+        var bound = ClairvoyantBound()
+        for u in users { bound.add(u.bound) }
+        let point = estimate(weights: nil)
+        let families = familyIndices
+        // Bootstrap over users: multinomial draws of the users, seeded.
+        var rng = SplitMix64(seed: seed)
+        var freshDraws = [[Double]](repeating: [], count: policies.count)
+        var gainDraws = [[Double]](repeating: [], count: policies.count)
+        var fixedDraws = [[Double]](repeating: [], count: budgets.count)
+        var familyDraws = [[String: (fresh: [Double], gain: [Double])]](repeating: [:], count: budgets.count)
+        if users.count > 1 {
+            for _ in 0..<resamples {
+                var weights = [Double](repeating: 0, count: users.count)
+                for _ in users.indices { weights[Int(rng.next() % UInt64(users.count))] += 1 }
+                let e = estimate(weights: weights)
+                for i in policies.indices {
+                    freshDraws[i].append(e.points[i].y)
+                    gainDraws[i].append(e.points[i].y - (e.fixed.value(at: e.points[i].x) ?? e.never))
+                }
+                for (b, budget) in budgets.enumerated() {
+                    let fixed = e.fixed.value(at: budget) ?? e.never
+                    fixedDraws[b].append(fixed)
+                    for (name, indices) in families {
+                        let f = Self.family(indices, in: e, at: budget).fresh
+                        familyDraws[b][name, default: ([], [])].fresh.append(f)
+                        familyDraws[b][name, default: ([], [])].gain.append(f - fixed)
+                    }
+                }
+            }
+        }
+        var boundAt: [Double: Double] = [:]
+        func boundFresh(_ x: Double) -> Double {
+            if let v = boundAt[x] { return v }
+            let v = bound.fresh(atBudget: x)
+            boundAt[x] = v
+            return v
+        }
+        var gains: [Double] = []
+        var shares: [Double?] = []
+        for (x, y) in point.points {
+            let fixed = point.fixed.value(at: x) ?? point.never
+            gains.append(y - fixed)
+            shares.append(Self.share(fresh: y, fixed: fixed, bound: boundFresh(x)))
+        }
+        let curve = budgets.enumerated().map { b, budget -> BudgetPoint in
+            let fixed = point.fixed.value(at: budget) ?? point.never
+            let top = boundFresh(budget)
+            var byFamily: [String: FamilyAtBudget] = [:]
+            for (name, indices) in families {
+                let (fresh, best) = Self.family(indices, in: point, at: budget)
+                let draws = familyDraws[b][name]
+                byFamily[name] = FamilyAtBudget(
+                    fresh: fresh, policy: best.map { policies[$0].name },
+                    freshInterval: draws.flatMap { ConfidenceInterval.percentile($0.fresh) }, gainVsFixed: fresh - fixed,
+                    gainInterval: draws.flatMap { ConfidenceInterval.percentile($0.gain) },
+                    shareOfPossible: Self.share(fresh: fresh, fixed: fixed, bound: top))
+            }
+            return BudgetPoint(
+                budget: budget, fixed: fixed, fixedInterval: ConfidenceInterval.percentile(fixedDraws[b]), bound: top,
+                never: point.never, families: byFamily)
+        }
+        // The bound for the chart: from no fetch to saturation, denser where it bends.
+        let saturation = bound.saturation
+        var xs: [Double] = [0]
+        if saturation > 0 {
+            var x = min(0.02, saturation)
+            while x < saturation {
+                xs.append(x)
+                x *= 1.25
+            }
+            xs.append(saturation)
+        }
+        let boundCurve = xs.map { [$0, $0 == 0 ? point.never : boundFresh($0)] }
+        return Result(
+            freshIntervals: freshDraws.map { ConfidenceInterval.percentile($0) }, gains: gains,
+            gainIntervals: gainDraws.map { ConfidenceInterval.percentile($0) }, shares: shares, curve: curve,
+            fixedCurve: point.fixed.points.map { [$0.x, $0.y] }, boundCurve: boundCurve, saturation: saturation)
+    }
+}
