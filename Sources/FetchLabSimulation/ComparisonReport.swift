@@ -345,7 +345,9 @@ public struct PolicyMetrics: Codable, Sendable, Hashable {
         gainVsFixed = try c.decodeIfPresent(Double.self, forKey: Key("gain_vs_fixed"))
         gainInterval = try c.decodeIfPresent(ConfidenceInterval.self, forKey: Key("gain_ci"))
         shareOfPossible = try c.decodeIfPresent(Double.self, forKey: Key("share_of_possible"))
-        let keys = c.allKeys.map(\.stringValue).filter { $0.hasPrefix("fresh_") }
+        let keys = c.allKeys.map(\.stringValue).filter {
+            $0.hasPrefix("fresh_") && $0.hasSuffix("m") && Double($0.dropFirst(6).dropLast()) != nil
+        }
         let sorted = keys.sorted {
             (Double($0.dropFirst(6).dropLast()) ?? 0) < (Double($1.dropFirst(6).dropLast()) ?? 0)
         }

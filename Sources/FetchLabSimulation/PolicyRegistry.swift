@@ -36,9 +36,13 @@ public enum PolicyRegistry {
     }
 
     /// The standard set `compare` and `demo` run by default, as people would type it.
+    /// Each tunable family holds settings from about 0.5 to 10 fetches/app/day on the sample, so that
+    /// its front can be read at every standard budget.
     public static let standardNames =
-        "never, fixed(15m,30m,1h,2h,4h,8h,24h), ios-adaptive, workmanager, android-prefetch, predictive, "
-        + "predictive-cost-aware, budgeted, push, oracle, budget-oracle(1,2,4,8,16)"
+        "never, fixed(15m,30m,1h,2h,4h,8h,24h), ios-adaptive, workmanager, android-prefetch(7h,8h), android-prefetch, "
+        + "android-prefetch(7h,2h), predictive(15m,0.55), predictive(15m,0.4), predictive(15m,0.3), "
+        + "predictive(15m,0.2), predictive(15m,0.15), predictive-cost-aware(15m,0.55), predictive-cost-aware(15m,0.3), "
+        + "predictive-cost-aware(15m,0.2), budgeted(1,2,4,8), push(0.5), push, oracle, budget-oracle(1,2,4,8,16)"
 
     /// The standard set; families that need content updates (push) only when some exist.
     public static func standard(contentUpdates: Bool = true) -> [any FetchPolicy] {

@@ -13,10 +13,12 @@ struct CompareCommand: ParsableCommand {
             local midnight at least --warm-up days after the user's first event), then every launch \
             up to the user's last event is scored: fresh@τ when the last refresh (a fetch, or the \
             previous launch with --launch-refreshes on) is at most τ old. Reports fresh@5/15/60 min \
-            (launch-weighted), fetches per app per day (averaged over pairs) and gap closed: how much \
-            of the distance from the best fixed interval at no more fetches per day to the clairvoyant \
-            frontier (never, budget-oracle(1,2,4,8,16), oracle) the policy covers. No platform model: \
-            every fetch a policy asks for happens. Policies: \(PolicyRegistry.forms). Every run is \
+            (launch-weighted) with 95 % bootstrap intervals over users, fetches per app per day \
+            (averaged over pairs), each policy's gain over the best fixed interval at the same fetches per \
+            day and its share of the possible gain (up to the clairvoyant bound), and freshness at a \
+            budget: each family's best setting at 0.5, 1, 2, 5 and 10 fetches/app/day (--budget) against \
+            fixed intervals and the bound. No platform model by default: every fetch a policy asks for \
+            happens. Policies: \(PolicyRegistry.forms). Every run is \
             stored in the database (fetchlab runs lists them).
             """
     )
@@ -29,7 +31,7 @@ struct CompareCommand: ParsableCommand {
             valueName: "list"))
     var policies: String?
 
-    @Option(help: "The τ of gap closed and of the oracles (1m to 24h).")
+    @Option(help: "The τ of the ranking, the bound, the baseline and the oracles (1m to 24h).")
     var tau = DurationArgument(.minutes(15))
 
     @Option(help: "Whether a launch refreshes its app's content (on or off).")
@@ -42,6 +44,8 @@ struct CompareCommand: ParsableCommand {
     var minLaunches = 20
 
     @OptionGroup var output: ReportOutputOptions
+
+    @OptionGroup(title: "Budgets") var budget: BudgetOptions
 
     @OptionGroup(title: "Population, platform, cost and context") var replay: ReplayOptions
 
@@ -64,7 +68,8 @@ struct CompareCommand: ParsableCommand {
             evaluation.minLaunches = minLaunches
             replay.restrict(&evaluation)
             let report = try replay.compare(
-                database: database.db, evaluation: evaluation, policies: chosen, showProgress: Terminal.stderrIsTerminal)
+                database: database.db, evaluation: evaluation, policies: chosen, showProgress: Terminal.stderrIsTerminal,
+                budget: budget)
             guard !report.scoredNothing else {
                 throw CommandFailure(
                     "\(database.db): no launch was scored (no app with at least \(minLaunches) launches and a log "

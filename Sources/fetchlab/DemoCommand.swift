@@ -28,6 +28,8 @@ struct DemoCommand: ParsableCommand {
 
     @OptionGroup var output: ReportOutputOptions
 
+    @OptionGroup(title: "Budgets") var budget: BudgetOptions
+
     func run() throws {
         try Exit.reporting {
             var isDirectory: ObjCBool = false
@@ -53,8 +55,8 @@ struct DemoCommand: ParsableCommand {
             }
             progress.finish()
             let report = try ReplayOptions.parse([]).compare(
-                database: path, evaluation: EvaluationProtocol(), policies: nil, showProgress: Terminal.stderrIsTerminal
-            )
+                database: path, evaluation: EvaluationProtocol(), policies: nil, showProgress: Terminal.stderrIsTerminal,
+                budget: budget)
             let runID = RunRecorder.store(report, command: "demo", in: store)
             var text = output.render(report, runID: runID, source: data)
             if output.format == .table || output.format == .text {

@@ -228,7 +228,8 @@ struct ReplayOptions: ParsableArguments {
     /// Replays `policies` over the database's users, a batch of users at a time (memory holds one
     /// batch), with a progress bar on a terminal.
     func compare(
-        database path: String, evaluation: EvaluationProtocol, policies: [any FetchPolicy]?, showProgress: Bool
+        database path: String, evaluation: EvaluationProtocol, policies: [any FetchPolicy]?, showProgress: Bool,
+        budget: BudgetOptions
     ) throws -> ComparisonReport {
         let queries = try HistoryLoader.open(path)
         let names = try userNames(queries, path: path)
@@ -236,6 +237,7 @@ struct ReplayOptions: ParsableArguments {
         simulator.perUser = perUser
         let chosen = try policies ?? PolicyRegistry.standard(contentUpdates: try queries.hasContentUpdates())
         var run = simulator.comparison(policies: chosen)
+        try budget.apply(to: &run)
         let bar = showProgress ? ProgressBar(total: names.count, unit: "users") : nil
         try Self.forEachBatch(of: names, queries) { run.add($0) { bar?.advance() } }
         bar?.finish()

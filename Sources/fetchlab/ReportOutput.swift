@@ -19,6 +19,9 @@ struct ReportOutputOptions: ParsableArguments {
             "Write the output to this file (replaced whole) instead of standard output.", valueName: "file"))
     var output: String?
 
+    @Option(help: "Order of the table: band (fresh@τ within budget bands), fresh, share, fetches, energy or given.")
+    var sort: CompareSort = .band
+
     /// A file that cannot be written is refused before any work (the write can still fail later).
     func validate() throws {
         guard let output else { return }
@@ -42,8 +45,8 @@ struct ReportOutputOptions: ParsableArguments {
     func render(_ report: ComparisonReport, runID: Int64?, source: String = "") -> String {
         switch format {
         case .html: HTMLReport.render(report, source: source)
-        case .table, .text: CompareRenderer.text(report)
-        case .markdown: CompareRenderer.markdown(report)
+        case .table, .text: CompareRenderer.text(report, sort: sort)
+        case .markdown: CompareRenderer.markdown(report, sort: sort)
         case .json: CompareRenderer.json(report, runID: runID)
         case .csv: CompareRenderer.csv(report)
         }
@@ -61,6 +64,8 @@ struct ReportOutputOptions: ParsableArguments {
         try OutputFile.write(text + "\n", to: output)
     }
 }
+
+extension CompareSort: ExpressibleByArgument {}
 
 enum CompareFormat: String, ExpressibleByArgument, CaseIterable {
     case table, markdown, json, csv, html, text

@@ -15,7 +15,7 @@ import _FetchLabTestSupport
             settings: ComparisonSettings(
                 tauMinutes: 15, tausMinutes: [15], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
                 platform: "none", users: 1, pairs: 1, scoredLaunches: 1),
-            policies: [], frontier: [])
+            policies: [])
         #expect(
             RunRecorder.store(report, command: "compare", in: try FetchLabDatabase(path: path, readOnly: true)) == nil)
         #expect(RunRecorder.store(report, command: "compare", in: try FetchLabDatabase(path: path)) == 1)

@@ -11,8 +11,10 @@ import Testing
             platform: "none", users: 2, pairs: 3, scoredLaunches: 1_234)
         settings.firstScoredDay = "2024-03-08"
         settings.lastScoredDay = "2024-03-12"
-        func metrics(_ fresh: [Double], _ perDay: Double, _ gap: Double?) -> PolicyMetrics {
-            var m = PolicyMetrics(scoredLaunches: 1_234, fresh: fresh, fetchesPerAppDay: perDay, gapClosed: gap)
+        func metrics(_ fresh: [Double], _ perDay: Double, _ share: Double?) -> PolicyMetrics {
+            var m = PolicyMetrics(scoredLaunches: 1_234, fresh: fresh, fetchesPerAppDay: perDay)
+            m.shareOfPossible = share
+            m.gainVsFixed = share.map { $0 / 10 }
             m.freshKeys = ["fresh_5m", "fresh_15m", "fresh_60m"]
             return m
         }
@@ -26,7 +28,7 @@ import Testing
                 PolicyResult(name: "fixed(1h)", family: "fixed", params: ["interval_min": 60], metrics: fixed),
                 PolicyResult(
                     name: "odd, \"quoted\" | name", family: "fixed", params: [:], metrics: metrics([1, 1, 1], 2, 0.5)),
-            ], frontier: [])
+            ])
     }
 
     @Test func theTextTableRanksByGapClosedWithCostAndSkips() {

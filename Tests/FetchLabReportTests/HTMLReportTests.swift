@@ -12,8 +12,9 @@ import Testing
         _ fresh15: Double, _ perDay: Double, _ gap: Double?, energy: Double, skips: [SkipReason: Int] = [:]
     ) -> PolicyMetrics {
         var m = PolicyMetrics(
-            scoredLaunches: 1_000, fresh: [fresh15 / 2, fresh15, min(1, fresh15 * 1.5)], fetchesPerAppDay: perDay,
-            gapClosed: gap)
+            scoredLaunches: 1_000, fresh: [fresh15 / 2, fresh15, min(1, fresh15 * 1.5)], fetchesPerAppDay: perDay)
+        m.shareOfPossible = gap
+        m.gainVsFixed = gap.map { $0 / 5 }
         m.freshKeys = ["fresh_5m", "fresh_15m", "fresh_60m"]
         m.energyJoulesPerDay = energy
         m.skips = skips
@@ -51,8 +52,21 @@ import Testing
             policy("budget-oracle(2)", "budget-oracle", 0.6, 2, nil, energy: 25),
             policy("oracle", "oracle", 0.95, 4, nil, energy: 45),
         ]
-        var r = ComparisonReport(
-            settings: settings, policies: policies, frontier: [[0, 0.1], [2, 0.6], [4, 0.8], [8, 0.95]])
+        var r = ComparisonReport(settings: settings, policies: policies)
+        r.boundCurve = [[0, 0.1], [2, 0.6], [4, 0.8], [8, 0.95]]
+        r.fixedCurve = [[0, 0.1], [4, 0.2], [24, 0.3]]
+        r.budget = BudgetSettings(
+            budgets: [0.5, 1, 2, 5, 10], headlineBudget: 2, resamples: 1_000, seed: 1, boundSaturation: 8, warnings: [])
+        r.budgetCurve = [0.5, 1, 2, 5, 10].map { b in
+            BudgetPoint(
+                budget: b, fixed: 0.1 + 0.01 * b, fixedInterval: nil, bound: min(0.95, 0.1 + 0.25 * b), never: 0.1,
+                families: [
+                    "predictive": FamilyAtBudget(
+                        fresh: min(0.7, 0.1 + 0.17 * b), policy: b >= 3 ? "predictive(15m,0.55)" : nil,
+                        freshInterval: ConfidenceInterval(low: 0.05, high: 0.8), gainVsFixed: 0.1, gainInterval: nil,
+                        shareOfPossible: 0.5)
+                ])
+        }
         if timeline { r.timeline = trace(policies.map(\.name)) }
         return r
     }
@@ -234,16 +248,15 @@ import Testing
             ))
     }
 
-    @Test func theHeadlineComparesWithTheBestFixedIntervalAtNoMoreFetches() throws {
+    @Test func theHeadlineNamesTheBestFamilyAtTheHeadlineBudget() throws {
         var r = Self.report()
-        r.policies[3].metrics.fetchesPerAppDay = 4.5
         let html = HTMLReport.render(r, source: "x")
-        #expect(html.contains("against 20.0% and 50.0 J/day for fixed(6h), the best fixed interval at no more fetches"))
-        // Over 5 fetches a day for every causal policy: the highest gap closed.
-        for i in r.policies.indices where r.policies[i].metrics.gapClosed != nil {
-            r.policies[i].metrics.fetchesPerAppDay += 10
-        }
-        #expect(HTMLReport.render(r, source: "x").contains("Recommended: predictive(30m,0.3)"))
+        #expect(html.contains("At 2 fetches/app/day predictive is freshest: 44.0% fresh@15 min"))
+        #expect(html.contains("+10.0 points over 12.0% for the best fixed interval"))
+        #expect(html.contains("0.50 of the possible gain (clairvoyant bound 60.0%)"))
+        // A family no fresher than fixed intervals is not called the freshest.
+        for i in r.budgetCurve.indices { r.budgetCurve[i].families["predictive"]!.gainVsFixed = -0.01 }
+        #expect(HTMLReport.render(r, source: "x").contains("no family beats fixed intervals"))
     }
 
     @Test func theTimelineDrawsEveryLaunchOfEachPolicy() throws {
@@ -307,8 +320,8 @@ import Testing
         for k in [1, 2, 4, 8, 16] { specs.append(("budget-oracle(\(k))", "budget-oracle", Double(k))) }
         for (i, spec) in specs.enumerated() {
             var m = PolicyMetrics(
-                scoredLaunches: 30_000, fresh: [0.1, 0.2 + Double(i) * 0.03, 0.5], fetchesPerAppDay: spec.2,
-                gapClosed: ["fixed", "predictive"].contains(spec.1) ? Double(i) / 20 : nil)
+                scoredLaunches: 30_000, fresh: [0.1, 0.2 + Double(i) * 0.03, 0.5], fetchesPerAppDay: spec.2)
+            m.shareOfPossible = ["fixed", "predictive"].contains(spec.1) ? Double(i) / 20 : nil
             m.stalenessCDF = PolicyMetrics.stalenessCDFMinutes.map { min(1, $0 / 1_440 + Double(i) / 40) }
             m.energyJoulesPerDay = spec.2 * 12
             m.skips = i % 3 == 0 ? [.lowBattery: i * 7, .budget: i * 3, .forceQuit: 2] : [:]
@@ -316,13 +329,12 @@ import Testing
                 GroupResult(
                     name: app,
                     metrics: PolicyMetrics(
-                        scoredLaunches: 100, fresh: [0.1, Double((i + k) % 10) / 10, 0.5], fetchesPerAppDay: spec.2,
-                        gapClosed: nil))
+                        scoredLaunches: 100, fresh: [0.1, Double((i + k) % 10) / 10, 0.5], fetchesPerAppDay: spec.2))
             }
             policies.append(PolicyResult(name: spec.0, family: spec.1, params: [:], metrics: m, perApp: perApp))
         }
-        var r = ComparisonReport(
-            settings: settings, policies: policies, frontier: [[0, 0.1], [1, 0.4], [2, 0.6], [4, 0.8], [16, 1]])
+        var r = ComparisonReport(settings: settings, policies: policies)
+        r.boundCurve = [[0, 0.1], [1, 0.4], [2, 0.6], [4, 0.8], [16, 1]]
         let start: Microseconds = 1_709_856_000 * Microseconds.perSecond
         let days = policies.map { p in
             let every =
@@ -375,7 +387,7 @@ extension HTMLReportTests {
         let settings = ComparisonSettings(
             tauMinutes: 15, tausMinutes: [15], launchRefreshes: false, warmUpDays: 7, minLaunches: 20, platform: "none",
             users: 0, pairs: 0, scoredLaunches: 0)
-        let html = HTMLReport.render(ComparisonReport(settings: settings, policies: [], frontier: []), source: "empty")
+        let html = HTMLReport.render(ComparisonReport(settings: settings, policies: []), source: "empty")
         #expect(html.contains("Nothing was scored"))
         #expect(try Self.attribute("points", of: "pareto", in: html) == 0)
         #expect(try Self.attribute("lines", of: "gap-curves", in: html) == 0)

@@ -12,10 +12,11 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
 
     /// Metrics with every field set, fresh rates for 5, 15 and 60 minutes.
-    static func metrics(_ seed: Double, gap: Double? = 0.5) -> PolicyMetrics {
+    static func metrics(_ seed: Double, share: Double? = 0.5) -> PolicyMetrics {
         var m = PolicyMetrics(
-            scoredLaunches: Int(100 * seed), fresh: [0.1 * seed, 0.2 * seed, 0.3 * seed], fetchesPerAppDay: 2 * seed,
-            gapClosed: gap)
+            scoredLaunches: Int(100 * seed), fresh: [0.1 * seed, 0.2 * seed, 0.3 * seed], fetchesPerAppDay: 2 * seed)
+        m.shareOfPossible = share
+        m.gainVsFixed = share.map { $0 / 10 }
         m.freshKeys = ["fresh_5m", "fresh_15m", "fresh_60m"]
         m.contentFresh = 0.4
         m.stalenessMedianMinutes = 12.5
@@ -45,8 +46,10 @@ import _FetchLabTestSupport
                 GroupResult(name: "com.a", metrics: metrics(0.5)), GroupResult(name: "com.b", metrics: metrics(0.25)),
             ],
             perUser: [GroupResult(name: "u0", metrics: metrics(0.75))])
-        let oracle = PolicyResult(name: "oracle", family: "oracle", params: [:], metrics: metrics(1.5, gap: nil))
-        return ComparisonReport(settings: settings, policies: [fixed, oracle], frontier: [[0, 0], [1, 0.5]])
+        let oracle = PolicyResult(name: "oracle", family: "oracle", params: [:], metrics: metrics(1.5, share: nil))
+        var report = ComparisonReport(settings: settings, policies: [fixed, oracle])
+        report.boundCurve = [[0, 0], [1, 0.5]]
+        return report
     }
 
     @Test func aReportRoundTrips() throws {
@@ -78,7 +81,8 @@ import _FetchLabTestSupport
                     db,
                     sql: """
                         SELECT name, family, params_json, scored_launches, fresh_5m, fresh_15m, fresh_60m,
-                               fetches_per_app_day, gap_closed, skipped, staleness_p90_min, metrics_json
+                               fetches_per_app_day, gap_closed, share_of_possible, gain_vs_fixed, skipped,
+                               staleness_p90_min, metrics_json
                         FROM run_policies WHERE run_id = ? AND position = 0
                         """, arguments: [id]))
             #expect(row["name"] as String == "fixed(15m)")
@@ -87,9 +91,12 @@ import _FetchLabTestSupport
             #expect(abs(row["fresh_15m"] as Double - 0.2) < 1e-12)
             #expect(abs(row["fresh_60m"] as Double - 0.3) < 1e-12)
             #expect(row["skipped"] as Int == 4)
+            #expect(row["gap_closed"] as Double? == nil)  // gap closed is gone: the column stays, null
+            #expect(row["share_of_possible"] as Double? == 0.5)
+            #expect(row["gain_vs_fixed"] as Double? == 0.05)
             #expect(row["staleness_p90_min"] as Double? == nil)
             #expect((row["metrics_json"] as String).contains(#""low_power":3"#))
-            let oracleGap = try Row.fetchOne(db, sql: "SELECT gap_closed FROM run_policy WHERE position = 1")
+            let oracleGap = try Row.fetchOne(db, sql: "SELECT share_of_possible FROM run_policy WHERE position = 1")
             #expect(oracleGap?[0] as Double? == nil)
             let apps = try Row.fetchAll(
                 db, sql: "SELECT policy, app, scored_launches FROM run_policy_apps ORDER BY policy, app")
@@ -225,7 +232,7 @@ import _FetchLabTestSupport
         let state = try db.writer.read(SchemaState.read)
         #expect(state.verdict == .complete && state.userVersion == Schema.version)
         #expect(state.tables == Schema.tables)
-        #expect(try db.writer.read { try Schema.migrator.appliedMigrations($0) }.last == Schema.v5)
+        #expect(try db.writer.read { try Schema.migrator.appliedMigrations($0) }.last == Schema.v6)
         #expect(try db.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM usage_events") } == 1)
         let id = try RunStore(database: db).saveRun(Self.report(), command: "compare")
         #expect(try RunStore(database: db).loadRun(id) == Self.report())
@@ -234,7 +241,7 @@ import _FetchLabTestSupport
     @Test func anUnstampedV3DatabaseIsStillFetchLabs() throws {
         // The tables of the migrations it applied, and only those, make a file FetchLab's.
         #expect(Schema.tables(applied: ["v1", Schema.v3]) == Schema.importTables)
-        #expect(Schema.tables(applied: ["v1", Schema.v3, Schema.v4, Schema.v5]) == Schema.tables)
+        #expect(Schema.tables(applied: ["v1", Schema.v3, Schema.v4, Schema.v5, Schema.v6]) == Schema.tables)
         #expect(Schema.tables(applied: []) == [])
         let path = dir.path("unstamped-v3.sqlite")
         do {

@@ -167,11 +167,11 @@ import _FetchLabTestSupport
         let state = try db.writer.read(SchemaState.read)
         #expect(state.verdict == .complete && state.userVersion == 5 && Schema.version == 5)
         #expect(state.tables == Schema.tables && Schema.tables.isSuperset(of: ["tune_run", "tune_setting"]))
-        #expect(try db.writer.read { try Schema.migrator.appliedMigrations($0) }.last == Schema.v5)
+        #expect(try db.writer.read { try Schema.migrator.appliedMigrations($0) }.last == Schema.v6)
         let store = RunStore(database: db)
         let id = try store.saveTuningRun(try Self.result())
         #expect(try store.loadTuningRun(id).result == (try Self.result()))
         #expect(Schema.tables(applied: ["v1", Schema.v3, Schema.v4]) == Schema.importTables.union(Schema.runTables))
-        #expect(Schema.tables(applied: ["v1", Schema.v3, Schema.v4, Schema.v5]) == Schema.tables)
+        #expect(Schema.tables(applied: ["v1", Schema.v3, Schema.v4, Schema.v5, Schema.v6]) == Schema.tables)
     }
 }

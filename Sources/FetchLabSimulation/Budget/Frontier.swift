@@ -1,6 +1,8 @@
-/// A piecewise-linear curve of fresh rate over fetches per day: the clairvoyant frontier.
+/// A piecewise-linear curve of fresh rate over fetches per day through its Pareto points: the
+/// fixed-interval baseline, a family's front.
 public struct Frontier: Sendable, Hashable {
-    /// (fetches per day, fresh rate), sorted by fetches per day, fresh rate non-decreasing.
+    /// (fetches per day, fresh rate), sorted by fetches per day (one point per cost), fresh rate
+    /// non-decreasing.
     public private(set) var points: [(x: Double, y: Double)]
 
     /// Sorts the points by fetches per day (then fresh rate), makes the fresh rates non-decreasing
@@ -11,6 +13,8 @@ public struct Frontier: Sendable, Hashable {
         var top = -Double.infinity
         for p in sorted {
             top = max(top, p.y)
+            // Points at the same cost: the freshest stands for them all.
+            if let last = out.last, last.x == p.x { out.removeLast() }
             out.append((p.x, top))
         }
         points = out

@@ -1,0 +1,48 @@
+import ArgumentParser
+import FetchLabSimulation
+
+/// The budgets freshness is read at (`compare`, `demo`): the table's budgets and the headline's.
+struct BudgetOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Budgets in fetches per app per day, comma-separated: the headline is read at the first, the table "
+                + "shows them with the standard 0.5, 1, 2, 5, 10 (default: 2).",
+            valueName: "list"))
+    var budget: String?
+
+    @Option(help: "Seed of the bootstrap over users that gives the 95 % intervals.")
+    var bootstrapSeed: UInt64 = 1
+
+    @Option(help: "Bootstrap resamples (0: no intervals; 10 to 100,000 otherwise).")
+    var resamples = 1_000
+
+    func validate() throws {
+        _ = try budgets()
+        if resamples != 0 { try Bounds.check("--resamples", resamples, 10...100_000) }
+    }
+
+    /// The budgets given (nil: none), each a number from 0.01 to 1,000.
+    func budgets() throws -> [Double]? {
+        guard let budget else { return nil }
+        let parts = budget.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        return try parts.map { part in
+            guard let x = Double(part), x.isFinite, x >= 0.01, x <= 1_000 else {
+                throw ValidationError(
+                    "--budget '\(part)' is not a number of fetches per app per day from 0.01 to 1000")
+            }
+            return x
+        }
+    }
+
+    /// Sets the run's budgets, headline budget and bootstrap.
+    func apply(to run: inout ComparisonRun) throws {
+        if let given = try budgets(), let first = given.first {
+            run.budgets = Array(Set(BudgetSettings.standardBudgets + given)).sorted()
+            run.headlineBudget = first
+        }
+        run.seed = bootstrapSeed
+        run.resamples = resamples
+    }
+}

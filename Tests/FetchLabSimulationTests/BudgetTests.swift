@@ -1,0 +1,294 @@
+import FetchLabCore
+import Foundation
+import Testing
+
+@testable import FetchLabSimulation
+
+/// The clairvoyant bound, the fixed-interval baseline and freshness at a budget (DOMAIN.md,
+/// "Evaluation protocol").
+@Suite struct ClairvoyantBoundTests {
+    static func minutes(_ m: [Int64]) -> [Microseconds] { m.map { .minutes($0) } }
+
+    @Test func onePairByHand() {
+        // Targets at 0, 10, 20 min, τ = 15 min: one fetch covers two, two cover all three.
+        var bound = ClairvoyantBound()
+        bound.add(
+            ClairvoyantBound.Pair(targets: Self.minutes([0, 10, 20]), days: 1, tau: .minutes(15)), scored: 5,
+            freeFresh: 2)
+        #expect(abs(bound.coveredTargets(atBudget: 1) - 2) < 1e-9)
+        #expect(abs(bound.coveredTargets(atBudget: 2) - 3) < 1e-9)
+        // The concave hull between: 2.5 at 1.5 fetches a day.
+        #expect(abs(bound.coveredTargets(atBudget: 1.5) - 2.5) < 1e-9)
+        #expect(abs(bound.coveredTargets(atBudget: 0.5) - 1) < 1e-9)
+        #expect(abs(bound.fresh(atBudget: 2) - 1) < 1e-12)  // (2 free + 3) / 5
+        #expect(abs(bound.fresh(atBudget: 1) - 0.8) < 1e-9)
+        #expect(abs(bound.saturation - 2) < 1e-9)
+    }
+
+    @Test func aFetchCostsMoreInAShortLog() {
+        // Two pairs, each a lone target: a fetch in the 1-day pair costs 1/(2·1) of the average, in the
+        // 10-day pair 1/(2·10). With 0.05 fetches/app/day only the long log's target can be bought.
+        var bound = ClairvoyantBound()
+        bound.add(ClairvoyantBound.Pair(targets: Self.minutes([0]), days: 1, tau: .minutes(15)), scored: 1, freeFresh: 0)
+        bound.add(ClairvoyantBound.Pair(targets: Self.minutes([0]), days: 10, tau: .minutes(15)), scored: 1, freeFresh: 0)
+        #expect(abs(bound.coveredTargets(atBudget: 0.05) - 1) < 1e-9)
+        #expect(abs(bound.coveredTargets(atBudget: 0.55) - 2) < 1e-9)
+        #expect(abs(bound.coveredTargets(atBudget: 0.3) - 1.5) < 1e-9)  // half of the short log's fetch
+    }
+
+    /// c(k) by trying every set of k fetch positions (fetches at targets suffice).
+    static func bruteForce(_ targets: [Microseconds], tau: Microseconds) -> [Int] {
+        let n = targets.count
+        var best = [Int](repeating: 0, count: n + 1)
+        for mask in 0..<(1 << n) {
+            var covered = Set<Int>()
+            for i in 0..<n where mask & (1 << i) != 0 {
+                for j in 0..<n where targets[j] >= targets[i] && targets[j] <= targets[i] + tau { covered.insert(j) }
+            }
+            let k = mask.nonzeroBitCount
+            best[k] = max(best[k], covered.count)
+        }
+        for k in 1...max(1, n) where k <= n { best[k] = max(best[k], best[k - 1]) }
+        return best
+    }
+
+    /// The fractional optimum by greedy on the hulls' segments (an independent route).
+    static func greedy(_ pairs: [(c: [Int], days: Double)], budget: Double) -> Double {
+        var segments: [(slope: Double, cost: Double, gain: Double)] = []
+        let p = Double(pairs.count)
+        for (c, days) in pairs {
+            var k = 0
+            while k < c.count - 1 {
+                // The hull's next vertex: the steepest chord from k.
+                var bestJ = k + 1
+                var bestSlope = -Double.infinity
+                for j in (k + 1)..<c.count {
+                    let s = Double(c[j] - c[k]) / Double(j - k)
+                    if s > bestSlope + 1e-12 {
+                        bestSlope = s
+                        bestJ = j
+                    }
+                }
+                let cost = Double(bestJ - k) / (p * days)
+                segments.append((Double(c[bestJ] - c[k]) / cost, cost, Double(c[bestJ] - c[k])))
+                k = bestJ
+            }
+        }
+        var left = budget
+        var total = 0.0
+        for s in segments.sorted(by: { $0.slope > $1.slope }) where left > 0 && s.gain > 0 {
+            let take = min(1, left / s.cost)
+            total += take * s.gain
+            left -= take * s.cost
+        }
+        return total
+    }
+
+    @Test func matchesBruteForceOnRandomPairs() {
+        var x: UInt64 = 11
+        func next(_ n: UInt64) -> UInt64 {
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (x >> 33) % n
+        }
+        for _ in 0..<40 {
+            var bound = ClairvoyantBound()
+            var pairs: [(c: [Int], days: Double)] = []
+            for _ in 0..<(1 + Int(next(4))) {
+                var t: Microseconds = 0
+                let targets = (0..<(1 + Int(next(9)))).map { _ -> Microseconds in
+                    t += .minutes(Int64(next(40)))
+                    return t
+                }
+                let days = Double(1 + next(20))
+                bound.add(ClairvoyantBound.Pair(targets: targets, days: days, tau: .minutes(15)), scored: targets.count, freeFresh: 0)
+                pairs.append((Self.bruteForce(targets, tau: .minutes(15)), days))
+            }
+            for budget in [0.01, 0.1, 0.3, 0.7, 1.5, 4] {
+                let expected = Self.greedy(pairs, budget: budget)
+                #expect(abs(bound.coveredTargets(atBudget: budget) - expected) < 1e-6, "budget \(budget)")
+            }
+        }
+    }
+}
+
+/// A causal policy that fetches at random: right after some events, or a random while after them.
+struct RandomCausalPolicy: FetchPolicy {
+    var seed: UInt64
+    var chance: Double
+    var name: String { "random(\(seed),\(chance))" }
+    var family: String { "random" }
+    var summary: String { "random fetches" }
+    func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? {
+        RandomScheduler(state: seed &* 31 &+ UInt64(pair.app) &+ 1, chance: chance)
+    }
+
+    struct RandomScheduler: FetchScheduler {
+        var state: UInt64
+        var chance: Double
+        var pending: Microseconds? = nil
+        var nextWake: Microseconds? { pending }
+        mutating func draw() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
+            if draw() < chance { return .fetch }
+            if pending == nil, draw() < chance { pending = event.time + Microseconds(draw() * 3_600e6) }
+            return nil
+        }
+        mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
+            pending = nil
+            return .fetch
+        }
+    }
+}
+
+@Suite struct BudgetCurveTests {
+    /// Users with daily habits (an app at its hour, give or take), sessions of several apps and
+    /// random use, 21 days each.
+    static func population(users: Int = 12, seed: UInt64 = 5) -> [UserHistory] {
+        var x = seed
+        func next(_ n: UInt64) -> UInt64 {
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (x >> 33) % n
+        }
+        let day0: Microseconds = 1_709_251_200 * Microseconds.perSecond
+        return (0..<users).map { u in
+            var launches: [UsageEvent] = []
+            let habits = (0..<5).map { _ in Int64(6 + next(16)) }
+            for d in 0..<21 {
+                for (app, hour) in habits.enumerated() where next(10) < 7 {
+                    var t = day0 + .days(Int64(d)) + .hours(hour) + .minutes(Int64(next(40)))
+                    for _ in 0..<(1 + Int(next(3))) {
+                        launches.append(UsageEvent(time: t, offset: 0, app: Int32(app)))
+                        t += .minutes(Int64(1 + next(30)))
+                        launches.append(UsageEvent(time: t, offset: 0, app: Int32(next(5))))
+                        t += .minutes(Int64(1 + next(90)))
+                    }
+                }
+            }
+            launches.sort { $0.time < $1.time }
+            return UserHistory(user: UserID("u\(u)"), apps: (0..<5).map { AppID("app\($0)") }, launches: launches)
+        }
+    }
+
+    static func standardAndRandom() -> [any FetchPolicy] {
+        var policies = PolicyRegistry.standard(contentUpdates: false)
+        policies += try! PolicyRegistry.parseList("fixed(20m), fixed(45m), fixed(3h), fixed(6h)")
+        for seed in 0..<6 { policies.append(RandomCausalPolicy(seed: UInt64(seed), chance: [0.01, 0.05, 0.2][seed % 3])) }
+        return policies
+    }
+
+    @Test func noPolicyBeatsTheBoundAndNoShareExceedsOne() throws {
+        let policies = Self.standardAndRandom()
+        let report = Simulator().compare(Self.population(), policies: policies)
+        var bound = ClairvoyantBound()
+        let e = EvaluationProtocol()
+        for h in Self.population() {
+            guard let w = e.window(of: h) else { continue }
+            let user = UserSetup(history: h, window: w, evaluation: e, context: ContextDefaults())
+            for pair in user.pairs {
+                let (t, scored) = ClairvoyantBound.targets(
+                    launches: pair.launches, window: w, tau: e.primaryTau, launchRefreshes: true)
+                bound.add(.init(targets: t, days: w.scoredDays, tau: e.primaryTau), scored: scored, freeFresh: scored - t.count)
+            }
+        }
+        #expect(report.settings.scoredLaunches == bound.scored)
+        var random = 0
+        for p in report.policies {
+            let fresh = p.metrics.fresh[1]
+            let top = bound.fresh(atBudget: p.metrics.fetchesPerAppDay)
+            #expect(fresh <= top + 1e-9, "\(p.name): \(fresh) at \(p.metrics.fetchesPerAppDay) fetches/app/day over the bound \(top)")
+            if let share = p.metrics.shareOfPossible { #expect(share <= 1 + 1e-9, "\(p.name)") }
+            if p.family == "random" { random += 1 }
+        }
+        #expect(random == 6)
+        // The oracle reaches the bound exactly where it spends (it is one of the schedules the bound allows).
+        let oracle = try #require(report.policies.first { $0.name == "oracle" })
+        #expect(abs(oracle.metrics.fresh[1] - bound.fresh(atBudget: oracle.metrics.fetchesPerAppDay)) < 1e-9)
+        // Every family read at a budget stays under the bound there, and above never.
+        for point in report.budgetCurve {
+            #expect(point.fixed <= point.bound + 1e-9)
+            #expect(point.never <= point.fixed + 1e-12)
+            for (name, f) in point.families {
+                #expect(f.fresh <= point.bound + 1e-9, "\(name) at \(point.budget)")
+                if let s = f.shareOfPossible { #expect(s <= 1 + 1e-9) }
+            }
+        }
+    }
+
+    @Test func aFixedIntervalInTheRunIsTheBaselineItself() throws {
+        let policies = try PolicyRegistry.parseList(
+            "never, fixed(15m,20m,30m,1h,2h,4h,8h,24h), android-prefetch(12h,15m), oracle, budget-oracle(1,2,4,8,16)")
+        let report = Simulator().compare(Self.population(), policies: policies)
+        // A fixed interval is never above the baseline; on its front (no interval spends less and is
+        // fresher) it is the baseline: gain and share 0.
+        let front = Frontier(report.fixedCurve.map { (x: $0[0], y: $0[1]) })
+        var onFront = 0
+        for p in report.policies where p.family == "fixed" {
+            let gain = try #require(p.metrics.gainVsFixed)
+            #expect(gain <= 1e-9, "\(p.name)")
+            if front.value(at: p.metrics.fetchesPerAppDay) == p.metrics.fresh[1] {
+                onFront += 1
+                #expect(abs(gain) < 1e-9, "\(p.name)")
+                if let share = p.metrics.shareOfPossible { #expect(abs(share) <= 1e-9, "\(p.name)") }
+            }
+        }
+        #expect(onFront >= 4)
+        let never = try #require(report.policies.first { $0.name == "never" })
+        #expect(abs(never.metrics.gainVsFixed ?? 1) < 1e-12)
+        // The baseline at each budget is at least every fixed interval in the run that spends no more.
+        for point in report.budgetCurve {
+            for p in report.policies where p.family == "fixed" && p.metrics.fetchesPerAppDay <= point.budget {
+                #expect(point.fixed >= p.metrics.fresh[1] - 1e-12)
+            }
+        }
+    }
+
+    @Test func eachFamilyIsReadOnItsFrontAtTheBudget() throws {
+        let policies = try PolicyRegistry.parseList(
+            "never, fixed(1h), predictive(15m,0.55), predictive(15m,0.3), predictive(15m,0.15), budgeted(1,4)")
+        var run = Simulator().comparison(policies: policies)
+        run.budgets = [0.5, 1, 2, 5, 10]
+        run.add(Self.population())
+        let report = run.report()
+        let predictive = report.policies.filter { $0.family == "predictive" }
+        for point in report.budgetCurve {
+            let f = try #require(point.families["predictive"])
+            let within = predictive.filter { $0.metrics.fetchesPerAppDay <= point.budget }
+            if let best = within.max(by: { $0.metrics.fresh[1] < $1.metrics.fresh[1] }) {
+                #expect(f.policy == best.name)
+                #expect(f.fresh >= best.metrics.fresh[1] - 1e-12)
+            } else {
+                #expect(f.policy == nil)
+            }
+            #expect(abs(f.gainVsFixed - (f.fresh - point.fixed)) < 1e-12)
+            #expect(point.families["budgeted"] != nil)
+            #expect(point.families["fixed"] == nil && point.families["never"] == nil)
+        }
+        #expect(report.budgetCurve.map(\.budget) == [0.5, 1, 2, 5, 10])
+    }
+
+    @Test func intervalsAreSeededAndWarnOnFewUsers() throws {
+        let policies = try PolicyRegistry.parseList("never, fixed(1h), predictive(15m,0.3)")
+        func report(seed: UInt64, users: Int) -> ComparisonReport {
+            var run = Simulator().comparison(policies: policies)
+            run.seed = seed
+            run.resamples = 200
+            run.add(Self.population(users: users))
+            return run.report()
+        }
+        let a = report(seed: 7, users: 12)
+        #expect(a == report(seed: 7, users: 12))
+        #expect(a.policies[2].metrics.freshInterval != report(seed: 8, users: 12).policies[2].metrics.freshInterval)
+        let p = a.policies[2].metrics
+        let interval = try #require(p.freshInterval)
+        #expect(interval.low <= p.fresh[1] && p.fresh[1] <= interval.high && interval.low < interval.high)
+        #expect(a.budget?.resamples == 200)
+        #expect(a.budget?.warnings == [])
+        let few = report(seed: 7, users: 3)
+        #expect(few.budget?.warnings.count == 1)
+        #expect(few.budget?.warnings.first?.contains("3 users") == true)
+    }
+}
+
