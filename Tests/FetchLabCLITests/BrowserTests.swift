@@ -67,7 +67,7 @@ struct BrowserTests {
         #expect(selftest["sortedOk"] as? Bool == true)
         #expect(
             selftest["sections"] as? [String] == [
-                "summary", "ranking-section", "pareto-section", "gap-section", "per-app-section", "timeline-section",
+                "summary", "budget-section", "ranking-section", "pareto-section", "per-app-section", "timeline-section",
                 "skips-section", "staleness-section", "tuning-section",
             ])
         let charts = try #require(selftest["charts"] as? [String: [String: Int]])
@@ -102,15 +102,17 @@ struct BrowserTests {
         #expect(selftest["timelineSwitchOk"] as? Bool == true)
         #expect(
             selftest["sections"] as? [String] == [
-                "summary", "ranking-section", "pareto-section", "gap-section", "per-app-section", "timeline-section",
+                "summary", "budget-section", "ranking-section", "pareto-section", "per-app-section", "timeline-section",
                 "skips-section", "staleness-section",
             ])
         let charts = try #require(selftest["charts"] as? [String: [String: Int]])
         #expect(charts["pareto"]?["points"] == policies.count)
         let metrics = policies.map { $0["metrics"] as? [String: Any] ?? [:] }
-        let causalFamilies = Set(
-            zip(policies, metrics).filter { $0.1["gap_closed"] is Double }.compactMap { $0.0["family"] as? String })
-        #expect(charts["gap-curves"]?["lines"] == causalFamilies.count)
+        let curve = try #require(report["budget_curve"] as? [[String: Any]])
+        let families = try #require(curve.first?["families"] as? [String: Any])
+        #expect(charts["budget-curve"]?["lines"] == families.count)
+        #expect(charts["budget-curve"]?["bound"] ?? 0 > 3)
+        _ = metrics
         let timeline = try #require(report["timeline"] as? [String: Any])
         let days = try #require(timeline["policies"] as? [[String: Any]])
         #expect(charts["timeline"]?["policies"] == days.count)

@@ -44,7 +44,14 @@ import _FetchLabTestSupport
         #expect(policies.map { $0["name"] as? String } == ["fixed(1h)", "oracle"])
         let oracle = try #require(policies[1]["metrics"] as? [String: Any])
         #expect(oracle["fresh_15m"] as? Double == 1)
-        #expect(oracle["gap_closed"] is NSNull)
+        #expect(oracle["gap_closed"] == nil)
+        #expect(oracle["share_of_possible"] as? Double ?? 0 <= 1 + 1e-9)
+        let curve = try #require(object["budget_curve"] as? [[String: Any]])
+        #expect(curve.map { $0["budget"] as? Double } == [0.5, 1, 2, 5, 10])
+        for point in curve {
+            #expect(Set(point.keys).isSuperset(of: ["budget", "fixed", "bound", "never", "families"]))
+            #expect((point["bound"] as? Double ?? 0) >= (point["fixed"] as? Double ?? 1))
+        }
         let fixed = try #require(policies[0]["metrics"] as? [String: Any])
         #expect(abs((fixed["fetches_per_app_day"] as? Double ?? 0) - 24) < 0.5)  // E − S is not a whole number of days
     }

@@ -31,20 +31,28 @@ import Testing
             ])
     }
 
-    @Test func theTextTableRanksByGapClosedWithCostAndSkips() {
+    @Test func theTextTableRanksByFreshnessWithinBudgetBands() {
         let expected = """
             τ = 15 min, launch refreshes on, warm-up 7 d, scored 2024-03-08 to 2024-03-12; 2 users, 3 pairs (apps with ≥ 20 launches), 1,234 scored launches; platform none
             context: every user has context samples; without a sample (or one older than 6h): battery 80 %, Wi-Fi, not charging, Low Power Mode off; cost: 3s and 150.0 KB a fetch, battery 12 Wh
 
-            #  policy                fresh@5 min  fresh@15 min  fresh@60 min  stale p50  fetches/app/day  wasted  J/day  battery/day  cell MB/day  skipped  gap closed
-            1  odd, "quoted" | name       100.0%        100.0%        100.0%      never             2.00      0%    0.0        0.00%         0.00        0        0.50
-            2  fixed(1h)                   25.0%         50.0%         75.0%    7.5 min            24.00      0%    0.0        0.00%         0.00        3        0.25
-               never                        0.0%          0.0%          0.0%      never             0.00      0%    0.0        0.00%         0.00        0           –
+            #  policy                fresh@5 min  fresh@15 min  fresh@60 min  95% CI  stale p50  fetches/app/day  wasted  J/day  battery/day  cell MB/day  skipped  vs fixed  share
+            up to 0.5 fetches/app/day:
+            1  never                        0.0%          0.0%          0.0%       –      never             0.00      0%    0.0        0.00%         0.00        0         –      –
+            over 1, up to 2 fetches/app/day:
+            2  odd, "quoted" | name       100.0%        100.0%        100.0%       –      never             2.00      0%    0.0        0.00%         0.00        0      +5.0   0.50
+            above 10 fetches/app/day:
+            3  fixed(1h)                   25.0%         50.0%         75.0%       –    7.5 min            24.00      0%    0.0        0.00%         0.00        3      +2.5   0.25
 
             skipped fetches by reason:
               fixed(1h): Low Power Mode 2, budget 1
             """
         #expect(CompareRenderer.text(Self.report()) == expected)
+        // --sort fresh: one ranking, no bands.
+        let names = CompareRenderer.ranked(Self.report().policies, by: .fresh).map(\.name)
+        #expect(names == [#"odd, "quoted" | name"#, "fixed(1h)", "never"])
+        #expect(!CompareRenderer.text(Self.report(), sort: .fresh).contains("fetches/app/day:"))
+        #expect(CompareRenderer.ranked(Self.report().policies, by: .fetches).map(\.name).first == "never")
     }
 
     @Test func markdownIsAGitHubTableWithTheTextColumns() {
@@ -53,14 +61,14 @@ import Testing
         #expect(lines[1] == "")
         #expect(
             lines[2]
-                == "| # | policy | fresh@5 min | fresh@15 min | fresh@60 min | stale p50 | fetches/app/day | wasted | J/day | "
-                + "battery/day | cell MB/day | skipped | gap closed |")
-        #expect(lines[3] == "| ---: | --- |" + String(repeating: " ---: |", count: 11))
+                == "| # | policy | fresh@5 min | fresh@15 min | fresh@60 min | 95% CI | stale p50 | fetches/app/day | "
+                + "wasted | J/day | battery/day | cell MB/day | skipped | vs fixed | share |")
+        #expect(lines[3] == "| ---: | --- |" + String(repeating: " ---: |", count: 13))
         #expect(
-            lines[4]
-                == #"| 1 | odd, "quoted" \| name | 100.0% | 100.0% | 100.0% | never | 2.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | 0.50 |"#
+            lines[5]
+                == #"| 2 | odd, "quoted" \| name | 100.0% | 100.0% | 100.0% | – | never | 2.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | +5.0 | 0.50 |"#
         )
-        #expect(lines[6] == "|  | never | 0.0% | 0.0% | 0.0% | never | 0.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | – |")
+        #expect(lines[4] == "| 1 | never | 0.0% | 0.0% | 0.0% | – | never | 0.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | – | – |")
         #expect(lines.count == 7)
     }
 
@@ -70,9 +78,9 @@ import Testing
         #expect(rows.count == 4)
         let header = rows[0]
         #expect(
-            Array(header.prefix(13)) == [
+            Array(header.prefix(16)) == [
                 "name", "family", "scored_launches", "fresh_5m", "fresh_15m", "fresh_60m", "fetches_per_app_day",
-                "gap_closed", "energy_j_per_day", "battery_pct_per_day", "cellular_mb_per_day", "wasted_fetches",
+                "fresh_ci_low", "fresh_ci_high", "gain_vs_fixed", "share_of_possible", "energy_j_per_day", "battery_pct_per_day", "cellular_mb_per_day", "wasted_fetches",
                 "skipped",
             ])
         #expect(rows.allSatisfy { $0.count == header.count })
@@ -82,7 +90,8 @@ import Testing
         #expect(value(2, "skipped") == "3")
         #expect(value(2, "skips_low_power") == "2")
         #expect(value(2, "staleness_median_min") == "7.5")
-        #expect(value(1, "gap_closed") == "")
+        #expect(value(1, "share_of_possible") == "")
+        #expect(value(2, "share_of_possible") == "0.25")
         #expect(csv.contains(#""odd, ""quoted"" | name""#))
     }
 
@@ -92,7 +101,7 @@ import Testing
         #expect(plain == TextFormat.json(report))
         let stored = CompareRenderer.json(report, runID: 42)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(stored.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["settings", "policies", "run_id"])
+        #expect(Set(object.keys) == ["settings", "budget_curve", "fixed_curve", "bound_curve", "policies", "run_id"])
         #expect(object["run_id"] as? Int == 42)
         // The report's own keys are printed exactly as without the id.
         #expect(stored.replacingOccurrences(of: "  \"run_id\" : 42,\n", with: "") == plain)

@@ -56,7 +56,7 @@ import Testing
         r.boundCurve = [[0, 0.1], [2, 0.6], [4, 0.8], [8, 0.95]]
         r.fixedCurve = [[0, 0.1], [4, 0.2], [24, 0.3]]
         r.budget = BudgetSettings(
-            budgets: [0.5, 1, 2, 5, 10], headlineBudget: 2, resamples: 1_000, seed: 1, boundSaturation: 8, warnings: [])
+            budgets: [0.5, 1, 2, 5, 10], headlineBudget: 5, resamples: 1_000, seed: 1, boundSaturation: 8, warnings: [])
         r.budgetCurve = [0.5, 1, 2, 5, 10].map { b in
             BudgetPoint(
                 budget: b, fixed: 0.1 + 0.01 * b, fixedInterval: nil, bound: min(0.95, 0.1 + 0.25 * b), never: 0.1,
@@ -177,13 +177,17 @@ import Testing
         #expect(html.contains("The recommended predictive(15m,0.55) is on the front"))
     }
 
-    @Test func theGapChartDrawsOneLinePerFamily() throws {
+    @Test func theBudgetChartDrawsTheBoundFixedIntervalsAndEachFamilysFront() throws {
         let html = HTMLReport.render(Self.report(), source: "x")
-        // fixed, predictive and budgeted have a gap closed; never and the oracles do not.
-        #expect(try Self.attribute("lines", of: "gap-curves", in: html) == 3)
-        #expect(Self.count("<g class=\"family\"", in: html) == 3)
+        // predictive and budgeted are causal families; never, fixed (the baseline) and the oracles are not.
+        #expect(try Self.attribute("lines", of: "budget-curve", in: html) == 2)
+        #expect(Self.count("<g class=\"family\"", in: html) == 2)
         #expect(html.contains("data-family=\"predictive\"><polyline"))
-        #expect(try Self.attribute("frontier", of: "fresh-fetches", in: html) == 4)
+        #expect(try Self.attribute("bound", of: "budget-curve", in: html) == 3)  // the points above no fetch
+        #expect(try Self.attribute("fixed", of: "budget-curve", in: html) == 2)
+        #expect(try Self.attribute("budgets", of: "budget-table", in: html) == 5)
+        #expect(html.contains("<th scope=\"row\">clairvoyant bound</th>"))
+        #expect(html.contains("share 0.50 — predictive(15m,0.55)"))
     }
 
     @Test func thePageFetchesNothing() {
@@ -220,7 +224,7 @@ import Testing
     @Test func sectionsComeInOrder() throws {
         let html = HTMLReport.render(Self.report(), source: "x")
         let ids = [
-            "summary", "ranking-section", "pareto-section", "gap-section", "per-app-section", "timeline-section",
+            "summary", "budget-section", "ranking-section", "pareto-section", "per-app-section", "timeline-section",
             "skips-section", "staleness-section",
         ]
         let offsets = try ids.map { id in
@@ -230,33 +234,35 @@ import Testing
         #expect(Self.count("<section ", in: html) == ids.count)
     }
 
-    @Test func theHeadlineRecommendsTheBestCheapCausalPolicy() throws {
-        let html = HTMLReport.render(Self.report(), source: "x")
-        let start = try #require(html.range(of: "id=\"headline\">"))
-        let end = try #require(html[start.upperBound...].range(of: "</p>"))
-        let headline = String(html[start.upperBound..<end.lowerBound])
-        // predictive(30m,0.3) closes more of the gap but spends 8 fetches a day.
-        #expect(headline.hasPrefix("Recommended: predictive(15m,0.55)"))
-        #expect(headline.contains("fresh@15 min 62.0% at 3.00 fetches/app/day and 40.0 J/day"))
-        // The best fixed interval at ≤ 3 fetches a day: none (fixed(6h) spends 4).
-        #expect(headline.contains("no fixed interval spends as few fetches"))
-        // The frontier at 3 fetches a day: halfway between 0.6 and 0.8.
-        #expect(headline.contains("70.0% for the clairvoyant frontier"))
+    @Test func theHeadlineIsTheBudgetCurveAtTheChosenBudget() throws {
+        func headline(_ html: String) throws -> String {
+            let start = try #require(html.range(of: "id=\"headline\">"))
+            let end = try #require(html[start.upperBound...].range(of: "</p>"))
+            return String(html[start.upperBound..<end.lowerBound])
+        }
+        // At 5 the family's setting is named, and its row is highlighted.
+        let five = HTMLReport.render(Self.report(), source: "x")
         #expect(
-            html.contains(
-                "<tr class=\"recommended\" data-family=\"predictive\"><td data-v=\"2\">2</td><th scope=\"row\" data-v=\"predictive(15m,0.55)\">"
-            ))
+            try headline(five).hasPrefix(
+                "At 5 fetches/app/day predictive is freshest: 70.0% fresh@15 min [5.0–80.0 %] (predictive(15m,0.55))"))
+        #expect(try headline(five).contains("0.50 of the possible gain (clairvoyant bound 95.0%)"))
+        #expect(five.contains("<tr class=\"recommended\" data-family=\"predictive\">"))
+        // At 2 no predictive setting spends so little: its cheapest is mixed with never, nothing highlighted.
+        var r = Self.report()
+        r.budget?.headlineBudget = 2
+        let two = HTMLReport.render(r, source: "x")
+        #expect(try headline(two).hasPrefix("At 2 fetches/app/day predictive is freshest: 44.0% fresh@15 min"))
+        #expect(try headline(two).contains("its cheapest setting mixed with never across apps"))
+        #expect(try headline(two).contains("+10.0 points over 12.0% for the best fixed interval"))
+        #expect(!two.contains("class=\"recommended\""))
     }
 
-    @Test func theHeadlineNamesTheBestFamilyAtTheHeadlineBudget() throws {
+    @Test func aFamilyNoFresherThanFixedIntervalsIsNotCalledFreshest() throws {
         var r = Self.report()
-        let html = HTMLReport.render(r, source: "x")
-        #expect(html.contains("At 2 fetches/app/day predictive is freshest: 44.0% fresh@15 min"))
-        #expect(html.contains("+10.0 points over 12.0% for the best fixed interval"))
-        #expect(html.contains("0.50 of the possible gain (clairvoyant bound 60.0%)"))
-        // A family no fresher than fixed intervals is not called the freshest.
         for i in r.budgetCurve.indices { r.budgetCurve[i].families["predictive"]!.gainVsFixed = -0.01 }
-        #expect(HTMLReport.render(r, source: "x").contains("no family beats fixed intervals"))
+        let html = HTMLReport.render(r, source: "x")
+        #expect(html.contains("At 5 fetches/app/day no family beats fixed intervals"))
+        #expect(!html.contains("class=\"recommended\""))
     }
 
     @Test func theTimelineDrawsEveryLaunchOfEachPolicy() throws {
@@ -390,7 +396,7 @@ extension HTMLReportTests {
         let html = HTMLReport.render(ComparisonReport(settings: settings, policies: []), source: "empty")
         #expect(html.contains("Nothing was scored"))
         #expect(try Self.attribute("points", of: "pareto", in: html) == 0)
-        #expect(try Self.attribute("lines", of: "gap-curves", in: html) == 0)
+        #expect(try Self.attribute("lines", of: "budget-curve", in: html) == 0)
         #expect(try Self.attribute("rows", of: "ranking", in: html) == 0)
         #expect(html.contains("No timeline was recorded"))
         #expect(html.contains("No policy had a fetch refused or expired."))

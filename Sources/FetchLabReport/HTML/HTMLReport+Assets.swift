@@ -61,6 +61,10 @@ extension HTMLReport {
             pre.snippet { background: var(--panel); padding: 0.5rem 0.75rem; overflow-x: auto; font-size: 0.85rem; }
             .front { fill: none; stroke: var(--fg); stroke-width: 1.5; }
             .frontier { fill: none; stroke: var(--fg); stroke-width: 1.5; stroke-dasharray: 5 4; }
+            .fixed-curve { fill: none; stroke: var(--muted, #888); stroke-width: 2; }
+            .never-line { stroke: var(--muted, #888); stroke-width: 1; stroke-dasharray: 2 3; }
+            .budget-mark { stroke: var(--muted, #888); stroke-width: 0.5; opacity: 0.5; }
+            #budget-table td { text-align: right; white-space: nowrap; }
             .curve { fill: none; stroke-width: 2; }
             .dash1 { stroke-dasharray: 6 3; } .dash2 { stroke-dasharray: 2 3; } .dash3 { stroke-dasharray: 8 3 2 3; }
             .bar-never { fill: var(--muted); }
