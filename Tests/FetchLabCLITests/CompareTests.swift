@@ -26,11 +26,18 @@ import _FetchLabTestSupport
         #expect(lines.first?.hasPrefix("τ = 15 min, launch refreshes on, warm-up 7 d") == true, "\(table.out)")
         #expect(lines.first?.contains("2 users, 6 pairs") == true, "\(table.out)")
         #expect(lines.first?.hasSuffix("platform none") == true)
-        // Summary, context, header and the standard set without push (no content updates here);
-        // blank lines are not lines here.
-        #expect(lines.count == 3 + PolicyRegistry.standard(contentUpdates: false).count)
+        // Summary, context, the headline at 2 fetches/app/day, a warning (2 users), the table with the
+        // standard set without push (no content updates here) in budget bands, the table of budgets.
         #expect(lines[1].hasPrefix("context: 2 users without context samples; without a sample"))
-        #expect(lines.last?.contains("budget-oracle(16)") == true)
+        #expect(lines[2].hasPrefix("At 2 fetches/app/day "), "\(table.out)")
+        #expect(lines[3].hasPrefix("warning: these figures rest on 2 users"), "\(table.out)")
+        let standard = PolicyRegistry.standard(contentUpdates: false)
+        let rows = lines.filter { line in standard.contains { line.contains("  \($0.name)  ") } }
+        #expect(rows.count == standard.count, "\(table.out)")
+        #expect(lines.contains { $0.hasPrefix("up to 0.5 fetches/app/day:") })
+        #expect(lines.contains { $0.hasPrefix("clairvoyant (they know the future; not ranked):") })
+        #expect(lines.contains { $0.hasPrefix("clairvoyant bound ") })
+        #expect(!table.out.contains("push"))
 
         let json = try fetchlab([
             "compare", "--db", db, "--format", "json", "--policies", "fixed(1h),oracle", "--launch-refreshes", "off",

@@ -40,9 +40,12 @@ import _FetchLabTestSupport
         #expect(r.status == 0, "\(r.err)")
         let lines = r.out.split(separator: "\n")
         #expect(
-            lines.contains { $0.hasPrefix("| # | policy | fresh@5 min | fresh@15 min | fresh@60 min | stale p50 |") })
-        #expect(lines.contains("| ---: | --- |" + String(repeating: " ---: |", count: 11)))
-        #expect(lines.filter { $0.hasPrefix("|") }.count == 2 + 3)
+            lines.contains { $0.hasPrefix("| # | policy | fresh@5 min | fresh@15 min | fresh@60 min | 95% CI |") })
+        #expect(lines.contains("| ---: | --- |" + String(repeating: " ---: |", count: 13)))
+        // Header, alignment and the three policies; then the budget table: header, alignment, the
+        // bound, fixed intervals and never (no causal family among these policies).
+        #expect(lines.filter { $0.hasPrefix("|") }.count == 2 + 3 + 5)
+        #expect(lines.contains { $0.hasPrefix("| clairvoyant bound |") })
     }
 
     @Test func outputWritesTheFileAndNothingToStdout() throws {
@@ -154,7 +157,7 @@ import _FetchLabTestSupport
                         DROP VIEW tune_runs; DROP VIEW tune_settings; DROP TABLE tune_setting; DROP TABLE tune_run;
                         DROP VIEW runs; DROP VIEW run_policies; DROP VIEW run_policy_apps; DROP VIEW run_policy_users;
                         DROP TABLE run_policy_user; DROP TABLE run_policy_app; DROP TABLE run_policy; DROP TABLE run;
-                        DELETE FROM grdb_migrations WHERE identifier LIKE 'v4%' OR identifier LIKE 'v5%';
+                        DELETE FROM grdb_migrations WHERE identifier LIKE 'v4%' OR identifier LIKE 'v5%' OR identifier LIKE 'v6%';
                         PRAGMA user_version = 3;
                         """)
             }
@@ -165,7 +168,7 @@ import _FetchLabTestSupport
         let compared = try fetchlab(["compare", "--db", db, "--policies", "oracle"])
         #expect(compared.err == "run 1 stored in \(db)\n")
         let queue = try DatabaseQueue(path: db)
-        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 5)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 6)
         #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM run_policies") } == 1)
     }
 }

@@ -165,7 +165,7 @@ import _FetchLabTestSupport
         }
         let db = try FetchLabDatabase(path: path)
         let state = try db.writer.read(SchemaState.read)
-        #expect(state.verdict == .complete && state.userVersion == 5 && Schema.version == 5)
+        #expect(state.verdict == .complete && state.userVersion == 6 && Schema.version == 6)
         #expect(state.tables == Schema.tables && Schema.tables.isSuperset(of: ["tune_run", "tune_setting"]))
         #expect(try db.writer.read { try Schema.migrator.appliedMigrations($0) }.last == Schema.v6)
         let store = RunStore(database: db)

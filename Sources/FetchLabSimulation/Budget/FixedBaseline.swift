@@ -7,13 +7,11 @@ import FetchLabCore
 /// The baseline at B is the best of these spending at most B fetches per app per day, joined
 /// linearly between neighbouring intervals (an even mix across apps achieves any point between two).
 public enum FixedBaseline {
-    /// The dense grid: every minute from 5 min to 1 h, every 5 min to 4 h, every 10 min to 24 h,
-    /// every hour to 7 days (356 intervals).
+    /// The dense grid: every minute from 5 min to 24 h, then every 15 min to 7 days (2,012
+    /// intervals): fixed(T)'s fresh rate is jagged in T (habits resonate with some intervals).
     public static let grid: [Microseconds] = {
-        var minutes: [Int64] = Array(5...60)
-        minutes += stride(from: 65, through: 240, by: 5)
-        minutes += stride(from: 250, through: 1_440, by: 10)
-        minutes += stride(from: 1_500, through: 10_080, by: 60)
+        var minutes: [Int64] = Array(5...1_440)
+        minutes += stride(from: 1_455, through: 10_080, by: 15)
         return minutes.map { .minutes($0) }
     }()
 
@@ -35,14 +33,26 @@ public enum FixedBaseline {
         targets: [Microseconds], t0: Microseconds, tau: Microseconds, intervals: [Microseconds],
         into covered: inout [Int]
     ) {
-        for (k, interval) in intervals.enumerated() {
-            var n = 0
-            if interval <= tau {
-                n = targets.count
-            } else {
-                for t in targets where (t - t0) % interval <= tau { n += 1 }
+        // In doubles: times since t0 (below 2⁵³ µs) and their quotients are exact integers, so the
+        // remainder is exact once the rounded quotient is corrected by one.
+        let since = targets.map { Double($0 - t0) }
+        let limit = Double(tau)
+        since.withUnsafeBufferPointer { xs in
+            for (k, interval) in intervals.enumerated() {
+                if interval <= tau {
+                    covered[k] += xs.count
+                    continue
+                }
+                let period = Double(interval)
+                let inverse = 1 / period
+                var n = 0
+                for x in xs {
+                    var r = x - (x * inverse).rounded(.down) * period
+                    if r < 0 { r += period } else if r >= period { r -= period }
+                    if r <= limit { n += 1 }
+                }
+                covered[k] += n
             }
-            covered[k] += n
         }
     }
 }

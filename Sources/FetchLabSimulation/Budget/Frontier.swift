@@ -1,21 +1,17 @@
 /// A piecewise-linear curve of fresh rate over fetches per day through its Pareto points: the
 /// fixed-interval baseline, a family's front.
 public struct Frontier: Sendable, Hashable {
-    /// (fetches per day, fresh rate), sorted by fetches per day (one point per cost), fresh rate
-    /// non-decreasing.
+    /// The Pareto points (fetches per day, fresh rate), both increasing.
     public private(set) var points: [(x: Double, y: Double)]
 
-    /// Sorts the points by fetches per day (then fresh rate), makes the fresh rates non-decreasing
-    /// (a running maximum) and joins them linearly.
+    /// Keeps the Pareto points (each fresher than every cheaper one; of equal costs the freshest),
+    /// sorted by fetches per day, to be joined linearly: mixing two settings across apps reaches any
+    /// point between them.
     public init(_ raw: [(x: Double, y: Double)]) {
-        let sorted = raw.sorted { $0.x != $1.x ? $0.x < $1.x : $0.y < $1.y }
+        let sorted = raw.sorted { $0.x != $1.x ? $0.x < $1.x : $0.y > $1.y }
         var out: [(x: Double, y: Double)] = []
-        var top = -Double.infinity
-        for p in sorted {
-            top = max(top, p.y)
-            // Points at the same cost: the freshest stands for them all.
-            if let last = out.last, last.x == p.x { out.removeLast() }
-            out.append((p.x, top))
+        for p in sorted where out.last.map({ p.y > $0.y }) ?? true {
+            out.append(p)
         }
         points = out
     }
