@@ -5,7 +5,7 @@ clairvoyant and fixed-interval policies, the numbers `fetchlab compare` prints: 
 (launch-weighted over the evaluated (user, app) pairs), fetches per app per day (averaged over
 pairs), fetch counts, wasted fetches, staleness (median, p90) and lead (median) binned as FetchLab
 reports them, content freshness (from the content_update table), the same per app, the clairvoyant
-frontier and gap closed; and, at a budget B of fetches per app per day, the clairvoyant bound and the
+and, at a budget B of fetches per app per day, the clairvoyant bound and the
 fixed-interval baseline (`clairvoyant_bound`, `fixed_baseline`). It shares no code with FetchLab: it is
 the check that FetchLab's figures follow the protocol and the metric definitions.
 
@@ -335,37 +335,6 @@ def chosen_cover(points, k, tau):
         else:
             i += 1
     return starts
-
-
-def frontier(results, tau=15):
-    pts = [(results["never"]["fpd"], results["never"]["fresh"][tau])]
-    pts += [(results[f"budget-oracle({k})"]["fpd"], results[f"budget-oracle({k})"]["fresh"][tau]) for k in BUDGETS]
-    pts.append((results["oracle"]["fpd"], results["oracle"]["fresh"][tau]))
-    pts.sort()
-    mono, best = [], 0.0
-    for x, y in pts:
-        best = max(best, y)
-        mono.append((x, best))
-
-    def at(x):
-        if x <= mono[0][0]:
-            return mono[0][1]
-        for (x0, y0), (x1, y1) in zip(mono, mono[1:]):
-            if x <= x1:
-                return y0 if x1 == x0 else y0 + (y1 - y0) * (x - x0) / (x1 - x0)
-        return mono[-1][1]
-    return at
-
-
-def gap_closed(results, name, tau=15):
-    at = frontier(results, tau)
-    p = results[name]
-    candidates = [("never", results["never"])] + [(n, results[n]) for n, _ in FIXED if results[n]["fpd"] <= p["fpd"]]
-    base = max(candidates, key=lambda c: c[1]["fresh"][tau])[1]
-    denominator = at(p["fpd"]) - base["fresh"][tau]
-    if denominator <= 0:
-        return None
-    return (p["fresh"][tau] - base["fresh"][tau]) / denominator
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -725,6 +694,7 @@ def selftest(db_path=None):
 def _main(argv):
     import argparse
     import json
+    import sys
     import time
     ap = argparse.ArgumentParser(prog="protocol_check.py", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="command", required=True)
@@ -739,9 +709,39 @@ def _main(argv):
                    help="how the fixed(T) points are joined (see running_max)")
     t = sub.add_parser("selftest", help="hand-made cases; with DB, also the cross-checks on it")
     t.add_argument("db", nargs="?")
+    c = sub.add_parser("check", help="check a `fetchlab compare --format json` report's budget_curve against "
+                                     "the independent bound and baseline (exit 1 on a difference over 0.5 points)")
+    c.add_argument("db")
+    c.add_argument("report")
+    c.add_argument("--tolerance", type=float, default=0.005)
     args = ap.parse_args(argv)
     if args.command == "selftest":
         selftest(args.db)
+        return
+    if args.command == "check":
+        with open(args.report) as f:
+            report = json.load(f)
+        s = report["settings"]
+        points = report["budget_curve"]
+        extra = [period_minutes(p["name"]) for p in report["policies"] if p["name"].startswith("fixed(")]
+        mine = budget_curve(args.db, [p["budget"] for p in points], s["tau_minutes"], s["warm_up_days"],
+                            s["min_launches"], s["launch_refreshes"], extra_periods_min=extra)
+        worst = 0.0
+        for theirs, ours in zip(points, mine):
+            for key in ("bound", "fixed", "never"):
+                worst = max(worst, abs(theirs[key] - ours[key]))
+                print(f"budget {theirs['budget']:>5}: {key:5} fetchlab {theirs[key]:.4f}, independent {ours[key]:.4f}")
+        pairs = evaluated_pairs(load(args.db), s["tau_minutes"], s["warm_up_days"], s["min_launches"],
+                                s["launch_refreshes"])
+        xs = [p["metrics"]["fetches_per_app_day"] for p in report["policies"]]
+        above = [(p["name"], p["metrics"][f"fresh_{int(s['tau_minutes'])}m"], b)
+                 for p, b in zip(report["policies"], bound_from_pairs(pairs, xs, s["tau_minutes"]))
+                 if p["metrics"][f"fresh_{int(s['tau_minutes'])}m"] > b + 1e-9]
+        print(f"largest difference {worst * 100:.3f} points over {len(points)} budgets; "
+              f"{len(xs)} policies, {len(above)} above the independent bound at their own fetches/app/day")
+        if worst > args.tolerance or above:
+            print(f"FAILED: {above}" if above else f"FAILED: a difference over {args.tolerance * 100} points")
+            sys.exit(1)
         return
     started = time.time()
     budgets = [float(x) for x in args.budgets.split(",")]
