@@ -7,7 +7,9 @@ extension CompareRenderer {
         let columns = columns(r)
         func line(_ cells: [String]) -> String { "| " + cells.map(cell).joined(separator: " | ") + " |" }
         let alignment = "|" + columns.indices.map { $0 == 1 ? " --- |" : " ---: |" }.joined()
-        return ([cell(summary(r)), "", line(columns), alignment] + rows(r).map(line)).joined(separator: "\n")
+        let system = systemLine(r.settings.platformRules).map { ["", cell($0)] } ?? []
+        return ([cell(summary(r)), "", line(columns), alignment] + rows(r).map(line) + system)
+            .joined(separator: "\n")
     }
 
     /// Text safe in a Markdown table cell: one line, `|` and the characters Markdown would read

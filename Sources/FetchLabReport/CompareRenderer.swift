@@ -12,7 +12,8 @@ public enum CompareRenderer {
         let lines = table.map { cells in
             cells.enumerated().map { i, cell in TextFormat.pad(cell, widths[i], right: i != 1) }.joined(separator: "  ")
         }
-        return ([summary(r), context(r), ""] + lines + skipLines(r)).joined(separator: "\n")
+        let system = systemLine(r.settings.platformRules).map { ["", $0] } ?? []
+        return ([summary(r), context(r), ""] + lines + system + skipLines(r)).joined(separator: "\n")
     }
 
     /// What the replay assumed about devices: the defaults, and how many users had no samples.
@@ -39,7 +40,7 @@ public enum CompareRenderer {
         return ["", "skipped fetches by reason:"]
             + with.map { p in
                 "  \(p.name): "
-                    + p.metrics.skips.sorted { $0.key < $1.key }.map { "\($0.key.label) \($0.value)" }
+                    + p.metrics.skips.sorted { $0.key < $1.key }.map { "\($0.key.label) \(TextFormat.count($0.value))" }
                     .joined(separator: ", ")
             }
     }

@@ -23,6 +23,7 @@ public enum TuningRenderer {
                 "snippet": o.setting.snippet, "note": o.setting.note ?? NSNull(), "fresh": o.fresh,
                 "fetches_per_app_day": o.fetchesPerAppDay, "energy_j_per_day": o.joulesPerDay, "skipped": o.skipped,
                 "part": o.part ?? NSNull(), "users": o.users ?? NSNull(),
+                "replayed_as": o.setting.replayedAs ?? NSNull(), "skips": o.skips ?? NSNull(),
             ]
         }
         guard
@@ -141,11 +142,19 @@ public enum TuningRenderer {
         return "held out: \(part)"
     }
 
-    /// `ios: setting — modelled as model: fresh 41.2%, 2.10 fetches/app/day, 3.2 J/day, 0 refused`.
+    /// `ios: setting — modelled as model: fresh 41.2%, 2.10 fetches/app/day, 3.2 J/day, 0 refused`;
+    /// with how the platform replayed it (`… modelled as fixed(15m), replayed as …`) and the
+    /// refusals by reason (`12 refused (daily wake budget 12)`) when known.
     static func platformLine(_ o: PlatformOutcome) -> String {
-        "\(o.setting.platform.rawValue): \(o.setting.setting) — modelled as \(o.setting.model): fresh "
+        let replayed = o.setting.replayedAs.map { " (replayed as iOS runs it: \($0))" } ?? ""
+        let reasons = (o.skips ?? [:]).compactMap { k, v in SkipReason(rawValue: k).map { ($0, v) } }
+            .filter { $0.1 > 0 }.sorted { $0.0 < $1.0 }.map { "\($0.0.label) \(TextFormat.count($0.1))" }
+        return
+            "\(o.setting.platform.rawValue): \(o.setting.setting) — modelled as \(o.setting.model)\(replayed): fresh "
             + String(format: "%.1f%%", o.fresh * 100) + ", " + String(format: "%.2f", o.fetchesPerAppDay)
-            + " fetches/app/day, " + String(format: "%.1f", o.joulesPerDay) + " J/day, \(o.skipped) refused"
+            + " fetches/app/day, " + String(format: "%.1f", o.joulesPerDay)
+            + " J/day, \(TextFormat.count(o.skipped)) refused"
+            + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: ", ")))")
     }
 
     /// The objective's metric as a column title: `fresh@15m`, `energy`.

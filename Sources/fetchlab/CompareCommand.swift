@@ -15,8 +15,10 @@ struct CompareCommand: ParsableCommand {
             previous launch with --launch-refreshes on) is at most τ old. Reports fresh@5/15/60 min \
             (launch-weighted), fetches per app per day (averaged over pairs) and gap closed: how much \
             of the distance from the best fixed interval at no more fetches per day to the clairvoyant \
-            frontier (never, budget-oracle(1,2,4,8,16), oracle) the policy covers. No platform model: \
-            every fetch a policy asks for happens. Policies: \(PolicyRegistry.forms). Every run is \
+            frontier (never, budget-oracle(1,2,4,8,16), oracle) the policy covers. By default no platform \
+            model: every fetch a policy asks for happens. With --platform ios the system decides: a fixed \
+            interval is a floor, replayed as iOS's scheduler runs it within a daily wake budget per app \
+            that follows use, and the requests it did not run are counted by reason. Policies: \(PolicyRegistry.forms). Every run is \
             stored in the database (fetchlab runs lists them).
             """
     )

@@ -162,10 +162,12 @@ extension TuneCommand {
         batches: (([UserHistory]) -> Void) throws -> Void
     ) throws -> [PlatformOutcome] {
         guard let fold = result.folds.last else { return [] }
+        var ios = heldOut.simulator.settings.platform
+        ios.kind = .ios
         var settings: [PlatformSetting] = []
         for name in [fold.chosen] + (fold.bestFixed.map { [$0] } ?? []) {
             guard let policy = try? PolicyRegistry.parse(name).first else { continue }
-            for s in PlatformSetting.translate(policy) where !settings.contains(s) { settings.append(s) }
+            for s in PlatformSetting.translate(policy, ios: ios) where !settings.contains(s) { settings.append(s) }
         }
         // Whether a silent push schedule would serve better: replayed with the iOS settings, kept
         // only when the data has content-update times to push on.
@@ -202,7 +204,9 @@ extension TuneCommand {
                     PlatformOutcome(
                         setting: s, fresh: p.metrics.fresh.indices.contains(primary) ? p.metrics.fresh[primary] : 0,
                         fetchesPerAppDay: p.metrics.fetchesPerAppDay, joulesPerDay: p.metrics.energyJoulesPerDay,
-                        skipped: p.metrics.skipped, part: part, users: users))
+                        skipped: p.metrics.skipped,
+                        skips: Dictionary(uniqueKeysWithValues: p.metrics.skips.map { ($0.key.rawValue, $0.value) }),
+                        part: part, users: users))
             }
         }
         return out
