@@ -28,4 +28,21 @@ extension CompareRenderer {
         return line + "; requests the system did not run are skips ("
             + [SkipReason.notPredicted, .systemBudget].map(\.label).joined(separator: ", ") + ")"
     }
+
+    /// One line when the platform model had nothing in the logs for its device rules to act on
+    /// (no context sample, force-quit or refresh switch for any user); nil under `none` or when
+    /// it had.
+    public static func platformNote(_ p: PlatformModel, inputs: PlatformInputs) -> String? {
+        guard p.kind != .none, inputs.isInert else { return nil }
+        let scheduling =
+            p.kind == .ios
+            ? "the system's scheduler for requested intervals, "
+                + (p.iosWakeBudgetMax > 0 ? "the daily wake budget, " : "")
+                + "the \(Quantity.format(duration: p.iosMinimumInterval)) minimum interval, "
+                + "the \(Quantity.format(duration: p.fetchBudget)) fetch budget"
+            : "the \(Quantity.format(duration: p.androidMinimumPeriod)) minimum period, the standby-bucket deferrals"
+        return "platform \(p.kind.rawValue): no context samples, force-quits or refresh switches in the logs of "
+            + "\(TextFormat.counted(inputs.users, "user")): its device rules (battery, power saving, network, "
+            + "force-quit, refresh switch) had nothing to act on; only its scheduling rules applied (\(scheduling))"
+    }
 }

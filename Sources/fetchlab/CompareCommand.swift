@@ -65,15 +65,20 @@ struct CompareCommand: ParsableCommand {
             evaluation.warmUpDays = warmUp
             evaluation.minLaunches = minLaunches
             replay.restrict(&evaluation)
-            let report = try replay.compare(
-                database: database.db, evaluation: evaluation, policies: chosen, showProgress: Terminal.stderrIsTerminal)
+            let (report, inputs) = try replay.compare(
+                database: database.db, evaluation: evaluation, policies: chosen, showProgress: Terminal.stderrIsTerminal
+            )
             guard !report.scoredNothing else {
                 throw CommandFailure(
                     "\(database.db): no launch was scored (no app with at least \(minLaunches) launches and a log "
                         + "longer than the \(warmUp)-day warm-up); try a shorter --warm-up or a lower --min-launches")
             }
+            let rules = report.settings.platformRules
+            if let note = CompareRenderer.platformNote(rules, inputs: inputs) { Terminal.note(note) }
             let runID = RunRecorder.store(report, command: "compare", path: database.db)
-            try output.emit(output.render(report, runID: runID, source: database.db))
+            try output.emit(
+                output.render(
+                    report, runID: runID, source: database.db, platformInputs: rules.kind == .none ? nil : inputs))
         }
     }
 }

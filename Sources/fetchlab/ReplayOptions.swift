@@ -248,10 +248,11 @@ struct ReplayOptions: ParsableArguments {
     }
 
     /// Replays `policies` over the database's users, a batch of users at a time (memory holds one
-    /// batch), with a progress bar on a terminal.
+    /// batch), with a progress bar on a terminal; also counts what the users' logs hold for the
+    /// platform's device rules.
     func compare(
         database path: String, evaluation: EvaluationProtocol, policies: [any FetchPolicy]?, showProgress: Bool
-    ) throws -> ComparisonReport {
+    ) throws -> (report: ComparisonReport, inputs: PlatformInputs) {
         let queries = try HistoryLoader.open(path)
         let names = try userNames(queries, path: path)
         var simulator = Simulator(evaluation: evaluation, settings: try settings())
@@ -259,7 +260,11 @@ struct ReplayOptions: ParsableArguments {
         let chosen = try policies ?? PolicyRegistry.standard(contentUpdates: try queries.hasContentUpdates())
         var run = simulator.comparison(policies: chosen)
         let bar = showProgress ? ProgressBar(total: names.count, unit: "users") : nil
-        try Self.forEachBatch(of: names, queries) { run.add($0) { bar?.advance() } }
+        var inputs = PlatformInputs()
+        try Self.forEachBatch(of: names, queries) { batch in
+            inputs.add(batch)
+            run.add(batch) { bar?.advance() }
+        }
         bar?.finish()
         if timings { for line in Self.timingTable(run).split(separator: "\n") { Terminal.note(String(line)) } }
         var report = run.report()
@@ -282,7 +287,7 @@ struct ReplayOptions: ParsableArguments {
         } else if let name = traceUser {
             throw CommandFailure("\(path): no user '\(name)' for --trace-user (see fetchlab inspect)")
         }
-        return report
+        return (report, inputs)
     }
 }
 

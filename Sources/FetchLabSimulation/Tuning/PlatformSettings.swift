@@ -139,6 +139,9 @@ public struct PlatformOutcome: Sendable, Codable, Hashable {
     public var skipped: Int
     /// The refusals by reason (``SkipReason`` raw values; nil in runs stored before they were kept).
     public var skips: [String: Int]?
+    /// What the logs it was replayed on held for the platform's device rules (nil in runs stored
+    /// before it was kept).
+    public var inputs: PlatformInputs?
     /// What it was replayed on: the held-out part of the last fold and its users (nil in runs
     /// stored before this was recorded: the whole scored span).
     public var part: String?
@@ -147,9 +150,10 @@ public struct PlatformOutcome: Sendable, Codable, Hashable {
 
     public init(
         setting: PlatformSetting, fresh: Double, fetchesPerAppDay: Double, joulesPerDay: Double, skipped: Int,
-        skips: [String: Int]? = nil, part: String? = nil, users: Int? = nil
+        skips: [String: Int]? = nil, inputs: PlatformInputs? = nil, part: String? = nil, users: Int? = nil
     ) {
         self.skips = skips
+        self.inputs = inputs
         self.part = part
         self.users = users
         self.setting = setting
