@@ -30,6 +30,7 @@ extension CompareRenderer {
             out.append(line(["fixed interval"] + curve.map { pct($0.fixed) }))
             out.append(line(["never"] + curve.map { pct($0.never) }))
         }
+        out += systemLine(r.settings.platformRules).map { ["", cell($0)] } ?? []
         return out.joined(separator: "\n")
     }
 

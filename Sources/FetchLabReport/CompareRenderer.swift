@@ -36,6 +36,7 @@ public enum CompareRenderer {
         out += [""] + lines
         let budget = budgetTable(r)
         if !budget.isEmpty { out += [""] + budget }
+        out += systemLine(r.settings.platformRules).map { ["", $0] } ?? []
         return (out + skipLines(r)).joined(separator: "\n")
     }
 
@@ -134,7 +135,7 @@ public enum CompareRenderer {
         return ["", "skipped fetches by reason:"]
             + with.map { p in
                 "  \(p.name): "
-                    + p.metrics.skips.sorted { $0.key < $1.key }.map { "\($0.key.label) \($0.value)" }
+                    + p.metrics.skips.sorted { $0.key < $1.key }.map { "\($0.key.label) \(TextFormat.count($0.value))" }
                     .joined(separator: ", ")
             }
     }

@@ -10,19 +10,29 @@ public enum TuningRenderer {
         text(blocks(r, platform: platform))
     }
 
-    /// ``json(_:)`` with a `platform_settings` array, and `run_id` when the run is stored.
+    /// ``json(_:)`` with a `platform_settings` array, `run_id` when the run is stored and
+    /// `platform_inputs` (what the logs the settings were replayed on held for the platforms'
+    /// device rules) when known.
     public static func json(_ r: TuningResult, platform: [PlatformOutcome], runID: Int64? = nil) -> String {
         let base = json(r)
         guard var object = (try? JSONSerialization.jsonObject(with: Data(base.utf8))) as? [String: Any] else {
             return base
         }
         if let runID { object["run_id"] = runID }
+        if let platformInputs = platform.first?.inputs {
+            object["platform_inputs"] = [
+                "users": platformInputs.users, "users_with_context": platformInputs.usersWithContext,
+                "force_quits": platformInputs.forceQuits, "refresh_switches": platformInputs.refreshSwitches,
+                "inert": platformInputs.isInert,
+            ]
+        }
         object["platform_settings"] = platform.map { o -> [String: Any] in
             [
                 "platform": o.setting.platform.rawValue, "setting": o.setting.setting, "model": o.setting.model,
                 "snippet": o.setting.snippet, "note": o.setting.note ?? NSNull(), "fresh": o.fresh,
                 "fetches_per_app_day": o.fetchesPerAppDay, "energy_j_per_day": o.joulesPerDay, "skipped": o.skipped,
                 "part": o.part ?? NSNull(), "users": o.users ?? NSNull(),
+                "replayed_as": o.setting.replayedAs ?? NSNull(), "skips": o.skips ?? NSNull(),
             ]
         }
         guard
@@ -126,6 +136,7 @@ public enum TuningRenderer {
             .line(""),
             .line("platform settings (each replayed under its platform's rules, \(platformPart(platform))):"),
         ]
+        if let note = platform.first?.inputs.flatMap(platformNote) { out.append(.line("(\(note))")) }
         for o in platform {
             out.append(.item(platformLine(o)))
             out.append(.code(o.setting.snippet.split(separator: "\n").map(String.init)))
@@ -141,11 +152,28 @@ public enum TuningRenderer {
         return "held out: \(part)"
     }
 
-    /// `ios: setting — modelled as model: fresh 41.2%, 2.10 fetches/app/day, 3.2 J/day, 0 refused`.
+    /// `ios: setting — modelled as model: fresh 41.2%, 2.10 fetches/app/day, 3.2 J/day, 0 refused`;
+    /// with how the platform replayed it (`… modelled as fixed(15m), replayed as …`) and the
+    /// refusals by reason (`12 refused (daily wake budget 12)`) when known.
     static func platformLine(_ o: PlatformOutcome) -> String {
-        "\(o.setting.platform.rawValue): \(o.setting.setting) — modelled as \(o.setting.model): fresh "
+        let replayed = o.setting.replayedAs.map { " (replayed as iOS runs it: \($0))" } ?? ""
+        let reasons = (o.skips ?? [:]).compactMap { k, v in SkipReason(rawValue: k).map { ($0, v) } }
+            .filter { $0.1 > 0 }.sorted { $0.0 < $1.0 }.map { "\($0.0.label) \(TextFormat.count($0.1))" }
+        return
+            "\(o.setting.platform.rawValue): \(o.setting.setting) — modelled as \(o.setting.model)\(replayed): fresh "
             + String(format: "%.1f%%", o.fresh * 100) + ", " + String(format: "%.2f", o.fetchesPerAppDay)
-            + " fetches/app/day, " + String(format: "%.1f", o.joulesPerDay) + " J/day, \(o.skipped) refused"
+            + " fetches/app/day, " + String(format: "%.1f", o.joulesPerDay)
+            + " J/day, \(TextFormat.count(o.skipped)) refused"
+            + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: ", ")))")
+    }
+
+    /// One line when the logs the platform settings were replayed on hold nothing for the
+    /// platforms' device rules; nil otherwise.
+    public static func platformNote(_ inputs: PlatformInputs) -> String? {
+        guard inputs.isInert else { return nil }
+        return "no context samples, force-quits or refresh switches in the logs of the "
+            + "\(TextFormat.counted(inputs.users, "user")) read: the iOS and Android rules on battery, power saving, "
+            + "network, force-quit and refresh switch had nothing to act on; only their scheduling rules applied"
     }
 
     /// The objective's metric as a column title: `fresh@15m`, `energy`.

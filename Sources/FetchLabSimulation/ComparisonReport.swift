@@ -204,6 +204,11 @@ public enum SkipReason: String, Codable, Sendable, Hashable, CaseIterable, Compa
     case budget
     case minimumInterval = "minimum_interval"
     case expired
+    /// iOS: a `fixed(T)` request (`setMinimumBackgroundFetchInterval(T)`, a floor) the system's
+    /// scheduler did not act on: it expected no launch of the app before the next request.
+    case notPredicted = "not_predicted"
+    /// iOS: the app's daily wake budget, which follows how much the user used it, was spent.
+    case systemBudget = "system_budget"
 
     public static func < (a: SkipReason, b: SkipReason) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -222,6 +227,8 @@ public enum SkipReason: String, Codable, Sendable, Hashable, CaseIterable, Compa
         case .budget: "budget"
         case .minimumInterval: "minimum interval"
         case .expired: "expired"
+        case .notPredicted: "system did not expect a launch"
+        case .systemBudget: "daily wake budget"
         }
     }
 }

@@ -140,6 +140,11 @@ public protocol FetchPolicy: Sendable {
     func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)?
     /// Works only with content-update data (silent push).
     var needsContentUpdates: Bool { get }
+    /// The minimum interval this policy asks the platform for on the pair's app when what it asks
+    /// for is a floor, not a fetch at each of its times (`fixed(T)`:
+    /// `setMinimumBackgroundFetchInterval(T)`); nil when it asks for each fetch itself. A platform
+    /// whose own scheduler decides (iOS) replays such a request through that scheduler.
+    func requestedMinimumInterval(for pair: PairInfo) -> Microseconds?
 }
 
 extension FetchPolicy {
@@ -148,4 +153,5 @@ extension FetchPolicy {
     public func fetchTimes(for pair: PairContext) -> [Microseconds] { [] }
     public func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? { nil }
     public var needsContentUpdates: Bool { false }
+    public func requestedMinimumInterval(for pair: PairInfo) -> Microseconds? { nil }
 }

@@ -17,8 +17,10 @@ struct CompareCommand: ParsableCommand {
             (averaged over pairs), each policy's gain over the best fixed interval at the same fetches per \
             day and its share of the possible gain (up to the clairvoyant bound), and freshness at a \
             budget: each family's best setting at 0.5, 1, 2, 5 and 10 fetches/app/day (--budget) against \
-            fixed intervals and the bound. No platform model by default: every fetch a policy asks for \
-            happens. Policies: \(PolicyRegistry.forms). Every run is \
+            fixed intervals and the bound. By default no platform model: every fetch a policy asks for \
+            happens. With --platform ios the system decides: a fixed interval is a floor, replayed as \
+            iOS's scheduler runs it within a daily wake budget per app that follows use, and the requests \
+            it did not run are counted by reason. Policies: \(PolicyRegistry.forms). Every run is \
             stored in the database (fetchlab runs lists them).
             """
     )
@@ -67,7 +69,7 @@ struct CompareCommand: ParsableCommand {
             evaluation.warmUpDays = warmUp
             evaluation.minLaunches = minLaunches
             replay.restrict(&evaluation)
-            let report = try replay.compare(
+            let (report, inputs) = try replay.compare(
                 database: database.db, evaluation: evaluation, policies: chosen, showProgress: Terminal.stderrIsTerminal,
                 budget: budget)
             guard !report.scoredNothing else {
@@ -75,8 +77,12 @@ struct CompareCommand: ParsableCommand {
                     "\(database.db): no launch was scored (no app with at least \(minLaunches) launches and a log "
                         + "longer than the \(warmUp)-day warm-up); try a shorter --warm-up or a lower --min-launches")
             }
+            let rules = report.settings.platformRules
+            if let note = CompareRenderer.platformNote(rules, inputs: inputs) { Terminal.note(note) }
             let runID = RunRecorder.store(report, command: "compare", path: database.db)
-            try output.emit(output.render(report, runID: runID, source: database.db))
+            try output.emit(
+                output.render(
+                    report, runID: runID, source: database.db, platformInputs: rules.kind == .none ? nil : inputs))
         }
     }
 }

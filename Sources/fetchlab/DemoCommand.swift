@@ -54,7 +54,7 @@ struct DemoCommand: ParsableCommand {
                 progress.advance()
             }
             progress.finish()
-            let report = try ReplayOptions.parse([]).compare(
+            let (report, _) = try ReplayOptions.parse([]).compare(
                 database: path, evaluation: EvaluationProtocol(), policies: nil, showProgress: Terminal.stderrIsTerminal,
                 budget: budget)
             let runID = RunRecorder.store(report, command: "demo", in: store)

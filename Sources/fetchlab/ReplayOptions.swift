@@ -70,6 +70,16 @@ struct ReplayOptions: ParsableArguments {
     var iosMinimumInterval = DurationArgument(.minutes(15))
     @Option(help: "iOS: silent pushes per hour per app.") var pushRate = 3
     @Option(help: "iOS: background fetches per app per day (0: no limit).") var dailyFetchBudget = 0
+    @Option(help: "iOS: the daily wake budget per app, in background fetches per launch a day over the window.")
+    var iosWakeBudgetPerLaunch = 1.0
+    @Option(help: "iOS: the least daily wake budget of an app launched within the window.")
+    var iosWakeBudgetMin = 1
+    @Option(help: "iOS: the greatest daily wake budget of an app (0: no wake budget).")
+    var iosWakeBudgetMax = 12
+    @Option(help: "iOS: the wake budget follows the app's launches over this window before each day.")
+    var iosWakeBudgetWindow = DurationArgument(.days(7))
+    @Option(help: "iOS: how long before an expected launch the system runs a fetch for a requested interval.")
+    var iosSystemLead = DurationArgument(.minutes(10))
     @Option(help: "Android: minimum period of periodic work.")
     var androidMinimumPeriod = DurationArgument(.minutes(15))
     @Option(help: "Android: App Standby deferrals of the working-set, frequent and rare buckets.")
@@ -104,6 +114,13 @@ struct ReplayOptions: ParsableArguments {
         try Bounds.check("--ios-minimum-interval", iosMinimumInterval, 0 ... .days(1))
         try Bounds.check("--push-rate", pushRate, 0...3_600)
         try Bounds.check("--daily-fetch-budget", dailyFetchBudget, 0...100_000)
+        try Bounds.check("--ios-wake-budget-per-launch", iosWakeBudgetPerLaunch, 0...1_000)
+        try Bounds.check("--ios-wake-budget-max", iosWakeBudgetMax, 0...100_000)
+        try Bounds.check(
+            "--ios-wake-budget-min", iosWakeBudgetMin, 0...max(iosWakeBudgetMax, 1),
+            note: iosWakeBudgetMax > 0 ? " (--ios-wake-budget-max)" : "")
+        try Bounds.check("--ios-wake-budget-window", iosWakeBudgetWindow, .hours(1) ... .days(365))
+        try Bounds.check("--ios-system-lead", iosSystemLead, 0 ... .hours(2))
         try Bounds.check("--android-minimum-period", androidMinimumPeriod, 0 ... .days(1))
         _ = try deferrals()
         try Bounds.check("--context-hold", contextHold, 0 ... .days(365))
@@ -162,6 +179,11 @@ struct ReplayOptions: ParsableArguments {
         rules.iosMinimumInterval = iosMinimumInterval.microseconds
         rules.pushesPerHour = pushRate
         rules.dailyFetchBudget = dailyFetchBudget
+        rules.iosWakeBudgetPerLaunch = iosWakeBudgetPerLaunch
+        rules.iosWakeBudgetMin = iosWakeBudgetMin
+        rules.iosWakeBudgetMax = iosWakeBudgetMax
+        rules.iosWakeBudgetWindow = iosWakeBudgetWindow.microseconds
+        rules.iosSystemLead = iosSystemLead.microseconds
         rules.androidMinimumPeriod = androidMinimumPeriod.microseconds
         let d = try deferrals()
         (rules.workingSetDeferral, rules.frequentDeferral, rules.rareDeferral) = (d[0], d[1], d[2])
@@ -226,11 +248,12 @@ struct ReplayOptions: ParsableArguments {
     }
 
     /// Replays `policies` over the database's users, a batch of users at a time (memory holds one
-    /// batch), with a progress bar on a terminal.
+    /// batch), with a progress bar on a terminal; also counts what the users' logs hold for the
+    /// platform's device rules.
     func compare(
         database path: String, evaluation: EvaluationProtocol, policies: [any FetchPolicy]?, showProgress: Bool,
         budget: BudgetOptions
-    ) throws -> ComparisonReport {
+    ) throws -> (report: ComparisonReport, inputs: PlatformInputs) {
         let queries = try HistoryLoader.open(path)
         let names = try userNames(queries, path: path)
         var simulator = Simulator(evaluation: evaluation, settings: try settings())
@@ -239,7 +262,11 @@ struct ReplayOptions: ParsableArguments {
         var run = simulator.comparison(policies: chosen)
         try budget.apply(to: &run)
         let bar = showProgress ? ProgressBar(total: names.count, unit: "users") : nil
-        try Self.forEachBatch(of: names, queries) { run.add($0) { bar?.advance() } }
+        var inputs = PlatformInputs()
+        try Self.forEachBatch(of: names, queries) { batch in
+            inputs.add(batch)
+            run.add(batch) { bar?.advance() }
+        }
         bar?.finish()
         if timings { for line in Self.timingTable(run).split(separator: "\n") { Terminal.note(String(line)) } }
         var report = run.report()
@@ -262,7 +289,7 @@ struct ReplayOptions: ParsableArguments {
         } else if let name = traceUser {
             throw CommandFailure("\(path): no user '\(name)' for --trace-user (see fetchlab inspect)")
         }
-        return report
+        return (report, inputs)
     }
 }
 

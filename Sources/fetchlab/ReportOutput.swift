@@ -40,14 +40,16 @@ struct ReportOutputOptions: ParsableArguments {
         }
     }
 
-    /// The report in the chosen format (JSON with `run_id` when the run is stored); `source`
-    /// names the data in the HTML report.
-    func render(_ report: ComparisonReport, runID: Int64?, source: String = "") -> String {
+    /// The report in the chosen format (JSON with `run_id` when the run is stored, and
+    /// `platform_inputs` when given); `source` names the data in the HTML report.
+    func render(
+        _ report: ComparisonReport, runID: Int64?, source: String = "", platformInputs: PlatformInputs? = nil
+    ) -> String {
         switch format {
         case .html: HTMLReport.render(report, source: source)
         case .table, .text: CompareRenderer.text(report, sort: sort)
         case .markdown: CompareRenderer.markdown(report, sort: sort)
-        case .json: CompareRenderer.json(report, runID: runID)
+        case .json: CompareRenderer.json(report, runID: runID, platformInputs: platformInputs)
         case .csv: CompareRenderer.csv(report)
         }
     }

@@ -156,16 +156,19 @@ extension TuneCommand {
     /// The recommendation and the best fixed interval as iOS and Android settings, each replayed
     /// under its platform's rules on the last fold's held-out part (the launches the choice's own
     /// held-out figures come from), on a sample of its users when they are many
-    /// (``Tuner/platformSampleEvery(heldOutUsers:)``).
+    /// (``Tuner/platformSampleEvery(heldOutUsers:)``); each with what those users' logs hold for
+    /// the platforms' device rules.
     func platformSettings(
         _ result: TuningResult, on heldOut: Tuner.HeldOutPart, heldOutUsers: Int, progress: ProgressBar? = nil,
         batches: (([UserHistory]) -> Void) throws -> Void
     ) throws -> [PlatformOutcome] {
         guard let fold = result.folds.last else { return [] }
+        var ios = heldOut.simulator.settings.platform
+        ios.kind = .ios
         var settings: [PlatformSetting] = []
         for name in [fold.chosen] + (fold.bestFixed.map { [$0] } ?? []) {
             guard let policy = try? PolicyRegistry.parse(name).first else { continue }
-            for s in PlatformSetting.translate(policy) where !settings.contains(s) { settings.append(s) }
+            for s in PlatformSetting.translate(policy, ios: ios) where !settings.contains(s) { settings.append(s) }
         }
         // Whether a silent push schedule would serve better: replayed with the iOS settings, kept
         // only when the data has content-update times to push on.
@@ -179,9 +182,11 @@ extension TuneCommand {
             simulator.settings.platform.kind = kind
             var run = simulator.comparison(policies: models, references: false)
             let every = Tuner.platformSampleEvery(heldOutUsers: heldOutUsers)
+            var counted = PlatformInputs()
             try batches { batch in
                 let kept = batch.filter { heldOut.includes($0.user) && Tuner.inRung($0.user.name, every: every) }
                 for _ in kept.count..<batch.count { progress?.advance() }
+                counted.add(kept)
                 run.add(kept) { progress?.advance() }
             }
             let report = run.report()
@@ -202,7 +207,9 @@ extension TuneCommand {
                     PlatformOutcome(
                         setting: s, fresh: p.metrics.fresh.indices.contains(primary) ? p.metrics.fresh[primary] : 0,
                         fetchesPerAppDay: p.metrics.fetchesPerAppDay, joulesPerDay: p.metrics.energyJoulesPerDay,
-                        skipped: p.metrics.skipped, part: part, users: users))
+                        skipped: p.metrics.skipped,
+                        skips: Dictionary(uniqueKeysWithValues: p.metrics.skips.map { ($0.key.rawValue, $0.value) }),
+                        inputs: counted, part: part, users: users))
             }
         }
         return out

@@ -121,7 +121,10 @@ let scoredDay = day0 + .days(1)
             -> [SkipReason: Int]
         {
             let h = user(launches: [day0, scoredDay + .hours(6)], events: events, context: context)
-            let o = simulator(.ios).replay(h, policies: [AtTimes(times: times ?? [t])])[0][0]
+            // These rules alone: the daily wake budget (one here) is IOSSystemSchedulerTests'.
+            var ios = simulator(.ios)
+            ios.settings.platform.iosWakeBudgetMax = 0
+            let o = ios.replay(h, policies: [AtTimes(times: times ?? [t])])[0][0]
             var out: [SkipReason: Int] = [:]
             for (k, r) in SkipReason.allCases.enumerated() where o.skips[k] > 0 { out[r] = o.skips[k] }
             return out
@@ -339,7 +342,10 @@ let scoredDay = day0 + .days(1)
         #expect(none.context.map(\.network) == ["wifi", "cellular", "wifi"])
         #expect(none.context[2].start == s + .hours(9) + 1)
         #expect(none.context.first?.start == none.start && none.context.last?.end == none.end)
-        let ios = try #require(simulator(.ios, refreshes: true).trace(h, policies: [policy], choice: "test"))
+        // The force-quit and spacing rules alone (the daily wake budget, one fetch here, aside).
+        var rules = simulator(.ios, refreshes: true)
+        rules.settings.platform.iosWakeBudgetMax = 0
+        let ios = try #require(rules.trace(h, policies: [policy], choice: "test"))
         #expect(ios.policies[0].skips.map(\.reason) == [.minimumInterval, .forceQuit])  // 1:55 is 15 min after 1:40
         // A day outside the scored span has no trace.
         #expect(simulator(.none).trace(h, day: CivilDate(daysSince1970: 0), policies: [policy], choice: "x") == nil)

@@ -278,6 +278,9 @@ private let freshness = Objective(metric: .fresh(.minutes(15)), maximize: true)
         #expect(settings.map(\.platform) == [.ios, .android])
         #expect(settings[0].snippet.contains("setMinimumBackgroundFetchInterval(7200)"))
         #expect(settings[0].model == "fixed(2h)")
+        // The interval is a floor: under iOS it is replayed as the system's scheduler runs it.
+        #expect(settings[0].replayedAs == "ios-adaptive(10m,2h) within the daily wake budget")
+        #expect(settings[1].replayedAs == nil)
         #expect(settings[1].snippet.contains("PeriodicWorkRequestBuilder<RefreshWorker>(120, TimeUnit.MINUTES, 15"))
         #expect(settings[1].model == "workmanager(2h,15m,none)")
         // Every model is a policy the registry reads back.

@@ -233,6 +233,8 @@ extension HTMLReport {
             "<div id=\"tuning-platform\" data-settings=\"\(platform.count)\"><h3>Platform settings</h3>"
             + "<p class=\"caption\">The choice and the best fixed interval as what an app can set, each replayed under its "
             + "platform's rules (\(HTML.escape(TuningRenderer.platformPart(platform)))).</p>"
+            + (platform.first?.inputs.flatMap(TuningRenderer.platformNote)
+                .map { "<p class=\"caption\">\(HTML.escape($0.prefix(1).uppercased() + $0.dropFirst())).</p>" } ?? "")
         for o in platform {
             out +=
                 "<div class=\"platform-setting\" data-platform=\"\(HTML.escape(o.setting.platform.rawValue))\">"

@@ -188,6 +188,7 @@ public enum HTMLReport {
                 + "\(p.pushesPerHour) silent pushes/h, "
                 + (p.dailyFetchBudget == 0 ? "no daily fetch budget" : "\(p.dailyFetchBudget) fetches/app/day")
                 + ", low battery below \(TextFormat.decimal(p.lowBatteryPercent)) %"
+                + (CompareRenderer.systemRules(p).map { "; " + $0 } ?? "")
         case .android:
             return
                 "\(name): Android rules — periodic work at least \(Quantity.format(duration: p.androidMinimumPeriod)) apart, "

@@ -17,6 +17,10 @@ public enum PlatformKind: String, Sendable, Hashable, Codable, CaseIterable {
 ///   network; a fetch that would run past the 30-second budget is `expired` (it fails, its
 ///   energy is spent); background fetches closer than the minimum interval to the last one are
 ///   refused; silent pushes are limited to a rate per app (Apple's guidance: two or three an hour).
+///   The system decides when an app runs: a requested interval (`fixed(T)`,
+///   `setMinimumBackgroundFetchInterval(T)`) is a floor, replayed as the system's scheduler runs it
+///   (``systemScheduler(minimumInterval:)``), and every background fetch counts against a daily
+///   wake budget per app that follows how much the user used the app (``wakeBudget(launches:)``).
 /// - Android: force-stop and restriction as above, Battery Saver, no network, the 15-minute
 ///   minimum period, and App Standby bucket quotas: an app's bucket follows how recently it was
 ///   used (active: within the last hour; working set: within a day; frequent: within a week;
@@ -33,6 +37,19 @@ public struct PlatformModel: Sendable, Hashable, Codable {
     public var pushesPerHour = 3
     /// iOS: background fetches per app per local day, 0 for no limit (refusal `budget`).
     public var dailyFetchBudget = 0
+    /// iOS: the daily wake budget of an app (refusal `system_budget`): this many background
+    /// fetches per launch a day over the last ``iosWakeBudgetWindow`` before the local day, rounded,
+    /// kept within ``iosWakeBudgetMin`` … ``iosWakeBudgetMax``; none at all for an app not launched
+    /// in that window. Apple publishes no numbers, only that the system weighs how the user uses
+    /// the app and allots limited background time through the day (see README).
+    public var iosWakeBudgetPerLaunch = 1.0
+    public var iosWakeBudgetMin = 1
+    /// 0: no wake budget.
+    public var iosWakeBudgetMax = 12
+    public var iosWakeBudgetWindow: Microseconds = .days(7)
+    /// iOS: how long before an expected launch the system's scheduler runs a fetch it schedules
+    /// for a requested interval (Apple's example: an app used at noon is refreshed at about 11:50).
+    public var iosSystemLead: Microseconds = .minutes(10)
     /// Android: the minimum period of periodic work (refusal `minimum_interval`).
     public var androidMinimumPeriod: Microseconds = .minutes(15)
     /// Android: the deferral of each standby bucket after the app's last job (refusal `quota`).
@@ -47,6 +64,9 @@ public struct PlatformModel: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case kind, fetchBudget = "fetch_budget_s", iosMinimumInterval = "ios_minimum_interval_min"
         case pushesPerHour = "pushes_per_hour", dailyFetchBudget = "daily_fetch_budget"
+        case iosWakeBudgetPerLaunch = "ios_wake_budget_per_launch", iosWakeBudgetMin = "ios_wake_budget_min"
+        case iosWakeBudgetMax = "ios_wake_budget_max", iosWakeBudgetWindow = "ios_wake_budget_window_d"
+        case iosSystemLead = "ios_system_lead_min", iosIntervalIsFloor = "ios_interval_is_floor"
         case androidMinimumPeriod = "android_minimum_period_min", workingSetDeferral = "working_set_deferral_h"
         case frequentDeferral = "frequent_deferral_h", rareDeferral = "rare_deferral_h"
         case lowBatteryPercent = "low_battery_pct"
@@ -59,6 +79,13 @@ public struct PlatformModel: Sendable, Hashable, Codable {
         try c.encode(iosMinimumInterval.inMinutes, forKey: .iosMinimumInterval)
         try c.encode(pushesPerHour, forKey: .pushesPerHour)
         try c.encode(dailyFetchBudget, forKey: .dailyFetchBudget)
+        try c.encode(iosWakeBudgetPerLaunch, forKey: .iosWakeBudgetPerLaunch)
+        try c.encode(iosWakeBudgetMin, forKey: .iosWakeBudgetMin)
+        try c.encode(iosWakeBudgetMax, forKey: .iosWakeBudgetMax)
+        try c.encode(iosWakeBudgetWindow.inDays, forKey: .iosWakeBudgetWindow)
+        try c.encode(iosSystemLead.inMinutes, forKey: .iosSystemLead)
+        // Under iOS a requested interval is replayed through the system's scheduler (a floor).
+        try c.encode(true, forKey: .iosIntervalIsFloor)
         try c.encode(androidMinimumPeriod.inMinutes, forKey: .androidMinimumPeriod)
         try c.encode(workingSetDeferral.inMinutes / 60, forKey: .workingSetDeferral)
         try c.encode(frequentDeferral.inMinutes / 60, forKey: .frequentDeferral)
@@ -73,11 +100,39 @@ public struct PlatformModel: Sendable, Hashable, Codable {
         iosMinimumInterval = .minutes(fractional: try c.decode(Double.self, forKey: .iosMinimumInterval))
         pushesPerHour = try c.decode(Int.self, forKey: .pushesPerHour)
         dailyFetchBudget = try c.decode(Int.self, forKey: .dailyFetchBudget)
+        // Runs stored before the wake budget was modelled had none.
+        iosWakeBudgetPerLaunch = try c.decodeIfPresent(Double.self, forKey: .iosWakeBudgetPerLaunch) ?? 1
+        iosWakeBudgetMin = try c.decodeIfPresent(Int.self, forKey: .iosWakeBudgetMin) ?? 0
+        iosWakeBudgetMax = try c.decodeIfPresent(Int.self, forKey: .iosWakeBudgetMax) ?? 0
+        iosWakeBudgetWindow = .minutes(
+            fractional: (try c.decodeIfPresent(Double.self, forKey: .iosWakeBudgetWindow) ?? 7) * 24 * 60)
+        iosSystemLead = .minutes(fractional: try c.decodeIfPresent(Double.self, forKey: .iosSystemLead) ?? 10)
         androidMinimumPeriod = .minutes(fractional: try c.decode(Double.self, forKey: .androidMinimumPeriod))
         workingSetDeferral = .minutes(fractional: try c.decode(Double.self, forKey: .workingSetDeferral) * 60)
         frequentDeferral = .minutes(fractional: try c.decode(Double.self, forKey: .frequentDeferral) * 60)
         rareDeferral = .minutes(fractional: try c.decode(Double.self, forKey: .rareDeferral) * 60)
         lowBatteryPercent = try c.decode(Double.self, forKey: .lowBatteryPercent)
+    }
+}
+
+extension PlatformModel {
+    /// The daily wake budget of an app launched `launches` times in the ``iosWakeBudgetWindow``
+    /// before the day: nil when there is none (``iosWakeBudgetMax`` 0), 0 for an app not launched.
+    public func wakeBudget(launches: Int) -> Int? {
+        guard iosWakeBudgetMax > 0 else { return nil }
+        guard launches > 0 else { return 0 }
+        let perDay = Double(launches) / max(iosWakeBudgetWindow.inDays, 1e-9)
+        let budget = Int((perDay * iosWakeBudgetPerLaunch).rounded())
+        return min(iosWakeBudgetMax, max(iosWakeBudgetMin, budget))
+    }
+
+    /// The model of iOS's own scheduler that runs a requested minimum interval (a floor): it
+    /// fetches ``iosSystemLead`` before the launches it expects, never closer than the interval,
+    /// iOS's 15-minute floor or ``iosMinimumInterval``.
+    public func systemScheduler(minimumInterval: Microseconds) -> IOSAdaptivePolicy {
+        IOSAdaptivePolicy(
+            lead: iosSystemLead,
+            minimumInterval: max(minimumInterval, iosMinimumInterval, IOSAdaptivePolicy.platformMinimum))
     }
 }
 
@@ -108,6 +163,10 @@ public struct PlatformGate: Sendable {
     var pushes: [Microseconds] = []
     var runsToday = 0
     var today = Int.min
+    /// iOS: the app's launches within the wake budget's window (oldest first), and today's budget
+    /// (nil: no limit).
+    var recentLaunches: [Microseconds] = []
+    var wakeBudgetToday: Int? = nil
     let offset: Int32
 
     public init(model: PlatformModel, offset: Int32) {
@@ -121,6 +180,7 @@ public struct PlatformGate: Sendable {
         case .launch:
             forceQuit = false
             lastUse = event.time
+            if model.kind == .ios { recentLaunches.append(event.time) }
         case .close: lastUse = event.time
         case .forceQuit: forceQuit = true
         case .refreshOff: refreshOff = true
@@ -154,8 +214,10 @@ public struct PlatformGate: Sendable {
                 if day != today {
                     today = day
                     runsToday = 0
+                    wakeBudgetToday = wakeBudget(of: day)
                 }
                 if m.dailyFetchBudget > 0, runsToday >= m.dailyFetchBudget { return .refused(.budget) }
+                if let budget = wakeBudgetToday, runsToday >= budget { return .refused(.systemBudget) }
                 runsToday += 1
                 lastRun = t
             }
@@ -172,6 +234,16 @@ public struct PlatformGate: Sendable {
             if request == .fetch { lastRun = t }
             return .granted
         }
+    }
+
+    /// iOS: the wake budget of local `day`, from the app's launches in the window before its
+    /// midnight (the launches observed so far; older ones are dropped).
+    mutating func wakeBudget(of day: Int) -> Int? {
+        let midnight = LocalCalendar.midnight(of: day, offset: offset)
+        let from = midnight - model.iosWakeBudgetWindow
+        let old = recentLaunches.firstIndex { $0 >= from } ?? recentLaunches.count
+        recentLaunches.removeFirst(old)
+        return model.wakeBudget(launches: recentLaunches.count(where: { $0 < midnight }))
     }
 
     /// The App Standby deferral at `t`, from how recently the app was used.

@@ -125,6 +125,16 @@ enum PolicyRunner {
         let info = self.info(pair: index, of: user)
         var state = RunState(pair: index, of: user, settings: settings)
         state.logSkips = logSkips
+        if settings.platform.kind == .ios, let floor = policy.requestedMinimumInterval(for: info) {
+            // The app asked for a minimum interval: iOS decides when it runs. The system's
+            // scheduler runs it; each of the policy's own times is a request, and one the
+            // scheduler let pass without a fetch until the next is counted `not_predicted`.
+            state.attempts = []
+            let system = IOSAdaptiveScheduler(info, policy: settings.platform.systemScheduler(minimumInterval: floor))
+            drive(system, user: user, pair: pair, index: index, state: &state)
+            state.countUnscheduled(requests: policy.fetchTimes(for: pair))
+            return state.run
+        }
         if let scheduler = policy.makeScheduler(info) {
             // The common schedulers by their own type (a specialised loop); the others through
             // the opened existential (no box to project or keep unique at every call).
@@ -241,6 +251,8 @@ enum PolicyRunner {
         var logSkips = false
         var lastRefresh: Microseconds? = nil
         var contentIndex = 0
+        /// The time of every request handled, ascending, when kept (nil: not kept).
+        var attempts: [Microseconds]? = nil
 
         /// The state of a replay of pair `index` of `user` under `settings`.
         init(pair index: Int, of user: UserSetup, settings: ReplaySettings) {
@@ -272,8 +284,24 @@ enum PolicyRunner {
             if event.kind == .launch, launchRefreshes { lastRefresh = event.time }
         }
 
+        /// Counts `not_predicted` for each scored request (times ascending) that saw no request
+        /// handled from it up to the next one: the system's scheduler did not act on it. (A
+        /// request it did act on has its own outcome: a fetch, or a refusal with its reason.) Not
+        /// in the skip log: these are moments nothing happened, not refusals.
+        mutating func countUnscheduled(requests: [Microseconds]) {
+            guard let attempts else { return }
+            let k = SkipReason.allCases.firstIndex(of: .notPredicted)!
+            var a = 0
+            for (i, t) in requests.enumerated() where window.isScored(t) {
+                let next = i + 1 < requests.count ? requests[i + 1] : Microseconds.max
+                while a < attempts.count, attempts[a] < t { a += 1 }
+                if a == attempts.count || attempts[a] >= next { run.skips[k] += 1 }
+            }
+        }
+
         mutating func handle(_ request: FetchRequest, at t: Microseconds, device: DeviceState) -> FetchResult {
             let decision = gate.decide(request, at: t, state: device, duration: duration)
+            attempts?.append(t)
             var newData: Bool? = nil
             switch decision {
             case .refused(let reason):

@@ -1,6 +1,8 @@
 import FetchLabCore
 
-/// Fetches every `interval` from the user's first event: t0 + n·T, up to E.
+/// Fetches every `interval` from the user's first event: t0 + n·T, up to E. Under a platform
+/// whose own scheduler decides (iOS) each of these times is a request that the scheduler may or
+/// may not act on (``requestedMinimumInterval(for:)``).
 public struct FixedIntervalPolicy: FetchPolicy {
     public var interval: Microseconds
 
@@ -13,6 +15,9 @@ public struct FixedIntervalPolicy: FetchPolicy {
     public var family: String { "fixed" }
     public var parameters: [String: Double] { ["interval_minutes": interval.inMinutes] }
     public var summary: String { "a fetch every \(Self.durationName(interval)) from the user's first event" }
+
+    /// `setMinimumBackgroundFetchInterval(T)`: a floor, not a timer, where the platform decides.
+    public func requestedMinimumInterval(for pair: PairInfo) -> Microseconds? { interval }
 
     public func fetchTimes(for pair: PairContext) -> [Microseconds] {
         let w = pair.window

@@ -36,4 +36,8 @@ public struct PerAppPolicy: FetchPolicy {
     public func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? {
         policy(of: pair.appName.name).makeScheduler(pair)
     }
+
+    public func requestedMinimumInterval(for pair: PairInfo) -> Microseconds? {
+        policy(of: pair.appName.name).requestedMinimumInterval(for: pair)
+    }
 }

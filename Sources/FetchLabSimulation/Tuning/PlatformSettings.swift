@@ -14,31 +14,47 @@ public struct PlatformSetting: Sendable, Codable, Hashable {
     public var snippet: String
     /// What the model leaves out, when it is an approximation.
     public var note: String?
+    /// How the platform replays the model when its own scheduler decides rather than the policy
+    /// (iOS: a requested interval through the system's scheduler and wake budget); nil otherwise.
+    public var replayedAs: String?
 
-    public init(platform: PlatformKind, setting: String, model: String, snippet: String, note: String? = nil) {
+    public init(
+        platform: PlatformKind, setting: String, model: String, snippet: String, note: String? = nil,
+        replayedAs: String? = nil
+    ) {
         self.platform = platform
         self.setting = setting
         self.model = model
         self.snippet = snippet
         self.note = note
+        self.replayedAs = replayedAs
     }
 }
 
 extension PlatformSetting {
     /// The settings that carry a tuned policy (and the best fixed interval, the knob every app
     /// has) to iOS and Android. Unknown families give none.
-    public static func translate(_ policy: any FetchPolicy) -> [PlatformSetting] {
+    /// - Parameter ios: the iOS rules the settings are replayed under (the system's scheduler and
+    ///   wake budget a requested interval goes through).
+    public static func translate(_ policy: any FetchPolicy, ios: PlatformModel = PlatformModel(kind: .ios))
+        -> [PlatformSetting]
+    {
         if let fixed = policy as? FixedIntervalPolicy {
             let seconds = fixed.interval / .perSecond
             let minutes = max(15, fixed.interval / .perMinute)
             let name = FixedIntervalPolicy.durationName(fixed.interval)
+            let system = ios.systemScheduler(minimumInterval: fixed.interval)
+            let budget = ios.iosWakeBudgetMax > 0 ? " within the daily wake budget" : ""
             return [
                 PlatformSetting(
                     platform: .ios,
-                    setting: "setMinimumBackgroundFetchInterval(\(seconds)) — at most one fetch every \(name)",
+                    setting:
+                        "setMinimumBackgroundFetchInterval(\(seconds)) — no fetch sooner than \(name) after the last; iOS decides when",
                     model: fixed.name,
                     snippet: "UIApplication.shared.setMinimumBackgroundFetchInterval(\(seconds))  // \(name)",
-                    note: "the interval is a floor: iOS may wake the app later"),
+                    note: "the interval is a floor: iOS wakes the app when its scheduler expects a launch, "
+                        + "within a daily budget that follows how much the app is used",
+                    replayedAs: system.name + budget),
                 PlatformSetting(
                     platform: .android,
                     setting: "PeriodicWorkRequest every \(minutes) min, flex 15 min",
@@ -121,6 +137,11 @@ public struct PlatformOutcome: Sendable, Codable, Hashable {
     public var fetchesPerAppDay: Double
     public var joulesPerDay: Double
     public var skipped: Int
+    /// The refusals by reason (``SkipReason`` raw values; nil in runs stored before they were kept).
+    public var skips: [String: Int]?
+    /// What the logs it was replayed on held for the platform's device rules (nil in runs stored
+    /// before it was kept).
+    public var inputs: PlatformInputs?
     /// What it was replayed on: the held-out part of the last fold and its users (nil in runs
     /// stored before this was recorded: the whole scored span).
     public var part: String?
@@ -129,8 +150,10 @@ public struct PlatformOutcome: Sendable, Codable, Hashable {
 
     public init(
         setting: PlatformSetting, fresh: Double, fetchesPerAppDay: Double, joulesPerDay: Double, skipped: Int,
-        part: String? = nil, users: Int? = nil
+        skips: [String: Int]? = nil, inputs: PlatformInputs? = nil, part: String? = nil, users: Int? = nil
     ) {
+        self.skips = skips
+        self.inputs = inputs
         self.part = part
         self.users = users
         self.setting = setting

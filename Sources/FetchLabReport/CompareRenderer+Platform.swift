@@ -1,0 +1,48 @@
+import FetchLabCore
+import FetchLabSimulation
+
+extension CompareRenderer {
+    /// Under iOS, the line under the table: how requested intervals and the wake budget were
+    /// replayed (nil under the other platforms).
+    public static func systemLine(_ p: PlatformModel) -> String? {
+        systemRules(p).map { "platform ios: " + $0 }
+    }
+
+    /// ``systemLine(_:)`` without its label.
+    static func systemRules(_ p: PlatformModel) -> String? {
+        guard p.kind == .ios else { return nil }
+        let lead = Quantity.format(duration: p.iosSystemLead)
+        let floor = Quantity.format(duration: max(p.iosMinimumInterval, IOSAdaptivePolicy.platformMinimum))
+        var line =
+            "fixed(T) asks for a minimum interval (setMinimumBackgroundFetchInterval), a floor: "
+            + "it was replayed as iOS's scheduler runs it, ios-adaptive(\(lead), max(T, \(floor))), "
+            + "its times counted as requests"
+        if p.iosWakeBudgetMax > 0 {
+            line +=
+                "; every background fetch within a daily wake budget per app of \(TextFormat.decimal(p.iosWakeBudgetPerLaunch)) "
+                + "per launch a day over the previous \(Quantity.format(duration: p.iosWakeBudgetWindow)), "
+                + "\(p.iosWakeBudgetMin) to \(p.iosWakeBudgetMax) (none for an app not launched in that time)"
+        } else {
+            line += "; no daily wake budget"
+        }
+        return line + "; requests the system did not run are skips ("
+            + [SkipReason.notPredicted, .systemBudget].map(\.label).joined(separator: ", ") + ")"
+    }
+
+    /// One line when the platform model had nothing in the logs for its device rules to act on
+    /// (no context sample, force-quit or refresh switch for any user); nil under `none` or when
+    /// it had.
+    public static func platformNote(_ p: PlatformModel, inputs: PlatformInputs) -> String? {
+        guard p.kind != .none, inputs.isInert else { return nil }
+        let scheduling =
+            p.kind == .ios
+            ? "the system's scheduler for requested intervals, "
+                + (p.iosWakeBudgetMax > 0 ? "the daily wake budget, " : "")
+                + "the \(Quantity.format(duration: p.iosMinimumInterval)) minimum interval, "
+                + "the \(Quantity.format(duration: p.fetchBudget)) fetch budget"
+            : "the \(Quantity.format(duration: p.androidMinimumPeriod)) minimum period, the standby-bucket deferrals"
+        return "platform \(p.kind.rawValue): no context samples, force-quits or refresh switches in the logs of "
+            + "\(TextFormat.counted(inputs.users, "user")): its device rules (battery, power saving, network, "
+            + "force-quit, refresh switch) had nothing to act on; only its scheduling rules applied (\(scheduling))"
+    }
+}

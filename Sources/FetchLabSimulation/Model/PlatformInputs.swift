@@ -1,0 +1,59 @@
+import FetchLabCore
+
+/// What in a population's logs a platform's device rules can act on: context samples (battery,
+/// charging, network, Low Power Mode), force-quits and Background App Refresh switches. When the
+/// logs hold none of them, those rules of `--platform ios` or `android` never fire and only the
+/// platform's scheduling rules (the system's scheduler, budgets, minimum intervals, quotas) act:
+/// a run says so rather than let the platform's figures pass for a full model.
+public struct PlatformInputs: Sendable, Hashable, Codable {
+    public var users = 0
+    /// Users with at least one context sample.
+    public var usersWithContext = 0
+    public var forceQuits = 0
+    /// Background App Refresh switched off or on.
+    public var refreshSwitches = 0
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case users, usersWithContext = "users_with_context", forceQuits = "force_quits"
+        case refreshSwitches = "refresh_switches", inert
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(users, forKey: .users)
+        try c.encode(usersWithContext, forKey: .usersWithContext)
+        try c.encode(forceQuits, forKey: .forceQuits)
+        try c.encode(refreshSwitches, forKey: .refreshSwitches)
+        try c.encode(isInert, forKey: .inert)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        users = try c.decode(Int.self, forKey: .users)
+        usersWithContext = try c.decode(Int.self, forKey: .usersWithContext)
+        forceQuits = try c.decode(Int.self, forKey: .forceQuits)
+        refreshSwitches = try c.decode(Int.self, forKey: .refreshSwitches)
+    }
+
+    /// Counts one user's context samples, force-quits and refresh switches.
+    public mutating func add(_ history: UserHistory) {
+        users += 1
+        if !history.context.isEmpty { usersWithContext += 1 }
+        for e in history.events {
+            switch e.kind {
+            case .forceQuit: forceQuits += 1
+            case .refreshOff, .refreshOn: refreshSwitches += 1
+            case .launch, .close: break
+            }
+        }
+    }
+
+    public mutating func add(_ histories: [UserHistory]) {
+        for h in histories { add(h) }
+    }
+
+    /// Users were read, and none of them has anything the device rules act on.
+    public var isInert: Bool { users > 0 && usersWithContext == 0 && forceQuits == 0 && refreshSwitches == 0 }
+}
