@@ -93,7 +93,12 @@ public enum CompareRenderer {
             + "across apps below its cheapest; in brackets its share of the possible gain, (family − fixed) / "
             + "(bound − fixed), where the bound is ≥ 2 points above fixed"
             + (b.map { $0.resamples > 0 ? "; 95 % intervals in --format json, bootstrap over users, \($0.resamples) resamples, seed \($0.seed))" : ")" } ?? ")")
-        return lines + [note]
+        let platform =
+            r.settings.platform == "none"
+            ? ""
+            : "The bound and the fixed-interval baseline are the protocol's (every fetch asked for happens): "
+                + "the \(r.settings.platform) platform model applies to the policies only."
+        return lines + [note] + (platform.isEmpty ? [] : [platform])
     }
 
     static func budgetText(_ b: Double) -> String {

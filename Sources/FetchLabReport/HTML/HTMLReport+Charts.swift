@@ -202,6 +202,11 @@ extension HTMLReport {
         if let b = r.budget, b.resamples > 0 {
             note += " Intervals: bootstrap over users, \(b.resamples) resamples, seed \(b.seed)."
         }
+        if r.settings.platform != "none" {
+            note +=
+                " The bound and the fixed-interval baseline are the protocol's (every fetch asked for happens); the "
+                + "\(r.settings.platform) platform model applies to the policies only."
+        }
         for w in r.budget?.warnings ?? [] { note += " Warning: \(w)." }
         return "<div class=\"scroll\"><table id=\"budget-table\" data-budgets=\"\(curve.count)\"><thead>\(head)</thead><tbody>\(body)</tbody></table></div>"
             + "<p class=\"caption\">\(HTML.escape(note))</p>"
