@@ -314,7 +314,8 @@ public struct ComparisonRun: Sendable {
                         + "launches): read the intervals, not the points")
             }
             report.budget = BudgetSettings(
-                budgets: budgets, headlineBudget: headlineBudget, resamples: users > 1 ? resamples : 0, seed: seed,
+                budgets: budgets, headlineBudget: headlineBudget, resamples: users > 1 ? (analysis?.effectiveResamples ?? 0) : 0,
+                seed: seed,
                 boundSaturation: figures.saturation, warnings: warnings)
             report.budgetCurve = figures.curve
             report.fixedCurve = figures.fixedCurve

@@ -54,6 +54,13 @@ struct BudgetAnalysis: Sendable {
     var resamples = 1_000
     var seed: UInt64 = 1
 
+    /// The resamples drawn: as asked, but no more than about 2·10⁹ weighted sums in all (users ×
+    /// (baseline intervals + policies) per resample), and no fewer than 200 (nor than asked).
+    var effectiveResamples: Int {
+        let perDraw = max(1, users.count * (intervals.count + policies.count))
+        return min(resamples, max(min(200, resamples), 2_000_000_000 / perDraw))
+    }
+
     /// Per-policy points, the fixed curve and `never`, with each user weighted (a bootstrap draw).
     struct Estimate {
         var points: [(x: Double, y: Double)]
@@ -137,30 +144,44 @@ struct BudgetAnalysis: Sendable {
         for u in users { bound.add(u.bound) }
         let point = estimate(weights: nil)
         let families = familyIndices
-        // Bootstrap over users: multinomial draws of the users, seeded.
-        var rng = SplitMix64(seed: seed)
-        var freshDraws = [[Double]](repeating: [], count: policies.count)
-        var gainDraws = [[Double]](repeating: [], count: policies.count)
-        var fixedDraws = [[Double]](repeating: [], count: budgets.count)
+        // Bootstrap over users: multinomial draws of the users, resample r from its own seeded
+        // stream (so the draws do not depend on the order the cores take them in).
+        struct Draw: Sendable {
+            var fresh: [Double]
+            var gain: [Double]
+            var fixed: [Double]
+            var families: [[Double]]
+        }
+        let count = users.count > 1 ? effectiveResamples : 0
+        let seed = self.seed
+        let userCount = users.count
+        let analysis = self
+        let draws = ParallelMap.map(Array(0..<count)) { r -> Draw in
+            var rng = SplitMix64(seed: seed &+ UInt64(r) &* 0x9e37_79b9_7f4a_7c15)
+            var weights = [Double](repeating: 0, count: userCount)
+            for _ in 0..<userCount { weights[Int(rng.next() % UInt64(userCount))] += 1 }
+            let e = analysis.estimate(weights: weights)
+            var d = Draw(fresh: [], gain: [], fixed: [], families: [])
+            for p in e.points {
+                d.fresh.append(p.y)
+                d.gain.append(p.y - (e.fixed.value(at: p.x) ?? e.never))
+            }
+            for budget in budgets {
+                let fixed = e.fixed.value(at: budget) ?? e.never
+                d.fixed.append(fixed)
+                d.families.append(families.map { Self.family($0.indices, in: e, at: budget).fresh })
+            }
+            return d
+        }
+        let freshDraws = policies.indices.map { i in draws.map { $0.fresh[i] } }
+        let gainDraws = policies.indices.map { i in draws.map { $0.gain[i] } }
+        let fixedDraws = budgets.indices.map { b in draws.map { $0.fixed[b] } }
         var familyDraws = [[String: (fresh: [Double], gain: [Double])]](repeating: [:], count: budgets.count)
-        if users.count > 1 {
-            for _ in 0..<resamples {
-                var weights = [Double](repeating: 0, count: users.count)
-                for _ in users.indices { weights[Int(rng.next() % UInt64(users.count))] += 1 }
-                let e = estimate(weights: weights)
-                for i in policies.indices {
-                    freshDraws[i].append(e.points[i].y)
-                    gainDraws[i].append(e.points[i].y - (e.fixed.value(at: e.points[i].x) ?? e.never))
-                }
-                for (b, budget) in budgets.enumerated() {
-                    let fixed = e.fixed.value(at: budget) ?? e.never
-                    fixedDraws[b].append(fixed)
-                    for (name, indices) in families {
-                        let f = Self.family(indices, in: e, at: budget).fresh
-                        familyDraws[b][name, default: ([], [])].fresh.append(f)
-                        familyDraws[b][name, default: ([], [])].gain.append(f - fixed)
-                    }
-                }
+        for b in budgets.indices {
+            for (f, family) in families.enumerated() {
+                familyDraws[b][family.family] = (
+                    draws.map { $0.families[b][f] }, draws.map { $0.families[b][f] - $0.fixed[b] }
+                )
             }
         }
         var boundAt: [Double: Double] = [:]
