@@ -94,7 +94,11 @@ struct BudgetAnalysis: Sendable {
         func rate(_ n: Double) -> Double { scored > 0 ? n / scored : 0 }
         func perPair(_ n: Double) -> Double { pairs > 0 ? n / pairs : 0 }
         let never = rate(free)
-        let fixed = Frontier([(0, never)] + zip(fixedFpd, fixedFresh).map { (perPair($0.0), rate($0.1)) })
+        // Longer intervals fetch less for every user, so the intervals from the longest are in order of cost.
+        var byCost: [(x: Double, y: Double)] = [(0, never)]
+        byCost.reserveCapacity(intervals.count + 1)
+        for k in intervals.indices.reversed() { byCost.append((perPair(fixedFpd[k]), rate(fixedFresh[k]))) }
+        let fixed = Frontier(sortedByCost: byCost)
         return Estimate(points: zip(fpd, fresh).map { (perPair($0.0), rate($0.1)) }, fixed: fixed, never: never)
     }
 

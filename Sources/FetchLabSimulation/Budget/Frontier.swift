@@ -8,9 +8,18 @@ public struct Frontier: Sendable, Hashable {
     /// sorted by fetches per day, to be joined linearly: mixing two settings across apps reaches any
     /// point between them.
     public init(_ raw: [(x: Double, y: Double)]) {
-        let sorted = raw.sorted { $0.x != $1.x ? $0.x < $1.x : $0.y > $1.y }
+        self.init(sortedByCost: raw.sorted { $0.x != $1.x ? $0.x < $1.x : $0.y > $1.y })
+    }
+
+    /// The same from points already in order of cost (ties in any order).
+    init(sortedByCost sorted: [(x: Double, y: Double)]) {
         var out: [(x: Double, y: Double)] = []
-        for p in sorted where out.last.map({ p.y > $0.y }) ?? true {
+        out.reserveCapacity(min(sorted.count, 64))
+        for p in sorted {
+            if let last = out.last {
+                guard p.y > last.y else { continue }
+                if p.x == last.x { out.removeLast() }
+            }
             out.append(p)
         }
         points = out
