@@ -409,3 +409,5 @@ public struct NullWhenAbsent<Value: Codable & Sendable & Equatable>: Codable, Se
         if let wrappedValue { try c.encode(wrappedValue) } else { try c.encodeNil() }
     }
 }
+
+extension NullWhenAbsent: Hashable where Value: Hashable {}

@@ -1,3 +1,5 @@
+import FetchLabPredict
+
 /// A 95 % interval, encoded as `[low, high]`.
 public struct ConfidenceInterval: Codable, Sendable, Hashable {
     public var low: Double
@@ -34,19 +36,20 @@ public struct ConfidenceInterval: Codable, Sendable, Hashable {
 }
 
 /// One policy family at a budget: the fresh rate of its Pareto front at the budget, the setting
-/// that reaches it, and how it compares with the fixed-interval baseline and the bound.
+/// that reaches it, and how it compares with the fixed-interval baseline and the bound. Absent
+/// values are encoded as `null`.
 public struct FamilyAtBudget: Codable, Sendable, Hashable {
     /// fresh@τ of the family's Pareto front (with `never` at no cost) read at the budget.
     public var fresh: Double
     /// The family's best setting spending at most the budget (nil: every setting spends more, and
     /// `fresh` mixes the cheapest with `never` across apps).
-    public var policy: String?
-    public var freshInterval: ConfidenceInterval?
+    @NullWhenAbsent public var policy: String?
+    @NullWhenAbsent public var freshInterval: ConfidenceInterval?
     /// Points (fraction) over the fixed-interval baseline at the budget, with its interval.
     public var gainVsFixed: Double
-    public var gainInterval: ConfidenceInterval?
+    @NullWhenAbsent public var gainInterval: ConfidenceInterval?
     /// (family − fixed) / (bound − fixed), nil when the bound is less than 2 points above fixed.
-    public var shareOfPossible: Double?
+    @NullWhenAbsent public var shareOfPossible: Double?
 
     enum CodingKeys: String, CodingKey {
         case fresh, policy, freshInterval = "fresh_ci", gainVsFixed = "gain_vs_fixed", gainInterval = "gain_ci"
@@ -64,16 +67,6 @@ public struct FamilyAtBudget: Codable, Sendable, Hashable {
         self.gainInterval = gainInterval
         self.shareOfPossible = shareOfPossible
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(fresh, forKey: .fresh)
-        try c.encode(policy, forKey: .policy)
-        try c.encode(freshInterval, forKey: .freshInterval)
-        try c.encode(gainVsFixed, forKey: .gainVsFixed)
-        try c.encode(gainInterval, forKey: .gainInterval)
-        try c.encode(shareOfPossible, forKey: .shareOfPossible)
-    }
 }
 
 /// Freshness at one budget (fetches per app per day, averaged over pairs): the fixed-interval
@@ -81,7 +74,7 @@ public struct FamilyAtBudget: Codable, Sendable, Hashable {
 public struct BudgetPoint: Codable, Sendable, Hashable {
     public var budget: Double
     public var fixed: Double
-    public var fixedInterval: ConfidenceInterval?
+    @NullWhenAbsent public var fixedInterval: ConfidenceInterval?
     public var bound: Double
     public var never: Double
     public var families: [String: FamilyAtBudget]
@@ -100,16 +93,6 @@ public struct BudgetPoint: Codable, Sendable, Hashable {
         self.bound = bound
         self.never = never
         self.families = families
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(budget, forKey: .budget)
-        try c.encode(fixed, forKey: .fixed)
-        try c.encode(fixedInterval, forKey: .fixedInterval)
-        try c.encode(bound, forKey: .bound)
-        try c.encode(never, forKey: .never)
-        try c.encode(families, forKey: .families)
     }
 
     /// The family with the highest fresh rate at this budget (ties: by name).
