@@ -292,3 +292,26 @@ struct RandomCausalPolicy: FetchPolicy {
     }
 }
 
+
+extension ClairvoyantBoundTests {
+    @Test func pairsWhoseTargetsStandAloneTakeTheShortcutAndAgreeWithTheDP() {
+        // Targets more than τ apart (as launch refreshes make them): c(k) = min(k, n).
+        let apart = ClairvoyantBound.Pair(targets: Self.minutes([0, 20, 40, 100]), days: 2, tau: .minutes(15))
+        #expect(apart.unit)
+        let close = ClairvoyantBound.Pair(targets: Self.minutes([0, 10, 40]), days: 2, tau: .minutes(15))
+        #expect(!close.unit)
+        var bound = ClairvoyantBound()
+        bound.add(apart, scored: 4, freeFresh: 0)
+        bound.add(close, scored: 3, freeFresh: 0)
+        // P = 2: a fetch costs 1/4 of the average in each. The close pair's first fetch covers two
+        // targets, so it goes first; then one target a fetch anywhere.
+        #expect(abs(bound.coveredTargets(atBudget: 0.25) - 2) < 1e-9)
+        #expect(abs(bound.coveredTargets(atBudget: 0.5) - 3) < 1e-9)
+        #expect(abs(bound.coveredTargets(atBudget: 1.5) - 7) < 1e-9)
+        #expect(abs(bound.saturation - 1.5) < 1e-9)
+        let greedy = Self.greedy(
+            [(Self.bruteForce(Self.minutes([0, 20, 40, 100]), tau: .minutes(15)), 2),
+             (Self.bruteForce(Self.minutes([0, 10, 40]), tau: .minutes(15)), 2)], budget: 0.9)
+        #expect(abs(bound.coveredTargets(atBudget: 0.9) - greedy) < 1e-9)
+    }
+}

@@ -54,11 +54,11 @@ struct BudgetAnalysis: Sendable {
     var resamples = 1_000
     var seed: UInt64 = 1
 
-    /// The resamples drawn: as asked, but no more than about 2·10⁹ weighted sums in all (users ×
+    /// The resamples drawn: as asked, but no more than about 10⁹ weighted sums in all (users ×
     /// (baseline intervals + policies) per resample), and no fewer than 200 (nor than asked).
     var effectiveResamples: Int {
         let perDraw = max(1, users.count * (intervals.count + policies.count))
-        return min(resamples, max(min(200, resamples), 2_000_000_000 / perDraw))
+        return min(resamples, max(min(200, resamples), 1_000_000_000 / perDraw))
     }
 
     /// Per-policy points, the fixed curve and `never`, with each user weighted (a bootstrap draw).

@@ -20,6 +20,9 @@ public struct ClairvoyantBound: Sendable, Hashable {
         /// `next[i]`: the first target later than `targets[i] + τ` (targets ascending).
         var next: [Int32]
         var days: Double
+        /// No fetch covers two targets (always so with launch refreshes on: targets are more than τ
+        /// apart), so c(k) = min(k, targets) and the pair needs no pass over its targets.
+        var unit: Bool
 
         /// Targets `times` (ascending) of a pair with `days` scored days, at `tau`.
         public init(targets times: [Microseconds], days: Double, tau: Microseconds) {
@@ -32,6 +35,7 @@ public struct ClairvoyantBound: Sendable, Hashable {
             }
             self.next = next
             self.days = days
+            unit = next.indices.allSatisfy { Int(next[$0]) == $0 + 1 }
         }
 
         public var targets: Int { next.count }
@@ -83,6 +87,14 @@ public struct ClairvoyantBound: Sendable, Hashable {
             let n = pair.next.count
             guard n > 0, pair.days > 0 else { continue }
             let penalty = lambda / (p * pair.days)
+            if pair.unit {
+                // Every target alone: all of them when a fetch pays (ties: none).
+                if penalty < 1 {
+                    cost += Double(n) / (p * pair.days)
+                    covered += Double(n)
+                }
+                continue
+            }
             if scratch.count < n + 1 {
                 scratch = [Double](repeating: 0, count: n + 1)
                 counts = [Int32](repeating: 0, count: n + 1)
