@@ -278,10 +278,12 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
         for p in fixed { #expect((p.metrics.gainVsFixed ?? 1) < 1e-9) }
         let front = report.fixedCurve
         for p in fixed {
-            let onFront = front.contains { $0[0] == p.metrics.fetchesPerAppDay && $0[1] == p.metrics.fresh[1] }
-            #expect(onFront == (abs(p.metrics.gainVsFixed ?? 1) < 1e-12), "\(p.name)")
+            let onFront = front.contains {
+                abs($0[0] - p.metrics.fetchesPerAppDay) < 1e-9 && abs($0[1] - p.metrics.fresh[1]) < 1e-12
+            }
+            #expect(onFront == (abs(p.metrics.gainVsFixed ?? 1) < 1e-9), "\(p.name)")
         }
-        #expect(fixed.contains { abs($0.metrics.gainVsFixed ?? 1) < 1e-12 })
+        #expect(fixed.contains { abs($0.metrics.gainVsFixed ?? 1) < 1e-9 })
         #expect(zip(fixed, fixed.dropFirst()).allSatisfy { $0.metrics.fresh[1] >= $1.metrics.fresh[1] })
         let text = CompareRenderer.text(report)
         #expect(text.hasPrefix("τ = 15 min, launch refreshes on"))

@@ -10,9 +10,12 @@ struct UserBudgetSums: Sendable {
     /// Per policy: fresh launches at the primary τ, and fetches per day summed over the user's pairs.
     var fresh: [Int]
     var fetchesPerDay: [Double]
-    /// Per baseline interval: fresh launches and fetches per day summed over pairs.
-    var fixedFresh: [Int]
-    var fixedFetchesPerDay: [Double]
+    /// Per baseline interval: fresh launches, and fetches in [S, E] of one pair (the same for all
+    /// the user's pairs), 32 bits each: a user costs 16 kB whatever the length of their log.
+    var fixedFresh: [Int32]
+    var fixedFetches: [Int32]
+    /// Pairs / scored days: fetches per day summed over the user's pairs = this × fixed fetches.
+    var pairsPerDay = 0.0
     var bound = ClairvoyantBound()
 
     /// The sums of one replayed user.
@@ -36,12 +39,9 @@ struct UserBudgetSums: Sendable {
             FixedBaseline.addCovered(targets: targets, t0: w.firstEvent, tau: tau, intervals: intervals, into: &covered)
         }
         let free = self.free
-        fixedFresh = covered.map { $0 + free }
-        let days = w.scoredDays
-        let pairs = Double(self.pairs)
-        fixedFetchesPerDay = intervals.map {
-            days > 0 ? pairs * Double(FixedBaseline.fetchesInSpan(interval: $0, window: w)) / days : 0
-        }
+        fixedFresh = covered.map { Int32($0 + free) }
+        fixedFetches = intervals.map { Int32(clamping: FixedBaseline.fetchesInSpan(interval: $0, window: w)) }
+        pairsPerDay = w.scoredDays > 0 ? Double(pairs) / w.scoredDays : 0
     }
 }
 
@@ -86,9 +86,14 @@ struct BudgetAnalysis: Sendable {
                 fresh[i] += w * Double(user.fresh[i])
                 fpd[i] += w * user.fetchesPerDay[i]
             }
-            for k in fixedFresh.indices {
-                fixedFresh[k] += w * Double(user.fixedFresh[k])
-                fixedFpd[k] += w * user.fixedFetchesPerDay[k]
+            let perFetch = w * user.pairsPerDay
+            user.fixedFresh.withUnsafeBufferPointer { fresh in
+                user.fixedFetches.withUnsafeBufferPointer { fetches in
+                    for k in fixedFresh.indices {
+                        fixedFresh[k] += w * Double(fresh[k])
+                        fixedFpd[k] += perFetch * Double(fetches[k])
+                    }
+                }
             }
         }
         func rate(_ n: Double) -> Double { scored > 0 ? n / scored : 0 }

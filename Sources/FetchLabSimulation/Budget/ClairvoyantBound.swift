@@ -17,8 +17,11 @@ public struct ClairvoyantBound: Sendable, Hashable {
     /// One pair's targets, as the index of the first target a fetch at each target no longer
     /// covers, and its scored days.
     public struct Pair: Sendable, Hashable {
-        /// `next[i]`: the first target later than `targets[i] + τ` (targets ascending).
+        /// `next[i]`: the first target later than `targets[i] + τ` (targets ascending); empty for a
+        /// unit pair (where it would be i + 1).
         var next: [Int32]
+        /// The number of targets.
+        public private(set) var targets: Int
         var days: Double
         /// No fetch covers two targets (always so with launch refreshes on: targets are more than τ
         /// apart), so c(k) = min(k, targets) and the pair needs no pass over its targets.
@@ -33,12 +36,11 @@ public struct ClairvoyantBound: Sendable, Hashable {
                 while j < times.count, times[j] <= times[i] + tau { j += 1 }
                 next[i] = Int32(j)
             }
-            self.next = next
             self.days = days
+            targets = times.count
             unit = next.indices.allSatisfy { Int(next[$0]) == $0 + 1 }
+            self.next = unit ? [] : next
         }
-
-        public var targets: Int { next.count }
     }
 
     public private(set) var pairs: [Pair] = []
@@ -84,7 +86,7 @@ public struct ClairvoyantBound: Sendable, Hashable {
         var cost = 0.0
         var covered = 0.0
         for pair in pairs {
-            let n = pair.next.count
+            let n = pair.targets
             guard n > 0, pair.days > 0 else { continue }
             let penalty = lambda / (p * pair.days)
             if pair.unit {
