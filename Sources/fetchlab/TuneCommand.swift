@@ -40,7 +40,7 @@ struct TuneCommand: ParsableCommand {
     @Option(help: "Settings the random search draws (1 to 10,000).") var samples = 10
     @Option(help: "The random search's seed.") var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("Maximise this metric: fresh@τ (e.g. fresh@15m) or gap.", valueName: "metric"))
+    @Option(help: ArgumentHelp("Maximise this metric: fresh@τ (e.g. fresh@15m).", valueName: "metric"))
     var maximize: String?
     @Option(help: ArgumentHelp("Minimise this metric: energy, battery, cellular or fetches.", valueName: "metric"))
     var minimize: String?

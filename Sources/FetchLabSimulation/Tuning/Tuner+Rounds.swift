@@ -1,10 +1,6 @@
 import FetchLabCore
 
 extension Tuner {
-    /// Whether the replays need the reference policies (never, the oracles, the fixed
-    /// intervals): only gap closed, as the objective or in a constraint, is computed from them.
-    var needsReferences: Bool { ([objective.metric] + constraints.map(\.metric)).contains(.gap) }
-
     /// Settings per round when a grid or random search may be stopped by ``budgetSpent``: a row
     /// of the grid (every value of the last parameter, the others fixed), at least 2.
     var budgetRoundSize: Int { max(2, space.axes.last?.values.count ?? 1) }

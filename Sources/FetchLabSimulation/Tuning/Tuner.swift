@@ -189,7 +189,6 @@ public struct Tuner: Sendable {
     ) throws -> TuningFold {
         var scorer = Scorer(simulator: train, users: users, include: trainUser)
         scorer.cut = trainCut
-        scorer.references = needsReferences
         scorer.userReplayed = userReplayed
         var cutShort = false
         if groupUsers {
@@ -245,7 +244,6 @@ public struct Tuner: Sendable {
         let picks = groupPicks(scorer, names: rows.map(\.name))
         // Held out: the chosen setting, the best fixed interval and every group's pick, in one comparison.
         var held = Scorer(simulator: test, users: users, include: testUser)
-        held.references = needsReferences
         held.userReplayed = userReplayed
         if let thresholds = scorer.groupThresholds {
             // The time split keeps each user's group from the training days; held-out users are
@@ -395,8 +393,9 @@ struct Scorer {
     var usersReplayed = 0
     /// Settings replayed (cache misses of counted rounds).
     var replays = 0
-    /// Also replay the reference policies (gap closed needs them).
-    var references = true
+    /// Also replay the reference policies (never, the fixed intervals, the oracles): no tuning
+    /// metric needs them.
+    var references = false
     var userReplayed: (@Sendable () -> Void)? = nil
 
     init(simulator: Simulator, users: @escaping Tuner.UserBatches, include: @escaping (UserID) -> Bool) {
