@@ -216,6 +216,14 @@ public enum TuningRenderer {
                     }
                     .joined(separator: ", "))
         }
+        if r.folds.count > 1, let own = r.ownPicksTest {
+            let objective = objectiveName(r)
+            let held = r.ownPicksConstraintsHeld.map { "\($0.constraint) held on \($0.held) of \($0.folds)" }
+            out.append(
+                "each fold's own pick (chosen on its training part alone, so its test part is unseen): held-out "
+                    + "\(objective) mean \(number(own.mean)) (\(number(own.min)) to \(number(own.max)))"
+                    + (held.isEmpty ? "" : "; " + held.joined(separator: ", ")))
+        }
         if let i = r.heldOut {
             let pooled = r.folds.count > 1 ? "all folds' test parts pooled" : "the test part"
             var line =
@@ -255,6 +263,9 @@ public enum TuningRenderer {
     /// The fold's held-out rows: `tuned` and, when there is one, `best fixed`.
     static func heldOut(_ fold: TuningFold) -> [(role: String, name: String, summary: ScoreSummary)] {
         var out = [("tuned", fold.chosen, fold.chosenTest)]
+        if let name = fold.ownPick, name != fold.chosen, let s = fold.ownPickTest {
+            out.append(("fold's own pick", name, s))
+        }
         if let name = fold.bestFixed, let s = fold.bestFixedTest { out.append(("best fixed", name, s)) }
         return out
     }
@@ -291,6 +302,7 @@ public enum TuningRenderer {
         enum CodingKeys: String, CodingKey {
             case family, method, objective, constraints, folds, replays, replayCost, chosenTest, bestFixedTest
             case split, ranking, chosen, bestFixed, heldOut, constraintsHeld, widened, warnings
+            case ownPicksTest, ownPicksConstraintsHeld
         }
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -311,6 +323,8 @@ public enum TuningRenderer {
             try c.encode(result.constraintsHeld, forKey: .constraintsHeld)
             try c.encodeIfPresent(result.widened, forKey: .widened)
             try c.encode(result.warnings ?? [], forKey: .warnings)
+            try c.encodeIfPresent(result.ownPicksTest, forKey: .ownPicksTest)
+            try c.encode(result.ownPicksConstraintsHeld, forKey: .ownPicksConstraintsHeld)
         }
     }
 

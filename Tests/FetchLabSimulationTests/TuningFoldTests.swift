@@ -56,6 +56,11 @@ private func daily(_ days: Range<Int64>, at hour: Int64) -> [Microseconds] {
         #expect(abs(ranking[0].train.objective - mean("fixed(12h)")) < 1e-9)
         // Measured on each fold's test part.
         #expect(r.folds.map { $0.chosenTest.scoredLaunches } == [20, 20, 20])
+        // Each fold's own pick, which never saw its test part, is measured there too: fold 3's
+        // fixed(8h) keeps its 16:05 test launches fresh (100 %), the choice over folds half of them.
+        #expect(r.folds.map(\.ownPick) == ["fixed(12h)", "fixed(12h)", "fixed(8h)"])
+        #expect(r.folds[2].ownPickTest?.fresh15 == 1 && r.folds[2].chosenTest.fresh15 == 0.5)
+        #expect(r.ownPicksTest != nil)
     }
 
     /// Launches at 00:05 and 12:05 daily, from day 31 also at 16:05 (only the last fold's test

@@ -503,6 +503,9 @@ public struct Tuner: Sendable {
         }
         let chosenPolicy = try PolicyRegistry.parse(chosen)[0]
         var others = try bestFixed.map { try PolicyRegistry.parse($0) } ?? []
+        // This fold's own pick: what its training part alone would choose.
+        let ownPick = rows.first(where: \.feasible)?.name
+        if let ownPick, ownPick != chosen { others += try PolicyRegistry.parse(ownPick) }
         for pick in picks where pick.name != chosen { others += try PolicyRegistry.parse(pick.name) }
         // Per app: the settings chosen together on train, replayed as one policy.
         // The sum of the apps' figures misses how their fetches share the radio once combined, so
@@ -575,9 +578,17 @@ public struct Tuner: Sendable {
         fold.trainUsers = scorer.scoredUsers
         fold.testUsers = tally.count
         fold.testUserNames = tally.count <= 10 ? tally.keys.sorted() : nil
-        fold.constraintsOnTest = constraints.map { c in
-            let value = c.metric.value(in: test)
-            return ConstraintCheck(constraint: c.description, value: value, held: c.holds(value))
+        func checks(_ m: PolicyMetrics) -> [ConstraintCheck] {
+            constraints.map { c in
+                let value = c.metric.value(in: m)
+                return ConstraintCheck(constraint: c.description, value: value, held: c.holds(value))
+            }
+        }
+        fold.constraintsOnTest = checks(test)
+        if let ownPick {
+            fold.ownPick = ownPick
+            fold.ownPickTest = summary(held.metrics(ownPick))
+            fold.ownPickConstraintsOnTest = checks(held.metrics(ownPick))
         }
         fold.testInterval = HeldOutInterval.bootstrap(
             tally.keys.sorted().map { tally[$0]! }, tau: intervalTau, resamples: Self.bootstrapResamples,

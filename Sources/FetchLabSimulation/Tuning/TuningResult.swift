@@ -45,6 +45,24 @@ public struct TuningResult: Sendable, Codable, Hashable {
         self.warnings = warnings
     }
 
+    /// The held-out objective of each fold's own pick over the folds (nil: not measured): an
+    /// estimate no test part informed, of what choosing on a training part gives on unseen data.
+    public var ownPicksTest: Spread? {
+        let values = folds.compactMap { $0.ownPickTest?.objective }
+        return values.count == folds.count && !values.isEmpty ? Spread(values) : nil
+    }
+
+    /// Per constraint, on how many folds' test parts the folds' own picks met it (empty: not measured).
+    public var ownPicksConstraintsHeld: [ConstraintTally] {
+        let checked = folds.compactMap(\.ownPickConstraintsOnTest)
+        guard checked.count == folds.count, let first = checked.first else { return [] }
+        return first.indices.map { i in
+            ConstraintTally(
+                constraint: first[i].constraint, held: checked.filter { $0.indices.contains(i) && $0[i].held }.count,
+                folds: checked.count)
+        }
+    }
+
     /// Per constraint, on how many folds' test parts the chosen setting met it (folds measured
     /// before constraints were checked on test count as not checked: none).
     public var constraintsHeld: [ConstraintTally] {
@@ -122,11 +140,18 @@ public struct TuningFold: Sendable, Codable, Hashable {
     public var constraintsOnTest: [ConstraintCheck]? = nil
     /// The chosen setting's test fresh rate with its bootstrap interval over this fold's test users.
     public var testInterval: HeldOutInterval? = nil
+    /// The setting this fold's training part alone ranks first (feasible there), its test figures
+    /// and the constraints checked on them: unlike the choice over all folds, it never saw this
+    /// fold's test part (nil: a run stored before it was measured).
+    public var ownPick: String? = nil
+    public var ownPickTest: ScoreSummary? = nil
+    public var ownPickConstraintsOnTest: [ConstraintCheck]? = nil
 
     enum CodingKeys: String, CodingKey {
         case label, tried, chosen, bestFixed, chosenTrain, bestFixedTrain, chosenTest, bestFixedTest, replays, groups
         case perApp, replayCost, screened, cutShort
         case trainUsers, testUsers, testUserNames, constraintsOnTest, testInterval
+        case ownPick, ownPickTest, ownPickConstraintsOnTest
     }
 
     public init(
@@ -173,6 +198,9 @@ public struct TuningFold: Sendable, Codable, Hashable {
         testUserNames = try c.decodeIfPresent([String].self, forKey: .testUserNames)
         constraintsOnTest = try c.decodeIfPresent([ConstraintCheck].self, forKey: .constraintsOnTest)
         testInterval = try c.decodeIfPresent(HeldOutInterval.self, forKey: .testInterval)
+        ownPick = try c.decodeIfPresent(String.self, forKey: .ownPick)
+        ownPickTest = try c.decodeIfPresent(ScoreSummary.self, forKey: .ownPickTest)
+        ownPickConstraintsOnTest = try c.decodeIfPresent([ConstraintCheck].self, forKey: .ownPickConstraintsOnTest)
     }
 }
 
