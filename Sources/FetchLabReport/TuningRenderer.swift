@@ -121,10 +121,12 @@ public enum TuningRenderer {
             out.append(.line(line))
         }
         for line in summaryLines(r) { out.append(.line(line)) }
-        for (f, fold) in r.folds.enumerated() where fold.cutShort == true {
+        // One search for every fold (a choice over folds): said once.
+        let cutFolds = r.folds.enumerated().filter { $0.element.cutShort == true }
+        for (f, fold) in oneChoice ? Array(cutFolds.prefix(1)) : cutFolds {
             out.append(
                 .line(
-                    "search cut short by the time budget\(r.folds.count > 1 ? " in fold \(f + 1)" : ""): "
+                    "search cut short by the time budget\(r.folds.count > 1 && !oneChoice ? " in fold \(f + 1)" : ""): "
                         + "\(TextFormat.counted(fold.tried.count, "setting")) tried; the best of them was measured on held-out data"
                 ))
         }
