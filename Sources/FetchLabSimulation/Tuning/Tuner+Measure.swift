@@ -111,7 +111,9 @@ extension Tuner {
             + picks.compactMap { recommendation(.users, $0.group, chosen: $0.name, policy: $0.name, train: $0.train) }
         let test = held.metrics(chosen)
         guard test.scoredLaunches > 0 else {
-            throw TuningError("\(plan.label): the test part has no scored launch to measure on")
+            throw TuningError(
+                "\(plan.label): the test part has no scored launch to measure on (fewer --folds or an earlier "
+                    + "--train-until leaves it some)")
         }
         // The chosen setting's fresh and scored launches per test user, at the interval's τ.
         let tau = held.simulator.evaluation.reportedTaus.firstIndex(of: intervalTau) ?? 0
