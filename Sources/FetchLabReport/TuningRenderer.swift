@@ -64,31 +64,47 @@ public enum TuningRenderer {
         var out: [Block] = []
         let subject = r.constraints.isEmpty ? "" : " subject to \(r.constraints.joined(separator: ","))"
         out.append(.line("tune \(r.family) (\(r.method) search): \(r.objective)\(subject)"))
+        if let split = r.split { out.append(.line("split: \(split)")) }
+        if let widened = r.widened { out.append(.line("widened: \(widened)")) }
         let objectiveHeader = objectiveName(r)
-        for (f, fold) in r.folds.enumerated() {
-            out.append(.line(""))
-            out.append(.line(r.folds.count > 1 ? "fold \(f + 1): \(fold.label)" : fold.label))
-            // The objective's own column unless it is fresh@15m, which always has one.
-            let extra = objectiveHeader == "fresh@15m" ? [] : [objectiveHeader]
+        // The objective's own column unless it is fresh@15m, which always has one.
+        let extra = objectiveHeader == "fresh@15m" ? [] : [objectiveHeader]
+        func triedTable(_ tried: [TriedSetting]) -> Block {
             let header =
                 ["rank", "setting"] + extra + [
                     "fresh@15m", "J/day", "cell MB/day", "fetches/app/day", "feasible", "pareto",
                 ]
-            var rows: [[String]] = []
-            for (i, t) in fold.tried.enumerated() {
-                rows.append(
-                    ["\(i + 1)", t.name] + (extra.isEmpty ? [] : [number(t.train.objective)]) + [
-                        TextFormat.fixed(t.train.fresh15 * 100) + "%", TextFormat.fixed(t.train.energyJoulesPerDay),
-                        TextFormat.fixed(t.train.cellularMBPerDay, 2), TextFormat.fixed(t.train.fetchesPerAppDay, 2),
-                        t.feasible ? "yes" : "no", t.pareto ? "*" : "",
-                    ])
+            let rows = tried.enumerated().map { i, t in
+                ["\(i + 1)", t.name] + (extra.isEmpty ? [] : [number(t.train.objective)]) + [
+                    TextFormat.fixed(t.train.fresh15 * 100) + "%", TextFormat.fixed(t.train.energyJoulesPerDay),
+                    TextFormat.fixed(t.train.cellularMBPerDay, 2), TextFormat.fixed(t.train.fetchesPerAppDay, 2),
+                    t.feasible ? "yes" : "no", t.pareto ? "*" : "",
+                ]
             }
-            out.append(.table(header, rows))
-            out.append(.line("* on the Pareto front of fresh@15m, energy and cellular (train)"))
+            return .table(header, rows)
+        }
+        // One choice for every fold (runs since the choice is made over folds): the settings
+        // ranked by their mean over the training parts, once.
+        let oneChoice = r.ranking != nil && r.chosen != nil
+        if oneChoice, r.folds.count > 1, let ranking = r.ranking {
+            out.append(.line(""))
             out.append(
                 .line(
-                    "chosen on train: \(fold.chosen); best fixed interval tuned the same way: "
-                        + (fold.bestFixed ?? "none meets the constraints")))
+                    "settings ranked by their mean over the \(r.folds.count) training parts (feasible: within the "
+                        + "constraints on every one):"))
+            out.append(triedTable(ranking))
+            out.append(.line("* on the Pareto front of fresh@15m, energy and cellular (mean over the training parts)"))
+            out.append(.line(chosenLine(chosen: r.chosen ?? "", bestFixed: r.bestFixed)))
+        }
+        for (f, fold) in r.folds.enumerated() {
+            out.append(.line(""))
+            out.append(.line(r.folds.count > 1 ? "fold \(f + 1): \(fold.label)" : fold.label))
+            if let parts = partsLine(fold) { out.append(.line(parts)) }
+            if !oneChoice || r.folds.count == 1 {
+                out.append(triedTable(fold.tried))
+                out.append(.line("* on the Pareto front of fresh@15m, energy and cellular (train)"))
+                out.append(.line(chosenLine(chosen: fold.chosen, bestFixed: fold.bestFixed)))
+            }
             let held =
                 ["held out", "setting"] + extra + [
                     "fresh@15m", "J/day", "cell MB/day", "fetches/app/day", "scored launches",
@@ -101,6 +117,7 @@ public enum TuningRenderer {
                 ]
             }
             out.append(.table(held, measured))
+            for line in testLines(fold) { out.append(.line(line)) }
             out += groupBlocks(fold, objective: objectiveHeader)
         }
         out.append(.line(""))
@@ -113,10 +130,13 @@ public enum TuningRenderer {
             }
             out.append(.line(line))
         }
-        for (f, fold) in r.folds.enumerated() where fold.cutShort == true {
+        for line in summaryLines(r) { out.append(.line(line)) }
+        // One search for every fold (a choice over folds): said once.
+        let cutFolds = r.folds.enumerated().filter { $0.element.cutShort == true }
+        for (f, fold) in oneChoice ? Array(cutFolds.prefix(1)) : cutFolds {
             out.append(
                 .line(
-                    "search cut short by the time budget\(r.folds.count > 1 ? " in fold \(f + 1)" : ""): "
+                    "search cut short by the time budget\(r.folds.count > 1 && !oneChoice ? " in fold \(f + 1)" : ""): "
                         + "\(TextFormat.counted(fold.tried.count, "setting")) tried; the best of them was measured on held-out data"
                 ))
         }
@@ -143,6 +163,95 @@ public enum TuningRenderer {
             if let note = o.setting.note { out.append(.note(note)) }
         }
         if let verdict = pushVerdict(platform) { out.append(.line(verdict)) }
+        return out
+    }
+
+    /// `chosen on train: X; best fixed interval tuned the same way: Y`.
+    static func chosenLine(chosen: String, bestFixed: String?) -> String {
+        "chosen on train: \(chosen); best fixed interval tuned the same way: "
+            + (bestFixed ?? "none meets the constraints")
+    }
+
+    /// `users` with the right noun: `1 user`, `4 users`.
+    static func users(_ n: Int) -> String { n == 1 ? "1 user" : "\(TextFormat.count(n)) users" }
+
+    /// A fold's parts: `train: 3 users, 1,012 scored launches; test: 1 user (user_b), 342 scored launches`
+    /// (nil: a run stored before the users were counted).
+    static func partsLine(_ fold: TuningFold) -> String? {
+        guard let train = fold.trainUsers, let test = fold.testUsers else { return nil }
+        let names = fold.testUserNames.map { " (\($0.joined(separator: ", ")))" } ?? ""
+        return "train: \(users(train)), \(TextFormat.count(fold.chosenTrain.scoredLaunches)) scored launches; "
+            + "test: \(users(test))\(names), \(TextFormat.count(fold.chosenTest.scoredLaunches)) scored launches"
+    }
+
+    /// A percentage with one decimal: `33.7 %`.
+    static func percent(_ x: Double) -> String { TextFormat.fixed(x * 100) + " %" }
+
+    /// `fresh@15m 33.7 % (95 % interval 21.2 % to 50.0 % over 4 test users)`, or with one user, that there is none.
+    static func intervalText(_ i: HeldOutInterval) -> String {
+        let tau = "fresh@\(TextFormat.fixed(i.tauMinutes, 0))m \(percent(i.fresh))"
+        guard let low = i.low, let high = i.high else {
+            return tau + " (one test user: no interval)"
+        }
+        return tau + " (95 % interval \(percent(low)) to \(percent(high)) over \(users(i.users)))"
+    }
+
+    /// Under a fold's held-out table: the tuned setting's test fresh rate and interval, each
+    /// constraint checked on the test part, and a line when the test part holds one user.
+    static func testLines(_ fold: TuningFold) -> [String] {
+        var out: [String] = []
+        var line = ""
+        if let i = fold.testInterval { line = "tuned on the test part: " + intervalText(i) }
+        if let checks = fold.constraintsOnTest, !checks.isEmpty {
+            let words = checks.map { c in
+                "\(c.constraint) \(c.held ? "held" : "missed") (\(c.value.map { TextFormat.fixed($0, 2) } ?? "not measured"))"
+            }
+            line += (line.isEmpty ? "on the test part: " : "; ") + words.joined(separator: ", ")
+        }
+        if !line.isEmpty { out.append(line) }
+        if fold.testUsers == 1 {
+            let name = fold.testUserNames?.first.map { " (\($0))" } ?? ""
+            out.append("the test part holds one user\(name): its figures are that user's alone, not other users'")
+        }
+        return out
+    }
+
+    /// After the folds: how often each constraint held on the test parts, the pooled held-out
+    /// fresh rate with its interval, and the warnings.
+    static func summaryLines(_ r: TuningResult) -> [String] {
+        var out: [String] = []
+        let held = r.constraintsHeld
+        if !held.isEmpty {
+            out.append(
+                "constraints on the test parts: "
+                    + held.map {
+                        "\($0.constraint) held on \($0.held) of \($0.folds) \($0.folds == 1 ? "fold" : "folds")"
+                    }
+                    .joined(separator: ", "))
+        }
+        if r.folds.count > 1, let own = r.ownPicksTest {
+            let objective = objectiveName(r)
+            let held = r.ownPicksConstraintsHeld.map { "\($0.constraint) held on \($0.held) of \($0.folds)" }
+            out.append(
+                "each fold's own pick (chosen on its training part alone, so its test part is unseen): held-out "
+                    + "\(objective) mean \(number(own.mean)) (\(number(own.min)) to \(number(own.max)))"
+                    + (held.isEmpty ? "" : "; " + held.joined(separator: ", ")))
+        }
+        if let i = r.heldOut {
+            let pooled = r.folds.count > 1 ? "all folds' test parts pooled" : "the test part"
+            var line =
+                "held out (\(pooled)): \(r.chosen ?? r.folds.last?.chosen ?? "") fresh@\(TextFormat.fixed(i.tauMinutes, 0))m "
+                + "\(percent(i.fresh)) over \(TextFormat.count(i.scoredLaunches)) scored launches of \(users(i.users))"
+            if let low = i.low, let high = i.high {
+                line +=
+                    ", 95 % interval \(percent(low)) to \(percent(high)) (bootstrap over the test users, "
+                    + "\(TextFormat.count(i.resamples)) resamples, seed \(i.seed))"
+            } else {
+                line += "; one test user, so no interval"
+            }
+            out.append(line)
+        }
+        for w in r.warnings ?? [] { out.append("warning: \(w)") }
         return out
     }
 
@@ -184,6 +293,9 @@ public enum TuningRenderer {
     /// The fold's held-out rows: `tuned` and, when there is one, `best fixed`.
     static func heldOut(_ fold: TuningFold) -> [(role: String, name: String, summary: ScoreSummary)] {
         var out = [("tuned", fold.chosen, fold.chosenTest)]
+        if let name = fold.ownPick, name != fold.chosen, let s = fold.ownPickTest {
+            out.append(("fold's own pick", name, s))
+        }
         if let name = fold.bestFixed, let s = fold.bestFixedTest { out.append(("best fixed", name, s)) }
         return out
     }
@@ -202,8 +314,11 @@ public enum TuningRenderer {
         return lines.joined(separator: "\n")
     }
 
-    /// `tune --format json`: the settings tried with train scores, the chosen setting, its
-    /// held-out score against the best fixed interval, and the replays used (snake_case keys).
+    /// `tune --format json`: the settings tried with train scores (`ranking`: their means over the
+    /// folds' training parts; per fold `tried`), the chosen setting, its held-out score against the
+    /// best fixed interval per fold with the constraints checked there (`constraints_on_test`,
+    /// overall `constraints_held`), the test users and their bootstrap interval (`test_interval`,
+    /// overall `held_out`), `warnings`, and the replays used (snake_case keys).
     public static func json(_ r: TuningResult) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -216,6 +331,8 @@ public enum TuningRenderer {
         var result: TuningResult
         enum CodingKeys: String, CodingKey {
             case family, method, objective, constraints, folds, replays, replayCost, chosenTest, bestFixedTest
+            case split, ranking, chosen, bestFixed, heldOut, constraintsHeld, widened, warnings
+            case ownPicksTest, ownPicksConstraintsHeld
         }
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -228,6 +345,16 @@ public enum TuningRenderer {
             try c.encode(result.replayCost, forKey: .replayCost)
             try c.encode(result.chosenTest, forKey: .chosenTest)
             try c.encode(result.bestFixedTest, forKey: .bestFixedTest)
+            try c.encodeIfPresent(result.split, forKey: .split)
+            try c.encodeIfPresent(result.ranking, forKey: .ranking)
+            try c.encodeIfPresent(result.chosen, forKey: .chosen)
+            try c.encodeIfPresent(result.bestFixed, forKey: .bestFixed)
+            try c.encodeIfPresent(result.heldOut, forKey: .heldOut)
+            try c.encode(result.constraintsHeld, forKey: .constraintsHeld)
+            try c.encodeIfPresent(result.widened, forKey: .widened)
+            try c.encode(result.warnings ?? [], forKey: .warnings)
+            try c.encodeIfPresent(result.ownPicksTest, forKey: .ownPicksTest)
+            try c.encode(result.ownPicksConstraintsHeld, forKey: .ownPicksConstraintsHeld)
         }
     }
 

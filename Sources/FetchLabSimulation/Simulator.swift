@@ -117,6 +117,9 @@ public struct ComparisonRun: Sendable {
     var perApp: [String: [MetricSums]] = [:]
     var appOrder: [String] = []
     var perUser: [(String, [MetricSums])] = []
+    /// Also keep each user's ``UserTally`` (``userTallies``), in the order the users were added.
+    public var tallyUsers = false
+    public private(set) var userTallies: [UserTally] = []
     /// The group of each user (by name), when the comparison also sums users by group; users
     /// not named here are in no group.
     public var userGroups: [String: String]? = nil
@@ -246,6 +249,10 @@ public struct ComparisonRun: Sendable {
             }
             if let sums = r.budget { budget?.users.append(sums) }
             if simulator.perUser { perUser.append((r.user, userTotals)) }
+            if tallyUsers {
+                userTallies.append(
+                    UserTally(user: r.user, scored: userTotals.first?.scored ?? 0, fresh: userTotals.map(\.fresh)))
+            }
             if let group = userGroups?[r.user] {
                 if perGroup[group] == nil {
                     perGroup[group] = all.map { _ in MetricSums(taus: count) }

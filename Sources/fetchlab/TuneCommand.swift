@@ -11,8 +11,13 @@ struct TuneCommand: ParsableCommand {
         discussion: """
             Every setting of the grid is an ordinary policy (its canonical name, e.g. predictive(10m,0.3)). \
             The setting is chosen on the training part only (by default the first 70 % of the scored days; \
-            --train-until DATE, --folds K for K expanding-window folds, or --split users), then it and the \
-            best fixed interval (15m to 24h) chosen the same way are measured on the held-out part. \
+            --train-until DATE, --folds K for K expanding-window folds, or --split users: leave one user out \
+            below 10 users, 70 % of the users otherwise), then it and the best fixed interval (15m to 24h) \
+            chosen the same way are measured on the held-out part. With folds, a setting's score is its mean \
+            over the training parts and it must meet the constraints on every one; the constraints are checked \
+            again on every test part and the output says how often they held, with the test users, launches \
+            and a 95 % bootstrap interval over test users. A grid with no setting within the constraints is \
+            widened toward them, or the run says why not in one line. \
             Families and default grids: fixed interval=15m,…,24h; predictive lead=5m,10m,15m;threshold=0.2,0.3,0.4,0.55; \
             budgeted k=1,2,4,8; workmanager period=15m,30m,1h,2h;flex=5m,15m;constraints=none; \
             ios-adaptive lead=1m,5m,10m,15m;min=15m,1h,4h. \
@@ -40,7 +45,7 @@ struct TuneCommand: ParsableCommand {
     @Option(help: "Settings the random search draws (1 to 10,000).") var samples = 10
     @Option(help: "The random search's seed.") var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("Maximise this metric: fresh@τ (e.g. fresh@15m) or gap.", valueName: "metric"))
+    @Option(help: ArgumentHelp("Maximise this metric: fresh@τ (e.g. fresh@15m).", valueName: "metric"))
     var maximize: String?
     @Option(help: ArgumentHelp("Minimise this metric: energy, battery, cellular or fetches.", valueName: "metric"))
     var minimize: String?
@@ -52,7 +57,11 @@ struct TuneCommand: ParsableCommand {
 
     @Option(help: "Train through this local day (YYYY-MM-DD), test on the days after it.") var trainUntil: CivilDate?
     @Option(help: "Expanding-window time folds (2 to 20; 1: one split).") var folds = 1
-    @Option(help: "Split by time (days) or by users (hash of the name, 70 % train).") var split: SplitArgument = .time
+    @Option(
+        help:
+            "Split by time (days) or by users (leave one user out below 10 users, else 70 % train by a hash of the name)."
+    )
+    var split: SplitArgument = .time
 
     @Option(
         help: ArgumentHelp(

@@ -100,4 +100,16 @@ import _FetchLabTestSupport
         #expect(result.err.contains(part), "\(result.err)")
         #expect(result.out.isEmpty)
     }
+
+    /// `--maximize gap` is refused in one line (exit 64) that says why and what to ask instead.
+    @Test func gapClosedIsRefusedInOneLine() throws {
+        try imported()
+        let result = try fetchlab(["tune", "--db", db, "--family", "predictive", "--maximize", "gap"])
+        #expect(result.status == 64, "\(result.err)")
+        #expect(result.err.split(separator: "\n").count == 1, "\(result.err)")
+        #expect(result.err.contains("gap closed was removed"), "\(result.err)")
+        #expect(result.err.contains("rewarded spending nothing"), "\(result.err)")
+        #expect(result.err.contains("--maximize fresh@15m --subject-to \"fetches<=2\""), "\(result.err)")
+        #expect(result.out.isEmpty)
+    }
 }

@@ -186,4 +186,66 @@ import _FetchLabTestSupport
         let cut = try #require(with.range(of: "\n<section id=\"tuning-section\"")?.lowerBound)
         #expect(without.hasPrefix(String(with[..<cut])))
     }
+
+    /// A run chosen over folds: the ranking by the mean once, per fold the test users and launches,
+    /// the interval and the constraints checked on the test part; then how often each held, the
+    /// pooled interval, one line per one-user test part, the warnings. JSON has each.
+    @Test func aRunChosenOverFoldsSaysHowItWasTested() throws {
+        var r = try Self.result()
+        r.split = "by time: 2 expanding-window folds"
+        r.ranking = r.folds[0].tried
+        r.chosen = "predictive(10m,0.3)"
+        r.bestFixed = "fixed(2h)"
+        for i in r.folds.indices {
+            r.folds[i].chosen = "predictive(10m,0.3)"
+            r.folds[i].trainUsers = 12
+            r.folds[i].testUsers = i == 0 ? 12 : 1
+            r.folds[i].testUserNames = i == 0 ? nil : ["user_b"]
+            r.folds[i].constraintsOnTest = [
+                ConstraintCheck(constraint: "fetches<=2/app/day", value: i == 0 ? 0.9 : 2.5, held: i == 0)
+            ]
+            r.folds[i].testInterval = HeldOutInterval(
+                tauMinutes: 15, fresh: r.folds[i].chosenTest.fresh15, low: i == 0 ? 0.5 : nil, high: i == 0 ? 0.7 : nil,
+                users: r.folds[i].testUsers!, scoredLaunches: r.folds[i].chosenTest.scoredLaunches, resamples: 1_000,
+                seed: 1)
+        }
+        r.heldOut = HeldOutInterval(
+            tauMinutes: 15, fresh: 0.617, low: 0.52, high: 0.7, users: 12, scoredLaunches: 700, resamples: 1_000,
+            seed: 1)
+        r.warnings = ["few to measure on (fold 2: 1 user, 300 scored launches)"]
+        let text = TuningRenderer.text(r)
+        #expect(Self.count("| rank |", in: TuningRenderer.markdown(r, platform: [])) == 1)
+        #expect(Self.count("rank  setting", in: text) == 1, "\(text)")
+        #expect(text.contains("split: by time: 2 expanding-window folds"))
+        #expect(text.contains("settings ranked by their mean over the 2 training parts"))
+        #expect(text.contains("train: 12 users, 900 scored launches; test: 12 users, 400 scored launches"))
+        #expect(text.contains("test: 1 user (user_b), 300 scored launches"))
+        #expect(
+            text.contains(
+                "tuned on the test part: fresh@15m 60.0 % (95 % interval 50.0 % to 70.0 % over 12 users); "
+                    + "fetches<=2/app/day held (0.90)"))
+        #expect(text.contains("fresh@15m 64.0 % (one test user: no interval); fetches<=2/app/day missed (2.50)"))
+        #expect(text.contains("the test part holds one user (user_b): its figures are that user's alone"))
+        #expect(text.contains("constraints on the test parts: fetches<=2/app/day held on 1 of 2 folds"))
+        #expect(
+            text.contains(
+                "held out (all folds' test parts pooled): predictive(10m,0.3) fresh@15m 61.7 % over 700 scored launches "
+                    + "of 12 users, 95 % interval 52.0 % to 70.0 % (bootstrap over the test users, 1,000 resamples, seed 1)"
+            ))
+        #expect(text.contains("\nwarning: few to measure on (fold 2: 1 user, 300 scored launches)"))
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(TuningRenderer.json(r).utf8)) as? [String: Any])
+        #expect((json["constraints_held"] as? [[String: Any]])?.first?["held"] as? Int == 1)
+        #expect((json["held_out"] as? [String: Any])?["low"] as? Double == 0.52)
+        #expect(json["chosen"] as? String == "predictive(10m,0.3)" && (json["ranking"] as? [Any])?.count == 3)
+        #expect((json["warnings"] as? [String])?.count == 1 && json["split"] is String)
+        let html = HTMLReport.tuning(r, platform: [])
+        #expect(html.contains("<table id=\"tuning-folds\" data-rows=\"2\">"))
+        #expect(Self.count("data-one-user=\"1\"", in: html) == 1)
+        #expect(html.contains("<td>held (0.90)</td>") && html.contains("<td>missed (2.50)</td>"))
+        #expect(html.contains("Fold 2&#39;s test part holds one user (user_b)"))
+        #expect(html.contains("Warning: few to measure on"))
+        // A run stored before the folds were counted shows no such part.
+        #expect(!HTMLReport.tuning(try Self.result(), platform: []).contains("tuning-folds"))
+    }
 }

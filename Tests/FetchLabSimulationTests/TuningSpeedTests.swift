@@ -67,14 +67,6 @@ import Testing
         #expect(try tuner().run(Tuner.keeping(limit: 0, source)) == plain)
     }
 
-    /// Gap closed as the objective needs the references: the tuner keeps them then.
-    @Test func gapClosedKeepsTheReferences() throws {
-        #expect(try tuner(objective: .gap).needsReferences)
-        #expect(try !tuner().needsReferences)
-        let r = try tuner(objective: .gap).run { $0(users(3)) }
-        #expect(r.folds[0].tried.contains { $0.train.objective != 0 })
-    }
-
     @Test func aBudgetNeverSpentChangesNothing() throws {
         var budgeted = try tuner()
         budgeted.budgetSpent = { false }

@@ -37,7 +37,20 @@ private let freshness = Objective(metric: .fresh(.minutes(15)), maximize: true)
         #expect(c.map(\.atMost) == [true, true, false, true, true])
         #expect(c.map(\.bound) == [1, 5, 0.6, 5, 300])
         #expect(try TuningMetric.parse("fresh@1h") == .fresh(.hours(1)))
-        #expect(try TuningMetric.parse("gap") == .gap)
+    }
+
+    /// Gap closed rewarded spending nothing: asking for it is refused in one line that says what to
+    /// ask instead, as an objective and in a constraint.
+    @Test(arguments: ["gap", "gap-closed", "GAP"])
+    func gapClosedIsRefusedWithWhatToUseInstead(name: String) {
+        #expect {
+            _ = try TuningMetric.parse(name)
+        } throws: { error in
+            let message = "\(error)"
+            return message.contains("gap closed was removed") && message.contains("rewarded spending nothing")
+                && message.contains("--maximize fresh@15m --subject-to \"fetches<=2\"") && !message.contains("\n")
+        }
+        #expect(throws: TuningError.self) { try TuningConstraint.parseList("\(name)>=0.5") }
     }
 
     @Test(arguments: [
@@ -225,7 +238,7 @@ private let freshness = Objective(metric: .fresh(.minutes(15)), maximize: true)
         #expect(
             byUsers
                 == (try tune(users, family: "fixed", objective: freshness, constraints: "fetches<=5", split: .users)))
-        let trained = users.filter { Tuner.isTrainingUser($0.user) }.count
+        let trained = Tuner.trainingUsers(users.map(\.user.name)).count
         #expect(trained > 0 && trained < users.count)
     }
 

@@ -21,13 +21,16 @@ extension HTMLReport {
         let intro =
             "\(r.family) tuned by \(r.method) search to \(r.objective)\(subject); "
             + TextFormat.counted(fold.tried.count, "setting") + " tried on the training part"
-            + (r.folds.count > 1 ? " of the last of \(r.folds.count) folds" : "") + " (\(fold.label))."
+            + (r.folds.count > 1 ? " of the last of \(r.folds.count) folds" : "") + " (\(fold.label))"
+            + (r.ranking != nil && r.folds.count > 1
+                ? "; the choice is the best by the mean over all \(r.folds.count) training parts." : ".")
         return """
             <section id="tuning-section"><h2>Tuning</h2>
             <p class="headline" id="tuning-headline">\(HTML.escape(tuningHeadline(r, fold)))</p>
             <p class="caption">\(HTML.escape(intro))</p>
             \(figure(tuningScatter(fold), caption: tuningScatterCaption(fold)))
             \(tuningHeldOut(r))
+            \(tuningFolds(r))
             \(tuningGroups(fold))
             \(tuningPlatform(platform))</section>
             """
@@ -185,6 +188,68 @@ extension HTMLReport {
         return """
             <h3>Held out</h3><p class="caption">\(HTML.escape(caption))</p>
             <div class="scroll"><table id="tuning-heldout" data-rows="\(rows)"><thead><tr>\(head)</tr></thead><tbody>\(body)</tbody></table></div>
+            """
+    }
+
+    /// How the choice was tested (`div#tuning-tested`; empty for a run stored before the test
+    /// parts were counted): the split, per fold the training and test users and scored launches,
+    /// the chosen setting's test fresh rate with its interval and each constraint checked there
+    /// (`table#tuning-folds`, `data-rows`; a row `data-one-user="1"` when its test part holds one
+    /// user), then how often each constraint held, the pooled held-out interval and the warnings.
+    static func tuningFolds(_ r: TuningResult) -> String {
+        guard r.folds.contains(where: { $0.testUsers != nil }) else { return "" }
+        let checks = r.folds.first?.constraintsOnTest ?? []
+        let columns =
+            [
+                "fold", "train users", "train launches", "test users", "test launches", "tuned test fresh",
+                "95 % interval",
+            ]
+            + checks.map(\.constraint)
+        var body = ""
+        for (f, fold) in r.folds.enumerated() {
+            let interval = fold.testInterval
+            let range: String =
+                interval.flatMap { i in
+                    guard let low = i.low, let high = i.high else { return nil }
+                    return "\(percent(low)) to \(percent(high))"
+                } ?? "one test user: none"
+            let names = fold.testUserNames.map { " (\($0.joined(separator: ", ")))" } ?? ""
+            let cells =
+                [
+                    "\(f + 1)", fold.trainUsers.map { TextFormat.count($0) } ?? "–",
+                    TextFormat.count(fold.chosenTrain.scoredLaunches),
+                    (fold.testUsers.map { TextFormat.count($0) } ?? "–") + names,
+                    TextFormat.count(fold.chosenTest.scoredLaunches), percent(interval?.fresh), range,
+                ]
+                + (fold.constraintsOnTest ?? []).map { c in
+                    "\(c.held ? "held" : "missed") (\(fixed(c.value, 2)))"
+                }
+            body +=
+                "<tr\(fold.testUsers == 1 ? " data-one-user=\"1\"" : "")>"
+                + cells.map { "<td>\(HTML.escape($0))</td>" }.joined() + "</tr>"
+        }
+        var caption =
+            (r.split.map { "Split: \($0). " } ?? "")
+            + "Objective: \(r.objective)"
+            + (r.constraints.isEmpty ? "" : " subject to \(r.constraints.joined(separator: ", "))") + "."
+        if let widened = r.widened { caption += " The grid was widened: \(widened)." }
+        let lines = TuningRenderer.summaryLines(r).filter { !$0.hasPrefix("warning: ") }
+        if !lines.isEmpty {
+            caption += " " + lines.map { $0.prefix(1).uppercased() + $0.dropFirst() + "." }.joined(separator: " ")
+        }
+        for (f, fold) in r.folds.enumerated() where fold.testUsers == 1 {
+            let name = fold.testUserNames?.first.map { " (\($0))" } ?? ""
+            caption +=
+                " \(r.folds.count > 1 ? "Fold \(f + 1)'s test part" : "The test part") holds one user\(name): its "
+                + "figures are that user's alone, not other users'."
+        }
+        let warnings = (r.warnings ?? []).map {
+            "<p class=\"caption warning\">Warning: \(HTML.escape($0)).</p>"
+        }.joined()
+        let head = columns.map { "<th>\(HTML.escape($0))</th>" }.joined()
+        return """
+            <div id="tuning-tested"><h3>How it was tested</h3><p class="caption">\(HTML.escape(caption))</p>\(warnings)
+            <div class="scroll"><table id="tuning-folds" data-rows="\(r.folds.count)"><thead><tr>\(head)</tr></thead><tbody>\(body)</tbody></table></div></div>
             """
     }
 

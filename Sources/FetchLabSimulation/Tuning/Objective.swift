@@ -2,7 +2,7 @@ import FetchLabCore
 import Foundation
 
 /// A measure of a replay a tuner optimises or constrains: `fresh@15m`, `energy`, `battery`,
-/// `cellular`, `fetches`, `gap`.
+/// `cellular`, `fetches`.
 public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
     /// fresh@τ (share of scored launches), higher is better.
     case fresh(Microseconds)
@@ -14,10 +14,14 @@ public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
     case cellular
     /// Fetches per app per day.
     case fetches
-    /// Gap closed.
-    case gap
 
-    /// Parses `fresh@15m`, `energy`, `battery`, `cellular`, `fetches`, `gap`.
+    /// What `gap` (gap closed) now answers: it was removed because it rewarded spending nothing.
+    public static let gapRemoved =
+        "gap closed was removed: it rewarded spending nothing (a policy that fetches almost never closes a large share "
+        + "of a tiny gap); use --maximize fresh@15m --subject-to \"fetches<=2\" instead"
+
+    /// Parses `fresh@15m`, `energy`, `battery`, `cellular`, `fetches` (`gap` is refused with
+    /// ``gapRemoved``).
     public static func parse(_ raw: String) throws(TuningError) -> TuningMetric {
         let text = raw.lowercased().trimmingCharacters(in: .whitespaces)
         switch text {
@@ -25,7 +29,7 @@ public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
         case "battery": return .battery
         case "cellular": return .cellular
         case "fetches": return .fetches
-        case "gap", "gap-closed", "gap_closed": return .gap
+        case "gap", "gap-closed", "gap_closed", "gapclosed": throw TuningError(gapRemoved)
         default:
             if text.hasPrefix("fresh@"), let tau = Quantity.duration(String(text.dropFirst(6))),
                 tau >= .minutes(1), tau <= .hours(24)
@@ -34,7 +38,7 @@ public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
             }
             if text == "fresh" { return .fresh(.minutes(15)) }
             throw TuningError(
-                "metric '\(raw)' is not fresh@τ (e.g. fresh@15m, τ from 1m to 24h), energy, battery, cellular, fetches or gap"
+                "metric '\(raw)' is not fresh@τ (e.g. fresh@15m, τ from 1m to 24h), energy, battery, cellular or fetches"
             )
         }
     }
@@ -46,14 +50,13 @@ public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
         case .battery: "battery"
         case .cellular: "cellular"
         case .fetches: "fetches"
-        case .gap: "gap"
         }
     }
 
     /// The unit a constraint's bound is written in, for messages and tables.
     public var unit: String {
         switch self {
-        case .fresh, .gap: ""
+        case .fresh: ""
         case .energy: "J/day"
         case .battery: "%/day"
         case .cellular: "MB/day"
@@ -61,17 +64,15 @@ public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Higher is better for fresh and gap closed, lower for the costs.
+    /// Higher is better for fresh, lower for the costs.
     public var higherIsBetter: Bool {
         switch self {
-        case .fresh, .gap: true
+        case .fresh: true
         default: false
         }
     }
 
-    /// The metric's value in a policy's metrics (gap closed absent counts as 0; a fresh@τ the
-    /// replay did not report is nil).
-    /// The metric's value in a tuning summary (nil: fresh at a τ other than 15 min, or gap closed).
+    /// The metric's value in a tuning summary (nil: fresh at a τ other than 15 min).
     public func value(in s: ScoreSummary) -> Double? {
         switch self {
         case .fresh(let tau): tau == .minutes(15) ? s.fresh15 : nil
@@ -79,10 +80,10 @@ public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
         case .battery: s.batteryPercentPerDay
         case .cellular: s.cellularMBPerDay
         case .fetches: s.fetchesPerAppDay
-        case .gap: nil
         }
     }
 
+    /// The metric's value in a policy's metrics (nil: a fresh@τ the replay did not report).
     public func value(in m: PolicyMetrics) -> Double? {
         switch self {
         case .fresh(let tau):
@@ -92,7 +93,6 @@ public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
         case .battery: return m.batteryPercentPerDay
         case .cellular: return m.cellularMBPerDay
         case .fetches: return m.fetchesPerAppDay
-        case .gap: return m.shareOfPossible ?? 0
         }
     }
 

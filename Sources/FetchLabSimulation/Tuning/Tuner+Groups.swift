@@ -160,17 +160,16 @@ public struct PerAppRecommendation: Sendable, Codable, Hashable {
 extension Tuner {
     /// One app's share of a metric in the whole: fresh rates weighted by scored launches, costs
     /// per user per day by the app's pairs over the users, fetches per app per day by pairs over
-    /// all pairs (nil: gap closed, which does not add up).
+    /// all pairs.
     static func contribution(
         _ metric: TuningMetric, _ m: PolicyMetrics, pairs: Double, users: Double, allPairs: Double, allScored: Double
-    ) -> Double? {
+    ) -> Double {
         switch metric {
         case .fresh: (metric.value(in: m) ?? 0) * Double(m.scoredLaunches) / max(allScored, 1)
         case .energy: m.energyJoulesPerDay * pairs / max(users, 1)
         case .battery: m.batteryPercentPerDay * pairs / max(users, 1)
         case .cellular: m.cellularMBPerDay * pairs / max(users, 1)
         case .fetches: m.fetchesPerAppDay * pairs / max(allPairs, 1)
-        case .gap: nil
         }
     }
 
@@ -179,8 +178,7 @@ extension Tuner {
     /// and a Lagrangian sweep trades the objective against the constraints (each app takes the
     /// setting maximising its objective share minus λ times its constraint shares, for λ from 0 up
     /// over a log scale); the best combination found, feasible first, is kept. The overall choice
-    /// for every app is always a candidate. Nil when a metric does not add up (gap closed) or no
-    /// app can differ.
+    /// for every app is always a candidate. Nil when no app can differ.
     func allocate(
         _ scorer: Scorer, names: [String], global: String, constraints: [TuningConstraint]
     ) -> PerAppRecommendation? {
@@ -189,7 +187,6 @@ extension Tuner {
             [objective.metric] + constraints.map(\.metric) + [
                 .fresh(.minutes(15)), .energy, .battery, .cellular, .fetches,
             ]
-        guard !metrics.contains(.gap) else { return nil }
         let apps = base.perApp
         let users = Double(scorer.usersReplayed)
         let allPairs = Double(apps.reduce(0) { $0 + ($1.pairs ?? 0) })
@@ -211,7 +208,6 @@ extension Tuner {
                         Self.contribution(
                             $0, m, pairs: Double(app.pairs ?? 0), users: users, allPairs: allPairs, allScored: allScored
                         )
-                            ?? 0
                     }
                     return Option(name: name, shares: shares)
                 })

@@ -1,10 +1,6 @@
 import FetchLabCore
 
 extension Tuner {
-    /// Whether the replays need the reference policies (never, the oracles, the fixed
-    /// intervals): only gap closed, as the objective or in a constraint, is computed from them.
-    var needsReferences: Bool { ([objective.metric] + constraints.map(\.metric)).contains(.gap) }
-
     /// Settings per round when a grid or random search may be stopped by ``budgetSpent``: a row
     /// of the grid (every value of the last parameter, the others fixed), at least 2.
     var budgetRoundSize: Int { max(2, space.axes.last?.values.count ?? 1) }
@@ -14,7 +10,7 @@ extension Tuner {
     /// replayed. Returns whether the search was cut short. The scores do not depend on the rounds
     /// (each policy's metrics are its own), only which settings are tried.
     func scoreInRounds(
-        _ settings: inout [SearchSpace.Setting], with scorer: inout Scorer, alongside baselines: [any FetchPolicy]
+        _ settings: inout [SearchSpace.Setting], with scorer: inout Training, alongside baselines: [any FetchPolicy]
     ) throws -> Bool {
         guard let budgetSpent else {
             try scorer.score(try settings.map { try space.policy($0) }, alongside: baselines)
@@ -36,7 +32,9 @@ extension Tuner {
 
 extension Tuner {
     /// The passes over all the users a run makes, estimated before it starts (for a progress
-    /// bar): the scored span (time split), each fold's search rounds and held-out measurement.
+    /// bar): the population, each fold's search rounds and held-out measurement (a user split's
+    /// folds counted as one: leave one user out replays each user once per fold, as many passes'
+    /// worth as there are users).
     /// Exact for grid and random searches run to the end; a coordinate search is counted as one
     /// pass over the axes and a confirming one (it may take more or stop earlier), successive
     /// halving as its three rungs.
@@ -52,7 +50,7 @@ extension Tuner {
             rounds = 3
         }
         switch split {
-        case .users: return rounds + 1
+        case .users: return 1 + rounds + 1
         case .time(let trainUntil, let folds): return 1 + (trainUntil == nil ? max(1, folds) : 1) * (rounds + 1)
         }
     }

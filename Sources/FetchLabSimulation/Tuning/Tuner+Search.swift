@@ -7,7 +7,8 @@ extension Tuner {
     /// parameters repeat until one changes nothing. A setting is replayed at most once (the
     /// scorer's cache), so a second pass mostly re-reads what the first replayed.
     /// - Returns: the settings tried, in the order they were first replayed.
-    func coordinateDescent(_ scorer: inout Scorer, label: String, cutShort: inout Bool) throws -> [SearchSpace.Setting]
+    func coordinateDescent(_ scorer: inout Training, label: String, cutShort: inout Bool) throws
+        -> [SearchSpace.Setting]
     {
         var current = space.middle
         var tried = [current]
@@ -88,19 +89,22 @@ extension Tuner {
     }
 
     /// Successive halving over users: every setting is replayed on 1 user in 16, the best quarter
-    /// of them (feasible first, then the objective) on 1 user in 4, and the best quarter of those
-    /// (at least two) on every training user; a rung whose users would be fewer than
-    /// ``minRungUsers`` is left out. The cost is counted in replays of all training users (a
-    /// setting on a quarter of them costs a quarter). When ``budgetSpent`` says stop after a rung,
-    /// the rungs left are skipped and only the two best so far are replayed on all training users
-    /// (`cutShort`).
+    /// of them (feasible first, then the objective; over folds, their means) on 1 user in 4, and
+    /// the best quarter of those (at least two) on every training user; a rung whose users would be
+    /// fewer than ``minRungUsers`` is left out. The cost is counted in replays of all training users
+    /// (a setting on a quarter of them costs a quarter) of one fold. When ``budgetSpent`` says stop
+    /// after a rung, the rungs left are skipped and only the two best so far are replayed on all
+    /// training users (`cutShort`).
     /// - Returns: the settings replayed on all training users, and the cost.
     func successiveHalving(
-        _ scorer: inout Scorer, label: String, users: @escaping UserBatches, trainUser: @escaping (UserID) -> Bool,
+        _ scorer: inout Training, label: String, users: @escaping UserBatches, plans: [FoldPlan],
         cutShort: inout Bool
     ) throws -> (finalists: [SearchSpace.Setting], cost: Double) {
+        // The users who train in some fold (all of them but in a one-fold user split).
         var names: [String] = []
-        try users { batch in for h in batch where trainUser(h.user) { names.append(h.user.name) } }
+        try users { batch in
+            for h in batch where plans.contains(where: { $0.trainUser(h.user) }) { names.append(h.user.name) }
+        }
         let total = max(1, names.count)
         var candidates = space.settings
         var cost = 0.0
@@ -114,12 +118,16 @@ extension Tuner {
                 break
             }
             screenedOnce = true
-            var rung = Scorer(
-                simulator: scorer.simulator, users: users,
-                include: { trainUser($0) && Self.inRung($0.name, every: every) })
-            rung.cut = scorer.cut
-            rung.references = scorer.references
-            rung.userReplayed = scorer.userReplayed
+            var rung = Training(
+                parts: scorer.parts.map { part in
+                    var rung = Scorer(
+                        simulator: part.simulator, users: users,
+                        include: { part.include($0) && Self.inRung($0.name, every: every) })
+                    rung.cut = part.cut
+                    rung.references = part.references
+                    rung.userReplayed = part.userReplayed
+                    return rung
+                })
             progress?("\(label): \(candidates.count) settings on 1 user in \(every) (\(kept) users)")
             try rung.score(try candidates.map { try space.policy($0) })
             cost += Double(candidates.count) * Double(kept) / Double(total)

@@ -20,12 +20,17 @@ public enum TuningSplit: Sendable, Hashable {
     /// cut (nil: 70 % of the scored span); `folds` ≥ 2 makes expanding-window folds, cut after
     /// each k/(folds+1) of the span, each tested on the days up to the next cut.
     case time(trainUntil: CivilDate?, folds: Int)
-    /// Train on the users whose name hashes into the first 70 %, test on the others.
+    /// By users (those with scored launches): fewer than 2 are refused; below
+    /// ``Tuner/leaveOneOutBelow`` each user is the test part of one fold (leave one user out);
+    /// otherwise the 70 % whose names hash lowest train and the others test.
     case users
 }
 
 /// Tunes one family's parameters on training data and measures the chosen setting, and the best
-/// fixed interval chosen the same way, on held-out data.
+/// fixed interval chosen the same way, on held-out data. With several folds a setting's training
+/// score is its mean over the folds' training parts, and it is feasible when it meets the
+/// constraints on every one of them; the best feasible setting is chosen once for all folds and
+/// measured on each fold's test part, where the constraints are checked again.
 public struct Tuner: Sendable {
     /// Feeds every user to `body`, a batch at a time (the CLI reads them from the database).
     public typealias UserBatches = (_ body: ([UserHistory]) -> Void) throws -> Void
@@ -46,6 +51,9 @@ public struct Tuner: Sendable {
     public var minRungUsers = 8
     /// An app gets its own recommendation when it has at least this many scored training launches.
     public var minGroupLaunches = 100
+    /// When no setting meets the constraints on training, the grid is widened toward them at most
+    /// this many times (see ``SearchSpace/widened(cheaper:)``).
+    public var widenings = 3
     /// Called with a line of progress (a round started).
     public var progress: (@Sendable (String) -> Void)? = nil
     /// Called once per user replayed, in every pass over the users (from any thread).
@@ -54,6 +62,15 @@ public struct Tuner: Sendable {
     /// budget); the best setting found so far is still measured on held-out data. When set, grid
     /// and random searches replay their settings in rounds (``budgetRoundSize``) so they can stop.
     public var budgetSpent: (@Sendable () -> Bool)? = nil
+
+    /// Below this many users with scored launches the user split leaves one user out per fold.
+    public static let leaveOneOutBelow = 10
+    /// The bootstrap of the held-out interval: resamples and seed (fixed, so a run repeats).
+    public static let bootstrapResamples = 1_000
+    public static let bootstrapSeed: UInt64 = 1
+    /// A test part with fewer users or scored launches than these is warned about.
+    public static let fewTestUsers = 10
+    public static let fewTestLaunches = 500
 
     public init(simulator: Simulator, space: SearchSpace, objective: Objective, constraints: [TuningConstraint] = []) {
         self.simulator = simulator
@@ -82,133 +99,53 @@ public struct Tuner: Sendable {
         public var label: String
     }
 
-    /// ``run(_:)``, with the last fold's held-out part (for measuring other settings on it).
+    /// One fold before it is run: the simulators and users of its training and test parts.
+    struct FoldPlan {
+        var train: Simulator
+        var test: Simulator
+        var trainUser: (UserID) -> Bool
+        var testUser: (UserID) -> Bool
+        /// The last day training may see (the time split), nil: whole histories.
+        var trainCut: CivilDate?
+        var label: String
+    }
+
+    /// The τ of the held-out interval: the objective's when it is a fresh rate, else the
+    /// protocol's primary τ.
+    var intervalTau: Microseconds { objective.metric.tau ?? simulator.evaluation.primaryTau }
+
+    /// ``run(_:)``, with a held-out part to measure other settings on: the last fold's test days
+    /// (time split), the test users (user split) or every user (leave one user out, where each
+    /// user is the test part of its own fold).
     public func runKeepingHeldOut(_ users: @escaping UserBatches) throws -> (result: TuningResult, heldOut: HeldOutPart)
     {
         var evaluation = simulator.evaluation
         for metric in [objective.metric] + constraints.map(\.metric) {
             if let tau = metric.tau, !evaluation.taus.contains(tau) { evaluation.taus.append(tau) }
         }
+        if !evaluation.taus.contains(intervalTau) { evaluation.taus.append(intervalTau) }
         var base = simulator
         base.evaluation = evaluation
         base.perUser = false
-        var folds: [TuningFold] = []
-        var heldOut: HeldOutPart? = nil
-        switch split {
-        case .users:
-            heldOut = HeldOutPart(
-                simulator: base, includes: { !Self.isTrainingUser($0) }, label: "users: test 30 % (by name hash)")
-            folds.append(
-                try fold(
-                    users, train: base, test: base, trainUser: { Self.isTrainingUser($0) },
-                    testUser: { !Self.isTrainingUser($0) }, label: "users: train 70 %, test 30 % (by name hash)"))
-        case .time(let trainUntil, let k):
-            guard let span = try Self.scoredSpan(counting(users), evaluation: evaluation) else {
-                throw TuningError("no launch is scored (no app with enough launches past the warm-up)")
-            }
-            let first = span.lowerBound.daysSince1970
-            let last = span.upperBound.daysSince1970
-            var cuts: [Int]
-            if let trainUntil {
-                cuts = [trainUntil.daysSince1970]
-            } else {
-                let days = last - first + 1
-                cuts =
-                    k <= 1
-                    ? [first + Int((0.7 * Double(days)).rounded(.down)) - 1]
-                    : (1...k).map { first + days * $0 / (k + 1) - 1 }
-            }
-            for (i, cut) in cuts.enumerated() {
-                guard cut >= first, cut < last else {
-                    throw TuningError(
-                        "the training cut \(CivilDate(daysSince1970: cut)) leaves no training or no test days "
-                            + "(scored days \(span.lowerBound) to \(span.upperBound))")
-                }
-                var train = base
-                train.evaluation.scoredThrough = CivilDate(daysSince1970: cut)
-                if let through = evaluation.scoredThrough, through.daysSince1970 < cut {
-                    train.evaluation.scoredThrough = through
-                }
-                var test = base
-                test.evaluation.scoredFrom = CivilDate(daysSince1970: cut + 1)
-                if i + 1 < cuts.count { test.evaluation.scoredThrough = CivilDate(daysSince1970: cuts[i + 1]) }
-                let label =
-                    "train \(train.evaluation.scoredFrom.map { "\($0)" } ?? span.lowerBound.description) to "
-                    + "\(CivilDate(daysSince1970: cut)), test \(CivilDate(daysSince1970: cut + 1)) to "
-                    + "\(test.evaluation.scoredThrough ?? span.upperBound)"
-                heldOut = HeldOutPart(
-                    simulator: test, includes: { _ in true },
-                    label:
-                        "test \(CivilDate(daysSince1970: cut + 1)) to \(test.evaluation.scoredThrough ?? span.upperBound)"
-                )
-                folds.append(
-                    try fold(
-                        users, train: train, test: test, trainUser: { _ in true }, testUser: { _ in true },
-                        label: label,
-                        trainCut: train.evaluation.scoredThrough))
-            }
+        let population = try Self.population(counting(users), evaluation: evaluation)
+        guard let span = population.span else {
+            throw TuningError("no launch is scored (no app with enough launches past the warm-up)")
         }
-        let result = TuningResult(
-            family: space.family.rawValue, method: method.rawValue, objective: objective.description,
-            constraints: constraints.map(\.description), folds: folds)
-        guard let heldOut else { throw TuningError("no fold to measure on") }
-        return (result, heldOut)
-    }
-
-    /// Whether a user trains under the user split: a stable hash of the name (FNV-1a) in the first 70 %.
-    public static func isTrainingUser(_ user: UserID) -> Bool {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in user.name.utf8 {
-            h ^= UInt64(b)
-            h = h &* 0x100_0000_01b3
-        }
-        return h % 100 < 70
-    }
-
-    /// The first and last scored local day over all users (nil: nothing is scored).
-    static func scoredSpan(_ users: UserBatches, evaluation: EvaluationProtocol) throws -> ClosedRange<CivilDate>? {
-        var first: Int? = nil
-        var last: Int? = nil
-        try users { batch in
-            for h in batch {
-                guard let w = evaluation.window(of: h), !evaluation.evaluatedApps(of: h).isEmpty else { continue }
-                let a = LocalCalendar.day(w.start, offset: w.offset)
-                let b = LocalCalendar.day(w.end, offset: w.offset)
-                first = min(first ?? a, a)
-                last = max(last ?? b, b)
-            }
-        }
-        guard let first, let last else { return nil }
-        return CivilDate(daysSince1970: first)...CivilDate(daysSince1970: last)
-    }
-
-    /// Searches on the training part, then measures on the test part.
-    func fold(
-        _ users: @escaping UserBatches, train: Simulator, test: Simulator, trainUser: @escaping (UserID) -> Bool,
-        testUser: @escaping (UserID) -> Bool, label: String, trainCut: CivilDate? = nil
-    ) throws -> TuningFold {
-        var scorer = Scorer(simulator: train, users: users, include: trainUser)
-        scorer.cut = trainCut
-        scorer.references = needsReferences
-        scorer.userReplayed = userReplayed
+        let (plans, heldOut, splitText) = try self.plans(population.users, span: span, base: base)
+        // Every fold's training part, replayed together by the search.
+        var training = Training(parts: try plans.map { try trainingPart(users, plan: $0) })
+        let label = plans.count == 1 ? plans[0].label : "\(plans.count) folds"
         var cutShort = false
-        if groupUsers {
-            let activity = try Self.activity(users, include: trainUser, cut: trainCut)
-            if let thresholds = Self.tercileThresholds(Array(activity.values)) {
-                scorer.groupThresholds = thresholds
-                scorer.userGroups = activity.mapValues { Self.activityGroup($0, thresholds) }
-            }
-        }
-        // The fixed baselines ride along with the first round (the comparison replays them anyway).
-        let baselines = Self.fixedBaselines
         var tried: [SearchSpace.Setting] = []
         var replayCost: Double? = nil
         var screened: Int? = nil
+        // The fixed baselines ride along with the first round (the comparison replays them anyway).
+        let baselines = Self.fixedBaselines
         switch method {
         case .grid:
             tried = space.settings
             progress?("\(label): \(tried.count) settings")
-            cutShort = try scoreInRounds(&tried, with: &scorer, alongside: baselines)
+            cutShort = try scoreInRounds(&tried, with: &training, alongside: baselines)
         case .random:
             var rng = SplitMix64(seed: seed)
             var all = space.settings
@@ -218,108 +155,92 @@ public struct Tuner: Sendable {
             }
             tried = Array(all.prefix(max(1, samples)))
             progress?("\(label): \(tried.count) random settings")
-            cutShort = try scoreInRounds(&tried, with: &scorer, alongside: baselines)
+            cutShort = try scoreInRounds(&tried, with: &training, alongside: baselines)
         case .coordinate:
-            tried = try coordinateDescent(&scorer, label: label, cutShort: &cutShort)
+            tried = try coordinateDescent(&training, label: label, cutShort: &cutShort)
         case .halving:
             let (finalists, cost) = try successiveHalving(
-                &scorer, label: label, users: users, trainUser: trainUser, cutShort: &cutShort)
+                &training, label: label, users: users, plans: plans, cutShort: &cutShort)
             tried = finalists
             replayCost = cost
             screened = space.count
         }
-        var rows: [TriedSetting] = try tried.map { s in
-            let name = try space.name(s)
-            return row(name: name, values: space.describe(s), metrics: scorer.metrics(name))
+        // Settings that miss a constraint on a training part rank below every feasible one; when
+        // none is feasible the grid is widened toward the constraints, or the run says why not.
+        var tuner = self
+        var ranking = try tuner.ranking(tried, training)
+        var widened: String? = nil
+        if !ranking.contains(where: \.feasible) {
+            widened = try tuner.widen(&tried, &ranking, &training, label: label)
         }
-        rows.sort { rank($0) > rank($1) }
-        Self.markPareto(&rows)
-        guard let chosen = rows.first(where: { $0.feasible }) else {
-            throw TuningError(
-                "no setting tried meets \(constraints.map(\.description).joined(separator: ",")) on the training data (\(label))"
-            )
+        guard let chosen = ranking.first(where: \.feasible) else {
+            throw TuningError("no setting tried meets \(constraintList) on the training data (\(label))")
         }
-        let fixedRows = Self.fixedBaselines.map { row(name: $0.name, values: "", metrics: scorer.metrics($0.name)) }
-        let bestFixed = fixedRows.filter { $0.feasible }.max { rank($0) < rank($1) }
-        // Per app and per group of users: the best tried setting on that part of the training data.
-        let picks = groupPicks(scorer, names: rows.map(\.name))
-        // Held out: the chosen setting, the best fixed interval and every group's pick, in one comparison.
-        var held = Scorer(simulator: test, users: users, include: testUser)
-        held.references = needsReferences
-        held.userReplayed = userReplayed
-        if let thresholds = scorer.groupThresholds {
-            // The time split keeps each user's group from the training days; held-out users are
-            // grouped by the training users' thresholds.
-            held.userGroups =
-                trainCut != nil
-                ? scorer.userGroups
-                : try Self.activity(users, include: testUser, cut: nil).mapValues { Self.activityGroup($0, thresholds) }
+        let fixedRows = baselines.map { row(name: $0.name, values: "", metrics: training.metrics($0.name)) }
+        let bestFixed = fixedRows.filter(\.feasible).max { rank($0) < rank($1) }
+        var folds: [TuningFold] = []
+        var tallies: [[String: (fresh: Int, scored: Int)]] = []
+        for (i, plan) in plans.enumerated() {
+            var (fold, userTally) = try tuner.measure(
+                plan, training: &training.parts[i], settings: tried, chosen: chosen.name, bestFixed: bestFixed?.name,
+                users: users)
+            fold.replayCost = replayCost ?? Double(fold.replays)
+            fold.screened = screened ?? tried.count
+            fold.cutShort = cutShort ? true : nil
+            folds.append(fold)
+            tallies.append(userTally)
         }
-        let chosenPolicy = try PolicyRegistry.parse(chosen.name)[0]
-        var others = try bestFixed.map { try PolicyRegistry.parse($0.name) } ?? []
-        for pick in picks where pick.name != chosen.name { others += try PolicyRegistry.parse(pick.name) }
-        // Per app: the settings chosen together on train, replayed as one policy.
-        // The sum of the apps' figures misses how their fetches share the radio once combined, so
-        // the combination is replayed on train and, while it misses a cost bound, chosen again
-        // under that bound scaled by how far the sum fell short (at most four times).
-        var perApp: PerAppRecommendation? = nil
-        var perAppPolicy: PerAppPolicy? = nil
-        var bounds = constraints
-        for _ in 0..<4 {
-            guard
-                var recommendation = allocate(scorer, names: rows.map(\.name), global: chosen.name, constraints: bounds)
-            else { break }
-            var parts: [String: any FetchPolicy] = [:]
-            for a in recommendation.assignments { parts[a.app] = try PolicyRegistry.parse(a.setting)[0] }
-            let policy = PerAppPolicy(assignments: parts, fallback: chosenPolicy)
-            try scorer.score([], alongside: [policy])
-            let replayed = scorer.metrics(policy.name)
-            recommendation.policy = policy.name
-            recommendation.train = summary(replayed)
-            recommendation.feasibleOnTrain = constraints.allSatisfy { $0.holds($0.metric.value(in: replayed)) }
-            perApp = recommendation
-            perAppPolicy = policy
-            if recommendation.feasibleOnTrain { break }
-            for (i, c) in bounds.enumerated() {
-                guard let actual = c.metric.value(in: replayed),
-                    let estimated = c.metric.value(in: recommendation.trainEstimate),
-                    !constraints[i].holds(actual), actual != 0
-                else { continue }
-                bounds[i].bound = c.bound * estimated / actual
+        var pooled: [String: (fresh: Int, scored: Int)] = [:]
+        for tally in tallies {
+            for (user, t) in tally {
+                let sum = pooled[user] ?? (0, 0)
+                pooled[user] = (sum.fresh + t.fresh, sum.scored + t.scored)
             }
         }
-        if let perAppPolicy { others.append(perAppPolicy) }
-        try held.score([chosenPolicy], alongside: others)
-        if let policy = perAppPolicy { perApp?.test = summary(held.metrics(policy.name)) }
-        /// A part's row: `policy`'s figures on the part's held-out launches against the overall choice's.
-        func recommendation(
-            _ kind: GroupRecommendation.Kind, _ group: String, chosen name: String, policy: String, train: PolicyMetrics
-        ) -> GroupRecommendation? {
-            guard let mine = held.group(kind, group, of: policy), let global = held.group(kind, group, of: chosen.name)
-            else { return nil }
-            let test = summary(mine)
-            let globalTest = summary(global)
-            return GroupRecommendation(
-                kind: kind, group: group, chosen: name, chosenTrain: summary(train), chosenTest: test,
-                globalTest: globalTest,
-                bestFixedTest: bestFixed.flatMap { held.group(kind, group, of: $0.name) }.map(summary),
-                gain: objective.score(test.objective) - objective.score(globalTest.objective))
+        let result = TuningResult(
+            family: space.family.rawValue, method: method.rawValue, objective: objective.description,
+            constraints: constraints.map(\.description), folds: folds, split: splitText,
+            ranking: Self.markedPareto(ranking), chosen: chosen.name, bestFixed: bestFixed?.name,
+            heldOut: HeldOutInterval.bootstrap(
+                pooled.keys.sorted().map { pooled[$0]! }, tau: intervalTau, resamples: Self.bootstrapResamples,
+                seed: Self.bootstrapSeed),
+            widened: widened, warnings: Self.warnings(folds))
+        return (result, heldOut)
+    }
+
+    /// The constraints as the user wrote them, for messages (`fetches<=2/app/day,battery<=1%/day`).
+    var constraintList: String { constraints.map(\.description).joined(separator: ",") }
+
+    /// A fold's training part, with its users grouped by activity.
+    func trainingPart(_ users: @escaping UserBatches, plan: FoldPlan) throws -> Scorer {
+        var scorer = Scorer(simulator: plan.train, users: users, include: plan.trainUser)
+        scorer.cut = plan.trainCut
+        scorer.userReplayed = userReplayed
+        if groupUsers {
+            let activity = try Self.activity(users, include: plan.trainUser, cut: plan.trainCut)
+            if let thresholds = Self.tercileThresholds(Array(activity.values)) {
+                scorer.groupThresholds = thresholds
+                scorer.userGroups = activity.mapValues { Self.activityGroup($0, thresholds) }
+            }
         }
-        let appRows = (perApp?.assignments ?? []).compactMap { a -> GroupRecommendation? in
-            guard let policy = perAppPolicy, let train = scorer.group(.app, a.app, of: a.setting) else { return nil }
-            return recommendation(.app, a.app, chosen: a.setting, policy: policy.name, train: train)
+        return scorer
+    }
+
+    /// The settings tried as rows ranked by their mean over the training parts.
+    func ranking(_ tried: [SearchSpace.Setting], _ training: Training) throws -> [TriedSetting] {
+        var rows = try tried.map { s in
+            let name = try space.name(s)
+            return row(name: name, values: space.describe(s), metrics: training.metrics(name))
         }
-        let groups =
-            appRows
-            + picks.compactMap { recommendation(.users, $0.group, chosen: $0.name, policy: $0.name, train: $0.train) }
-        return TuningFold(
-            label: label, tried: rows, chosen: chosen.name, bestFixed: bestFixed?.name,
-            chosenTrain: chosen.train, bestFixedTrain: bestFixed?.train,
-            chosenTest: summary(held.metrics(chosen.name)),
-            bestFixedTest: bestFixed.map { summary(held.metrics($0.name)) },
-            replays: scorer.replays, replayCost: replayCost ?? Double(scorer.replays),
-            screened: screened ?? tried.count,
-            groups: groups, perApp: perApp, cutShort: cutShort ? true : nil)
+        rows.sort { rank($0) > rank($1) }
+        return rows
+    }
+
+    /// `rows` with the Pareto front marked.
+    static func markedPareto(_ rows: [TriedSetting]) -> [TriedSetting] {
+        var out = rows
+        markPareto(&out)
+        return out
     }
 
     func summary(_ m: PolicyMetrics) -> ScoreSummary {
@@ -331,8 +252,18 @@ public struct Tuner: Sendable {
     }
 
     func row(name: String, values: String, metrics m: PolicyMetrics) -> TriedSetting {
-        let violation = constraints.reduce(0) { $0 + $1.violation($1.metric.value(in: m)) }
-        var row = TriedSetting(name: name, values: values, train: summary(m), feasible: violation == 0, pareto: false)
+        row(name: name, values: values, metrics: [m])
+    }
+
+    /// A setting's row over the training parts: the mean of its figures; feasible when it meets
+    /// every constraint on every part; its violation the mean of the parts' (summed relative to
+    /// each bound).
+    func row(name: String, values: String, metrics parts: [PolicyMetrics]) -> TriedSetting {
+        let violations = parts.map { m in constraints.reduce(0) { $0 + $1.violation($1.metric.value(in: m)) } }
+        let violation = violations.reduce(0, +) / Double(max(1, violations.count))
+        var row = TriedSetting(
+            name: name, values: values, train: ScoreSummary.mean(parts.map(summary)),
+            feasible: violations.allSatisfy { $0 == 0 }, pareto: false)
         row.violation = violation
         return row
     }
@@ -359,6 +290,10 @@ public struct Tuner: Sendable {
         rank(row(name: name, values: "", metrics: m))
     }
 
+    func rank(_ parts: [PolicyMetrics], name: String) -> Rank {
+        rank(row(name: name, values: "", metrics: parts))
+    }
+
     /// Marks the settings no other setting beats on fresh@15m, energy and cellular at once.
     static func markPareto(_ rows: inout [TriedSetting]) {
         for i in rows.indices {
@@ -374,71 +309,6 @@ public struct Tuner: Sendable {
                 return noWorse && better
             }
         }
-    }
-}
-
-/// Replays policies over the users of one split, each canonical name at most once.
-struct Scorer {
-    let simulator: Simulator
-    let users: Tuner.UserBatches
-    let include: (UserID) -> Bool
-    /// The last local day the training part may see: each history is cut at the following local
-    /// midnight before it is replayed, so no later event (nor its count of launches, which picks
-    /// the evaluated apps) reaches selection.
-    var cut: CivilDate? = nil
-    /// The group of each user, by name (empty: no groups of users).
-    var userGroups: [String: String] = [:]
-    /// The launches per day that part light, moderate and heavy users (nil: users not grouped).
-    var groupThresholds: (Double, Double)? = nil
-    var cache: [String: PolicyResult] = [:]
-    /// Users replayed (the last comparison's).
-    var usersReplayed = 0
-    /// Settings replayed (cache misses of counted rounds).
-    var replays = 0
-    /// Also replay the reference policies (gap closed needs them).
-    var references = true
-    var userReplayed: (@Sendable () -> Void)? = nil
-
-    init(simulator: Simulator, users: @escaping Tuner.UserBatches, include: @escaping (UserID) -> Bool) {
-        self.simulator = simulator
-        self.users = users
-        self.include = include
-    }
-
-    /// Replays the policies not yet in the cache, and the uncounted `others` (baselines) with them,
-    /// all in one comparison (users loaded once); ``replays`` counts the first ones.
-    mutating func score(_ policies: [any FetchPolicy], alongside others: [any FetchPolicy] = []) throws {
-        var missing: [any FetchPolicy] = []
-        var names = Set<String>()
-        for p in policies where cache[p.name] == nil && names.insert(p.name).inserted { missing.append(p) }
-        let counted = missing.count
-        for p in others where cache[p.name] == nil && names.insert(p.name).inserted { missing.append(p) }
-        guard !missing.isEmpty else { return }
-        var run = simulator.comparison(policies: missing, references: references)
-        if !userGroups.isEmpty { run.userGroups = userGroups }
-        let include = self.include
-        let cut = self.cut
-        let userReplayed = self.userReplayed
-        try users { batch in
-            let kept = batch.filter { include($0.user) }
-            for _ in kept.count..<batch.count { userReplayed?() }
-            let prepare: (@Sendable (UserHistory) -> UserHistory)? =
-                cut.map { day in { @Sendable history in Tuner.cut(history, at: day) } }
-            run.add(kept, progress: userReplayed, prepare: prepare)
-        }
-        let report = run.report()
-        for (p, result) in zip(missing, report.policies) { cache[p.name] = result }
-        usersReplayed = report.settings.users
-        replays += counted
-    }
-
-    func metrics(_ name: String) -> PolicyMetrics { cache[name]!.metrics }
-
-    /// A policy's metrics over one app or one group of users (nil: not in this part).
-    func group(_ kind: GroupRecommendation.Kind, _ group: String, of name: String) -> PolicyMetrics? {
-        guard let result = cache[name] else { return nil }
-        let groups = kind == .app ? result.perApp : result.perGroup ?? []
-        return groups.first { $0.name == group }?.metrics
     }
 }
 

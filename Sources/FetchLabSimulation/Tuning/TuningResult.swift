@@ -1,11 +1,79 @@
-/// What a tuning run found: per fold, the settings tried with their training scores, the chosen
-/// setting and the best fixed interval, and both measured on held-out data.
+/// What a tuning run found: the settings tried ranked by their mean over the folds' training
+/// parts, the one chosen and the best fixed interval, and per fold their training scores and both
+/// measured on the fold's held-out part, with the constraints checked there.
 public struct TuningResult: Sendable, Codable, Hashable {
     public var family: String
     public var method: String
     public var objective: String
     public var constraints: [String]
     public var folds: [TuningFold]
+    /// How the data was split and how the setting was chosen, in words (nil: a run stored before
+    /// it was said).
+    public var split: String? = nil
+    /// Every setting tried, ranked by its mean over the folds' training parts (feasible: within the
+    /// constraints on every training part; the figures are the means, `scored_launches` their sum).
+    /// The choice is its first feasible setting. Nil: a run stored before the choice was made over folds.
+    public var ranking: [TriedSetting]? = nil
+    /// The setting chosen by ``ranking`` (the same on every fold), and the best fixed interval
+    /// chosen the same way (nil: none within the constraints).
+    public var chosen: String? = nil
+    public var bestFixed: String? = nil
+    /// The chosen setting's fresh rate over all the folds' test parts (every fold's test launches
+    /// pooled, each user's summed), with a bootstrap interval over the test users.
+    public var heldOut: HeldOutInterval? = nil
+    /// When no setting of the grid met the constraints on training: how it was widened.
+    public var widened: String? = nil
+    /// One line each: test parts too small to trust (fewer than 10 users or 500 scored launches).
+    public var warnings: [String]? = nil
+
+    public init(
+        family: String, method: String, objective: String, constraints: [String], folds: [TuningFold],
+        split: String? = nil, ranking: [TriedSetting]? = nil, chosen: String? = nil, bestFixed: String? = nil,
+        heldOut: HeldOutInterval? = nil, widened: String? = nil, warnings: [String]? = nil
+    ) {
+        self.family = family
+        self.method = method
+        self.objective = objective
+        self.constraints = constraints
+        self.folds = folds
+        self.split = split
+        self.ranking = ranking
+        self.chosen = chosen
+        self.bestFixed = bestFixed
+        self.heldOut = heldOut
+        self.widened = widened
+        self.warnings = warnings
+    }
+
+    /// The held-out objective of each fold's own pick over the folds (nil: not measured): an
+    /// estimate no test part informed, of what choosing on a training part gives on unseen data.
+    public var ownPicksTest: Spread? {
+        let values = folds.compactMap { $0.ownPickTest?.objective }
+        return values.count == folds.count && !values.isEmpty ? Spread(values) : nil
+    }
+
+    /// Per constraint, on how many folds' test parts the folds' own picks met it (empty: not measured).
+    public var ownPicksConstraintsHeld: [ConstraintTally] {
+        let checked = folds.compactMap(\.ownPickConstraintsOnTest)
+        guard checked.count == folds.count, let first = checked.first else { return [] }
+        return first.indices.map { i in
+            ConstraintTally(
+                constraint: first[i].constraint, held: checked.filter { $0.indices.contains(i) && $0[i].held }.count,
+                folds: checked.count)
+        }
+    }
+
+    /// Per constraint, on how many folds' test parts the chosen setting met it (folds measured
+    /// before constraints were checked on test count as not checked: none).
+    public var constraintsHeld: [ConstraintTally] {
+        let checked = folds.compactMap(\.constraintsOnTest)
+        guard let first = checked.first else { return [] }
+        return first.indices.map { i in
+            ConstraintTally(
+                constraint: first[i].constraint, held: checked.filter { $0.indices.contains(i) && $0[i].held }.count,
+                folds: checked.count)
+        }
+    }
 
     /// Settings replayed by the search, over all folds (the fixed baselines and the held-out
     /// measurement not included).
@@ -62,10 +130,28 @@ public struct TuningFold: Sendable, Codable, Hashable {
     public var perApp: PerAppRecommendation? = nil
     /// true when a time budget stopped the search before it finished (nil: it finished).
     public var cutShort: Bool? = nil
+    /// Users with scored launches in the training part and in the test part (nil: a run stored
+    /// before they were counted).
+    public var trainUsers: Int? = nil
+    public var testUsers: Int? = nil
+    /// The test users' names, when there are at most ten.
+    public var testUserNames: [String]? = nil
+    /// Each constraint checked on the chosen setting's test figures.
+    public var constraintsOnTest: [ConstraintCheck]? = nil
+    /// The chosen setting's test fresh rate with its bootstrap interval over this fold's test users.
+    public var testInterval: HeldOutInterval? = nil
+    /// The setting this fold's training part alone ranks first (feasible there), its test figures
+    /// and the constraints checked on them: unlike the choice over all folds, it never saw this
+    /// fold's test part (nil: a run stored before it was measured).
+    public var ownPick: String? = nil
+    public var ownPickTest: ScoreSummary? = nil
+    public var ownPickConstraintsOnTest: [ConstraintCheck]? = nil
 
     enum CodingKeys: String, CodingKey {
         case label, tried, chosen, bestFixed, chosenTrain, bestFixedTrain, chosenTest, bestFixedTest, replays, groups
         case perApp, replayCost, screened, cutShort
+        case trainUsers, testUsers, testUserNames, constraintsOnTest, testInterval
+        case ownPick, ownPickTest, ownPickConstraintsOnTest
     }
 
     public init(
@@ -107,6 +193,14 @@ public struct TuningFold: Sendable, Codable, Hashable {
         groups = try c.decodeIfPresent([GroupRecommendation].self, forKey: .groups) ?? []
         perApp = try c.decodeIfPresent(PerAppRecommendation.self, forKey: .perApp)
         cutShort = try c.decodeIfPresent(Bool.self, forKey: .cutShort)
+        trainUsers = try c.decodeIfPresent(Int.self, forKey: .trainUsers)
+        testUsers = try c.decodeIfPresent(Int.self, forKey: .testUsers)
+        testUserNames = try c.decodeIfPresent([String].self, forKey: .testUserNames)
+        constraintsOnTest = try c.decodeIfPresent([ConstraintCheck].self, forKey: .constraintsOnTest)
+        testInterval = try c.decodeIfPresent(HeldOutInterval.self, forKey: .testInterval)
+        ownPick = try c.decodeIfPresent(String.self, forKey: .ownPick)
+        ownPickTest = try c.decodeIfPresent(ScoreSummary.self, forKey: .ownPickTest)
+        ownPickConstraintsOnTest = try c.decodeIfPresent([ConstraintCheck].self, forKey: .ownPickConstraintsOnTest)
     }
 }
 
@@ -159,5 +253,15 @@ public struct ScoreSummary: Sendable, Codable, Hashable {
     enum CodingKeys: String, CodingKey {
         case objective, energyJoulesPerDay, batteryPercentPerDay, cellularMBPerDay, fetchesPerAppDay, scoredLaunches
         case fresh15 = "fresh_15m"
+    }
+
+    /// The mean of every figure over `summaries` (one per fold), the scored launches summed.
+    static func mean(_ summaries: [ScoreSummary]) -> ScoreSummary {
+        let n = Double(max(1, summaries.count))
+        func mean(_ key: KeyPath<ScoreSummary, Double>) -> Double { summaries.reduce(0) { $0 + $1[keyPath: key] } / n }
+        return ScoreSummary(
+            objective: mean(\.objective), fresh15: mean(\.fresh15), energyJoulesPerDay: mean(\.energyJoulesPerDay),
+            batteryPercentPerDay: mean(\.batteryPercentPerDay), cellularMBPerDay: mean(\.cellularMBPerDay),
+            fetchesPerAppDay: mean(\.fetchesPerAppDay), scoredLaunches: summaries.reduce(0) { $0 + $1.scoredLaunches })
     }
 }

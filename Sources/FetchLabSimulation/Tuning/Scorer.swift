@@ -1,0 +1,92 @@
+import FetchLabCore
+
+/// The training parts of every fold, replayed together: each setting on every part.
+struct Training {
+    var parts: [Scorer]
+
+    /// Replays the policies not yet replayed on every part (see ``Scorer/score(_:alongside:)``).
+    mutating func score(_ policies: [any FetchPolicy], alongside others: [any FetchPolicy] = []) throws {
+        for i in parts.indices { try parts[i].score(policies, alongside: others) }
+    }
+
+    /// A policy's metrics on each part.
+    func metrics(_ name: String) -> [PolicyMetrics] { parts.map { $0.metrics(name) } }
+}
+
+/// Replays policies over the users of one split, each canonical name at most once.
+struct Scorer {
+    let simulator: Simulator
+    let users: Tuner.UserBatches
+    let include: (UserID) -> Bool
+    /// The last local day the training part may see: each history is cut at the following local
+    /// midnight before it is replayed, so no later event (nor its count of launches, which picks
+    /// the evaluated apps) reaches selection.
+    var cut: CivilDate? = nil
+    /// The group of each user, by name (empty: no groups of users).
+    var userGroups: [String: String] = [:]
+    /// The launches per day that part light, moderate and heavy users (nil: users not grouped).
+    var groupThresholds: (Double, Double)? = nil
+    var cache: [String: PolicyResult] = [:]
+    /// Users replayed (the last comparison's).
+    var usersReplayed = 0
+    /// Settings replayed (cache misses of counted rounds).
+    var replays = 0
+    /// Also replay the reference policies (never, the fixed intervals, the oracles): no tuning
+    /// metric needs them.
+    var references = false
+    var userReplayed: (@Sendable () -> Void)? = nil
+    /// Users with a scored launch (the last comparison's).
+    var scoredUsers = 0
+    /// Keep each policy's ``UserTally`` figures (its fresh launches per τ) per user in ``tallies``.
+    var keepsTallies = false
+    var tallies: [String: [(user: String, scored: Int, fresh: [Int])]] = [:]
+
+    init(simulator: Simulator, users: @escaping Tuner.UserBatches, include: @escaping (UserID) -> Bool) {
+        self.simulator = simulator
+        self.users = users
+        self.include = include
+    }
+
+    /// Replays the policies not yet in the cache, and the uncounted `others` (baselines) with them,
+    /// all in one comparison (users loaded once); ``replays`` counts the first ones.
+    mutating func score(_ policies: [any FetchPolicy], alongside others: [any FetchPolicy] = []) throws {
+        var missing: [any FetchPolicy] = []
+        var names = Set<String>()
+        for p in policies where cache[p.name] == nil && names.insert(p.name).inserted { missing.append(p) }
+        let counted = missing.count
+        for p in others where cache[p.name] == nil && names.insert(p.name).inserted { missing.append(p) }
+        guard !missing.isEmpty else { return }
+        var run = simulator.comparison(policies: missing, references: references)
+        run.tallyUsers = true
+        if !userGroups.isEmpty { run.userGroups = userGroups }
+        let include = self.include
+        let cut = self.cut
+        let userReplayed = self.userReplayed
+        try users { batch in
+            let kept = batch.filter { include($0.user) }
+            for _ in kept.count..<batch.count { userReplayed?() }
+            let prepare: (@Sendable (UserHistory) -> UserHistory)? =
+                cut.map { day in { @Sendable history in Tuner.cut(history, at: day) } }
+            run.add(kept, progress: userReplayed, prepare: prepare)
+        }
+        let report = run.report()
+        for (p, result) in zip(missing, report.policies) { cache[p.name] = result }
+        usersReplayed = report.settings.users
+        scoredUsers = run.userTallies.filter { $0.scored > 0 }.count
+        if keepsTallies {
+            for (i, p) in missing.enumerated() {
+                tallies[p.name] = run.userTallies.map { ($0.user, $0.scored, $0.fresh[i]) }
+            }
+        }
+        replays += counted
+    }
+
+    func metrics(_ name: String) -> PolicyMetrics { cache[name]!.metrics }
+
+    /// A policy's metrics over one app or one group of users (nil: not in this part).
+    func group(_ kind: GroupRecommendation.Kind, _ group: String, of name: String) -> PolicyMetrics? {
+        guard let result = cache[name] else { return nil }
+        let groups = kind == .app ? result.perApp : result.perGroup ?? []
+        return groups.first { $0.name == group }?.metrics
+    }
+}
