@@ -25,8 +25,9 @@ extension Tuner {
                 let text =
                     "leave one user out: \(names.count) users (fewer than \(Self.leaveOneOutBelow)), each the test part of "
                     + "one fold and a training user of the others; the setting is chosen by its mean over the folds' "
-                    + "training parts, so each user's test figures come from a choice the other users' folds made with "
-                    + "that user among their training users"
+                    + "test parts (within the constraints on every one), so the chosen setting's test figures informed "
+                    + "the choice: each fold's own pick, chosen on its training users alone, is the estimate for users "
+                    + "never seen"
                 return (
                     plans,
                     HeldOutPart(
@@ -92,8 +93,9 @@ extension Tuner {
                 plans.count == 1
                 ? "by time: train on the scored days through the cut, test on the days after it"
                 : "by time: \(plans.count) expanding-window folds; the setting is chosen by its mean over the folds' "
-                    + "training parts (within the constraints on every one); a fold's test days are training days of "
-                    + "the later folds, so only the last fold's test days are unseen by the choice"
+                    + "test parts (within the constraints on every one), so the chosen setting's test figures informed "
+                    + "the choice: each fold's own pick, chosen on its training days alone, is the estimate for days "
+                    + "never seen"
             return (plans, heldOut, text)
         }
     }

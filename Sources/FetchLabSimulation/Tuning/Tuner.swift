@@ -173,8 +173,31 @@ public struct Tuner: Sendable {
         if !ranking.contains(where: \.feasible) {
             widened = try tuner.widen(&tried, &ranking, &training, label: label)
         }
-        guard let chosen = ranking.first(where: \.feasible) else {
+        guard let trainingChoice = ranking.first(where: \.feasible) else {
             throw TuningError("no setting tried meets \(constraintList) on the training data (\(label))")
+        }
+        // With several folds the choice is cross-validated: every setting tried is replayed on each
+        // fold's test part and the best mean over them wins, among the settings within the
+        // constraints on every test part. Each fold's own pick (its training part's best) measured
+        // on its test part stays the estimate no test part informed.
+        var chosen = trainingChoice
+        var choiceWarnings: [String] = []
+        if plans.count > 1 {
+            var validation = Training(
+                parts: plans.map { plan in
+                    var part = Scorer(simulator: plan.test, users: users, include: plan.testUser)
+                    part.userReplayed = userReplayed
+                    return part
+                })
+            try validation.score(try tried.map { try space.policy($0) })
+            let byTest = try tuner.ranking(tried, validation)
+            if let best = byTest.first(where: \.feasible) {
+                chosen = ranking.first { $0.name == best.name } ?? trainingChoice
+            } else {
+                choiceWarnings.append(
+                    "no setting tried met \(constraintList) on every fold's test part: the choice is the best mean "
+                        + "over the training parts, \(trainingChoice.name)")
+            }
         }
         let fixedRows = baselines.map { row(name: $0.name, values: "", metrics: training.metrics($0.name)) }
         let bestFixed = fixedRows.filter(\.feasible).max { rank($0) < rank($1) }
@@ -204,7 +227,7 @@ public struct Tuner: Sendable {
             heldOut: HeldOutInterval.bootstrap(
                 pooled.keys.sorted().map { pooled[$0]! }, tau: intervalTau, resamples: Self.bootstrapResamples,
                 seed: Self.bootstrapSeed),
-            widened: widened, warnings: Self.warnings(folds))
+            widened: widened, warnings: choiceWarnings + Self.warnings(folds))
         return (result, heldOut)
     }
 
