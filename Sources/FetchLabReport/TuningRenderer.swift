@@ -94,7 +94,7 @@ public enum TuningRenderer {
                         + "constraints on every one):"))
             out.append(triedTable(ranking))
             out.append(.line("* on the Pareto front of fresh@15m, energy and cellular (mean over the training parts)"))
-            out.append(.line(chosenLine(chosen: r.chosen ?? "", bestFixed: r.bestFixed)))
+            out.append(.line(chosenLine(chosen: r.chosen ?? "", bestFixed: r.bestFixed, overFolds: true)))
         }
         for (f, fold) in r.folds.enumerated() {
             out.append(.line(""))
@@ -166,9 +166,13 @@ public enum TuningRenderer {
         return out
     }
 
-    /// `chosen on train: X; best fixed interval tuned the same way: Y`.
-    static func chosenLine(chosen: String, bestFixed: String?) -> String {
-        "chosen on train: \(chosen); best fixed interval tuned the same way: "
+    /// `chosen on train: X; best fixed interval tuned the same way: Y` (over folds: `chosen by the
+    /// mean over the folds' test parts: X; best fixed interval on the training parts: Y`).
+    static func chosenLine(chosen: String, bestFixed: String?, overFolds: Bool = false) -> String {
+        (overFolds
+            ? "chosen by the mean over the folds' test parts (within the constraints on every one): \(chosen); "
+                + "best fixed interval on the training parts: "
+            : "chosen on train: \(chosen); best fixed interval tuned the same way: ")
             + (bestFixed ?? "none meets the constraints")
     }
 
