@@ -187,7 +187,7 @@ import Testing
         #expect(try Self.attribute("fixed", of: "budget-curve", in: html) == 2)
         #expect(try Self.attribute("budgets", of: "budget-table", in: html) == 5)
         #expect(html.contains("<th scope=\"row\">clairvoyant bound</th>"))
-        #expect(html.contains("share 0.50 — predictive(15m,0.55)"))
+        #expect(html.contains("<small>+10.0 pts, share 0.50 · predictive(15m,0.55)</small>"))
     }
 
     @Test func thePageFetchesNothing() {

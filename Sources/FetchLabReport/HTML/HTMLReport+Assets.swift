@@ -64,7 +64,8 @@ extension HTMLReport {
             .fixed-curve { fill: none; stroke: var(--muted, #888); stroke-width: 2; }
             .never-line { stroke: var(--muted, #888); stroke-width: 1; stroke-dasharray: 2 3; }
             .budget-mark { stroke: var(--muted, #888); stroke-width: 0.5; opacity: 0.5; }
-            #budget-table td { text-align: right; white-space: nowrap; }
+            #budget-table td { text-align: right; white-space: nowrap; vertical-align: top; }
+            #budget-table td small { color: var(--muted, #888); font-size: 0.8em; }
             .curve { fill: none; stroke-width: 2; }
             .dash1 { stroke-dasharray: 6 3; } .dash2 { stroke-dasharray: 2 3; } .dash3 { stroke-dasharray: 8 3 2 3; }
             .bar-never { fill: var(--muted); }

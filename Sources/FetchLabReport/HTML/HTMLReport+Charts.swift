@@ -49,7 +49,8 @@ extension HTMLReport {
         }
         body += legend(picks.families, picks, x: frame.x0, y: frame.height + 10, width: frame.x1 - frame.x0)
         let svg = svg(
-            id: "pareto", width: frame.width, height: frame.height + 16,
+            id: "pareto", width: frame.width,
+            height: frame.height + legendHeight(picks.families, width: frame.x1 - frame.x0),
             data: [("points", ps.count), ("front", front.count)],
             title: "\(picks.tauText) against energy per day, every policy; the Pareto front joined", body)
         return """
@@ -134,8 +135,13 @@ extension HTMLReport {
                 "<g class=\"family\" data-family=\"\(HTML.escape(line.family))\"><polyline class=\"curve s\(c)\" "
                 + "points=\"\(SVGChart.points(xy))\"><title>\(HTML.escape(line.family))</title></polyline></g>"
         }
+        // The oracles are what the bound stands for: not drawn as points.
         var drawn = 0
-        for p in ps where p.metrics.fetchesPerAppDay >= low && p.metrics.fetchesPerAppDay <= high {
+        var shown: [String] = []
+        for p in ps where !CompareRenderer.isClairvoyant(p) && p.metrics.fetchesPerAppDay >= low
+            && p.metrics.fetchesPerAppDay <= high
+        {
+            if !shown.contains(p.family) { shown.append(p.family) }
             drawn += 1
             let tip =
                 "\(p.name): \(picks.tauText) \(percent(picks.fresh(p))) at \(fixed(p.metrics.fetchesPerAppDay, 2)) fetches/app/day"
@@ -145,9 +151,9 @@ extension HTMLReport {
                 "<circle class=\"pt f\(picks.colour(p.family))\" cx=\"\(n(x.position(p.metrics.fetchesPerAppDay)))\" "
                 + "cy=\"\(n(y.position(picks.fresh(p))))\" r=\"4\"><title>\(HTML.escape(tip))</title></circle>"
         }
-        body += legend(picks.families, picks, x: frame.x0, y: frame.height + 10, width: frame.x1 - frame.x0)
+        body += legend(shown, picks, x: frame.x0, y: frame.height + 10, width: frame.x1 - frame.x0)
         let chart = svg(
-            id: "budget-curve", width: frame.width, height: frame.height + 16,
+            id: "budget-curve", width: frame.width, height: frame.height + legendHeight(shown, width: frame.x1 - frame.x0),
             data: [("lines", lines.count), ("points", drawn), ("bound", bound.count), ("fixed", fixedCurve.count)],
             title: "\(picks.tauText) against fetches per app per day: the clairvoyant bound, fixed intervals, each family's front",
             body)
@@ -170,11 +176,17 @@ extension HTMLReport {
         guard !curve.isEmpty else { return "" }
         let families = Array(Set(curve.flatMap { $0.families.keys })).sorted()
         var head = "<tr><th>\(HTML.escape("fresh@" + CompareRenderer.minutes(r.settings.tauMinutes)))</th>"
-        for p in curve { head += "<th>\(HTML.escape(CompareRenderer.budgetText(p.budget))) fetches/app/day</th>" }
+        for p in curve { head += "<th>\(HTML.escape(CompareRenderer.budgetText(p.budget)))/app/day</th>" }
         head += "</tr>"
+        /// A cell's first line, and its second (after a line break) in small type.
+        func cell(_ text: String) -> String {
+            let lines = text.split(separator: "\n", maxSplits: 1).map(String.init)
+            return "<td>\(HTML.escape(lines[0]))"
+                + (lines.count > 1 ? "<br><small>\(HTML.escape(lines[1]))</small>" : "") + "</td>"
+        }
         func row(_ name: String, _ cells: [String], cls: String = "") -> String {
             "<tr\(cls.isEmpty ? "" : " class=\"\(cls)\"")><th scope=\"row\">\(HTML.escape(name))</th>"
-                + cells.map { "<td>\(HTML.escape($0))</td>" }.joined() + "</tr>"
+                + cells.map(cell).joined() + "</tr>"
         }
         var body = row("clairvoyant bound", curve.map { percent($0.bound) }, cls: "bound")
         for f in families {
@@ -184,10 +196,10 @@ extension HTMLReport {
                     guard let v = p.families[f] else { return "–" }
                     var cell = percent(v.fresh)
                     if let i = v.freshInterval { cell += String(format: " [%.1f–%.1f]", i.low * 100, i.high * 100) }
-                    cell += String(format: ", %+.1f pts", v.gainVsFixed * 100)
-                    if let s = v.shareOfPossible { cell += String(format: ", share %.2f", s) }
-                    cell += v.policy.map { " — \($0)" } ?? " — mixed with never"
-                    return cell
+                    var detail = String(format: "%+.1f pts", v.gainVsFixed * 100)
+                    if let s = v.shareOfPossible { detail += String(format: ", share %.2f", s) }
+                    detail += " · " + (v.policy ?? "mixed with never")
+                    return cell + "\n" + detail
                 })
         }
         body += row(
@@ -457,15 +469,34 @@ extension HTMLReport {
     /// One line of family swatches.
     static func legend(_ families: [String], _ picks: Picks, x: Double, y: Double, width: Double) -> String {
         var out = "<g class=\"legend\">"
-        var at = x
         let n = SVGChart.n
-        for family in families {
+        for (family, place) in zip(families, legendPlaces(families, x: x, y: y, width: width)) {
             out +=
-                "<circle class=\"f\(picks.colour(family))\" cx=\"\(n(at + 5))\" cy=\"\(n(y - 4))\" r=\"4\"/>"
-                + "<text class=\"legend\" x=\"\(n(at + 12))\" y=\"\(n(y))\">\(HTML.escape(family))</text>"
-            at += 24 + Double(family.count) * 6.5
+                "<circle class=\"f\(picks.colour(family))\" cx=\"\(n(place.x + 5))\" cy=\"\(n(place.y - 4))\" r=\"4\"/>"
+                + "<text class=\"legend\" x=\"\(n(place.x + 12))\" y=\"\(n(place.y))\">\(HTML.escape(family))</text>"
         }
         return out + "</g>"
+    }
+
+    /// Where each legend entry goes: left to right, on a new line of 16 units when the next would
+    /// pass `width`.
+    static func legendPlaces(_ families: [String], x: Double, y: Double, width: Double) -> [(x: Double, y: Double)] {
+        var at = x
+        var line = y
+        return families.map { family in
+            let w = 24 + Double(family.count) * 6.5
+            if at > x, at + w > x + width {
+                at = x
+                line += 16
+            }
+            defer { at += w }
+            return (at, line)
+        }
+    }
+
+    /// The height a legend of `families` adds below a chart.
+    static func legendHeight(_ families: [String], width: Double) -> Double {
+        (legendPlaces(families, x: 0, y: 0, width: width).last?.y ?? 0) + 16
     }
 
     /// A tick label: `0.5`, `24`, `1,440`.
