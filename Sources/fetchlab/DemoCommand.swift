@@ -30,6 +30,23 @@ struct DemoCommand: ParsableCommand {
 
     @OptionGroup(title: "Budgets") var budget: BudgetOptions
 
+    /// The output must not land on the database or a sample file, nor the report on the database.
+    func validate() throws {
+        var protected: [OutputGuard.Protected] = []
+        if let db {
+            protected.append(OutputGuard.database(db))
+            let html = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("report.html").path
+            if OutputGuard.resolved(html) == OutputGuard.resolved(db) {
+                throw ValidationError(
+                    "--db \(db): the demo writes report.html next to the database, over it — name the database otherwise")
+            }
+        }
+        for file in (try? InputFiles.expand([data])) ?? [] {
+            protected.append(OutputGuard.Protected(path: "\(file)", what: "a sample file", database: false))
+        }
+        try OutputGuard.refuse(output.output, protecting: protected)
+    }
+
     func run() throws {
         try Exit.reporting {
             var isDirectory: ObjCBool = false

@@ -31,6 +31,7 @@ struct ReportCommand: ParsableCommand {
         var check = ReportOutputOptions()
         check.output = output
         try check.validate()
+        try OutputGuard.refuse(output, protecting: [OutputGuard.database(database.db)])
     }
 
     func run() throws {

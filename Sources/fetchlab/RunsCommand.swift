@@ -51,6 +51,8 @@ struct RunsCommand: ParsableCommand {
 
         @OptionGroup var output: ReportOutputOptions
 
+        func validate() throws { try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)]) }
+
         func run() throws {
             try Exit.reporting {
                 let report = try RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true)).loadRun(id)
@@ -71,6 +73,8 @@ extension RunsCommand {
         var id: Int64
 
         @OptionGroup var output: TuneOutputOptions
+
+        func validate() throws { try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)]) }
 
         func run() throws {
             try Exit.reporting {

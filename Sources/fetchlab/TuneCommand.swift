@@ -81,6 +81,7 @@ struct TuneCommand: ParsableCommand {
     @OptionGroup(title: "Population, platform, cost and context") var replay: ReplayOptions
 
     func validate() throws {
+        try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
         try Bounds.check("--samples", samples, 1...10_000)
         try Bounds.check("--folds", folds, 1...20)
         try Bounds.check("--keep-users", keepUsers, 0...1_000_000)
