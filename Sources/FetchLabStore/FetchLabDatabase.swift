@@ -108,6 +108,19 @@ public final class FetchLabDatabase: Sendable {
         CheckStamp(database: path).record()
     }
 
+    /// Copies the write-ahead log into the database file and empties it, so that a copy of the file
+    /// alone holds everything written (closing does the same, but only as the last connection of
+    /// the process: a command still reading keeps the log).
+    public func checkpoint() throws(StoreError) {
+        do {
+            _ = try writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        } catch let error as DatabaseError {
+            throw storeError(error, while: "writing the log into the database file")
+        } catch {
+            throw StoreError(.database, "\(path): \(error)")
+        }
+    }
+
     /// SQLite's message without the SQL, with a hint for the usual causes.
     static func explain(_ error: DatabaseError, busyTimeout: Double? = nil) -> String {
         let message = error.message ?? "SQLite error \(error.resultCode.rawValue)"

@@ -49,6 +49,8 @@ struct CompareCommand: ParsableCommand {
 
     @OptionGroup(title: "Budgets") var budget: BudgetOptions
 
+    @OptionGroup var store: StoreOptions
+
     @OptionGroup(title: "Population, platform, cost and context") var replay: ReplayOptions
 
     func validate() throws {
@@ -80,10 +82,11 @@ struct CompareCommand: ParsableCommand {
             }
             let rules = report.settings.platformRules
             if let note = CompareRenderer.platformNote(rules, inputs: inputs) { Terminal.note(note) }
-            let runID = RunRecorder.store(report, command: "compare", path: database.db)
+            let stored = store.noStore ? .skipped : RunRecorder.store(report, command: "compare", path: database.db)
             try output.emit(
                 output.render(
-                    report, runID: runID, source: database.db, platformInputs: rules.kind == .none ? nil : inputs))
+                    report, runID: stored.id, source: database.db, platformInputs: rules.kind == .none ? nil : inputs))
+            try stored.requireStored()
         }
     }
 }

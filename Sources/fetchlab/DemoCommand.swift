@@ -74,7 +74,8 @@ struct DemoCommand: ParsableCommand {
             let (report, _) = try ReplayOptions.parse([]).compare(
                 database: path, evaluation: EvaluationProtocol(), policies: nil, showProgress: Terminal.stderrIsTerminal,
                 budget: budget)
-            let runID = RunRecorder.store(report, command: "demo", in: store)
+            let stored = RunRecorder.store(report, command: "demo", in: store)
+            let runID = stored.id
             var text = output.render(report, runID: runID, source: data)
             if output.format == .table || output.format == .text {
                 // The HTML report next to the database.
@@ -91,6 +92,7 @@ struct DemoCommand: ParsableCommand {
                     + "The database stays at \(path): try \(next)."
             }
             try output.emit(text)
+            try stored.requireStored()
         }
     }
 

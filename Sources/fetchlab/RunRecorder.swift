@@ -1,55 +1,91 @@
+import ArgumentParser
 import FetchLabSimulation
 import FetchLabStore
 
+/// Whether a command stores its run (`--no-store`: the database is only read).
+struct StoreOptions: ParsableArguments {
+    @Flag(help: "Do not store the run in the database (it is then only read).")
+    var noStore = false
+}
+
+/// What became of a run: stored with an id, not stored (the one-line reason, already printed as an
+/// error), or not asked for (`--no-store`).
+struct Recording {
+    var id: Int64?
+    var failure: String?
+
+    static let skipped = Recording(id: nil, failure: nil)
+
+    /// After the results are printed: a run that could not be stored fails the command (exit 1).
+    func requireStored() throws {
+        if failure != nil { throw ExitCode(Exit.failure) }
+    }
+}
+
 /// Keeps every comparison (`compare`, `demo`) and every tuning (`tune`) in the database it read.
+/// Storing is part of the command: a run that cannot be stored (a read-only file, a full disk) is
+/// an error, printed before the results, and the command exits 1 after printing them.
 enum RunRecorder {
-    /// Stores `report` as a run of `command` and says so on stderr (`run 3 stored in DB`). A
-    /// database that cannot be written (a read-only file) is a warning: the results are still
-    /// printed, without a run id.
-    ///
-    /// - Returns: the run's id, nil when it could not be stored.
-    static func store(_ report: ComparisonReport, command: String, in database: FetchLabDatabase) -> Int64? {
+    /// Stores `report` as a run of `command` and says so on stderr (`run 3 stored in DB`).
+    static func store(_ report: ComparisonReport, command: String, in database: FetchLabDatabase) -> Recording {
         record("run", in: database) {
             try $0.saveRun(report, command: command, fetchlabVersion: FetchLabCommand.configuration.version)
         }
     }
 
     /// Opens `path` for writing and stores the run there (see ``store(_:command:in:)``).
-    static func store(_ report: ComparisonReport, command: String, path: String) -> Int64? {
-        open(path, for: "run").flatMap { store(report, command: command, in: $0) }
+    static func store(_ report: ComparisonReport, command: String, path: String) -> Recording {
+        switch open(path, for: "run") {
+        case .success(let database): store(report, command: command, in: database)
+        case .failure(let failure): failure.recording
+        }
     }
 
     /// Stores a tuning result and its platform settings as a tuning run in `path` and says so on
-    /// stderr (`tuning run 2 stored in DB`); a database that cannot be written is a warning.
-    static func store(_ result: TuningResult, platform: [PlatformOutcome], path: String) -> Int64? {
-        open(path, for: "tuning run").flatMap { database in
+    /// stderr (`tuning run 2 stored in DB`).
+    static func store(_ result: TuningResult, platform: [PlatformOutcome], path: String) -> Recording {
+        switch open(path, for: "tuning run") {
+        case .success(let database):
             record("tuning run", in: database) {
                 try $0.saveTuningRun(result, platform: platform, fetchlabVersion: FetchLabCommand.configuration.version)
             }
+        case .failure(let failure): failure.recording
         }
     }
 
-    /// Runs `save` on `database`, saying `<what> N stored in DB` or warning `<what> not stored: …`.
+    /// Runs `save` on `database` and writes the log into the file, saying `<what> N stored in DB`,
+    /// or the error `<what> not stored: …`.
     private static func record(
         _ what: String, in database: FetchLabDatabase, _ save: (RunStore) throws -> Int64
-    ) -> Int64? {
+    ) -> Recording {
         do {
             let id = try save(RunStore(database: database))
+            // A copy of the file alone holds the run (best effort: the run is stored either way).
+            try? database.checkpoint()
             Terminal.note("\(what) \(id) stored in \(database.path)")
-            return id
+            return Recording(id: id, failure: nil)
         } catch {
-            Terminal.warning("\(what) not stored: \(Terminal.oneLine("\(error)"))")
-            return nil
+            return failed(what, Terminal.oneLine("\(error)"))
         }
     }
 
-    /// `path` opened for writing; nil with a warning when it cannot be.
-    private static func open(_ path: String, for what: String) -> FetchLabDatabase? {
+    private static func failed(_ what: String, _ reason: String) -> Recording {
+        let message = "\(what) not stored: \(reason) (--no-store runs without storing)"
+        Terminal.error(message)
+        return Recording(id: nil, failure: message)
+    }
+
+    /// `path` opened for writing, or the failure (already printed).
+    private static func open(_ path: String, for what: String) -> Result<FetchLabDatabase, RecordingFailure> {
         do {
-            return try FetchLabDatabase(path: path)
+            return .success(try FetchLabDatabase(path: path))
         } catch {
-            Terminal.warning("\(what) not stored: \(Terminal.oneLine(error.description))")
-            return nil
+            return .failure(RecordingFailure(recording: failed(what, Terminal.oneLine(error.description))))
         }
     }
+}
+
+/// A failed open as a `Result` failure.
+struct RecordingFailure: Error {
+    var recording: Recording
 }

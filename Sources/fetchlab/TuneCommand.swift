@@ -78,6 +78,8 @@ struct TuneCommand: ParsableCommand {
 
     @OptionGroup var output: TuneOutputOptions
 
+    @OptionGroup var store: StoreOptions
+
     @OptionGroup(title: "Population, platform, cost and context") var replay: ReplayOptions
 
     func validate() throws {
@@ -156,8 +158,9 @@ struct TuneCommand: ParsableCommand {
             let platform = try platformSettings(
                 result, on: heldOut, heldOutUsers: heldOutUsers, progress: bar, batches: users)
             bar.finish()
-            let runID = RunRecorder.store(result, platform: platform, path: database.db)
-            try output.emit(output.render(result, platform: platform, runID: runID, source: database.db))
+            let stored = store.noStore ? .skipped : RunRecorder.store(result, platform: platform, path: database.db)
+            try output.emit(output.render(result, platform: platform, runID: stored.id, source: database.db))
+            try stored.requireStored()
         }
     }
 }

@@ -5,7 +5,8 @@ import _FetchLabTestSupport
 
 @testable import fetchlab
 
-/// A run that cannot be stored is a warning: the results are still printed, without a run id.
+/// A run that cannot be stored has no run id and says why (the command prints its results, then
+/// exits 1).
 @Suite struct RunRecorderTests {
     @Test func aReadOnlyDatabaseGivesNoRunID() throws {
         let dir = TemporaryDirectory()
@@ -16,8 +17,13 @@ import _FetchLabTestSupport
                 tauMinutes: 15, tausMinutes: [15], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
                 platform: "none", users: 1, pairs: 1, scoredLaunches: 1),
             policies: [])
-        #expect(
-            RunRecorder.store(report, command: "compare", in: try FetchLabDatabase(path: path, readOnly: true)) == nil)
-        #expect(RunRecorder.store(report, command: "compare", in: try FetchLabDatabase(path: path)) == 1)
+        let failed = RunRecorder.store(report, command: "compare", in: try FetchLabDatabase(path: path, readOnly: true))
+        #expect(failed.id == nil)
+        #expect(failed.failure?.hasPrefix("run not stored: ") == true)
+        #expect(throws: (any Error).self) { try failed.requireStored() }
+        let stored = RunRecorder.store(report, command: "compare", in: try FetchLabDatabase(path: path))
+        #expect(stored.id == 1 && stored.failure == nil)
+        try stored.requireStored()
+        #expect(throws: Never.self) { try Recording.skipped.requireStored() }
     }
 }

@@ -97,27 +97,35 @@ extension TuneTests {
         #expect(with.contains("id=\"tuning-scatter\"") && with.contains("data-points=\"3\" data-front="))
     }
 
-    @Test func aDatabaseThatCannotBeWrittenIsAWarning() throws {
+    /// Storing is part of the command: a run that cannot be stored is an error — the results are
+    /// printed, then the command exits 1 — unless `--no-store` was asked for.
+    @Test func aDatabaseThatCannotBeWrittenFailsTheCommandAfterItsResults() throws {
         try imported()
-        let arguments = Self.tune + ["--db", db]
-        let result: ProcessResult
-        if getuid() == 0 {
-            // Root ignores file modes: run as nobody, who may read but not write.
-            chmod(dir.url.path, 0o755)
-            chmod(db, 0o644)
-            result = try run(
-                "/usr/bin/setpriv",
-                ["--reuid=65534", "--regid=65534", "--clear-groups", fetchlabBinary()] + arguments)
-        } else {
+        func tune(_ extra: [String]) throws -> ProcessResult {
+            let arguments = Self.tune + ["--db", db] + extra
+            if getuid() == 0 {
+                // Root ignores file modes: run as nobody, who may read but not write.
+                chmod(dir.url.path, 0o755)
+                chmod(db, 0o644)
+                return try run(
+                    "/usr/bin/setpriv",
+                    ["--reuid=65534", "--regid=65534", "--clear-groups", fetchlabBinary()] + arguments)
+            }
             chmod(db, 0o444)
             chmod(dir.url.path, 0o555)
             defer { chmod(dir.url.path, 0o755) }
-            result = try fetchlab(arguments)
+            return try fetchlab(arguments)
         }
-        #expect(result.status == 0, "\(result.err)")
+        let result = try tune([])
+        #expect(result.status == 1, "\(result.err)")
         #expect(result.out.contains("chosen on train: fixed("))
         #expect(result.err.split(separator: "\n").count == 1, "\(result.err)")
-        #expect(result.err.hasPrefix("fetchlab: warning: tuning run not stored: "), "\(result.err)")
+        #expect(result.err.hasPrefix("fetchlab: error: tuning run not stored: "), "\(result.err)")
+        #expect(result.err.contains("--no-store"), "\(result.err)")
+        let unstored = try tune(["--no-store"])
+        #expect(unstored.status == 0, "\(unstored.err)")
+        #expect(unstored.out.contains("chosen on train: fixed("))
+        #expect(!unstored.err.contains("not stored"), "\(unstored.err)")
         let listed = try fetchlab(["runs", "--db", db, "--format", "json"])
         let runs = try #require(try JSONSerialization.jsonObject(with: listed.stdout) as? [String: Any])
         #expect((runs["tuning_runs"] as? [Any])?.isEmpty == true)
