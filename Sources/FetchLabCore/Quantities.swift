@@ -9,7 +9,7 @@ public enum Quantity {
         let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { return nil }
         if let seconds = Double(trimmed) {
-            return seconds >= 0 && seconds.isFinite ? Microseconds((seconds * 1e6).rounded()) : nil
+            return seconds >= 0 ? Microseconds.checked(seconds: seconds) : nil
         }
         var rest = Substring(trimmed)
         var total = 0.0
@@ -21,7 +21,7 @@ public enum Quantity {
             rest = rest.dropFirst(unit.0.count)
             total += value * unit.1
         }
-        return total.isFinite ? Microseconds((total * 1e6).rounded()) : nil
+        return Microseconds.checked(seconds: total)
     }
 
     /// A duration the way FetchLab prints it: `45s`, `10m`, `1h30m`, `2d`, `1d6h`.

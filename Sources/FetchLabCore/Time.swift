@@ -16,6 +16,18 @@ extension Microseconds {
     @inline(__always) public static func hours(_ n: Int64) -> Microseconds { n * perHour }
     @inline(__always) public static func days(_ n: Int64) -> Microseconds { n * perDay }
 
+    /// The longest span a duration may be: about 100,000 years, far inside what 64 bits of
+    /// microseconds hold, so that sums and products of a few durations cannot overflow either.
+    public static let longestSpan: Microseconds = 100_000 * 365 * perDay
+
+    /// `seconds` rounded to the microsecond, nil when it is not a number, infinite, or longer
+    /// (either way) than ``longestSpan``: the one checked conversion from a number of seconds.
+    @inline(__always) public static func checked(seconds: Double) -> Microseconds? {
+        let us = (seconds * 1e6).rounded()
+        guard us.isFinite, abs(us) <= Double(longestSpan) else { return nil }
+        return Microseconds(us)
+    }
+
     /// A span of fractional minutes, rounded to the microsecond.
     @inline(__always) public static func minutes(fractional x: Double) -> Microseconds {
         Microseconds((x * Double(perMinute)).rounded())
