@@ -19,6 +19,7 @@ struct FetchLabCommand: ParsableCommand {
     /// stderr (`fetchlab: error: …`) with the exit code of its kind (see ``Exit``): usage errors
     /// name the option at fault instead of repeating the usage text.
     static func main() {
+        Terminal.checkStandardStreams()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -14,21 +14,50 @@ enum Terminal {
     /// One line on stderr, `fetchlab: error: …`: control characters (a name's ESC, a header's NUL,
     /// a newline) are escaped, so no error can span lines or drive the terminal.
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("fetchlab: error: \(TextFormat.escaped(message))\n".utf8))
+        writeStderr("fetchlab: error: \(TextFormat.escaped(message))\n")
     }
 
     /// `fetchlab: warning: …`, one line on stderr: something went wrong that the results do not
     /// depend on.
     static func warning(_ message: String) {
-        FileHandle.standardError.write(Data("fetchlab: warning: \(TextFormat.escaped(message))\n".utf8))
+        writeStderr("fetchlab: warning: \(TextFormat.escaped(message))\n")
     }
 
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data("\(TextFormat.escaped(message))\n".utf8))
+        writeStderr("\(TextFormat.escaped(message))\n")
     }
 
     static func progress(_ line: String) {
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(TextFormat.escaped(line))".utf8))
+        writeStderr("\r\u{1B}[2K\(TextFormat.escaped(line))")
+    }
+
+    /// EX_IOERR: standard output or error could not be written.
+    static let ioError: Int32 = 74
+
+    /// Writes `text` to stderr whole (write(2), retried on EINTR and short writes). A failure ends
+    /// the command at once with exit 74 and nothing more (there is nowhere left to say why); a
+    /// reader that went away (EPIPE) ends it quietly the same way.
+    static func writeStderr(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            if n > 0 {
+                bytes = bytes.dropFirst(n)
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                _exit(ioError)
+            }
+        }
+    }
+
+    /// Before any work: standard output and error must be open. A command started with one closed
+    /// (`>&-`) exits 74 at once — otherwise the next file opened (the database) would take its
+    /// number and the output would be written into it. Writing to a closed pipe fails with EPIPE
+    /// instead of a signal, and ends the command quietly (``finishOutput()``, ``writeStderr(_:)``).
+    static func checkStandardStreams() {
+        for fd in [Int32(1), 2] where fcntl(fd, F_GETFD) == -1 && errno == EBADF { _exit(ioError) }
+        signal(SIGPIPE, SIG_IGN)
     }
 
     /// A message that may hold SQL spread over lines (SQLite's errors quote the statement) as one
@@ -40,8 +69,9 @@ enum Terminal {
     }
 
     /// Flushes standard output and checks that everything printed was written: a full disk or an
-    /// I/O error (`>/dev/full`) is one line on stderr and exit 1; a reader that went away (EPIPE)
-    /// ends the run quietly with exit 1. Returns normally when all output was written.
+    /// I/O error (`>/dev/full`) is one line on stderr and exit 74 (EX_IOERR); a reader that went
+    /// away (EPIPE, `| head -1`) ends the run quietly with exit 74. Returns normally when all output
+    /// was written.
     static func finishOutput() {
         // fflush(NULL): every output stream, stdout among them (stderr is written unbuffered);
         // `print` leaves what did not fit in the buffer there, so the failure shows here.
@@ -50,11 +80,11 @@ enum Terminal {
         if code != EPIPE {
             error("standard output: write failed: \(String(cString: strerror(code)))")
         }
-        Foundation.exit(Exit.failure)
+        _exit(ioError)
     }
 
     static func clearProgress() {
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        writeStderr("\r\u{1B}[2K")
     }
 
     static func bar(fraction: Double, width: Int = 24) -> String {

@@ -127,8 +127,41 @@ import _FetchLabTestSupport
         try process.run()
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        #expect(process.terminationStatus == 74)  // EX_IOERR
         #expect(message == "fetchlab: error: standard output: write failed: No space left on device\n", "\(message)")
+    }
+
+    /// `fetchlab ARGS` through the shell with `redirections` (e.g. `>/dev/full 2>/dev/full`).
+    func shell(_ arguments: [String], _ redirections: String) throws -> ProcessResult {
+        let quoted = ([fetchlabBinary()] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        return try run("/bin/sh", ["-c", "\(quoted) \(redirections); echo \"status=$?\""], cwd: dir.url.path)
+    }
+
+    /// Output that cannot be written ends the command with exit 74 (EX_IOERR) and nothing else,
+    /// never a crash: stdout and stderr full, both closed; a closed standard output is refused
+    /// before the database is opened (it would take the output's file number); a reader that goes
+    /// away ends it quietly.
+    @Test func outputThatCannotBeWrittenEndsTheCommandWith74() throws {
+        try dir.write("u.csv", syntheticLaunchesCSV())
+        #expect(try fetchlab(["import", "--db", db, "u.csv"]).status == 0)
+        #expect(try fetchlab(["compare", "--db", db, "--policies", "never,fixed(1h)"]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        for (arguments, redirections) in [
+            (["runs", "--db", db], ">/dev/full 2>/dev/full"),
+            (["runs", "--db", db], ">&- 2>&-"),
+            (["runs", "--db", db], ">&-"),
+            (["inspect", "--db", db], "2>&- >/dev/full"),
+            (["compare", "--db", db, "--policies", "never", "--no-store"], ">/dev/full 2>&-"),
+        ] {
+            let r = try shell(arguments, redirections)
+            #expect(r.out.hasSuffix("status=74\n"), "\(arguments) \(redirections): \(r.out) \(r.err)")
+            #expect(!r.err.contains("Fatal") && !r.err.contains("Illegal instruction"), "\(r.err)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        // A reader that stops after the first line: no error, no crash.
+        let piped = try shell(["compare", "--db", db, "--policies", "never,fixed(1h)", "--no-store"], "| head -1")
+        #expect(piped.out.hasPrefix("τ = 15 min"), "\(piped.out)")
+        #expect(piped.err.isEmpty, "\(piped.err)")
     }
 
     @Test func aDirectoryWithAFIFOAndADanglingLinkIsImportedWithoutHanging() throws {
