@@ -181,6 +181,7 @@ struct Opening {
         try retryingWhileBusy {
             // Whether the read-only look found the schema complete: then the pool need not look again.
             var schemaComplete = false
+            try rollBackHotJournal()
             if fileHoldsADatabase() {
                 // A read-only look first, so that nothing (not even the switch to WAL) is written
                 // to a file that is not a database, another application's, a newer FetchLab's or
@@ -226,6 +227,25 @@ struct Opening {
                 return .commit
             }
             TestHook.kill(at: .migrated)
+        }
+    }
+
+    /// A writer killed in the middle of a transaction in rollback-journal mode (creating the
+    /// database, before the switch to WAL) leaves a hot `-journal` that only a connection that may
+    /// write can roll back: every read-only open would fail ("attempt to write a readonly
+    /// database"). When the journal is there and the file and its directory are writable, one
+    /// read-write connection reads the header (SQLite rolls the journal back) and closes; the
+    /// usual checks follow on the file as it was before the interrupted transaction.
+    func rollBackHotJournal() throws {
+        let journal = path + "-journal"
+        let size = (try? FileManager.default.attributesOfItem(atPath: journal))?[.size] as? NSNumber
+        guard (size?.int64Value ?? 0) > 0, access(path, W_OK) == 0, access(directory, W_OK) == 0 else { return }
+        try retryingWhileBusy {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(waiting.timeout)
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            _ = try queue.read { try Int.fetchOne($0, sql: "PRAGMA schema_version") }
         }
     }
 
@@ -279,6 +299,7 @@ struct Opening {
     /// In a directory FetchLab may not write (where SQLite cannot create the WAL's shared-memory
     /// file), the database is read as immutable when its WAL holds nothing.
     func openForReading() throws -> any DatabaseWriter {
+        try rollBackHotJournal()
         let reader = try retryingWhileBusy { try refusingNonDatabases { try openReadOnly() } }
         let verdict = try reader.read { try SchemaState.read($0).verdict }
         try refuse(verdict)

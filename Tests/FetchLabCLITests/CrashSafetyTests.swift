@@ -136,6 +136,77 @@ import _FetchLabTestSupport
         return process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
     }
 
+    /// Killed (SIGKILL) 0–40 ms after start, 40 times, each time creating a new database (seeded
+    /// delays; whatever the moment — before the file exists, in its first transaction with a hot
+    /// rollback journal, during the import, after it — the next import and inspect work on what was
+    /// left and store exactly what an uninterrupted import does). A hot journal used to brick the
+    /// file: every later command opened it read-only first, so nothing could roll the journal back.
+    @Test func killedInTheFirstMillisecondsOfANewDatabase() throws {
+        let file = try dir.writeGzip(
+            "early.csv.gz", "timestamp,user,app\n2024-03-01T12:00:00Z,u1,com.a\nbad,u1,com.a\n")
+        var seed: UInt64 = 23
+        for round in 0..<40 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let delay = UInt32((seed >> 33) % 40_000)
+            let db = dir.path("early-\(round).sqlite")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: fetchlabBinary())
+            process.arguments = ["import", "--db", db, file]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            // Every legal outcome: killed anywhere, or done before the kill.
+            let inspect = try run(fetchlabBinary(), ["inspect", "--db", db])
+            #expect(
+                inspect.status == 0 || !FileManager.default.fileExists(atPath: db)
+                    || !inspect.err.contains("readonly"), "round \(round) (\(delay) µs): \(inspect.err)")
+            let again = try run(fetchlabBinary(), ["import", "--db", db, file])
+            #expect(again.status == 0, "round \(round) (\(delay) µs): \(again.err)")
+            #expect(try counts(db) == Counts(events: 1, imports: 1, rejects: 1), "round \(round)")
+            #expect(try integrity(db) == "ok", "round \(round)")
+            let after = try run(fetchlabBinary(), ["inspect", "--db", db])
+            #expect(after.status == 0, "round \(round): \(after.err)")
+        }
+    }
+
+    /// A writer killed inside its first transaction, in rollback-journal mode, with pages already
+    /// written to the file (what an import killed while creating the database can leave: a 4 KB
+    /// file and a hot journal), made deterministically by SQLite itself in a child process. Every
+    /// command used to refuse it ("attempt to write a readonly database") until someone opened it
+    /// with sqlite3; now the journal is rolled back and the file is a new database.
+    @Test func aHotJournalLeftByAKilledWriterIsRolledBack() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return }
+        let db = dir.path("hot.sqlite")
+        let killed = try run(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import sqlite3, os, sys
+                c = sqlite3.connect(sys.argv[1], isolation_level=None)
+                c.execute('PRAGMA cache_size=1')
+                c.execute('BEGIN')
+                c.execute('CREATE TABLE t(x)')
+                for i in range(50): c.execute('INSERT INTO t VALUES (zeroblob(8000))')
+                os._exit(9)
+                """, db,
+            ])
+        #expect(killed.status == 9)
+        let journal = (try FileManager.default.attributesOfItem(atPath: db + "-journal"))[.size] as? NSNumber
+        #expect((journal?.intValue ?? 0) > 0, "no hot journal was left")
+        let inspect = try run(fetchlabBinary(), ["inspect", "--db", db])
+        #expect(inspect.status == 0, "\(inspect.err)")
+        #expect(!inspect.err.contains("readonly"), "\(inspect.err)")
+        let file = try dir.writeGzip("hot.csv.gz", "timestamp,user,app\n2024-03-01T12:00:00Z,u1,com.a\nbad,u1,com.a\n")
+        let imported = try run(fetchlabBinary(), ["import", "--db", db, file])
+        #expect(imported.status == 0, "\(imported.err)")
+        #expect(try counts(db) == Counts(events: 1, imports: 1, rejects: 1))
+        #expect(try integrity(db) == "ok")
+    }
+
     /// Killed (SIGKILL) at each step of creating a new database, through the binary's hidden
     /// test hook: whatever was left, every command works on it, and a re-run stores exactly what
     /// an uninterrupted import does.
