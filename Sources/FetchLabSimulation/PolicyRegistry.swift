@@ -195,7 +195,8 @@ extension FixedIntervalPolicy: PolicyFamily {
         }
         return try arguments.map { (a: String) throws(PolicyRegistry.ParseError) -> any FetchPolicy in
             FixedIntervalPolicy(
-                interval: try PolicyRegistry.Arguments.duration(a, raw: raw, what: "interval", in: .seconds(1) ... .days(365)))
+                interval: try PolicyRegistry.Arguments.duration(
+                    a, raw: raw, what: "interval", in: FixedIntervalPolicy.shortest ... .days(365)))
         }
     }
 }

@@ -282,6 +282,15 @@ let scoredDay = day0 + .days(1)
         ios.platform.kind = .ios
         #expect(!FixedReplay.applies(interval: interval, user: user, settings: ios))
         #expect(!FixedReplay.applies(interval: .seconds(10), user: user, settings: settings))
+        // The shortest interval a name may ask for still takes the closed form (memory in
+        // proportion to launches, not fetches); shorter ones are refused when parsed.
+        #expect(FixedReplay.applies(interval: FixedIntervalPolicy.shortest, user: user, settings: settings))
+        #expect {
+            _ = try PolicyRegistry.parse("fixed(1s)")
+        } throws: { error in
+            "\(error)".contains("interval '1s' is not a duration from 5m to 365d")
+        }
+        #expect(try PolicyRegistry.parse("fixed(5m)").first?.name == "fixed(5m)")
     }
 }
 
