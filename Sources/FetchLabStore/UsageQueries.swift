@@ -48,6 +48,17 @@ public struct UsageQueries: Sendable {
         return "\(date(day))T\(clock)Z"
     }
 
+    /// The names of the apps the database knows.
+    public func appNames() throws(StoreError) -> Set<String> {
+        do {
+            return Set(try database.writer.read { try String.fetchAll($0, sql: "SELECT name FROM app") })
+        } catch let error as DatabaseError {
+            throw database.storeError(error, while: "reading the apps")
+        } catch {
+            throw StoreError(.database, "\(database.path): \(error)")
+        }
+    }
+
     /// UsageEvent statistics per user and app, optionally for one user or one app.
     public func appUsage(user: String? = nil, app: String? = nil) throws(StoreError) -> [AppUsage] {
         do {

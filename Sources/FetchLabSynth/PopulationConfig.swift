@@ -188,6 +188,17 @@ public struct PopulationConfig: Codable, Sendable, Equatable {
 extension PopulationConfig {
     /// Reads a population config from JSON; the error names the field at fault.
     public static func decode(_ data: Data) throws(SynthError) -> PopulationConfig {
+        // A key this build does not know (a typo, a key of another version) is an error, not ignored.
+        if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let defaults = try? JSONEncoder().encode(PopulationConfig()),
+            let known = (try? JSONSerialization.jsonObject(with: defaults)) as? [String: Any]
+        {
+            if let unknown = object.keys.sorted().first(where: { known[$0] == nil }) {
+                throw SynthError(
+                    "\(unknown): unknown key; the keys are \(known.keys.sorted().joined(separator: ", ")) "
+                        + "(fetchlab generate --print-config shows them)")
+            }
+        }
         do {
             return try JSONDecoder().decode(PopulationConfig.self, from: data)
         } catch let DecodingError.typeMismatch(_, c), let DecodingError.valueNotFound(_, c) {

@@ -56,6 +56,9 @@ struct GenerateCommand: ParsableCommand {
     var format: OutputFormat = .text
 
     func validate() throws {
+        if let output, output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw ValidationError("--output '\(output)': give a directory to write into")
+        }
         try Bounds.check("--users", users, 1...Self.maxUsers)
         try Bounds.check("--days", days, 1...Self.maxDays)
         try Bounds.check("--level", level, 1...9)

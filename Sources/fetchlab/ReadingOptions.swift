@@ -73,6 +73,9 @@ struct ReadingOptions: ParsableArguments {
     static let reorderWindowRange = 0...Microseconds.days(7)
 
     func validate() throws {
+        if let user, user.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw ValidationError("--user '\(user)': a user needs a name (no command could address an empty one)")
+        }
         for map in maps where !MappableField.isKnown(map.field) {
             throw ValidationError(
                 "--map \(map.column)=\(map.field): unknown field \"\(map.field)\"; expected one of "

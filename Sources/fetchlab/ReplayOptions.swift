@@ -125,7 +125,8 @@ struct ReplayOptions: ParsableArguments {
         _ = try deferrals()
         try Bounds.check("--context-hold", contextHold, 0 ... .days(365))
         try Bounds.check("--default-battery", defaultBattery, 0...100)
-        guard NetworkType(name: defaultNetwork) != nil else {
+        guard !defaultNetwork.trimmingCharacters(in: .whitespaces).isEmpty, NetworkType(name: defaultNetwork) != nil
+        else {
             throw ValidationError("--default-network '\(defaultNetwork)' is not wifi, cellular or none")
         }
         _ = try appCosts()
@@ -139,6 +140,16 @@ struct ReplayOptions: ParsableArguments {
             throw ValidationError("--standby-deferrals '\(standbyDeferrals)' must be three durations, e.g. 2h,8h,24h")
         }
         return parts.map { $0! }
+    }
+
+    /// Refuses an `--app-cost` for an app the database does not know (a typo would otherwise be
+    /// ignored without a word).
+    func checkAppCosts(_ queries: UsageQueries, path: String) throws {
+        guard !appCost.isEmpty else { return }
+        let known = try queries.appNames()
+        for app in try appCosts().keys.sorted() where !known.contains(app) {
+            throw ValidationError("--app-cost \(app): \(path) has no app of that name (see fetchlab inspect)")
+        }
     }
 
     func appCosts() throws -> [String: AppFetchCost] {
@@ -255,6 +266,7 @@ struct ReplayOptions: ParsableArguments {
         budget: BudgetOptions
     ) throws -> (report: ComparisonReport, inputs: PlatformInputs) {
         let queries = try HistoryLoader.open(path)
+        try checkAppCosts(queries, path: path)
         let names = try userNames(queries, path: path)
         var simulator = Simulator(evaluation: evaluation, settings: try settings())
         simulator.perUser = perUser

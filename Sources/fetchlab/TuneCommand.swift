@@ -130,6 +130,7 @@ struct TuneCommand: ParsableCommand {
                 tuner.budgetSpent = { ContinuousClock.now >= deadline }
             }
             let queries = try HistoryLoader.open(database.db)
+            try replay.checkAppCosts(queries, path: database.db)
             let names = try replay.userNames(queries, path: database.db)
             // Decoded once, replayed from memory by every later pass (up to --keep-users users).
             let users = Tuner.keeping(limit: keepUsers) { body in
