@@ -96,10 +96,10 @@ extension TextFormat {
     /// as it is; other UTF-8 text (accents, CJK, emoji, block characters) is kept. The one escaping
     /// function of every text renderer and of the CLI's stderr lines (JSON output escapes itself).
     public static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        guard text.unicodeScalars.contains(where: { isControl($0) || isBidiControl($0) }) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            guard isControl(scalar) else {
+            guard isControl(scalar) || isBidiControl(scalar) else {
                 out.append(scalar)
                 continue
             }
@@ -118,6 +118,16 @@ extension TextFormat {
             out.append(contentsOf: escape.unicodeScalars)
         }
         return String(out)
+    }
+
+    /// Whether a scalar is one of Unicode's bidirectional controls (marks, embeddings, overrides,
+    /// isolates), which reorder the text around them.
+    @inline(__always)
+    public static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     /// Whether a scalar is a C0 or C1 control character or DEL.

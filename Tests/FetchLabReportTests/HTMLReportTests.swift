@@ -404,3 +404,34 @@ extension HTMLReportTests {
         #expect(html.hasSuffix("</html>\n"))
     }
 }
+
+extension HTMLReportTests {
+    /// A right-to-left override in a name would reverse the text around it ("‮gpj.exe" shows as
+    /// "exe.jpg"): bidirectional controls are shown (⟨U+202E⟩), never obeyed, in the page and on a
+    /// terminal; a 990-character name does not widen the page: SVG labels are elided (the whole
+    /// name in the label's title) and table cells wrap.
+    @Test func hostileNamesAreShownNotObeyed() throws {
+        var r = Self.report()
+        let override = "\u{202E}gpj.exe"
+        let long = String(repeating: "verylongappname.", count: 62)
+        r.policies[3].perApp = [
+            GroupResult(name: override, metrics: r.policies[3].metrics), GroupResult(name: long, metrics: r.policies[3].metrics),
+        ]
+        r.policies[0].name = "never\u{2067}isolate"
+        let html = HTMLReport.render(r, source: "db\u{202D}x")
+        for scalar in ["\u{202E}", "\u{202D}", "\u{2067}"] { #expect(!html.contains(scalar), "\(scalar.unicodeScalars.first!.value)") }
+        #expect(html.contains("⟨U+202E⟩gpj.exe"))
+        #expect(html.contains("⟨U+202D⟩"))
+        // No SVG label longer than its limit; the whole name in its title.
+        let labels = html.components(separatedBy: "<text class=\"label\"").dropFirst().compactMap { piece -> String? in
+            guard let close = piece.range(of: "</title>"), let end = piece.range(of: "</text>") else { return nil }
+            return String(piece[close.upperBound..<end.lowerBound])
+        }
+        #expect(labels.contains { $0.hasSuffix("…") }, "\(labels)")
+        #expect(labels.allSatisfy { $0.count <= 40 }, "\(labels.map(\.count))")
+        #expect(html.contains("<title>\(long)</title>"))
+        #expect(html.contains("overflow-wrap: anywhere"))
+        // On a terminal too.
+        #expect(TextFormat.escaped(override) == "\\u{202e}gpj.exe")
+    }
+}

@@ -45,7 +45,8 @@ extension HTMLReport {
             guard !written.contains(where: { abs($0.y - ly) < 12 && lx < $0.x + $0.width && $0.x < lx + width })
             else { continue }
             written.append((lx, ly, width))
-            body += "<text class=\"label\" x=\"\(n(lx))\" y=\"\(n(ly))\">\(HTML.escape(p.name))</text>"
+            body +=
+                "<text class=\"label\" x=\"\(n(lx))\" y=\"\(n(ly))\"><title>\(HTML.escape(p.name))</title>\(HTML.label(p.name))</text>"
         }
         body += legend(picks.families, picks, x: frame.x0, y: frame.height + 10, width: frame.x1 - frame.x0)
         let svg = svg(
@@ -278,7 +279,7 @@ extension HTMLReport {
         for (a, app) in apps.enumerated() {
             let top = 4 + Double(a) * rowHeight
             body +=
-                "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(top + rowHeight / 2 - 3))\" dy=\"0.32em\" text-anchor=\"end\">\(HTML.escape(app))</text>"
+                "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(top + rowHeight / 2 - 3))\" dy=\"0.32em\" text-anchor=\"end\"><title>\(HTML.escape(app))</title>\(HTML.label(app, limit: 28))</text>"
             for (k, (name, p)) in present.enumerated() {
                 guard let v = value(p, app) else { continue }
                 let cls = barClass(p, rec, picks)
@@ -359,7 +360,7 @@ extension HTMLReport {
         for (i, p) in with.enumerated() {
             let top = 4 + Double(i) * row
             body +=
-                "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(top + row / 2 - 1))\" dy=\"0.32em\" text-anchor=\"end\">\(HTML.escape(p.name))</text>"
+                "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(top + row / 2 - 1))\" dy=\"0.32em\" text-anchor=\"end\"><title>\(HTML.escape(p.name))</title>\(HTML.label(p.name, limit: 28))</text>"
             var at = 0
             for reason in reasons {
                 let count = p.metrics.skips[reason] ?? 0
@@ -473,7 +474,7 @@ extension HTMLReport {
         for (family, place) in zip(families, legendPlaces(families, x: x, y: y, width: width)) {
             out +=
                 "<circle class=\"f\(picks.colour(family))\" cx=\"\(n(place.x + 5))\" cy=\"\(n(place.y - 4))\" r=\"4\"/>"
-                + "<text class=\"legend\" x=\"\(n(place.x + 12))\" y=\"\(n(place.y))\">\(HTML.escape(family))</text>"
+                + "<text class=\"legend\" x=\"\(n(place.x + 12))\" y=\"\(n(place.y))\">\(HTML.label(family))</text>"
         }
         return out + "</g>"
     }

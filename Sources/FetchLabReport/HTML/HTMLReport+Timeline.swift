@@ -78,7 +78,7 @@ extension HTMLReport {
         for (i, name) in trace.apps.enumerated() {
             body +=
                 "<line class=\"row\" x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(centre(i)))\" y2=\"\(n(centre(i)))\"/>"
-                + "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(centre(i)))\" dy=\"0.32em\" text-anchor=\"end\">\(HTML.escape(name))</text>"
+                + "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(centre(i)))\" dy=\"0.32em\" text-anchor=\"end\"><title>\(HTML.escape(name))</title>\(HTML.label(name, limit: 28))</text>"
         }
         // One group per policy, all but one hidden.
         for (k, day) in trace.policies.enumerated() {

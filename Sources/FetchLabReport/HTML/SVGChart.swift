@@ -205,7 +205,17 @@ struct PlotFrame {
 }
 
 /// HTML text helpers.
+extension String {
+    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
+
 enum HTML {
+    /// A name for an SVG label (SVG text does not wrap): at most `limit` characters, the rest
+    /// elided (`…`), escaped; the whole name goes in the element's `<title>`.
+    static func label(_ name: String, limit: Int = 40) -> String {
+        escape(name.count > limit ? String(name.prefix(limit - 1)) + "…" : name)
+    }
+
     /// `text` safe in HTML text and in double- or single-quoted attribute values.
     static func escape(_ text: String) -> String {
         var out = ""
@@ -218,8 +228,9 @@ enum HTML {
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
             default:
-                if TextFormat.isControl(c) && c != "\n" && c != "\t" {
-                    out += "&#xFFFD;"
+                if TextFormat.isControl(c) && c != "\n" && c != "\t" || TextFormat.isBidiControl(c) {
+                    // Shown, not obeyed: a right-to-left override would reverse the text around it.
+                    out += "⟨U+\(String(c.value, radix: 16, uppercase: true).leftPadded(4))⟩"
                 } else {
                     out.unicodeScalars.append(c)
                 }
