@@ -212,7 +212,7 @@ public final class LogReader: RecordSource {
         if format != .usagestats { sink.batch.counts.rows += 1 }
         do {
             if format == .usagestats {
-                try usagestats.decode(line, line: number, into: &sink)
+                try usagestats.decode(line, line: number, unterminated: lines.lastLineUnterminated, into: &sink)
             } else if format == .foreground {
                 try foreground.decode(line, into: &sink)
             } else {

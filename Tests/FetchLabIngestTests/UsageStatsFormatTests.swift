@@ -171,7 +171,24 @@ import _FetchLabTestSupport
         let r = try read(text, name: "cut.txt")
         #expect(Self.events(r) == ["cut-user0 com.a launch"])
         #expect(r.rejects.map(\.line) == [4])
-        #expect(r.rejects.first?.reason == "unclosed quote (a line cut short?)")
+        #expect(
+            r.rejects.first?.reason == "the dump ends inside this event (no line break after it): truncated, not read")
+    }
+
+    /// A dump cut inside `package=com.chrome` used to store an app "com.ch" with one launch and no
+    /// reject: an event line the input ends in, without a line break, is rejected as truncated.
+    @Test func aDumpCutInsideTheLastFieldStoresNothingOfThatEvent() throws {
+        let text =
+            (Self.header + [Self.event("2024-03-01 12:00:00", "ACTIVITY_RESUMED", "com.a", class: "A")])
+            .joined(separator: "\n") + "\n    time=\"2024-03-01 12:05:00\" type=ACTIVITY_RESUMED package=com.ch"
+        let r = try read(text, name: "cut.txt")
+        #expect(Self.events(r) == ["cut-user0 com.a launch"])
+        #expect(r.rejects.map(\.line) == [4])
+        #expect(r.rejects.first?.reason.contains("truncated") == true)
+        // The same line with its line break is an event like any other.
+        let whole = try read(text + "\n", name: "cut.txt")
+        #expect(whole.rejects.isEmpty)
+        #expect(Self.events(whole) == ["cut-user0 com.a launch", "cut-user0 com.ch launch"])
     }
 
     @Test func malformedEventLinesAreRejectedWithTheirLines() throws {
@@ -221,7 +238,7 @@ import _FetchLabTestSupport
     @Test func aGzippedDumpIsRead() throws {
         let dir = TemporaryDirectory()
         let text = (Self.header + [Self.event("2024-03-01 12:00:00", "ACTIVITY_RESUMED", "com.a", class: "A")])
-            .joined(separator: "\n")
+            .joined(separator: "\n") + "\n"
         let reader = try LogReader(path: try dir.writeGzip("dump.txt.gz", text))
         #expect(reader.format == .usagestats)
         var usage: [UsageEvent] = []

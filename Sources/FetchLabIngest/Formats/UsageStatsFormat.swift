@@ -89,10 +89,12 @@ struct UsageStatsFormat {
         return false
     }
 
-    /// Reads one non-blank line; throws the reason when an event line is rejected.
-    mutating func decode(_ raw: UnsafeRawBufferPointer, line number: Int, into sink: inout RecordSink)
-        throws(RowProblem)
-    {
+    /// Reads one non-blank line; throws the reason when an event line is rejected. An event line
+    /// that ends the input without a line break is a dump cut short (`package=com.ch` of
+    /// `com.chrome`): its last field cannot be trusted, so it is rejected.
+    mutating func decode(
+        _ raw: UnsafeRawBufferPointer, line number: Int, unterminated: Bool = false, into sink: inout RecordSink
+    ) throws(RowProblem) {
         let line = Row.trim(raw)
         if !line.starts(with: "time=".utf8) {
             sink.batch.counts.notEvents += 1
@@ -100,6 +102,9 @@ struct UsageStatsFormat {
             return
         }
         sink.batch.counts.rows += 1
+        if unterminated {
+            throw RowProblem("the dump ends inside this event (no line break after it): truncated, not read")
+        }
         guard let base = line.baseAddress else { throw RowProblem("empty line") }
         if memchr(base, 0, line.count) != nil { throw RowProblem("line contains NUL bytes (binary data?)") }
         let pairs = Self.pairs(line)

@@ -8,6 +8,9 @@ public final class LineReader {
     public let input: DecompressingReader
     /// 1-based number of the line last returned.
     public private(set) var lineNumber = 0
+    /// Whether the line last returned ended the input without a line break (a file cut short, or
+    /// one written without a final newline).
+    public private(set) var lastLineUnterminated = false
     /// Lines longer than this are an error (they would otherwise make memory grow without bound).
     public let maxLineBytes: Int
 
@@ -67,6 +70,7 @@ public final class LineReader {
         // Last line without a newline.
         guard !carry.isEmpty else { return nil }
         lineNumber += 1
+        lastLineUnterminated = true
         defer { carry.removeAll(keepingCapacity: true) }
         return try withBytes(of: carry) { (bytes) throws(IngestError) -> R in try body(Self.trimCR(bytes)) }
     }
