@@ -65,6 +65,8 @@ public final class FetchLabDatabase: Sendable {
             throw StoreError(.database, "\(path): no such database (import some logs first: fetchlab import FILE)")
         }
         let opening = Opening(path: path, waiting: waiting)
+        // The -wal and -shm files that were there: a refused database is left as it was.
+        let sidecars = ["-wal", "-shm"].filter { !FileManager.default.fileExists(atPath: path + $0) }
         do {
             writer = readOnly ? try opening.openForReading() : try opening.openForWriting()
             checkedOnOpen = opening.checked.withLock { $0 }
@@ -73,6 +75,14 @@ public final class FetchLabDatabase: Sendable {
             let failure = opening.storeError(error)
             // Busy: another process is creating it, and goes on with the file.
             if !existed && failure.code != .busy { opening.removeIfEmpty() }
+            if existed && failure.code != .busy {
+                // The -wal (empty: nothing was written) and -shm (the log's index) files this open
+                // created beside a database it then refused.
+                let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber
+                if sidecars.contains("-wal"), (walSize?.int64Value ?? 0) == 0 {
+                    for suffix in sidecars { unlink(path + suffix) }
+                }
+            }
             throw failure
         }
     }
@@ -303,6 +313,17 @@ struct Opening {
         let reader = try retryingWhileBusy { try refusingNonDatabases { try openReadOnly() } }
         let verdict = try reader.read { try SchemaState.read($0).verdict }
         try refuse(verdict)
+        // A file changed since FetchLab last left it sound is checked as a writer checks it, so
+        // that a damaged database is refused here, in one line with the recovery, not later by a
+        // query's raw SQLite error.
+        if !CheckStamp(database: path).matches {
+            do {
+                try reader.read { try verify($0) }
+            } catch {
+                try? reader.close()
+                throw error
+            }
+        }
         guard case .incomplete(let missing) = verdict, !missing.isEmpty else { return reader }
         if access(path, W_OK) == 0 && access(directory, W_OK) == 0 {
             try? reader.close()
