@@ -191,6 +191,36 @@ import _FetchLabTestSupport
         #expect(fixed.usage.filter { $0.kind == .launch }.count == 1)
     }
 
+    /// Device ids whose bytes are not UTF-8 stay two devices (`\xFFA`, `\xFEA`), not one "\u{FFFD}A";
+    /// a bundle id with a NUL byte, or bytes that are not UTF-8, is rejected saying so; one stored as
+    /// a BLOB of UTF-8 text is read; every row is accounted for (a close counts as derived).
+    @Test func oddBytesInIdsAreKeptApartOrRejectedByName() throws {
+        let path = try store(
+            [
+                O(1, "/app/inFocus", start: "2024-03-01T10:00:00Z", end: "2024-03-01T10:01:00Z", string: "com.a", source: 1),
+                O(2, "/app/inFocus", start: "2024-03-01T10:00:00Z", end: "2024-03-01T10:01:00Z", string: "com.a", source: 2),
+                O(3, "/app/inFocus", start: "2024-03-01T11:00:00Z", end: "2024-03-01T11:01:00Z", string: "x", source: 1),
+                O(4, "/app/inFocus", start: "2024-03-01T12:00:00Z", end: "2024-03-01T12:01:00Z", string: "y", source: 1),
+                O(5, "/app/inFocus", start: "2024-03-01T13:00:00Z", end: "2024-03-01T13:01:00Z", string: "z", source: 1),
+                O(6, "/device/batteryPercentage", start: "2024-03-01T10:00:00Z", double: 80, source: 1),
+            ],
+            sql: """
+                INSERT INTO ZSOURCE (Z_PK, ZDEVICEID) VALUES (1, X'FF41'), (2, X'FE41');
+                UPDATE ZOBJECT SET ZVALUESTRING = CAST(X'636F6D0061' AS TEXT) WHERE Z_PK = 3;
+                UPDATE ZOBJECT SET ZVALUESTRING = X'FF61' WHERE Z_PK = 4;
+                UPDATE ZOBJECT SET ZVALUESTRING = X'636F6D2E62' WHERE Z_PK = 5;
+                """)
+        let r = try read(path)
+        #expect(Set(r.users) == ["\\xFFA", "\\xFEA"], "\(r.users)")
+        #expect(Set(r.rejects.map(\.line)) == [3, 4])
+        #expect(r.rejects.contains { $0.line == 3 && $0.reason.contains("NUL byte") })
+        #expect(r.rejects.contains { $0.line == 4 && $0.reason.contains("not UTF-8") })
+        #expect(r.apps.contains("com.b"))  // a BLOB of text is its text
+        // 6 rows: 3 launches and their 3 closes (derived), 1 sample, 2 rejected: none unaccounted.
+        let inserted = r.usage.count + r.context.count
+        #expect(r.counts.rows + r.counts.derived == inserted + r.counts.rejected + r.counts.merged + r.counts.excluded)
+    }
+
     @Test func olderStoresWithoutOffsetsOrSourcesAreRead() throws {
         let path = dir.path("old.db")
         let db = try SQLiteConnection(path)

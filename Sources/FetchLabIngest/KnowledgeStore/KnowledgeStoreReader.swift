@@ -320,11 +320,17 @@ public final class KnowledgeStoreReader: RecordSource {
             let end = try time(s, 2, "ZENDDATE")
             if end < start { throw RowProblem("ZENDDATE is before ZSTARTDATE") }
             let offset = try utcOffset(s, 4)
-            guard sqlite3_column_type(s, 3) == SQLITE_TEXT, let text = sqlite3_column_text(s, 3) else {
-                throw RowProblem("no bundle id (ZVALUESTRING is NULL)")
+            let type = sqlite3_column_type(s, 3)
+            guard type == SQLITE_TEXT || type == SQLITE_BLOB, let raw = sqlite3_column_blob(s, 3) ?? sqlite3_column_text(s, 3).map(UnsafeRawPointer.init)
+            else {
+                throw RowProblem(type == SQLITE_NULL ? "no bundle id (ZVALUESTRING is NULL)" : "empty bundle id (ZVALUESTRING)")
             }
-            let bytes = UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(s, 3)))
+            let bytes = UnsafeRawBufferPointer(start: raw, count: Int(sqlite3_column_bytes(s, 3)))
             if bytes.isEmpty { throw RowProblem("empty bundle id (ZVALUESTRING)") }
+            if bytes.contains(0) { throw RowProblem("bundle id contains a NUL byte (ZVALUESTRING)") }
+            if String(validating: bytes, as: UTF8.self) == nil {
+                throw RowProblem("bundle id is not UTF-8 text (ZVALUESTRING)")
+            }
             let app = try sink.app(bytes, noun: "bundle id")
             let user = try user(s, 5)
             sink.batch.counts.accepted += 1
@@ -349,7 +355,9 @@ public final class KnowledgeStoreReader: RecordSource {
         }
     }
 
+    /// The close of a use: a record its row gave beyond the launch (``ReadCounts/derived``).
     private func close(_ use: OpenUse, user: Int32) {
+        sink.batch.counts.derived += 1
         sink.batch.usage.append(
             UsageEvent(time: use.end, user: user, app: use.app, kind: .close, utcOffset: use.offset))
     }
@@ -474,7 +482,7 @@ public final class KnowledgeStoreReader: RecordSource {
     /// The row's user: `--user`, else its device id, else the file's name.
     private func user(_ s: OpaquePointer, _ column: Int32) throws(RowProblem) -> Int32 {
         if let fixed = sink.fixedUser { return fixed }
-        let name = Self.text(s, column).flatMap { $0.isEmpty ? nil : $0 } ?? fileUser
+        let name = Self.deviceName(s, column).flatMap { $0.isEmpty ? nil : $0 } ?? fileUser
         if let id = deviceUsers[name] { return id }
         guard name.utf8.count <= RecordSink.maxNameBytes else {
             throw RowProblem("device id longer than \(RecordSink.maxNameBytes) bytes")
@@ -482,6 +490,35 @@ public final class KnowledgeStoreReader: RecordSource {
         let id = sink.users.id(of: name)
         deviceUsers[name] = id
         return id
+    }
+
+    /// A device id as a user name: its text, or — when its bytes are not UTF-8 — each byte that is
+    /// not part of valid UTF-8 written `\xFF`, so that two devices never become one name.
+    private static func deviceName(_ s: OpaquePointer, _ column: Int32) -> String? {
+        guard sqlite3_column_type(s, column) != SQLITE_NULL, let raw = sqlite3_column_blob(s, column) else { return nil }
+        let bytes = UnsafeRawBufferPointer(start: raw, count: Int(sqlite3_column_bytes(s, column)))
+        if let text = String(validating: bytes, as: UTF8.self), !text.contains("\u{0}") { return text }
+        var out = ""
+        var i = 0
+        while i < bytes.count {
+            // The longest valid UTF-8 sequence starting here (1 to 4 bytes), else the byte escaped.
+            var taken = false
+            for length in stride(from: min(4, bytes.count - i), through: 1, by: -1) {
+                if let piece = String(validating: UnsafeRawBufferPointer(rebasing: bytes[i..<(i + length)]), as: UTF8.self),
+                    piece.unicodeScalars.count == 1, piece != "\u{0}"
+                {
+                    out += piece
+                    i += length
+                    taken = true
+                    break
+                }
+            }
+            if !taken {
+                out += "\\x" + String(bytes[i], radix: 16, uppercase: true).leftPaddedHex
+                i += 1
+            }
+        }
+        return out
     }
 
     private static func text(_ s: OpaquePointer, _ column: Int32) -> String? {
@@ -594,4 +631,9 @@ public final class KnowledgeStoreReader: RecordSource {
         }
         return dir
     }
+}
+
+extension String {
+    /// Two hex digits.
+    fileprivate var leftPaddedHex: String { count < 2 ? "0" + self : self }
 }
