@@ -150,4 +150,38 @@ struct BrowserTests {
         let blankSize = (try? FileManager.default.attributesOfItem(atPath: blank)[.size] as? Int) ?? 0
         #expect(blankSize > 0 && size > 5 * blankSize, "report.png \(size) B, blank.png \(blankSize) B")
     }
+
+    /// A report of apps named with a right-to-left override and with 990 characters: it loads
+    /// without errors, the override is shown (⟨U+202E⟩) not obeyed, and the page is no wider than
+    /// the window (it was 8,341 px).
+    @Test func aReportOfHostileNamesStaysReadable() throws {
+        let db = dir.path("hostile.sqlite")
+        let long = String(repeating: "verylongappname.", count: 62)
+        var csv = "timestamp,user,app\n"
+        for day in 0..<20 {
+            for (i, app) in ["\u{202E}gpj.exe", long, "com.plain"].enumerated() {
+                for k in 0..<3 {
+                    csv += "2024-03-\(String(format: "%02d", day + 1))T\(String(format: "%02d", 8 + i * 3 + k)):05:00Z,u\u{202E}1,\"\(app)\"\n"
+                }
+            }
+        }
+        let file = try dir.write("hostile.csv", csv)
+        #expect(try run(fetchlabBinary(), ["import", "--db", db, file]).status == 0)
+        let html = dir.path("hostile.html")
+        let compared = try run(
+            fetchlabBinary(),
+            ["compare", "--db", db, "--policies", "never,fixed(1h),predictive(15m,0.3)", "--format", "html", "--output", html])
+        #expect(compared.status == 0, "\(compared.err)")
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(!page.contains("\u{202E}"))
+        #expect(page.contains("⟨U+202E⟩gpj.exe"))
+        let dom = try Browser.run(
+            ["--dump-dom", "--window-size=1300,1700"], url: "file://\(html)#selftest", profile: dir.path("profile-h"))
+        #expect(dom.status == 0, "\(dom.err)")
+        let selftest = try Self.selftest(dom.out)
+        #expect((selftest["errors"] as? [Any])?.isEmpty == true, "script errors: \(selftest["errors"] ?? "?")")
+        let width = try #require(selftest["pageWidth"] as? Int)
+        let view = try #require(selftest["viewWidth"] as? Int)
+        #expect(width <= view, "the page is \(width) px wide in a \(view) px window")
+    }
 }

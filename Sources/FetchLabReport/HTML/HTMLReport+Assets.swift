@@ -170,6 +170,8 @@ extension HTMLReport {
                   out.timelineSwitchOk = visible.length === 1 && visible[0] === last;
                 }
                 Array.prototype.forEach.call(document.querySelectorAll("main > section"), function (s) { out.sections.push(s.id); });
+                out.pageWidth = document.documentElement.scrollWidth;
+                out.viewWidth = window.innerWidth;
                 Array.prototype.forEach.call(document.querySelectorAll("svg[id]"), function (svg) {
                   var counts = {};
                   Array.prototype.forEach.call(svg.attributes, function (a) {
