@@ -26,6 +26,8 @@ public final class LogReader: RecordSource {
     /// Foreground logs: the sessionisation state.
     private var foreground: ForegroundFormat
     /// `dumpsys usagestats` text: the per-user sessionisation state.
+    /// Whether the last line added to `quoted` ended with a carriage return.
+    private var quotedEndsWithCR = false
     private var usagestats: UsageStatsFormat
     /// Names (of each kind) and bytes of names kept before the name tables start again
     /// (``RecordBatch/restartsNames``); tests lower them.
@@ -226,6 +228,7 @@ public final class LogReader: RecordSource {
                 // Perhaps a quoted field with a line break: read on before deciding.
                 quoted = Array(line)
                 quotedStart = number
+                quotedEndsWithCR = lines.lastLineEndedWithCR
                 return
             }
             try reject(error.reason, line: line, number: number)
@@ -279,8 +282,11 @@ public final class LogReader: RecordSource {
 
     /// Continues a record whose quoted field spans lines.
     private func continueQuoted(_ line: UnsafeRawBufferPointer) throws(IngestError) {
+        // The line break inside the quoted field as the file wrote it: CRLF or LF.
+        if quotedEndsWithCR { quoted.append(0x0D) }
         quoted.append(0x0A)
         quoted.append(contentsOf: line)
+        quotedEndsWithCR = lines.lastLineEndedWithCR
         let start = quotedStart
         let record = quoted
         if quoted.count > Self.maxQuotedRecordBytes {

@@ -196,3 +196,17 @@ func readError(
         #expect(options.latest == (try parser.parse("2100-01-01T00:00:00Z")).microseconds)
     }
 }
+
+/// A carriage return inside a quoted field is kept: a field spanning lines keeps the file's own
+/// line break (`\r\n` in a CRLF file, `\n` in an LF file), and a lone CR in a field stays.
+@Suite struct QuotedLineBreakTests {
+    @Test func aCRLFInsideAQuotedFieldIsKept() throws {
+        let crlf = try read("timestamp,user,app\r\n2024-03-01T12:00:00Z,u,\"first\r\nsecond\"\r\n2024-03-01T12:05:00Z,u,b\r\n")
+        #expect(crlf.rejects.isEmpty, "\(crlf.rejects)")
+        #expect(crlf.usageApps == ["first\r\nsecond", "b"])
+        let lf = try read("timestamp,user,app\n2024-03-01T12:00:00Z,u,\"first\nsecond\"\n")
+        #expect(lf.usageApps == ["first\nsecond"])
+        let lone = try read("timestamp,user,app\n2024-03-01T12:00:00Z,u,\"a\rb\"\n")
+        #expect(lone.usageApps == ["a\rb"])
+    }
+}

@@ -11,6 +11,9 @@ public final class LineReader {
     /// Whether the line last returned ended the input without a line break (a file cut short, or
     /// one written without a final newline).
     public private(set) var lastLineUnterminated = false
+    /// Whether the line last returned ended with a carriage return (dropped from the line: a CRLF
+    /// line end), so that a quoted field spanning lines keeps its `\r\n`.
+    public private(set) var lastLineEndedWithCR = false
     /// Lines longer than this are an error (they would otherwise make memory grow without bound).
     public let maxLineBytes: Int
 
@@ -40,11 +43,14 @@ public final class LineReader {
                     position = end + 1
                     lineNumber += 1
                     if carry.isEmpty {
-                        return try body(Self.trimCR(UnsafeRawBufferPointer(start: base + start, count: end - start)))
+                        let line = UnsafeRawBufferPointer(start: base + start, count: end - start)
+                        lastLineEndedWithCR = line.last == 0x0D
+                        return try body(Self.trimCR(line))
                     }
                     carry.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: end - start))
                     try checkLength()
                     defer { carry.removeAll(keepingCapacity: true) }
+                    lastLineEndedWithCR = carry.last == 0x0D
                     return try withBytes(of: carry) { (bytes) throws(IngestError) -> R in try body(Self.trimCR(bytes)) }
                 }
                 carry.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: remaining))
@@ -71,6 +77,7 @@ public final class LineReader {
         guard !carry.isEmpty else { return nil }
         lineNumber += 1
         lastLineUnterminated = true
+        lastLineEndedWithCR = carry.last == 0x0D
         defer { carry.removeAll(keepingCapacity: true) }
         return try withBytes(of: carry) { (bytes) throws(IngestError) -> R in try body(Self.trimCR(bytes)) }
     }
