@@ -92,7 +92,11 @@ public enum CompareRenderer {
             "(fetches/app/day averaged over pairs; a family's best setting at or under each budget, mixed with never "
             + "across apps below its cheapest; in brackets its share of the possible gain, (family − fixed) / "
             + "(bound − fixed), where the bound is ≥ 2 points above fixed"
-            + (b.map { $0.resamples > 0 ? "; 95 % intervals in --format json, bootstrap over users, \($0.resamples) resamples, seed \($0.seed))" : ")" } ?? ")")
+            + (b.map {
+                $0.resamples > 0
+                    ? "; 95 % intervals in --format json, bootstrap over users, \($0.resamples) resamples, seed \($0.seed))"
+                    : ")"
+            } ?? ")")
         let platform =
             r.settings.platform == "none"
             ? ""
@@ -173,7 +177,8 @@ public enum CompareRenderer {
         let budgets = r.budget?.budgets ?? BudgetSettings.standardBudgets
         var out: [[String]] = []
         var lastBand: Int? = nil
-        for (rank, p) in ranked(r.policies, by: sort, budgets: budgets, tauMinutes: r.settings.tauMinutes).enumerated() {
+        for (rank, p) in ranked(r.policies, by: sort, budgets: budgets, tauMinutes: r.settings.tauMinutes).enumerated()
+        {
             let clairvoyant = isClairvoyant(p)
             if sort == .band, bandLines {
                 let band = clairvoyant ? budgets.count + 1 : Self.band(p.metrics.fetchesPerAppDay, budgets)
@@ -187,7 +192,9 @@ public enum CompareRenderer {
             cells += m.fresh.map { String(format: "%.1f%%", $0 * 100) }
             let ci: String = m.freshInterval.map { String(format: "%.1f–%.1f", $0.low * 100, $0.high * 100) } ?? "–"
             let stale: String = m.stalenessMedianMinutes.map { minutes($0) } ?? "never"
-            cells += [ci, stale, String(format: "%.2f", m.fetchesPerAppDay), String(format: "%.0f%%", m.wastedShare * 100)]
+            cells += [
+                ci, stale, String(format: "%.2f", m.fetchesPerAppDay), String(format: "%.0f%%", m.wastedShare * 100),
+            ]
             cells += [
                 String(format: "%.1f", m.energyJoulesPerDay), String(format: "%.2f%%", m.batteryPercentPerDay),
                 String(format: "%.2f", m.cellularMBPerDay), "\(m.skipped)",
@@ -233,7 +240,8 @@ public enum CompareRenderer {
                 let (bx, by2) = (band(x.fetchesPerAppDay, budgets), band(y.fetchesPerAppDay, budgets))
                 decided = bx != by2 ? bx < by2 : by(fresh(a.element), fresh(b.element), descending: true)
             case .fresh: decided = by(fresh(a.element), fresh(b.element), descending: true)
-            case .share: decided = by(x.shareOfPossible ?? -.infinity, y.shareOfPossible ?? -.infinity, descending: true)
+            case .share:
+                decided = by(x.shareOfPossible ?? -.infinity, y.shareOfPossible ?? -.infinity, descending: true)
             case .fetches: decided = by(x.fetchesPerAppDay, y.fetchesPerAppDay, descending: false)
             case .energy: decided = by(x.energyJoulesPerDay, y.energyJoulesPerDay, descending: false)
             case .given: decided = nil

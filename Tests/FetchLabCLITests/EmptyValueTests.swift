@@ -45,6 +45,8 @@ import _FetchLabTestSupport
         #expect(r.err.split(separator: "\n").count == 1, "\(r.err)")
         #expect(r.err.contains("routinShare: unknown key"), "\(r.err)")
         let good = try dir.write("good.json", #"{"routineShare": 0.5}"#)
-        #expect(try fetchlab(["generate", "--config", good, "--users", "1", "--days", "2", "-o", dir.path("g")]).status == 0)
+        #expect(
+            try fetchlab(["generate", "--config", good, "--users", "1", "--days", "2", "-o", dir.path("g")]).status == 0
+        )
     }
 }

@@ -31,7 +31,8 @@ import _FetchLabTestSupport
     @Test(arguments: HugeDurationTests.places)
     func aDurationNoSpanCanBeIsAOneLineUsageError(place: [String]) throws {
         for value in Self.values {
-            let arguments = place.map { $0.replacingOccurrences(of: "X", with: value) } + ["--db", dir.path("none.sqlite")]
+            let arguments =
+                place.map { $0.replacingOccurrences(of: "X", with: value) } + ["--db", dir.path("none.sqlite")]
             let r = try run(fetchlabBinary(), arguments, cwd: dir.url.path)
             #expect(r.status == 64, "\(arguments): \(r.status) \(r.err)")
             #expect(r.err.split(separator: "\n").count == 1, "\(arguments): \(r.err)")

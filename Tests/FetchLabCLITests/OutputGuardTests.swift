@@ -34,7 +34,8 @@ import _FetchLabTestSupport
     @Test func noCommandWritesItsOutputOverTheDatabase() throws {
         try imported()
         try expectRefused(["report", "--db", db, "--output", db], naming: db)
-        try expectRefused(["compare", "--db", "a.sqlite", "--output", "./a.sqlite", "--policies", "never"], naming: "./a.sqlite")
+        try expectRefused(
+            ["compare", "--db", "a.sqlite", "--output", "./a.sqlite", "--policies", "never"], naming: "./a.sqlite")
         try FileManager.default.createDirectory(atPath: dir.path("sub"), withIntermediateDirectories: true)
         let around = dir.path("sub/../a.sqlite")
         try expectRefused(["tune", "--db", db, "--family", "fixed", "--output", around], naming: around)

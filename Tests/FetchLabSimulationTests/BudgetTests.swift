@@ -29,8 +29,10 @@ import Testing
         // Two pairs, each a lone target: a fetch in the 1-day pair costs 1/(2·1) of the average, in the
         // 10-day pair 1/(2·10). With 0.05 fetches/app/day only the long log's target can be bought.
         var bound = ClairvoyantBound()
-        bound.add(ClairvoyantBound.Pair(targets: Self.minutes([0]), days: 1, tau: .minutes(15)), scored: 1, freeFresh: 0)
-        bound.add(ClairvoyantBound.Pair(targets: Self.minutes([0]), days: 10, tau: .minutes(15)), scored: 1, freeFresh: 0)
+        bound.add(
+            ClairvoyantBound.Pair(targets: Self.minutes([0]), days: 1, tau: .minutes(15)), scored: 1, freeFresh: 0)
+        bound.add(
+            ClairvoyantBound.Pair(targets: Self.minutes([0]), days: 10, tau: .minutes(15)), scored: 1, freeFresh: 0)
         #expect(abs(bound.coveredTargets(atBudget: 0.05) - 1) < 1e-9)
         #expect(abs(bound.coveredTargets(atBudget: 0.55) - 2) < 1e-9)
         #expect(abs(bound.coveredTargets(atBudget: 0.3) - 1.5) < 1e-9)  // half of the short log's fetch
@@ -100,7 +102,9 @@ import Testing
                     return t
                 }
                 let days = Double(1 + next(20))
-                bound.add(ClairvoyantBound.Pair(targets: targets, days: days, tau: .minutes(15)), scored: targets.count, freeFresh: 0)
+                bound.add(
+                    ClairvoyantBound.Pair(targets: targets, days: days, tau: .minutes(15)), scored: targets.count,
+                    freeFresh: 0)
                 pairs.append((Self.bruteForce(targets, tau: .minutes(15)), days))
             }
             for budget in [0.01, 0.1, 0.3, 0.7, 1.5, 4] {
@@ -175,7 +179,9 @@ struct RandomCausalPolicy: FetchPolicy {
     static func standardAndRandom() -> [any FetchPolicy] {
         var policies = PolicyRegistry.standard(contentUpdates: false)
         policies += try! PolicyRegistry.parseList("fixed(20m), fixed(45m), fixed(3h), fixed(6h)")
-        for seed in 0..<6 { policies.append(RandomCausalPolicy(seed: UInt64(seed), chance: [0.01, 0.05, 0.2][seed % 3])) }
+        for seed in 0..<6 {
+            policies.append(RandomCausalPolicy(seed: UInt64(seed), chance: [0.01, 0.05, 0.2][seed % 3]))
+        }
         return policies
     }
 
@@ -190,7 +196,9 @@ struct RandomCausalPolicy: FetchPolicy {
             for pair in user.pairs {
                 let (t, scored) = ClairvoyantBound.targets(
                     launches: pair.launches, window: w, tau: e.primaryTau, launchRefreshes: true)
-                bound.add(.init(targets: t, days: w.scoredDays, tau: e.primaryTau), scored: scored, freeFresh: scored - t.count)
+                bound.add(
+                    .init(targets: t, days: w.scoredDays, tau: e.primaryTau), scored: scored,
+                    freeFresh: scored - t.count)
             }
         }
         #expect(report.settings.scoredLaunches == bound.scored)
@@ -198,7 +206,9 @@ struct RandomCausalPolicy: FetchPolicy {
         for p in report.policies {
             let fresh = p.metrics.fresh[1]
             let top = bound.fresh(atBudget: p.metrics.fetchesPerAppDay)
-            #expect(fresh <= top + 1e-9, "\(p.name): \(fresh) at \(p.metrics.fetchesPerAppDay) fetches/app/day over the bound \(top)")
+            #expect(
+                fresh <= top + 1e-9,
+                "\(p.name): \(fresh) at \(p.metrics.fetchesPerAppDay) fetches/app/day over the bound \(top)")
             if let share = p.metrics.shareOfPossible { #expect(share <= 1 + 1e-9, "\(p.name)") }
             if p.family == "random" { random += 1 }
         }
@@ -292,7 +302,6 @@ struct RandomCausalPolicy: FetchPolicy {
     }
 }
 
-
 extension ClairvoyantBoundTests {
     @Test func pairsWhoseTargetsStandAloneTakeTheShortcutAndAgreeWithTheDP() {
         // Targets more than τ apart (as launch refreshes make them): c(k) = min(k, n).
@@ -310,8 +319,10 @@ extension ClairvoyantBoundTests {
         #expect(abs(bound.coveredTargets(atBudget: 1.5) - 7) < 1e-9)
         #expect(abs(bound.saturation - 1.5) < 1e-9)
         let greedy = Self.greedy(
-            [(Self.bruteForce(Self.minutes([0, 20, 40, 100]), tau: .minutes(15)), 2),
-             (Self.bruteForce(Self.minutes([0, 10, 40]), tau: .minutes(15)), 2)], budget: 0.9)
+            [
+                (Self.bruteForce(Self.minutes([0, 20, 40, 100]), tau: .minutes(15)), 2),
+                (Self.bruteForce(Self.minutes([0, 10, 40]), tau: .minutes(15)), 2),
+            ], budget: 0.9)
         #expect(abs(bound.coveredTargets(atBudget: 0.9) - greedy) < 1e-9)
     }
 }

@@ -139,7 +139,8 @@ extension HTMLReport {
         // The oracles are what the bound stands for: not drawn as points.
         var drawn = 0
         var shown: [String] = []
-        for p in ps where !CompareRenderer.isClairvoyant(p) && p.metrics.fetchesPerAppDay >= low
+        for p in ps
+        where !CompareRenderer.isClairvoyant(p) && p.metrics.fetchesPerAppDay >= low
             && p.metrics.fetchesPerAppDay <= high
         {
             if !shown.contains(p.family) { shown.append(p.family) }
@@ -154,9 +155,11 @@ extension HTMLReport {
         }
         body += legend(shown, picks, x: frame.x0, y: frame.height + 10, width: frame.x1 - frame.x0)
         let chart = svg(
-            id: "budget-curve", width: frame.width, height: frame.height + legendHeight(shown, width: frame.x1 - frame.x0),
+            id: "budget-curve", width: frame.width,
+            height: frame.height + legendHeight(shown, width: frame.x1 - frame.x0),
             data: [("lines", lines.count), ("points", drawn), ("bound", bound.count), ("fixed", fixedCurve.count)],
-            title: "\(picks.tauText) against fetches per app per day: the clairvoyant bound, fixed intervals, each family's front",
+            title:
+                "\(picks.tauText) against fetches per app per day: the clairvoyant bound, fixed intervals, each family's front",
             body)
         var caption =
             "\(picks.tauText) against fetches per app per day (averaged over pairs). Dashed: the clairvoyant bound, the "
@@ -205,7 +208,10 @@ extension HTMLReport {
         }
         body += row(
             "fixed interval",
-            curve.map { p in percent(p.fixed) + (p.fixedInterval.map { String(format: " [%.1f–%.1f]", $0.low * 100, $0.high * 100) } ?? "") },
+            curve.map { p in
+                percent(p.fixed)
+                    + (p.fixedInterval.map { String(format: " [%.1f–%.1f]", $0.low * 100, $0.high * 100) } ?? "")
+            },
             cls: "fixed")
         body += row("never", curve.map { percent($0.never) })
         var note =
@@ -221,7 +227,8 @@ extension HTMLReport {
                 + "\(r.settings.platform) platform model applies to the policies only."
         }
         for w in r.budget?.warnings ?? [] { note += " Warning: \(w)." }
-        return "<div class=\"scroll\"><table id=\"budget-table\" data-budgets=\"\(curve.count)\"><thead>\(head)</thead><tbody>\(body)</tbody></table></div>"
+        return
+            "<div class=\"scroll\"><table id=\"budget-table\" data-budgets=\"\(curve.count)\"><thead>\(head)</thead><tbody>\(body)</tbody></table></div>"
             + "<p class=\"caption\">\(HTML.escape(note))</p>"
     }
 
@@ -239,7 +246,8 @@ extension HTMLReport {
         return out.map { line in
             var front: [PolicyResult] = []
             var top = -Double.infinity
-            for p in line.front.sorted(by: { $0.metrics.fetchesPerAppDay < $1.metrics.fetchesPerAppDay }) where picks.fresh(p) > top {
+            for p in line.front.sorted(by: { $0.metrics.fetchesPerAppDay < $1.metrics.fetchesPerAppDay })
+            where picks.fresh(p) > top {
                 top = picks.fresh(p)
                 front.append(p)
             }

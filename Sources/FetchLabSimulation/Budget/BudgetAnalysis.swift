@@ -216,7 +216,8 @@ struct BudgetAnalysis: Sendable {
                 let draws = familyDraws[b][name]
                 byFamily[name] = FamilyAtBudget(
                     fresh: fresh, policy: best.map { policies[$0].name },
-                    freshInterval: draws.flatMap { ConfidenceInterval.percentile($0.fresh) }, gainVsFixed: fresh - fixed,
+                    freshInterval: draws.flatMap { ConfidenceInterval.percentile($0.fresh) },
+                    gainVsFixed: fresh - fixed,
                     gainInterval: draws.flatMap { ConfidenceInterval.percentile($0.gain) },
                     shareOfPossible: Self.share(fresh: fresh, fixed: fixed, bound: top))
             }
