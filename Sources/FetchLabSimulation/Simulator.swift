@@ -116,7 +116,10 @@ public struct ComparisonRun: Sendable {
     var totals: [MetricSums]
     var perApp: [String: [MetricSums]] = [:]
     var appOrder: [String] = []
-    var perUser: [(String, [MetricSums])] = []
+    /// Each user's metrics per policy (`--per-user`), made as the user is summed: a user's sums
+    /// hold two histograms of a few thousand counters per policy, its metrics a few numbers, so
+    /// memory grows by kilobytes, not megabytes, per user.
+    var perUser: [(String, [PolicyMetrics])] = []
     /// Also keep each user's ``UserTally`` (``userTallies``), in the order the users were added.
     public var tallyUsers = false
     public private(set) var userTallies: [UserTally] = []
@@ -248,7 +251,12 @@ public struct ComparisonRun: Sendable {
                 totals[i].add(userTotals[i])
             }
             if let sums = r.budget { budget?.users.append(sums) }
-            if simulator.perUser { perUser.append((r.user, userTotals)) }
+            if simulator.perUser {
+                let keys = taus.map { PolicyMetrics.freshKey(minutes: $0.inMinutes) }
+                let battery = simulator.settings.cost.batteryJoules
+                perUser.append(
+                    (r.user, userTotals.map { $0.metrics(freshKeys: keys, primary: primary, batteryJoules: battery) }))
+            }
             if tallyUsers {
                 userTallies.append(
                     UserTally(user: r.user, scored: userTotals.first?.scored ?? 0, fresh: userTotals.map(\.fresh)))
@@ -289,7 +297,7 @@ public struct ComparisonRun: Sendable {
             }
         }
         let apps = appOrder.map { ($0, metrics(perApp[$0]!)) }
-        let usersMetrics = perUser.map { ($0.0, metrics($0.1)) }
+        let usersMetrics = perUser
         let groupMetrics = groupOrder.map { ($0, metrics(perGroup[$0]!)) }
         let rows = (0..<requested).map { i in
             PolicyResult(
