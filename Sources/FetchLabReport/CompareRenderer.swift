@@ -179,7 +179,7 @@ public enum CompareRenderer {
         var lastBand: Int? = nil
         for (rank, p) in ranked(r.policies, by: sort, budgets: budgets, tauMinutes: r.settings.tauMinutes).enumerated()
         {
-            let clairvoyant = isClairvoyant(p)
+            let clairvoyant = p.isClairvoyant
             if sort == .band, bandLines {
                 let band = clairvoyant ? budgets.count + 1 : Self.band(p.metrics.fetchesPerAppDay, budgets)
                 if band != lastBand {
@@ -206,9 +206,6 @@ public enum CompareRenderer {
         return out
     }
 
-    /// The clairvoyant policies (oracles) know the future: shown, never ranked.
-    static func isClairvoyant(_ p: PolicyResult) -> Bool { p.family == "oracle" || p.family == "budget-oracle" }
-
     /// The band of a policy spending `x`: the index of the first budget it stays within.
     static func band(_ x: Double, _ budgets: [Double]) -> Int {
         budgets.firstIndex { x <= $0 + 1e-9 } ?? budgets.count
@@ -226,7 +223,7 @@ public enum CompareRenderer {
         _ policies: [PolicyResult], by sort: CompareSort = .band, budgets: [Double] = BudgetSettings.standardBudgets,
         tauMinutes: Double = 15
     ) -> [PolicyResult] {
-        let causal = policies.enumerated().filter { !isClairvoyant($0.element) }
+        let causal = policies.enumerated().filter { !$0.element.isClairvoyant }
         let key = PolicyMetrics.freshKey(minutes: tauMinutes)
         func fresh(_ p: PolicyResult) -> Double { primaryFresh(p, key: key) }
         let sorted = causal.sorted { a, b in
@@ -248,7 +245,7 @@ public enum CompareRenderer {
             }
             return decided ?? (a.offset < b.offset)
         }
-        return sorted.map(\.element) + policies.filter(isClairvoyant)
+        return sorted.map(\.element) + policies.filter(\.isClairvoyant)
     }
 
     /// fresh at the primary τ (its key, e.g. `fresh_15m`).

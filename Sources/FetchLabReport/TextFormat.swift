@@ -136,7 +136,8 @@ extension TextFormat {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
-    private static func hex(_ value: UInt32, _ digits: Int) -> String {
+    /// `value` in lowercase hex, at least `digits` digits.
+    static func hex(_ value: UInt32, _ digits: Int) -> String {
         let s = String(value, radix: 16)
         return String(repeating: "0", count: max(0, digits - s.count)) + s
     }

@@ -9,7 +9,7 @@ public struct EvaluationProtocol: Sendable, Hashable {
     public var minLaunches: Int = 20
     /// The τ at which fresh rates are reported.
     public var taus: [Microseconds] = [.minutes(5), .minutes(15), .minutes(60)]
-    /// The τ the oracles aim at and gap closed is measured at.
+    /// The τ the oracles aim at, and the ranking, the clairvoyant bound and the baseline are read at.
     public var primaryTau: Microseconds = .minutes(15)
     /// A launch refreshes its app's content at the launch time.
     public var launchRefreshes: Bool = true

@@ -95,11 +95,11 @@ public struct Simulator: Sendable {
     }
 
     /// A comparison fed users batch by batch, so that memory holds one batch, not the database.
-    /// - Parameter references: also compute the budget figures (the clairvoyant bound, the
+    /// - Parameter budgetFigures: also compute the budget figures (the clairvoyant bound, the
     ///   fixed-interval baseline, each policy's gain and share, the bootstrap intervals); a tuner
     ///   that only reads the policies' metrics leaves them out.
-    public func comparison(policies: [any FetchPolicy], references: Bool = true) -> ComparisonRun {
-        ComparisonRun(simulator: self, policies: policies, references: references)
+    public func comparison(policies: [any FetchPolicy], budgetFigures: Bool = true) -> ComparisonRun {
+        ComparisonRun(simulator: self, policies: policies, budgetFigures: budgetFigures)
     }
 }
 
@@ -160,7 +160,7 @@ public struct ComparisonRun: Sendable {
     /// Every policy replayed, for ``cpuSeconds``.
     public var policies: [any FetchPolicy] { all }
 
-    init(simulator: Simulator, policies: [any FetchPolicy], references: Bool = true) {
+    init(simulator: Simulator, policies: [any FetchPolicy], budgetFigures: Bool = true) {
         self.simulator = simulator
         requested = policies.count
         all = policies
@@ -168,7 +168,7 @@ public struct ComparisonRun: Sendable {
         primary = taus.firstIndex(of: simulator.evaluation.primaryTau)!
         totals = all.map { _ in MetricSums(taus: simulator.evaluation.reportedTaus.count) }
         cpuSeconds = all.map { _ in 0 }
-        if references {
+        if budgetFigures {
             let extra = policies.compactMap { ($0 as? FixedIntervalPolicy)?.interval }
             budget = BudgetAnalysis(policies: policies, intervals: FixedBaseline.intervals(adding: extra))
         }
@@ -229,6 +229,8 @@ public struct ComparisonRun: Sendable {
         var results = [UserResult?](repeating: nil, count: histories.count)
         for (k, i) in order.enumerated() { results[i] = byCost[k] }
         // Summed in the order given, one user at a time.
+        let freshKeys = taus.map { PolicyMetrics.freshKey(minutes: $0.inMinutes) }
+        let battery = simulator.settings.cost.batteryJoules
         for case let r? in results {
             users += 1
             if r.withoutContext { usersWithoutContext += 1 }
@@ -252,10 +254,11 @@ public struct ComparisonRun: Sendable {
             }
             if let sums = r.budget { budget?.users.append(sums) }
             if simulator.perUser {
-                let keys = taus.map { PolicyMetrics.freshKey(minutes: $0.inMinutes) }
-                let battery = simulator.settings.cost.batteryJoules
                 perUser.append(
-                    (r.user, userTotals.map { $0.metrics(freshKeys: keys, primary: primary, batteryJoules: battery) }))
+                    (
+                        r.user,
+                        userTotals.map { $0.metrics(freshKeys: freshKeys, primary: primary, batteryJoules: battery) }
+                    ))
             }
             if tallyUsers {
                 userTallies.append(
@@ -329,7 +332,8 @@ public struct ComparisonRun: Sendable {
                         + "launches): read the intervals, not the points")
             }
             report.budget = BudgetSettings(
-                budgets: budgets, headlineBudget: headlineBudget, resamples: users > 1 ? (analysis?.effectiveResamples ?? 0) : 0,
+                budgets: budgets, headlineBudget: headlineBudget,
+                resamples: users > 1 ? (analysis?.effectiveResamples ?? 0) : 0,
                 seed: seed,
                 boundSaturation: figures.saturation, warnings: warnings)
             report.budgetCurve = figures.curve

@@ -35,21 +35,16 @@ enum RunRecorder {
 
     /// Opens `path` for writing and stores the run there (see ``store(_:command:in:)``).
     static func store(_ report: ComparisonReport, command: String, path: String) -> Recording {
-        switch open(path, for: "run") {
-        case .success(let database): store(report, command: command, in: database)
-        case .failure(let failure): failure.recording
-        }
+        opened(path, for: "run") { store(report, command: command, in: $0) }
     }
 
     /// Stores a tuning result and its platform settings as a tuning run in `path` and says so on
     /// stderr (`tuning run 2 stored in DB`).
     static func store(_ result: TuningResult, platform: [PlatformOutcome], path: String) -> Recording {
-        switch open(path, for: "tuning run") {
-        case .success(let database):
+        opened(path, for: "tuning run") { database in
             record("tuning run", in: database) {
                 try $0.saveTuningRun(result, platform: platform, fetchlabVersion: FetchLabCommand.configuration.version)
             }
-        case .failure(let failure): failure.recording
         }
     }
 
@@ -75,17 +70,12 @@ enum RunRecorder {
         return Recording(id: nil, failure: message)
     }
 
-    /// `path` opened for writing, or the failure (already printed).
-    private static func open(_ path: String, for what: String) -> Result<FetchLabDatabase, RecordingFailure> {
+    /// `body` on `path` opened for writing, or the failure to open it (printed).
+    private static func opened(_ path: String, for what: String, _ body: (FetchLabDatabase) -> Recording) -> Recording {
         do {
-            return .success(try FetchLabDatabase(path: path))
+            return body(try FetchLabDatabase(path: path))
         } catch {
-            return .failure(RecordingFailure(recording: failed(what, Terminal.oneLine(error.description))))
+            return failed(what, Terminal.oneLine(error.description))
         }
     }
-}
-
-/// A failed open as a `Result` failure.
-struct RecordingFailure: Error {
-    var recording: Recording
 }

@@ -194,7 +194,7 @@ extension TuneCommand {
             guard models.count == mine.count, !models.isEmpty else { continue }
             var simulator = heldOut.simulator
             simulator.settings.platform.kind = kind
-            var run = simulator.comparison(policies: models, references: false)
+            var run = simulator.comparison(policies: models, budgetFigures: false)
             let every = Tuner.platformSampleEvery(heldOutUsers: heldOutUsers)
             var counted = PlatformInputs()
             try batches { batch in

@@ -29,7 +29,7 @@ import Testing
         let policies = try PolicyRegistry.parseList("predictive(5m,0.2),predictive(15m,0.4),fixed(1h),ios-adaptive")
         let simulator = Simulator(evaluation: evaluation(warmUp: 1, minLaunches: 20))
         var with = simulator.comparison(policies: policies)
-        var without = simulator.comparison(policies: policies, references: false)
+        var without = simulator.comparison(policies: policies, budgetFigures: false)
         with.add(users(4))
         without.add(users(4))
         #expect(without.policies.count == policies.count)
@@ -170,11 +170,11 @@ import Testing
         var settings = ReplaySettings()
         settings.platform.kind = platform
         let simulator = Simulator(evaluation: evaluation(warmUp: 1, minLaunches: 20), settings: settings)
-        var together = simulator.comparison(policies: policies, references: false)
+        var together = simulator.comparison(policies: policies, budgetFigures: false)
         together.add(users)
         let grouped = together.report().policies
         for (i, p) in policies.enumerated() {
-            var alone = simulator.comparison(policies: [p], references: false)
+            var alone = simulator.comparison(policies: [p], budgetFigures: false)
             alone.add(users)
             #expect(alone.report().policies[0].metrics == grouped[i].metrics, "\(p.name) on \(platform)")
             #expect(grouped[i].metrics.fetchesPerAppDay > 0, "\(p.name) fetches")

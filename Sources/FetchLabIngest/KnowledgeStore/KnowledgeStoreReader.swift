@@ -514,7 +514,7 @@ public final class KnowledgeStoreReader: RecordSource {
                 }
             }
             if !taken {
-                out += "\\x" + String(bytes[i], radix: 16, uppercase: true).leftPaddedHex
+                out += String(format: "\\x%02X", bytes[i])
                 i += 1
             }
         }
@@ -631,9 +631,4 @@ public final class KnowledgeStoreReader: RecordSource {
         }
         return dir
     }
-}
-
-extension String {
-    /// Two hex digits.
-    fileprivate var leftPaddedHex: String { count < 2 ? "0" + self : self }
 }

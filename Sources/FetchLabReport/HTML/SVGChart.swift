@@ -205,10 +205,6 @@ struct PlotFrame {
 }
 
 /// HTML text helpers.
-extension String {
-    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
-}
-
 enum HTML {
     /// A name for an SVG label (SVG text does not wrap): at most `limit` characters, the rest
     /// elided (`…`), escaped; the whole name goes in the element's `<title>`.
@@ -230,7 +226,7 @@ enum HTML {
             default:
                 if TextFormat.isControl(c) && c != "\n" && c != "\t" || TextFormat.isBidiControl(c) {
                     // Shown, not obeyed: a right-to-left override would reverse the text around it.
-                    out += "⟨U+\(String(c.value, radix: 16, uppercase: true).leftPadded(4))⟩"
+                    out += "⟨U+\(TextFormat.hex(c.value, 4).uppercased())⟩"
                 } else {
                     out.unicodeScalars.append(c)
                 }

@@ -111,7 +111,8 @@ struct BudgetAnalysis: Sendable {
     var familyIndices: [(family: String, indices: [Int])] {
         var order: [String] = []
         var byFamily: [String: [Int]] = [:]
-        for (i, p) in policies.enumerated() where !p.isClairvoyant && p.family != "never" && p.family != "fixed" {
+        for (i, p) in policies.enumerated()
+        where PolicyRole.isReadAtBudget(family: p.family, clairvoyant: p.isClairvoyant) {
             if byFamily[p.family] == nil { order.append(p.family) }
             byFamily[p.family, default: []].append(i)
         }
@@ -193,13 +194,21 @@ struct BudgetAnalysis: Sendable {
                 )
             }
         }
-        var boundAt: [Double: Double] = [:]
-        func boundFresh(_ x: Double) -> Double {
-            if let v = boundAt[x] { return v }
-            let v = bound.fresh(atBudget: x)
-            boundAt[x] = v
-            return v
+        // The bound for the chart: from no fetch to saturation, denser where it bends.
+        let saturation = bound.saturation
+        var xs: [Double] = [0]
+        if saturation > 0 {
+            var x = min(0.02, saturation)
+            while x < saturation {
+                xs.append(x)
+                x *= 1.25
+            }
+            xs.append(saturation)
         }
+        // The bound at every cost read below (policies, budgets, the chart), in one pass.
+        let wanted = Array(Set(point.points.map(\.x) + budgets + xs)).sorted()
+        let boundAt = Dictionary(uniqueKeysWithValues: zip(wanted, bound.fresh(atBudgets: wanted)))
+        func boundFresh(_ x: Double) -> Double { boundAt[x]! }
         var gains: [Double] = []
         var shares: [Double?] = []
         for (x, y) in point.points {
@@ -224,17 +233,6 @@ struct BudgetAnalysis: Sendable {
             return BudgetPoint(
                 budget: budget, fixed: fixed, fixedInterval: ConfidenceInterval.percentile(fixedDraws[b]), bound: top,
                 never: point.never, families: byFamily)
-        }
-        // The bound for the chart: from no fetch to saturation, denser where it bends.
-        let saturation = bound.saturation
-        var xs: [Double] = [0]
-        if saturation > 0 {
-            var x = min(0.02, saturation)
-            while x < saturation {
-                xs.append(x)
-                x *= 1.25
-            }
-            xs.append(saturation)
         }
         let boundCurve = xs.map { [$0, $0 == 0 ? point.never : boundFresh($0)] }
         return Result(

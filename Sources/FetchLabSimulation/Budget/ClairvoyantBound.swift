@@ -133,17 +133,37 @@ public struct ClairvoyantBound: Sendable, Hashable {
     /// The most targets any fetches averaging `budget` per app per day can make fresh (the
     /// aggregate concave hull at that budget).
     public func coveredTargets(atBudget budget: Double) -> Double {
-        guard !pairs.isEmpty, budget > 0 else { return 0 }
+        coveredTargets(atBudgets: [budget])[0]
+    }
+
+    /// ``coveredTargets(atBudget:)`` at each of `budgets`, sharing the pass every budget starts
+    /// from (every target covered) and the scratch space.
+    public func coveredTargets(atBudgets budgets: [Double]) -> [Double] {
+        guard !pairs.isEmpty else { return budgets.map { _ in 0 } }
         var scratch: [Double] = []
         var counts: [Int32] = []
         // λ = 0⁺: every target covered with the fewest fetches.
         let tiny = smallestPenalty
         let all = solve(lambda: tiny, scratch: &scratch, counts: &counts)
-        if all.cost <= budget { return all.covered }
         // A fetch gains at most n_p targets: a penalty above max n_p·P·D_p buys nothing.
-        var high = 1.0
-        for pair in pairs { high = max(high, Double(pair.targets + 1) * Double(pairs.count) * pair.days) }
-        var low = tiny
+        var ceiling = 1.0
+        for pair in pairs { ceiling = max(ceiling, Double(pair.targets + 1) * Double(pairs.count) * pair.days) }
+        return budgets.map { budget in
+            guard budget > 0 else { return 0 }
+            if all.cost <= budget { return all.covered }
+            return bisect(budget, from: (tiny, all), to: ceiling, scratch: &scratch, counts: &counts)
+        }
+    }
+
+    /// The hull at `budget`, between the penalty of `start` (spending more than the budget) and
+    /// `ceiling` (spending nothing).
+    private func bisect(
+        _ budget: Double, from start: (lambda: Double, point: (cost: Double, covered: Double)), to ceiling: Double,
+        scratch: inout [Double], counts: inout [Int32]
+    ) -> Double {
+        var high = ceiling
+        let all = start.point
+        var low = start.lambda
         var lowPoint = all  // cost > budget
         var highPoint = (cost: 0.0, covered: 0.0)  // cost ≤ budget
         for _ in 0..<200 {
@@ -173,9 +193,12 @@ public struct ClairvoyantBound: Sendable, Hashable {
     }
 
     /// The bound's fresh rate at `budget` fetches per app per day.
-    public func fresh(atBudget budget: Double) -> Double {
-        guard scored > 0 else { return 0 }
-        return (Double(freeFresh) + coveredTargets(atBudget: budget)) / Double(scored)
+    public func fresh(atBudget budget: Double) -> Double { fresh(atBudgets: [budget])[0] }
+
+    /// The bound's fresh rate at each of `budgets`.
+    public func fresh(atBudgets budgets: [Double]) -> [Double] {
+        guard scored > 0 else { return budgets.map { _ in 0 } }
+        return coveredTargets(atBudgets: budgets).map { (Double(freeFresh) + $0) / Double(scored) }
     }
 
     /// Fetches per app per day with which a clairvoyant scheduler makes every launch fresh.

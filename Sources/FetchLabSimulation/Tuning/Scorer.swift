@@ -31,9 +31,6 @@ struct Scorer {
     var usersReplayed = 0
     /// Settings replayed (cache misses of counted rounds).
     var replays = 0
-    /// Also replay the reference policies (never, the fixed intervals, the oracles): no tuning
-    /// metric needs them.
-    var references = false
     var userReplayed: (@Sendable () -> Void)? = nil
     /// Users with a scored launch (the last comparison's).
     var scoredUsers = 0
@@ -56,7 +53,8 @@ struct Scorer {
         let counted = missing.count
         for p in others where cache[p.name] == nil && names.insert(p.name).inserted { missing.append(p) }
         guard !missing.isEmpty else { return }
-        var run = simulator.comparison(policies: missing, references: references)
+        // No tuning metric needs the budget figures (bound, baseline, bootstrap).
+        var run = simulator.comparison(policies: missing, budgetFigures: false)
         run.tallyUsers = true
         if !userGroups.isEmpty { run.userGroups = userGroups }
         let include = self.include

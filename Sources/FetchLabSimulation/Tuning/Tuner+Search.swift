@@ -124,7 +124,6 @@ extension Tuner {
                         simulator: part.simulator, users: users,
                         include: { part.include($0) && Self.inRung($0.name, every: every) })
                     rung.cut = part.cut
-                    rung.references = part.references
                     rung.userReplayed = part.userReplayed
                     return rung
                 })
