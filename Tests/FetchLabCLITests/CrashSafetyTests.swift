@@ -40,6 +40,35 @@ import _FetchLabTestSupport
         return try queue.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") ?? "" }
     }
 
+    /// What a kill may leave at a new database's path: nothing, or a whole database — FetchLab's
+    /// schema committed (its application id and the schema version stamped), no hot journal.
+    func expectNothingOrWhole(_ path: String, _ context: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            #expect(
+                !FileManager.default.fileExists(atPath: path + "-journal"), "\(context): a journal without its database"
+            )
+            return
+        }
+        #expect(!FileManager.default.fileExists(atPath: path + "-journal"), "\(context): a hot journal was left")
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        let (applicationID, version) = try queue.read { db in
+            (
+                try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
+                try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            )
+        }
+        #expect(applicationID == 0x464C_4142, "\(context): a database without FetchLab's stamp was left")
+        #expect(version > 0, "\(context): a database without its schema was left")
+    }
+
+    /// The temporary files of creations in `dir` (`.NAME.creating-PID-RANDOM`).
+    func creations() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: dir.path("")).filter { $0.contains(".creating-") }
+    }
+
     /// Two gzip'd logs with some bad rows, big enough that an import takes a while.
     func logs() throws -> [String] {
         var paths: [String] = []
@@ -158,7 +187,9 @@ import _FetchLabTestSupport
             usleep(delay)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            // Every legal outcome: killed anywhere, or done before the kill.
+            // Every legal outcome: killed anywhere, or done before the kill. A new database
+            // appears whole or not at all.
+            try expectNothingOrWhole(db, "round \(round) (\(delay) µs)")
             let inspect = try run(fetchlabBinary(), ["inspect", "--db", db])
             #expect(
                 inspect.status == 0 || !FileManager.default.fileExists(atPath: db)
@@ -169,6 +200,9 @@ import _FetchLabTestSupport
             #expect(try integrity(db) == "ok", "round \(round)")
             let after = try run(fetchlabBinary(), ["inspect", "--db", db])
             #expect(after.status == 0, "round \(round): \(after.err)")
+            // The killed creation's temporary files are removed by the next one.
+            let left = try creations()
+            #expect(left.isEmpty, "round \(round): \(left)")
         }
     }
 
@@ -213,10 +247,16 @@ import _FetchLabTestSupport
     @Test func killedWhileCreatingTheDatabaseAtEveryStep() throws {
         let file = try dir.writeGzip(
             "small.csv.gz", "timestamp,user,app\n2024-03-01T12:00:00Z,u1,com.a\nbad,u1,com.a\n")
-        for step in ["opening", "wal", "migrating", "migrated"] {
+        for step in ["migrating", "created", "opening", "wal", "migrated"] {
             let db = dir.path("created-\(step).sqlite")
             let status = try runKilled(["import", "--db", db, file], environment: ["FETCHLAB_TEST_KILL_AT": step])
             #expect(status == -SIGKILL, "\(step): the hook did not kill the import")
+            try expectNothingOrWhole(db, step)
+            if ["migrating", "created"].contains(step) {
+                // Killed before the new database was linked into place: nothing there yet.
+                #expect(!FileManager.default.fileExists(atPath: db), "\(step)")
+                #expect(try !creations().isEmpty, "\(step): the killed creation left no temporary file")
+            }
             if FileManager.default.fileExists(atPath: db) {
                 #expect(try integrity(db) == "ok", "\(step)")
                 #expect(try counts(db) == Counts(events: 0, imports: 0, rejects: 0), "\(step)")
@@ -227,6 +267,8 @@ import _FetchLabTestSupport
             #expect(again.status == 0, "\(step): \(again.err)")
             #expect(try counts(db) == Counts(events: 1, imports: 1, rejects: 1), "\(step)")
             #expect(try integrity(db) == "ok", "\(step)")
+            let left = try creations()
+            #expect(left.isEmpty, "\(step): \(left)")
         }
     }
 }
@@ -351,15 +393,23 @@ import _FetchLabTestSupport
         let db = sub + "/store.sqlite"
         let file = try dir.write("u.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
         #expect(try fetchlab(["import", "--db", db, file]).status == 0)
-        // A database whose last writer was killed after a commit: its WAL holds that commit.
+        // A database whose last writer was killed after a commit: its WAL holds that commit
+        // (a writer that exits without closing, so nothing checkpoints the log).
         let unfinished = sub + "/unfinished.sqlite"
-        let killed = Process()
-        killed.executableURL = URL(fileURLWithPath: fetchlabBinary())
-        killed.arguments = ["import", "--db", unfinished, file]
-        killed.environment = ProcessInfo.processInfo.environment.merging(["FETCHLAB_TEST_KILL_AT": "migrated"]) { $1 }
-        killed.standardError = FileHandle.nullDevice
-        try killed.run()
-        killed.waitUntilExit()
+        #expect(try fetchlab(["import", "--db", unfinished, file]).status == 0)
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return }
+        let killed = try run(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import sqlite3, os, sys
+                c = sqlite3.connect(sys.argv[1], isolation_level=None)
+                c.execute("INSERT INTO app(name) VALUES ('com.committed')")
+                os._exit(9)
+                """, unfinished,
+            ])
+        #expect(killed.status == 9)
         chmod(dir.url.path, 0o755)
         for path in try FileManager.default.contentsOfDirectory(atPath: sub) { chmod(sub + "/" + path, 0o644) }
         chmod(sub, 0o555)
