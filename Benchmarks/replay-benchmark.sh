@@ -31,17 +31,7 @@ mkdir -p "$WORK" Benchmarks/results
 [ "$HALF" -ge 1 ] || { echo "USERS must be at least 2 (the half-size population)" >&2; exit 64; }
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 
-swift build -c release --product fetchlab >&2
-BIN=$(swift build -c release --show-bin-path)/fetchlab
-
-prepare() {  # users days: generate and import into a fresh database; prints the database path
-  local u=$1 d=$2
-  local pop="$WORK/population-$u-$d" db="$WORK/replay-$u-$d.sqlite"
-  rm -rf "$pop" "$db" "$db"-*
-  "$BIN" generate --users "$u" --days "$d" --seed 1 --output "$pop" >/dev/null
-  "$BIN" import --db "$db" "$pop"/*.csv.gz >/dev/null
-  echo "$db"
-}
+. Benchmarks/population.sh
 
 run() {  # label db: one timed compare; its JSON, stderr (timings) and "seconds peak_kb" kept
   local label=$1 db=$2
@@ -51,8 +41,8 @@ run() {  # label db: one timed compare; its JSON, stderr (timings) and "seconds 
 }
 
 echo "generating and importing $USERS and $HALF users x $DAYS days …" >&2
-DB=$(prepare "$USERS" "$DAYS")
-DB_HALF=$(prepare "$HALF" "$DAYS")
+DB=$(prepare_population replay "$USERS" "$DAYS")
+DB_HALF=$(prepare_population replay "$HALF" "$DAYS")
 for i in $(seq 1 "$REPEATS"); do run "full-$i" "$DB"; done
 run half "$DB_HALF"
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)

@@ -139,9 +139,27 @@ public struct PolicyResult: Codable, Sendable, Hashable {
     /// The same metrics per group of users, when the run groups them (``ComparisonRun/userGroups``;
     /// `nil`: not encoded).
     public var perGroup: [GroupResult]?
+    /// Set when the per-user metrics are in a ``PerUserSpool`` instead of ``perUser`` (its policy
+    /// index): encoded as a marker that ``PerUserSpool/writeJSON(_:to:)`` replaces with the rows.
+    public var spooledPerUser: Int? = nil
 
     enum CodingKeys: String, CodingKey {
         case name, family, params, metrics, perApp = "per_app", perUser = "per_user", perGroup = "per_group"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(family, forKey: .family)
+        try c.encode(params, forKey: .params)
+        try c.encode(metrics, forKey: .metrics)
+        try c.encode(perApp, forKey: .perApp)
+        if let perUser {
+            try c.encode(perUser, forKey: .perUser)
+        } else if let spooledPerUser {
+            try c.encode(PerUserSpool.marker(spooledPerUser), forKey: .perUser)
+        }
+        try c.encodeIfPresent(perGroup, forKey: .perGroup)
     }
 
     public init(

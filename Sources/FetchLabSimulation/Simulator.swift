@@ -1,4 +1,5 @@
 import FetchLabCore
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -120,6 +121,8 @@ public struct ComparisonRun: Sendable {
     /// hold two histograms of a few thousand counters per policy, its metrics a few numbers, so
     /// memory grows by kilobytes, not megabytes, per user.
     var perUser: [(String, [PolicyMetrics])] = []
+    /// Where each user's metrics go instead of ``perUser`` when spooled (``spoolPerUser(in:)``).
+    public private(set) var perUserSpool: PerUserSpool? = nil
     /// Also keep each user's ``UserTally`` (``userTallies``), in the order the users were added.
     public var tallyUsers = false
     public private(set) var userTallies: [UserTally] = []
@@ -172,6 +175,15 @@ public struct ComparisonRun: Sendable {
             let extra = policies.compactMap { ($0 as? FixedIntervalPolicy)?.interval }
             budget = BudgetAnalysis(policies: policies, intervals: FixedBaseline.intervals(adding: extra))
         }
+    }
+
+    /// Writes each user's metrics (`--per-user`) to temporary files in `directory` as the user is
+    /// summed, instead of holding them: the report's policies then carry
+    /// ``PolicyResult/spooledPerUser`` and the rows are read from ``perUserSpool``. Call before
+    /// adding users.
+    public mutating func spoolPerUser(in directory: String = NSTemporaryDirectory()) throws(SpoolError) {
+        precondition(users == 0, "spool before adding users")
+        perUserSpool = try PerUserSpool(policies: requested, directory: directory)
     }
 
     struct UserResult: Sendable {
@@ -253,7 +265,13 @@ public struct ComparisonRun: Sendable {
                 totals[i].add(userTotals[i])
             }
             if let sums = r.budget { budget?.users.append(sums) }
-            if simulator.perUser {
+            if simulator.perUser, let spool = perUserSpool {
+                spool.add(
+                    user: r.user,
+                    metrics: userTotals[..<requested].map {
+                        $0.metrics(freshKeys: freshKeys, primary: primary, batteryJoules: battery)
+                    })
+            } else if simulator.perUser {
                 perUser.append(
                     (
                         r.user,
@@ -302,12 +320,16 @@ public struct ComparisonRun: Sendable {
         let apps = appOrder.map { ($0, metrics(perApp[$0]!)) }
         let usersMetrics = perUser
         let groupMetrics = groupOrder.map { ($0, metrics(perGroup[$0]!)) }
+        let spooled = simulator.perUser && perUserSpool != nil
         let rows = (0..<requested).map { i in
-            PolicyResult(
+            var row = PolicyResult(
                 name: all[i].name, family: all[i].family, params: all[i].parameters, metrics: overall[i],
                 perApp: apps.map { GroupResult(name: $0.0, metrics: $0.1[i], pairs: perApp[$0.0]![i].pairs) },
-                perUser: simulator.perUser ? usersMetrics.map { GroupResult(name: $0.0, metrics: $0.1[i]) } : nil,
+                perUser: simulator.perUser && !spooled
+                    ? usersMetrics.map { GroupResult(name: $0.0, metrics: $0.1[i]) } : nil,
                 perGroup: userGroups == nil ? nil : groupMetrics.map { GroupResult(name: $0.0, metrics: $0.1[i]) })
+            if spooled { row.spooledPerUser = i }
+            return row
         }
         var settings = ComparisonSettings(
             tauMinutes: e.primaryTau.inMinutes, tausMinutes: taus.map(\.inMinutes), launchRefreshes: e.launchRefreshes,

@@ -19,26 +19,44 @@ struct RunRow {
         var metrics: MetricValues
         var apps: [Group]
         var users: [Group]
+        /// Whether its per-user rows are in the spool.
+        var spooled = false
     }
 
     var run: [(any DatabaseValueConvertible)?]
     var policies: [Policy]
+    /// Where the policies' per-user rows are when they were spooled, not held.
+    var spool: PerUserSpool?
 
-    init(_ report: ComparisonReport, command: String, fetchlabVersion: String?, createdAt: Date) throws {
+    /// The rows of `report`. The stored report's JSON holds each policy's `per_user` as an empty
+    /// array (per-user rows asked for) or not at all: the rows are in `run_policy_user`, where
+    /// ``RunStore/loadRun(_:)`` reads them back, so that a run of many users is never one string.
+    init(
+        _ report: ComparisonReport, command: String, fetchlabVersion: String?, createdAt: Date,
+        perUser spool: PerUserSpool? = nil
+    ) throws {
+        self.spool = spool
+        var stored = report
+        for i in stored.policies.indices
+        where stored.policies[i].perUser != nil || stored.policies[i].spooledPerUser != nil {
+            stored.policies[i].perUser = []
+            stored.policies[i].spooledPerUser = nil
+        }
         let s = report.settings
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         run = [
             formatter.string(from: createdAt), command, fetchlabVersion, s.tauMinutes, s.launchRefreshes,
             s.warmUpDays, s.minLaunches, s.platform, s.users, s.pairs, s.scoredLaunches, s.firstScoredDay,
-            s.lastScoredDay, try Self.json(s), try Self.json(report), try Self.json(report.boundCurve),
+            s.lastScoredDay, try Self.json(s), try Self.json(stored), try Self.json(report.boundCurve),
         ]
         policies = try report.policies.map { p in
             Policy(
                 name: p.name, family: p.family, paramsJSON: try Self.json(p.params),
                 metrics: try Self.values(p.metrics),
                 apps: try p.perApp.map { Group(name: $0.name, metrics: try Self.values($0.metrics)) },
-                users: try (p.perUser ?? []).map { Group(name: $0.name, metrics: try Self.values($0.metrics)) })
+                users: try (p.perUser ?? []).map { Group(name: $0.name, metrics: try Self.values($0.metrics)) },
+                spooled: p.perUser == nil && p.spooledPerUser != nil)
         }
     }
 
@@ -80,14 +98,25 @@ struct RunRow {
         let app = try db.makeStatement(
             sql: Self.insertSQL("run_policy_app", ["run_id", "policy_position", "app"] + metrics))
         let user = try db.makeStatement(
-            sql: Self.insertSQL("run_policy_user", ["run_id", "policy_position", "user"] + metrics))
+            sql: Self.insertSQL("run_policy_user", ["run_id", "policy_position", "user_position", "user"] + metrics))
         for (position, p) in policies.enumerated() {
             let head: MetricValues = [id, position, p.name, p.family, p.paramsJSON]
             try policy.execute(arguments: StatementArguments(head + p.metrics))
-            for (statement, groups) in [(app, p.apps), (user, p.users)] {
-                for g in groups {
-                    let key: MetricValues = [id, position, g.name]
-                    try statement.execute(arguments: StatementArguments(key + g.metrics))
+            for g in p.apps {
+                let key: MetricValues = [id, position, g.name]
+                try app.execute(arguments: StatementArguments(key + g.metrics))
+            }
+            for (k, g) in p.users.enumerated() {
+                let key: MetricValues = [id, position, k, g.name]
+                try user.execute(arguments: StatementArguments(key + g.metrics))
+            }
+            // Spooled rows, read back one at a time.
+            if p.spooled, let spool {
+                var k = 0
+                try spool.forEach(policy: position) { g in
+                    let key: MetricValues = [id, position, k, g.name]
+                    try user.execute(arguments: StatementArguments(key + (try Self.values(g.metrics))))
+                    k += 1
                 }
             }
         }

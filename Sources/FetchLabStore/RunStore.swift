@@ -54,11 +54,15 @@ public struct RunStore: Sendable {
     /// - Throws: ``StoreError`` when the report cannot be encoded (a metric that is not a finite
     ///   number) or the database cannot be written.
     @discardableResult
+    ///   - perUser: where the per-user rows are when the comparison spooled them
+    ///     (``ComparisonRun/perUserSpool``); read one at a time while they are written.
     public func saveRun(
-        _ report: ComparisonReport, command: String, fetchlabVersion: String? = nil, createdAt: Date = Date()
+        _ report: ComparisonReport, command: String, fetchlabVersion: String? = nil, createdAt: Date = Date(),
+        perUser: PerUserSpool? = nil
     ) throws(StoreError) -> Int64 {
         try storing("the run") {
-            try RunRow(report, command: command, fetchlabVersion: fetchlabVersion, createdAt: createdAt)
+            try RunRow(
+                report, command: command, fetchlabVersion: fetchlabVersion, createdAt: createdAt, perUser: perUser)
         } insert: { row, db in
             try row.insert(db)
         }
@@ -121,6 +125,25 @@ public struct RunStore: Sendable {
             var report = try decoder.decode(ComparisonReport.self, from: Data((found[0] as String).utf8))
             report.settings.firstScoredDay = found[1]
             report.settings.lastScoredDay = found[2]
+            // Per-user rows are stored as rows, the report's arrays left empty (runs stored before
+            // hold them in the JSON).
+            if report.policies.contains(where: { $0.perUser?.isEmpty == true }) {
+                let rows = try reading { db in
+                    try Row.fetchAll(
+                        db,
+                        sql:
+                            "SELECT policy_position, user, metrics_json FROM run_policy_user WHERE run_id = ? ORDER BY policy_position, user_position",
+                        arguments: [id])
+                }
+                for row in rows {
+                    let position: Int = row[0]
+                    guard report.policies.indices.contains(position), report.policies[position].perUser != nil else {
+                        continue
+                    }
+                    let metrics = try decoder.decode(PolicyMetrics.self, from: Data((row[2] as String).utf8))
+                    report.policies[position].perUser!.append(GroupResult(name: row[1], metrics: metrics))
+                }
+            }
             return report
         } catch {
             throw StoreError(

@@ -189,11 +189,17 @@ enum Schema {
         Migration(identifier: v6) { db in
             try db.execute(sql: RunSchema.v6SQL)
         },
+        Migration(identifier: v7) { db in
+            // The order of a run's users (as summed and printed): rows of runs stored before are NULL
+            // (their report JSON holds the per-user arrays).
+            try db.execute(sql: "ALTER TABLE run_policy_user ADD COLUMN user_position INTEGER")
+        },
     ]
 
     static let v3 = "v3: read-options fingerprint and merged rows of imports"
     static let v4 = "v4: stored runs"
     static let v5 = "v5: stored tuning runs"
-    /// The latest migration.
     static let v6 = "v6: gain over fixed intervals and share of the possible gain"
+    /// The latest migration.
+    static let v7 = "v7: the order of a run's users"
 }

@@ -50,12 +50,16 @@ public struct ProcessResult: Sendable {
 }
 
 /// Runs a program with optional standard input and collects its output.
-public func run(_ executable: String, _ arguments: [String], input: Data? = nil, cwd: String? = nil) throws
-    -> ProcessResult
-{
+public func run(
+    _ executable: String, _ arguments: [String], input: Data? = nil, cwd: String? = nil,
+    environment: [String: String] = [:]
+) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
     let outPipe = Pipe()
     let errPipe = Pipe()

@@ -72,8 +72,9 @@ struct CompareCommand: ParsableCommand {
             evaluation.warmUpDays = warmUp
             evaluation.minLaunches = minLaunches
             replay.restrict(&evaluation)
-            let (report, inputs) = try replay.compare(
-                database: database.db, evaluation: evaluation, policies: chosen, showProgress: Terminal.stderrIsTerminal,
+            let (report, inputs, perUser) = try replay.compare(
+                database: database.db, evaluation: evaluation, policies: chosen,
+                showProgress: Terminal.stderrIsTerminal,
                 budget: budget)
             guard !report.scoredNothing else {
                 throw CommandFailure(
@@ -82,10 +83,12 @@ struct CompareCommand: ParsableCommand {
             }
             let rules = report.settings.platformRules
             if let note = CompareRenderer.platformNote(rules, inputs: inputs) { Terminal.note(note) }
-            let stored = store.noStore ? .skipped : RunRecorder.store(report, command: "compare", path: database.db)
+            let stored =
+                store.noStore
+                ? .skipped : RunRecorder.store(report, command: "compare", path: database.db, perUser: perUser)
             try output.emit(
-                output.render(
-                    report, runID: stored.id, source: database.db, platformInputs: rules.kind == .none ? nil : inputs))
+                report, runID: stored.id, source: database.db, platformInputs: rules.kind == .none ? nil : inputs,
+                perUser: perUser)
             try stored.requireStored()
         }
     }

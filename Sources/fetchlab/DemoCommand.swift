@@ -71,7 +71,7 @@ struct DemoCommand: ParsableCommand {
                 progress.advance()
             }
             progress.finish()
-            let (report, _) = try ReplayOptions.parse([]).compare(
+            let (report, _, _) = try ReplayOptions.parse([]).compare(
                 database: path, evaluation: EvaluationProtocol(), policies: nil, showProgress: Terminal.stderrIsTerminal,
                 budget: budget)
             let stored = RunRecorder.store(report, command: "demo", in: store)

@@ -264,7 +264,7 @@ struct ReplayOptions: ParsableArguments {
     func compare(
         database path: String, evaluation: EvaluationProtocol, policies: [any FetchPolicy]?, showProgress: Bool,
         budget: BudgetOptions
-    ) throws -> (report: ComparisonReport, inputs: PlatformInputs) {
+    ) throws -> (report: ComparisonReport, inputs: PlatformInputs, perUser: PerUserSpool?) {
         let queries = try HistoryLoader.open(path)
         try checkAppCosts(queries, path: path)
         let names = try userNames(queries, path: path)
@@ -273,6 +273,10 @@ struct ReplayOptions: ParsableArguments {
         let chosen = try policies ?? PolicyRegistry.standard(contentUpdates: try queries.hasContentUpdates())
         var run = simulator.comparison(policies: chosen)
         try budget.apply(to: &run)
+        // Each user's rows go to temporary files as users finish: memory does not grow with them.
+        if perUser {
+            do { try run.spoolPerUser() } catch { throw CommandFailure("--per-user: \(error)") }
+        }
         let bar = showProgress ? ProgressBar(total: names.count, unit: "users") : nil
         var inputs = PlatformInputs()
         try Self.forEachBatch(of: names, queries) { batch in
@@ -280,6 +284,7 @@ struct ReplayOptions: ParsableArguments {
             run.add(batch) { bar?.advance() }
         }
         bar?.finish()
+        do { try run.perUserSpool?.finish() } catch { throw CommandFailure("--per-user: \(error)") }
         if timings { for line in Self.timingTable(run).split(separator: "\n") { Terminal.note(String(line)) } }
         var report = run.report()
         // One user's day under every policy, for the report's timeline.
@@ -301,7 +306,7 @@ struct ReplayOptions: ParsableArguments {
         } else if let name = traceUser {
             throw CommandFailure("\(path): no user '\(name)' for --trace-user (see fetchlab inspect)")
         }
-        return (report, inputs)
+        return (report, inputs, run.perUserSpool)
     }
 }
 

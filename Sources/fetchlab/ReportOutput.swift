@@ -57,6 +57,29 @@ struct ReportOutputOptions: ParsableArguments {
     /// Prints `text` (and a line break) on stdout, or writes it to `--output`.
     func emit(_ text: String) throws { try Self.emit(text, to: output) }
 
+    /// Renders and emits `report`; in JSON, spooled per-user rows are spliced in as they are read
+    /// back (``PerUserSpool/writeJSON(_:to:)``), so that the output is never one string in memory.
+    func emit(
+        _ report: ComparisonReport, runID: Int64?, source: String = "", platformInputs: PlatformInputs? = nil,
+        perUser spool: PerUserSpool?
+    ) throws {
+        let text = render(report, runID: runID, source: source, platformInputs: platformInputs)
+        guard format == .json, let spool else { return try emit(text) }
+        let produce = { (write: (String) throws -> Void) throws in
+            do {
+                try spool.writeJSON(text, to: write)
+            } catch let error as SpoolError {
+                throw CommandFailure("\(error)")
+            }
+            try write("\n")
+        }
+        guard let output else {
+            try produce { print($0, terminator: "") }
+            return
+        }
+        try OutputFile.write(to: output, produce)
+    }
+
     /// Prints `text` (and a line break) on stdout, or writes it to `output` when given.
     static func emit(_ text: String, to output: String?) throws {
         guard let output else {
@@ -79,6 +102,11 @@ enum OutputFile {
     /// - Throws: ``CommandFailure`` naming the file, with nothing left behind (an existing file
     ///   stays as it was).
     static func write(_ text: String, to path: String) throws {
+        try write(to: path) { try $0(text) }
+    }
+
+    /// The file made of the pieces `produce` hands to its argument, in order.
+    static func write(to path: String, _ produce: ((String) throws -> Void) throws -> Void) throws {
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
@@ -87,15 +115,24 @@ enum OutputFile {
         }
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw failure(errno) }
-        var bytes = Array(text.utf8)[...]
         var code: Int32 = 0
-        while !bytes.isEmpty && code == 0 {
-            let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress, $0.count) }
-            if n > 0 {
-                bytes = bytes.dropFirst(n)
-            } else if n < 0 && errno != EINTR {
-                code = errno
+        do {
+            try produce { text in
+                var bytes = Array(text.utf8)[...]
+                while !bytes.isEmpty && code == 0 {
+                    let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress, $0.count) }
+                    if n > 0 {
+                        bytes = bytes.dropFirst(n)
+                    } else if n < 0 && errno != EINTR {
+                        code = errno
+                    }
+                }
+                if code != 0 { throw failure(code) }
             }
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
         }
         if code == 0 && fsync(fd) != 0 { code = errno }
         if close(fd) != 0 && code == 0 { code = errno }

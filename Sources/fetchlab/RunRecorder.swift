@@ -27,15 +27,21 @@ struct Recording {
 /// an error, printed before the results, and the command exits 1 after printing them.
 enum RunRecorder {
     /// Stores `report` as a run of `command` and says so on stderr (`run 3 stored in DB`).
-    static func store(_ report: ComparisonReport, command: String, in database: FetchLabDatabase) -> Recording {
+    /// `perUser`: the per-user rows, when the comparison spooled them.
+    static func store(
+        _ report: ComparisonReport, command: String, in database: FetchLabDatabase, perUser: PerUserSpool? = nil
+    ) -> Recording {
         record("run", in: database) {
-            try $0.saveRun(report, command: command, fetchlabVersion: FetchLabCommand.configuration.version)
+            try $0.saveRun(
+                report, command: command, fetchlabVersion: FetchLabCommand.configuration.version, perUser: perUser)
         }
     }
 
-    /// Opens `path` for writing and stores the run there (see ``store(_:command:in:)``).
-    static func store(_ report: ComparisonReport, command: String, path: String) -> Recording {
-        opened(path, for: "run") { store(report, command: command, in: $0) }
+    /// Opens `path` for writing and stores the run there (see ``store(_:command:in:perUser:)``).
+    static func store(
+        _ report: ComparisonReport, command: String, path: String, perUser: PerUserSpool? = nil
+    ) -> Recording {
+        opened(path, for: "run") { store(report, command: command, in: $0, perUser: perUser) }
     }
 
     /// Stores a tuning result and its platform settings as a tuning run in `path` and says so on

@@ -168,7 +168,7 @@ import _FetchLabTestSupport
         let compared = try fetchlab(["compare", "--db", db, "--policies", "oracle"])
         #expect(compared.err == "run 1 stored in \(db)\n")
         let queue = try DatabaseQueue(path: db)
-        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 6)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 7)
         #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM run_policies") } == 1)
     }
 }
@@ -204,5 +204,67 @@ import _FetchLabTestSupport
         #expect(shown.out == one + "\n")
         let missing = try run(fetchlabBinary(), ["report", "--db", db, "--run", "9", "--output", dir.path("x.html")])
         #expect(missing.status == 1 && missing.err.split(separator: "\n").count == 1)
+    }
+}
+
+/// `compare --per-user`: each user's metrics in the JSON, as stored and shown again, spooled to
+/// `$TMPDIR` as users finish.
+@Suite struct PerUserOutputTests {
+    let dir = TemporaryDirectory()
+    var db: String { dir.path("per-user.sqlite") }
+
+    func fetchlab(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+        try run(fetchlabBinary(), arguments, cwd: dir.url.path, environment: environment)
+    }
+
+    @Test func perUserRowsArePrintedStoredAndShownAgain() throws {
+        let imported = try fetchlab(["import", "--db", db, try dir.write("usage.csv", syntheticLaunchesCSV(seed: 5))])
+        #expect(imported.status == 0, "\(imported.err)")
+        let printed = try fetchlab(["compare", "--db", db, "--per-user", "--format", "json"] + RunsTests.policies)
+        #expect(printed.status == 0, "\(printed.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: printed.stdout) as? [String: Any])
+        let policies = try #require(object["policies"] as? [[String: Any]])
+        #expect(policies.count == 3)
+        for policy in policies {
+            let users = try #require(policy["per_user"] as? [[String: Any]])
+            #expect(users.compactMap { $0["name"] as? String }.sorted() == ["u0", "u1"])
+            #expect(users.allSatisfy { ($0["metrics"] as? [String: Any])?["scored_launches"] is Int })
+        }
+        // The same document from the stored run, and in a file.
+        let shown = try fetchlab(["runs", "show", "1", "--db", db, "--format", "json"])
+        #expect(shown.status == 0, "\(shown.err)")
+        #expect(shown.out == printed.out)
+        let file = dir.path("per-user.json")
+        let written = try fetchlab(
+            ["compare", "--db", db, "--per-user", "--format", "json", "--no-store", "--output", file]
+                + RunsTests.policies)
+        #expect(written.status == 0 && written.out.isEmpty, "\(written.err)")
+        // The same document but for the run id (not stored).
+        var fromFile = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+        #expect(fromFile.removeValue(forKey: "run_id") == nil)
+        var fromStdout = object
+        #expect(fromStdout.removeValue(forKey: "run_id") as? Int == 1)
+        #expect(NSDictionary(dictionary: fromFile).isEqual(to: fromStdout))
+        // One row per policy and user in the store.
+        let queue = try DatabaseQueue(path: db)
+        defer { try? queue.close() }
+        #expect(
+            try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM run_policy_users WHERE run_id = 1") } == 6)
+    }
+
+    @Test func aTemporaryDirectoryThatCannotBeWrittenIsOneLine() throws {
+        let imported = try fetchlab(["import", "--db", db, try dir.write("usage.csv", syntheticLaunchesCSV(seed: 5))])
+        #expect(imported.status == 0, "\(imported.err)")
+        let missing = dir.path("no-such-dir")
+        let r = try fetchlab(
+            ["compare", "--db", db, "--per-user"] + RunsTests.policies, environment: ["TMPDIR": missing])
+        #expect(r.status == 1, "\(r.err)")
+        #expect(
+            r.err.split(separator: "\n").count == 1 && r.err.contains("--per-user") && r.err.contains(missing),
+            "\(r.err)")
+        // Nothing stored.
+        let runs = try fetchlab(["runs", "list", "--db", db, "--format", "json"])
+        #expect(runs.status == 0 && !runs.out.contains("\"id\""), "\(runs.out)")
     }
 }

@@ -232,7 +232,7 @@ import _FetchLabTestSupport
         let state = try db.writer.read(SchemaState.read)
         #expect(state.verdict == .complete && state.userVersion == Schema.version)
         #expect(state.tables == Schema.tables)
-        #expect(try db.writer.read { try Schema.migrator.appliedMigrations($0) }.last == Schema.v6)
+        #expect(try db.writer.read { try Schema.migrator.appliedMigrations($0) }.last == Schema.v7)
         #expect(try db.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM usage_events") } == 1)
         let id = try RunStore(database: db).saveRun(Self.report(), command: "compare")
         #expect(try RunStore(database: db).loadRun(id) == Self.report())
@@ -252,5 +252,53 @@ import _FetchLabTestSupport
         }
         let db = try FetchLabDatabase(path: path)
         #expect(try db.writer.read(SchemaState.read).verdict == .complete)
+    }
+}
+
+/// A run whose per-user rows were spooled (`compare --per-user`): stored as rows read back one at a
+/// time, and loaded again as the report with every user's metrics, in the order summed.
+@Suite struct SpooledRunStoreTests {
+    @Test func spooledPerUserRowsAreStoredAndLoadedInOrder() throws {
+        let db = try FetchLabDatabase(writer: DatabaseQueue())
+        let store = RunStore(database: db)
+        let held = RunStoreTests.report()
+        var fixed = held.policies[0]
+        // Users in an order that is not their names' order.
+        let names = ["zed", "amy", "mo", "bea"]
+        fixed.perUser = names.enumerated().map {
+            GroupResult(name: $1, metrics: RunStoreTests.metrics(Double($0) + 0.5))
+        }
+        var oracle = held.policies[1]
+        oracle.perUser = names.map { GroupResult(name: $0, metrics: RunStoreTests.metrics(2, share: nil)) }
+        var expected = held
+        expected.policies = [fixed, oracle]
+
+        let spool = try PerUserSpool(policies: 2)
+        for (k, name) in names.enumerated() {
+            spool.add(user: name, metrics: [fixed.perUser![k].metrics, oracle.perUser![k].metrics])
+        }
+        try spool.finish()
+        var spooled = expected
+        for i in spooled.policies.indices {
+            spooled.policies[i].perUser = nil
+            spooled.policies[i].spooledPerUser = i
+        }
+        let id = try store.saveRun(spooled, command: "compare", perUser: spool)
+        #expect(try store.loadRun(id) == expected)
+        // The same as a run saved with the rows in memory.
+        let heldID = try store.saveRun(expected, command: "compare")
+        #expect(try store.loadRun(heldID) == expected)
+        try db.writer.read { db in
+            // The stored JSON holds no user's metrics: they are rows, in order.
+            let json = try String.fetchOne(db, sql: "SELECT report_json FROM run WHERE id = ?", arguments: [id]) ?? ""
+            #expect(!json.contains("zed") && json.contains("\"per_user\":[]"))
+            let rows = try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT user, user_position FROM run_policy_user WHERE run_id = ? AND policy_position = 0 ORDER BY user",
+                arguments: [id])
+            #expect(rows.map { $0[0] as String } == names.sorted())
+            #expect(rows.map { names[$0[1] as Int] } == names.sorted())
+        }
     }
 }
