@@ -20,12 +20,16 @@ enum Exit {
 
     /// ArgumentParser's message for a usage error as one line: the error itself, then what the
     /// option expects (its help line), without the usage text.
-    static func oneLine(_ message: String) -> String {
+    static func oneLine(_ message: String, arguments: [String] = CommandLine.arguments) -> String {
         var error = ""
         var help = ""
+        var choices: [String] = []
         for raw in message.split(separator: "\n") {
             let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.hasPrefix("Error: ") {
+            if error.hasSuffix("one of the following:") && line.hasPrefix("- ") {
+                // An option with many values lists them one per line.
+                choices.append("'\(line.dropFirst(2))'")
+            } else if line.hasPrefix("Error: ") {
                 error = String(line.dropFirst("Error: ".count))
             } else if line.hasPrefix("Help: ") {
                 help = String(line.dropFirst("Help: ".count)).split(separator: " ", omittingEmptySubsequences: true)
@@ -33,6 +37,20 @@ enum Exit {
             } else if error.isEmpty && !line.hasPrefix("Usage:") && !line.hasPrefix("See '") {
                 error = line
             }
+        }
+        if !choices.isEmpty {
+            error = error.replacingOccurrences(
+                of: "one of the following:", with: "one of \(choices.joined(separator: ", "))")
+        }
+        // "Missing value for '--budget <list>'" when the value given starts with '-' (a negative
+        // number): ArgumentParser read it as an option.
+        if error.hasPrefix("Missing value for '--"),
+            let name = error.dropFirst("Missing value for '".count).split(separator: " ").first,
+            let at = arguments.firstIndex(of: String(name)), at + 1 < arguments.count, arguments[at + 1].hasPrefix("-"),
+            arguments[at + 1].count > 1
+        {
+            error +=
+                " (\(arguments[at + 1]) was read as an option; to give it as the value, write \(name)=\(arguments[at + 1]))"
         }
         if help.isEmpty { return error }
         // "Help: --start <start> First day (local date, YYYY-MM-DD)." → what the option expects.

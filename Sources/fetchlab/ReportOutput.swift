@@ -106,28 +106,38 @@ enum OutputFile {
     }
 
     /// The file made of the pieces `produce` hands to its argument, in order.
+    ///
+    /// A symbolic link is followed: the file it names is replaced (the link stays). An existing
+    /// file that is not a regular file — a device such as /dev/stdout or /dev/null, a named pipe —
+    /// is written to as it is, never replaced. A regular file keeps its permissions.
     static func write(to path: String, _ produce: ((String) throws -> Void) throws -> Void) throws {
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
         func failure(_ code: Int32) -> CommandFailure {
             CommandFailure("\(path): cannot write the output: \(String(cString: strerror(code)))")
         }
+        let target = resolvingLinks(path)
+        var info = stat()
+        let exists = stat(target, &info) == 0
+        if exists && (info.st_mode & S_IFMT) != S_IFREG {
+            // A device or a pipe: written in place (O_TRUNC means nothing to them).
+            let fd = open(target, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw failure(errno) }
+            defer { close(fd) }
+            try produce { text in if let code = writeAll(fd, text) { throw failure(code) } }
+            return
+        }
+        let url = URL(fileURLWithPath: target)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw failure(errno) }
         var code: Int32 = 0
+        if exists { _ = fchmod(fd, info.st_mode & 0o7777) }
         do {
             try produce { text in
-                var bytes = Array(text.utf8)[...]
-                while !bytes.isEmpty && code == 0 {
-                    let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress, $0.count) }
-                    if n > 0 {
-                        bytes = bytes.dropFirst(n)
-                    } else if n < 0 && errno != EINTR {
-                        code = errno
-                    }
+                if let error = writeAll(fd, text) {
+                    code = error
+                    throw failure(error)
                 }
-                if code != 0 { throw failure(code) }
             }
         } catch {
             close(fd)
@@ -136,11 +146,41 @@ enum OutputFile {
         }
         if code == 0 && fsync(fd) != 0 { code = errno }
         if close(fd) != 0 && code == 0 { code = errno }
-        if code == 0 && rename(temporary, path) != 0 { code = errno }
+        if code == 0 && rename(temporary, target) != 0 { code = errno }
         if code != 0 {
             unlink(temporary)
             throw failure(code)
         }
+    }
+
+    /// `path` with its symbolic links followed (up to 40, as the kernel does), also when the file
+    /// a link names does not exist yet.
+    static func resolvingLinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
+                return current
+            }
+            let directory = (current as NSString).deletingLastPathComponent
+            current = destination.hasPrefix("/") || directory.isEmpty ? destination : directory + "/" + destination
+        }
+        return current
+    }
+
+    /// write(2) of the whole text, retried on EINTR and short writes; the errno of a failure.
+    static func writeAll(_ fd: Int32, _ text: String) -> Int32? {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                bytes = bytes.dropFirst(n)
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                return n < 0 ? errno : EIO
+            }
+        }
+        return nil
     }
 }
 

@@ -39,6 +39,23 @@ import _FetchLabTestSupport
         return entries.filter { $0.hasSuffix(".partial") || $0.hasPrefix(".") }
     }
 
+    /// An option of many values names them all in its one line (they used to be cut with the
+    /// lines ArgumentParser lists them on); a negative number read as an option says how to give it.
+    @Test func usageErrorsSayWhatToWrite() throws {
+        let sort = try fetchlab(["compare", "--db", db, "--sort", "nope"])
+        #expect(sort.status == 64 && sort.err.split(separator: "\n").count == 1, "\(sort.err)")
+        for value in ["band", "fresh", "share", "fetches", "energy", "given"] {
+            #expect(sort.err.contains("'\(value)'"), "\(value): \(sort.err)")
+        }
+        for (option, value) in [("--budget", "-1"), ("--users", "-3"), ("--bootstrap-seed", "-1")] {
+            let r = try fetchlab(["compare", "--db", db, option, value])
+            #expect(r.status == 64 && r.err.split(separator: "\n").count == 1, "\(r.err)")
+            #expect(r.err.contains("write \(option)=\(value)"), "\(r.err)")
+        }
+        // Written so, the value is checked as any other.
+        try expectUsageError(["compare", "--db", db, "--budget=-1"], naming: "--budget", saying: "0.01 to 1000")
+    }
+
     @Test func generateRefusesOutOfRangeNumbersAtParseTime() throws {
         let out = dir.path("gen")
         let cases: [([String], String, String)] = [

@@ -61,6 +61,36 @@ import _FetchLabTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasSuffix(".tmp") } == [])
     }
 
+    /// `--output` through a symbolic link replaces the file it names (the link stays a link); a
+    /// device is written to, never replaced by a regular file (`--output /dev/full` once replaced
+    /// the machine's /dev/full).
+    @Test func anOutputLinkOrDeviceIsWrittenThroughNotReplaced() throws {
+        try imported()
+        let target = dir.path("target.csv")
+        try dir.write("target.csv", "old\n")
+        chmod(target, 0o640)
+        let link = dir.path("link.csv")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "target.csv")
+        let r = try fetchlab(
+            ["compare", "--db", db, "--format", "csv", "--no-store", "--output", "link.csv"] + Self.policies)
+        #expect(r.status == 0, "\(r.err)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "target.csv")
+        #expect(try String(contentsOfFile: target, encoding: .utf8).hasPrefix("name,family,"))
+        let mode = try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int
+        #expect(mode == 0o640)
+        // A character device (a copy of Linux's /dev/null, 1:3, which only root may make).
+        #if os(Linux)
+            guard getuid() == 0 else { return }
+            let device = dir.path("null-device")
+            #expect(mknod(device, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0)
+            let written = try fetchlab(
+                ["compare", "--db", db, "--format", "json", "--no-store", "--output", device] + Self.policies)
+            #expect(written.status == 0, "\(written.err)")
+            var info = stat()
+            #expect(stat(device, &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR, "the device was replaced")
+        #endif
+    }
+
     @Test func anOutputThatCannotBeWrittenIsOneLineAndLeavesNothing() throws {
         try imported()
         for (output, reason) in [
@@ -157,7 +187,7 @@ import _FetchLabTestSupport
                         DROP VIEW tune_runs; DROP VIEW tune_settings; DROP TABLE tune_setting; DROP TABLE tune_run;
                         DROP VIEW runs; DROP VIEW run_policies; DROP VIEW run_policy_apps; DROP VIEW run_policy_users;
                         DROP TABLE run_policy_user; DROP TABLE run_policy_app; DROP TABLE run_policy; DROP TABLE run;
-                        DELETE FROM grdb_migrations WHERE identifier LIKE 'v4%' OR identifier LIKE 'v5%' OR identifier LIKE 'v6%';
+                        DELETE FROM grdb_migrations WHERE identifier LIKE 'v4%' OR identifier LIKE 'v5%' OR identifier LIKE 'v6%' OR identifier LIKE 'v7%';
                         PRAGMA user_version = 3;
                         """)
             }
