@@ -306,8 +306,8 @@ import _FetchLabTestSupport
         let before = try bytes(db)
         let file = try dir.write("more.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
         expectOneLineError(
-            try fetchlab(["import", "--db", db, file]), naming: db, ["newer FetchLab", "schema version 7", "up to 6"])
-        expectOneLineError(try fetchlab(["inspect", "--db", db]), naming: db, ["newer FetchLab", "schema version 7"])
+            try fetchlab(["import", "--db", db, file]), naming: db, ["newer FetchLab", "schema version 8", "up to 7"])
+        expectOneLineError(try fetchlab(["inspect", "--db", db]), naming: db, ["newer FetchLab", "schema version 8"])
         #expect(try bytes(db) == before)
     }
 
