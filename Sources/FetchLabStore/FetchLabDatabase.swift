@@ -61,6 +61,11 @@ public final class FetchLabDatabase: Sendable {
         if isDirectory.boolValue {
             throw StoreError(.database, "\(path): is a directory, not a database file")
         }
+        var info = stat()
+        if existed, stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            // A device or a pipe: SQLite would fail on it with "disk I/O error", or hang on a FIFO.
+            throw StoreError(.database, "\(path): not a regular file (a device, pipe or socket), not a database file")
+        }
         if readOnly && !existed {
             throw StoreError(.database, "\(path): no such database (import some logs first: fetchlab import FILE)")
         }

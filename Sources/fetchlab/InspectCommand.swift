@@ -27,6 +27,11 @@ struct InspectCommand: ParsableCommand {
 
     func validate() throws {
         try Bounds.check("--top", top, 0...1_000_000)
+        for (option, name) in [("--user", user), ("--app", app)] {
+            if let name, name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                throw ValidationError("\(option) '\(name)': give a name (fetchlab inspect lists them)")
+            }
+        }
     }
 
     func run() throws {

@@ -52,6 +52,9 @@ import _FetchLabTestSupport
             #expect(r.status == 64 && r.err.split(separator: "\n").count == 1, "\(r.err)")
             #expect(r.err.contains("write \(option)=\(value)"), "\(r.err)")
         }
+        for option in ["--user", "--app"] {
+            try expectUsageError(["inspect", "--db", db, option, ""], naming: option, saying: "give a name")
+        }
         // Written so, the value is checked as any other.
         try expectUsageError(["compare", "--db", db, "--budget=-1"], naming: "--budget", saying: "0.01 to 1000")
     }

@@ -298,6 +298,20 @@ import _FetchLabTestSupport
         for word in words { #expect(result.err.contains(word), "\(word): \(result.err)") }
     }
 
+    /// A pipe or device named as the database is refused in one line (SQLite said "disk I/O error",
+    /// or waited on a pipe for a writer), and left as it is.
+    @Test func aPipeOrDeviceIsNotADatabase() throws {
+        let fifo = dir.path("pipe")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let file = try dir.write("u.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
+        for (path, arguments) in [(fifo, ["inspect"]), (fifo, ["import", file]), ("/dev/zero", ["describe"])] {
+            let result = try fetchlab([arguments[0], "--db", path] + arguments.dropFirst())
+            expectOneLineError(result, naming: path, ["not a regular file"])
+        }
+        var info = stat()
+        #expect(stat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+    }
+
     @Test func aNewerFetchLabsDatabaseIsRefused() throws {
         let db = try seeded("newer.sqlite")
         let queue = try DatabaseQueue(path: db)
