@@ -30,6 +30,8 @@ public func fuzzLogReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     options.batchSize = 64
     options.maxDecompressedBytes = 64 << 20
     if size > 0 && data[0] & 1 == 1 { options.timeZone = TimeZone(identifier: "Europe/Berlin") }
+    // A mapped duration column (`--map duration=duration`): the flexible CSV's use lengths.
+    if size > 0 && data[0] & 2 == 2 { options.columnMap = ["duration": "duration", "d": "duration"] }
     do {
         let reader = try LogReader(path: "/proc/self/fd/\(fd)", options: options)
         var rows = 0

@@ -52,10 +52,13 @@ enum FetchLabUsageFormat: DelimitedFormat {
         var us: Double
         if text.contains(":") {
             let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 2 || parts.count == 3, let last = Double(parts[parts.count - 1]),
-                parts.dropLast().allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) })
+            // ASCII digits only: "²" and "١" are numbers to Unicode, not to Double.
+            let whole = parts.dropLast().compactMap { part in
+                part.allSatisfy { $0.isASCII && $0.isNumber } ? Double(part) : nil
+            }
+            guard parts.count == 2 || parts.count == 3, let last = Double(parts[parts.count - 1]), last.isFinite,
+                whole.count == parts.count - 1
             else { throw bad() }
-            let whole = parts.dropLast().map { Double($0)! }
             us = (whole.reduce(0) { $0 * 60 + $1 } * 60 + last) * 1e6
         } else {
             let units: [(String, Double)] = [("ms", 1e3), ("min", 60e6), ("s", 1e6), ("m", 60e6), ("h", 3_600e6)]
