@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
         .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
+        // `swift package generate-documentation` (the DocC catalogues in Sources/*/*.docc); not linked into anything.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(

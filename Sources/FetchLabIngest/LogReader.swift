@@ -4,7 +4,7 @@ import Foundation
 /// Reads one log file of any supported format and hands its records to the store in batches.
 ///
 /// The reader detects the compression from the bytes and the format from the first line
-/// (``FormatDetection``), validates every row, and turns bad rows into ``RejectedRow``s (or, in
+/// (`FormatDetection`), validates every row, and turns bad rows into ``RejectedRow``s (or, in
 /// strict mode, throws at the first one). Memory stays bounded by the batch size, whatever the file
 /// size. This type is the driver shared by the formats — lines, quoted records that span lines,
 /// blank and repeated header lines, rejects, name tables, batches; what a row means is each

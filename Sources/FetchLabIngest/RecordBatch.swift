@@ -1,8 +1,8 @@
 import FetchLabCore
 
 /// A device-context sample as read, with where it came from (for reporting a conflict with a
-/// sample already stored). Usage events and content updates travel as Core's ``UsageEvent`` and
-/// ``ContentUpdate``, their names replaced by the reader's name ids.
+/// sample already stored). Usage events and content updates travel as Core's `UsageEvent` and
+/// `ContentUpdate`, their names replaced by the reader's name ids.
 public struct ContextRow: Sendable, Hashable {
     public var sample: ContextSample
     /// Line in the file.

@@ -43,6 +43,7 @@ public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
 
     /// Fits the map on `samples`.
     /// - Parameters:
+    ///   - samples: the stated probabilities (or scores) and what happened.
     ///   - minimumSamples: below this many samples, the map is the constant base rate (the
     ///     identity when there are none).
     ///   - minimumBlock: a step of the map rests on at least this many samples.

@@ -3,7 +3,10 @@ import FetchLabSimulation
 extension CompareRenderer {
     /// `compare --format json`: the report's own JSON (`settings`, `policies`), with `run_id` next
     /// to them when the run was stored.
-    /// - Parameter platformInputs: what the logs held for the platform's device rules
+    /// - Parameters:
+    ///   - r: the report.
+    ///   - runID: the stored run's id, when it was stored.
+    ///   - platformInputs: what the logs held for the platform's device rules
     ///   (`platform_inputs`, with `inert` true when nothing), given under iOS or Android.
     public static func json(_ r: ComparisonReport, runID: Int64? = nil, platformInputs: PlatformInputs? = nil)
         -> String

@@ -154,7 +154,7 @@ public final class PerUserSpool: Sendable {
         try forEachEncoded(policy: policy) { try body(try decoder.decode(GroupResult.self, from: Data($0))) }
     }
 
-    /// Writes `encoded` — a report encoded as ``TextFormat``'s JSON, pretty-printed with sorted
+    /// Writes `encoded` — a report encoded as `TextFormat`'s JSON, pretty-printed with sorted
     /// keys, whose spooled policies stand as markers — with each marker replaced by its policy's
     /// `per_user` array, in chunks to `write`: exactly the text the encoder makes of the report
     /// with every user's metrics in memory.

@@ -96,7 +96,9 @@ public struct Simulator: Sendable {
     }
 
     /// A comparison fed users batch by batch, so that memory holds one batch, not the database.
-    /// - Parameter budgetFigures: also compute the budget figures (the clairvoyant bound, the
+    /// - Parameters:
+    ///   - policies: the policies to replay, in the order the report lists them.
+    ///   - budgetFigures: also compute the budget figures (the clairvoyant bound, the
     ///   fixed-interval baseline, each policy's gain and share, the bootstrap intervals); a tuner
     ///   that only reads the policies' metrics leaves them out.
     public func comparison(policies: [any FetchPolicy], budgetFigures: Bool = true) -> ComparisonRun {
@@ -104,7 +106,7 @@ public struct Simulator: Sendable {
     }
 }
 
-/// A comparison in progress: ``add(_:progress:)`` batches of users (replayed in parallel, summed in
+/// A comparison in progress: `add(_:progress:)` batches of users (replayed in parallel, summed in
 /// the order given, so the result does not depend on scheduling), then ``report()``. With the
 /// budget figures on, each user also adds the clairvoyant bound's pairs and fixed(T) over the
 /// baseline's intervals in closed form, and its sums for the bootstrap over users.
@@ -121,7 +123,7 @@ public struct ComparisonRun: Sendable {
     /// hold two histograms of a few thousand counters per policy, its metrics a few numbers, so
     /// memory grows by kilobytes, not megabytes, per user.
     var perUser: [(String, [PolicyMetrics])] = []
-    /// Where each user's metrics go instead of ``perUser`` when spooled (``spoolPerUser(in:)``).
+    /// Where each user's metrics go instead of `perUser` when spooled (``spoolPerUser(in:)``).
     public private(set) var perUserSpool: PerUserSpool? = nil
     /// Also keep each user's ``UserTally`` (``userTallies``), in the order the users were added.
     public var tallyUsers = false

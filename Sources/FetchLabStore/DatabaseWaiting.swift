@@ -16,7 +16,9 @@ public final class DatabaseWaiting: Sendable {
     /// The longest `--busy-timeout` FetchLab accepts: one day.
     public static let maximumTimeout = Double(Seconds.perDay)
 
-    /// - Parameter observer: called while waiting (at the first try, then at every try, at most
+    /// - Parameters:
+    ///   - timeout: how long to wait for another process's lock, in seconds.
+    ///   - observer: called while waiting (at the first try, then at every try, at most
     ///   every 100 ms) with the seconds waited so far for this lock.
     public init(timeout: Double, observer: (@Sendable (_ waited: Double) -> Void)? = nil) {
         self.timeout = timeout

@@ -36,6 +36,7 @@ public final class FetchLabDatabase: Sendable {
     /// Opens (creating if needed) the database at `path`.
     ///
     /// - Parameters:
+    ///   - path: the database file.
     ///   - busyTimeout: how long to wait for another process's lock, in seconds (0…one day).
     ///   - readOnly: read only (never creates, migrates nor writes; works in a read-only directory).
     ///   - onWait: called while waiting for another process's lock, with the seconds waited so far.
@@ -99,7 +100,9 @@ public final class FetchLabDatabase: Sendable {
     /// pool the caller configured: refuses another application's database or a newer FetchLab's,
     /// completes the schema (in one immediate transaction).
     ///
-    /// - Parameter path: how messages name the database (default: the writer's path).
+    /// - Parameters:
+    ///   - writer: the GRDB connection or pool.
+    ///   - path: how messages name the database (default: the writer's path).
     public init(writer: any DatabaseWriter, path: String? = nil) throws(StoreError) {
         let name = path ?? writer.path
         self.path = name

@@ -25,12 +25,12 @@ public struct Importer: Sendable {
 
     /// Imports one file (`-` for standard input).
     ///
-    /// A file whose content was imported before with the same read options (``ReadFingerprint``)
+    /// A file whose content was imported before with the same read options (`ReadFingerprint`)
     /// and gave at least one accepted row is left alone (status ``ImportSummary/Status/unchanged``)
     /// unless `force`; a forced re-read stores nothing twice (its rows count as duplicates). A file
     /// with no accepted row is recorded with its rejects but never blocks a later import of it.
     ///
-    /// - Throws: ``IngestError`` for unreadable, corrupt or (in strict mode) malformed input,
+    /// - Throws: `IngestError` for unreadable, corrupt or (in strict mode) malformed input,
     ///   ``StoreError`` for database failures. Nothing of the file is committed then.
     public func importFile(
         _ path: String, options: ReadOptions = ReadOptions(), force: Bool = false,

@@ -6,7 +6,7 @@ import GRDB
 ///
 /// The importer inserts it when a file starts and updates it when the file's rows are stored, in
 /// the same transaction. The bulk rows themselves (events, samples, updates) do not go through
-/// records: ``BatchWriter`` binds them to prepared statements.
+/// records: `BatchWriter` binds them to prepared statements.
 public struct ImportRecord: Sendable, Hashable {
     /// Nil until inserted.
     public var id: Int64?
@@ -26,7 +26,7 @@ public struct ImportRecord: Sendable, Hashable {
     public var recordsInserted: Int
     /// The read options, as JSON, for people.
     public var options: String
-    /// ``ReadFingerprint`` of the options that change what is read; nil for imports made before
+    /// `ReadFingerprint` of the options that change what is read; nil for imports made before
     /// it was recorded (schema v3), which therefore never count as "the same import".
     public var readFingerprint: String?
     /// ISO-8601 UTC instants.
@@ -131,7 +131,7 @@ extension ImportRecord: FetchableRecord, MutablePersistableRecord {
 
 /// One row of the `rejected_row` table: a row of an imported file that could not be read.
 ///
-/// Read back with records; written by ``BatchWriter``'s prepared statement (a file may have
+/// Read back with records; written by `BatchWriter`'s prepared statement (a file may have
 /// millions of rejects, e.g. every row of a file read with the wrong `--epoch-unit`).
 public struct RejectedRowRecord: Sendable, Hashable {
     public var id: Int64?
@@ -139,7 +139,7 @@ public struct RejectedRowRecord: Sendable, Hashable {
     /// Line in the decompressed file.
     public var line: Int
     public var reason: String
-    /// The row as written, cut to ``RejectedRow/maxRawBytes``.
+    /// The row as written, cut to `RejectedRow.maxRawBytes` (FetchLabIngest).
     public var raw: String
 
     public init(id: Int64? = nil, importID: Int64, line: Int, reason: String, raw: String) {

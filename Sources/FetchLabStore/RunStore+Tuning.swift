@@ -58,6 +58,7 @@ extension RunStore {
     /// the database as it was.
     ///
     /// - Parameters:
+    ///   - result: the tuning result.
     ///   - platform: the platform settings `tune` printed with the result.
     ///   - fetchlabVersion: the version of the program that ran it.
     ///   - createdAt: when it ran.

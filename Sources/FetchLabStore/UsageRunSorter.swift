@@ -13,7 +13,7 @@ import HeapModule
 /// so that they reach SQLite's B-tree as one in-order sweep instead of scattered inserts.
 ///
 /// Rows collect in memory up to `runCapacity`; a full buffer is sorted and spilled as a run to an
-/// unlinked temporary file (gone when the process ends, even by SIGKILL). ``drain(_:)`` then
+/// unlinked temporary file (gone when the process ends, even by SIGKILL). `drain(_:)` then
 /// merges the runs. A file that fits one run never touches the disk.
 ///
 /// Rows with equal keys come out in the order of their runs (the order they were added in),

@@ -13,7 +13,7 @@ public struct GenerateOptions: Sendable {
     public var users: Int
     public var days: Int
     public var seed: UInt64
-    /// The first local day, as days since 1970 (``CivilDate/daysSince1970``).
+    /// The first local day, as days since 1970 (`CivilDate.daysSince1970`).
     public var startDay: Int
     public var config = PopulationConfig()
     /// gzip level 1–9.

@@ -29,7 +29,7 @@ public struct ContentProcess: Codable, Sendable, Equatable {
     public var jitterMinutes: Double?
     public var weekday: Int?
 
-    /// Updates per day this process produces on average (for checks and the README).
+    /// Updates per day this process produces on average (for checks and the documentation).
     public var expectedPerDay: Double {
         switch kind {
         case .interval:

@@ -7,7 +7,7 @@ import Foundation
 
 /// The platform, cost model, context defaults and population of a replay (`compare`, `demo`).
 /// Every constant of the cost and platform models is an option; the defaults and their sources
-/// are documented in README ("The cost and platform model").
+/// are documented in Docs/platform-and-cost.md.
 struct ReplayOptions: ParsableArguments {
     @Option(help: "Which platform grants the fetches: none (every fetch asked for), ios or android.")
     var platform: PlatformKind = .none

@@ -131,7 +131,7 @@ import _FetchLabTestSupport
         try expectClose(try generatedPopulation(), to: measured)
     }
 
-    /// The real foreground logs of ../shared/datasets/dev, imported as README says.
+    /// The real foreground logs of ../shared/datasets/dev, imported as Docs/commands/describe.md says.
     func importDevLogs() throws {
         let data = try #require(sharedDatasets())
         let logs = try FileManager.default.contentsOfDirectory(atPath: data.path)
@@ -146,7 +146,7 @@ import _FetchLabTestSupport
         #expect(imported.status == 0, "\(imported.err)")
     }
 
-    /// The figures the README quotes for the dev logs, imported as it says.
+    /// The figures Docs/commands/describe.md quotes for the dev logs, imported as it says.
     @Test(.enabled(if: sharedDatasets() != nil, "../shared/datasets is not here"))
     func devLogs() throws {
         try importDevLogs()

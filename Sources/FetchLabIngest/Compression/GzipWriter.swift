@@ -5,7 +5,7 @@ import Foundation
 /// file name and mtime 0, so the same input and level always give the same bytes.
 ///
 /// Members can be concatenated (`a + b` is a valid multi-member gzip file that decompresses to
-/// the concatenated inputs), which is how ``FetchLabSynth`` writes large outputs in parallel.
+/// the concatenated inputs), which is how `FetchLabSynth` writes large outputs in parallel.
 public final class GzipMemberWriter {
     // zlib keeps a pointer back to the stream: it lives at one address for the writer's life.
     private let stream: UnsafeMutablePointer<z_stream>

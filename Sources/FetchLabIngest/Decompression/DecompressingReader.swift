@@ -69,7 +69,7 @@ public final class DecompressingReader {
     /// An error found after some output was produced; thrown by the next call so
     /// that everything decoded before the problem is handed out first.
     private var deferredError: IngestError?
-    /// Decompression-bomb limits (nil = none): see ``checkBomb()``.
+    /// Decompression-bomb limits (nil = none): see `checkBomb()`.
     public var maxRatio: Double? = 200
     public var maxDecompressedBytes: Int64? = nil
     public var ratioCheckAfterBytes: Int64 = 64 << 20

@@ -73,7 +73,9 @@ public struct SHA256: @unchecked Sendable {
     /// Lower-case hex SHA-256 of the bytes of the file at `path` (`"-"` is not special here).
     /// Reads are retried when a signal interrupts them (EINTR).
     ///
-    /// - Parameter source: the name used in errors; defaults to `path`.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - source: the name used in errors; defaults to `path`.
     /// - Throws: ``IngestError`` with code `.io`, one line naming the file, if it cannot be
     ///   opened or read (a directory, for example).
     public static func hexDigest(ofFile path: String, source: String? = nil) throws(IngestError) -> String {

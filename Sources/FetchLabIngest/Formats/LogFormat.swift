@@ -1,7 +1,7 @@
-/// The log formats FetchLab reads. See README "Input formats".
+/// The log formats FetchLab reads. See Docs/formats.md.
 ///
-/// Adding a format: one file under `Formats/` with a type conforming to ``DelimitedFormat``, one
-/// case here, and its arm in ``delimited`` and ``decode(_:into:)`` below (the compiler asks for both).
+/// Adding a format: one file under `Formats/` with a type conforming to `DelimitedFormat`, one
+/// case here, and its arm in `delimited` and `decode(_:into:)` below (the compiler asks for both).
 public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
     /// FetchLab usage events: `timestamp,user,app[,event]` (CSV, TSV or JSON Lines).
     case usage
@@ -15,7 +15,7 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
     case battery
     /// The LSApp dataset: `user_id, session_id, timestamp, app_name, event_type` (TSV).
     case lsapp
-    /// The text of Android's `adb shell dumpsys usagestats` (``UsageStatsFormat``).
+    /// The text of Android's `adb shell dumpsys usagestats` (`UsageStatsFormat`).
     case usagestats
     /// The iOS/macOS Knowledge store (`knowledgeC.db`, SQLite): read by ``KnowledgeStoreReader``,
     /// not line by line.

@@ -3,7 +3,7 @@
 ///
 /// Lines end at `\n`; a trailing `\r` is dropped. A stream whose first chunk has carriage
 /// returns but no line feed (old Mac files) is split at `\r`. The bytes of a line are valid until
-/// the next call to ``nextLine()``.
+/// the next call to `nextLine()`.
 public final class LineReader {
     public let input: DecompressingReader
     /// 1-based number of the line last returned.

@@ -41,7 +41,7 @@ public struct PlatformModel: Sendable, Hashable, Codable {
     /// fetches per launch a day over the last ``iosWakeBudgetWindow`` before the local day, rounded,
     /// kept within ``iosWakeBudgetMin`` … ``iosWakeBudgetMax``; none at all for an app not launched
     /// in that window. Apple publishes no numbers, only that the system weighs how the user uses
-    /// the app and allots limited background time through the day (see README).
+    /// the app and allots limited background time through the day (see Docs/platform-and-cost.md).
     public var iosWakeBudgetPerLaunch = 1.0
     public var iosWakeBudgetMin = 1
     /// 0: no wake budget.

@@ -2,7 +2,7 @@ import FetchLabCore
 import FetchLabPredict
 
 /// AOSP's `PrefetchController`: a prefetch job runs only while the app's estimated next launch
-/// (``AndroidHeuristicPredictor``: the last launch plus the mean gap between launches over the past
+/// (`AndroidHeuristicPredictor`: the last launch plus the mean gap between launches over the past
 /// week, fed this app's launches as they happen) is within `threshold` (7 h by default). The job
 /// is checked every 15 minutes (from t0, the platform's minimum period) and runs at most once per
 /// `period` since the content was last refreshed: since the last run asked for, or the last

@@ -5,7 +5,7 @@ import Foundation
 /// enough: `predictive(lead, threshold)` fetches at t when P(a "cold" launch of the app within
 /// `lead` after t) ≥ threshold, where a launch is cold when no launch of the same app came within
 /// τ before it (with launch refreshes off, every launch). Three causal estimates, each an
-/// observed frequency in the user's own past (``UseSignals``):
+/// observed frequency in the user's own past (`UseSignals`):
 /// - **sequence**: a launch of another app B triggers a fetch when cold launches of this app
 ///   followed B's launches within `lead` often enough (DOMAIN.md: most launches that need a
 ///   fetch come within minutes after another app's launch);
@@ -13,7 +13,7 @@ import Foundation
 ///   next launch falls in the following `lead`;
 /// - **time of day**: at the start of each `lead`-long slot of the local day, the share of past
 ///   days with a cold launch in that slot.
-/// Each estimate is calibrated online (``OnlineCalibration``); the fetch's stated probability is
+/// Each estimate is calibrated online (`OnlineCalibration`); the fetch's stated probability is
 /// the largest calibrated one. A fetch is not asked for while the
 /// last refresh (a fetch, or a launch when launches refresh) still covers the window.
 public struct PredictivePolicy: FetchPolicy {

@@ -6,7 +6,7 @@ extension Tuner {
     /// fed the kept batches, so their events are decoded once; the users past the limit are read
     /// again by every pass. Memory holds the kept users' histories (about 0.2 MB per user of 90
     /// days of generated usage and context; an app's content updates are shared by its users;
-    /// see README, Performance).
+    /// see Docs/performance.md).
     public static func keeping(limit: Int = .max, _ users: @escaping UserBatches) -> UserBatches {
         let kept = KeptBatches()
         return { body in

@@ -34,7 +34,9 @@ public struct PlatformSetting: Sendable, Codable, Hashable {
 extension PlatformSetting {
     /// The settings that carry a tuned policy (and the best fixed interval, the knob every app
     /// has) to iOS and Android. Unknown families give none.
-    /// - Parameter ios: the iOS rules the settings are replayed under (the system's scheduler and
+    /// - Parameters:
+    ///   - policy: the tuned setting, or the best fixed interval.
+    ///   - ios: the iOS rules the settings are replayed under (the system's scheduler and
     ///   wake budget a requested interval goes through).
     public static func translate(_ policy: any FetchPolicy, ios: PlatformModel = PlatformModel(kind: .ios))
         -> [PlatformSetting]

@@ -117,7 +117,7 @@ extension Tuner {
 }
 
 /// The tuner's per-app recommendation: a setting for each app, chosen together so that the
-/// user-level constraints hold for the whole (see ``Tuner/allocate(_:names:global:constraints:)``), replayed
+/// user-level constraints hold for the whole (see `Tuner.allocate(_:names:global:constraints:)`), replayed
 /// as one ``PerAppPolicy`` on the held-out data.
 public struct PerAppRecommendation: Sendable, Codable, Hashable {
     public struct Assignment: Sendable, Codable, Hashable {

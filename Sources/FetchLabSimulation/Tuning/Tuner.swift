@@ -6,10 +6,10 @@ public enum SearchMethod: String, Sendable, Hashable, CaseIterable {
     case grid
     /// `samples` distinct settings drawn with a seeded generator, in one round.
     case random
-    /// From the grid's middle, one parameter at a time: a line search (see ``Tuner/coordinateDescent(_:label:)``).
+    /// From the grid's middle, one parameter at a time: a line search (see `Tuner.coordinateDescent(_:label:)`).
     case coordinate
     /// Successive halving over users: all settings on a sixteenth of the users, the best quarter on
-    /// a quarter, the best of those on all (see ``Tuner/successiveHalving(_:label:users:trainUser:)``).
+    /// a quarter, the best of those on all (see `Tuner.successiveHalving(_:label:users:trainUser:)`).
     case halving
 }
 
@@ -60,7 +60,7 @@ public struct Tuner: Sendable {
     public var userReplayed: (@Sendable () -> Void)? = nil
     /// Asked before each round of the search but the first: true stops the search there (a time
     /// budget); the best setting found so far is still measured on held-out data. When set, grid
-    /// and random searches replay their settings in rounds (``budgetRoundSize``) so they can stop.
+    /// and random searches replay their settings in rounds (`budgetRoundSize`) so they can stop.
     public var budgetSpent: (@Sendable () -> Bool)? = nil
 
     /// Below this many users with scored launches the user split leaves one user out per fold.
