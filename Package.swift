@@ -9,7 +9,7 @@ let package = Package(
             name: "FetchLab",
             targets: [
                 "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict",
-                "FetchLabDatasets", "FetchLabReport", "FetchLabSimulation",
+                "FetchLabDatasets", "FetchLabReport", "FetchLabSimulation", "FetchLabWorkflows",
             ]),
         .executable(name: "fetchlab", targets: ["fetchlab"]),
     ],
@@ -57,11 +57,16 @@ let package = Package(
         .target(name: "FetchLabPredict", dependencies: ["FetchLabCore"]),
         .target(name: "FetchLabSimulation", dependencies: ["FetchLabCore", "FetchLabPredict"]),
         .target(name: "FetchLabReport", dependencies: ["FetchLabCore", "FetchLabPredict", "FetchLabSimulation"]),
+        // What a command does, without its options or its output: the CLI and any other front end
+        // (a notebook through the library, a fleet driver) call the same workflows.
+        .target(
+            name: "FetchLabWorkflows",
+            dependencies: ["FetchLabCore", "FetchLabStore", "FetchLabPredict", "FetchLabSimulation"]),
         .executableTarget(
             name: "fetchlab",
             dependencies: [
                 "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict",
-                "FetchLabDatasets", "FetchLabReport", "FetchLabSimulation",
+                "FetchLabDatasets", "FetchLabReport", "FetchLabSimulation", "FetchLabWorkflows",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -93,6 +98,11 @@ let package = Package(
             ]),
         .testTarget(
             name: "FetchLabSimulationTests", dependencies: ["FetchLabSimulation", "FetchLabReport", "FetchLabCore"]),
+        .testTarget(
+            name: "FetchLabWorkflowsTests",
+            dependencies: [
+                "FetchLabWorkflows", "FetchLabStore", "FetchLabSimulation", "FetchLabCore", "_FetchLabTestSupport",
+            ]),
         .testTarget(
             name: "FetchLabCLITests",
             dependencies: [

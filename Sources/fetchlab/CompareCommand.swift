@@ -3,6 +3,7 @@ import FetchLabCore
 import FetchLabReport
 import FetchLabSimulation
 import FetchLabStore
+import FetchLabWorkflows
 
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -72,10 +73,11 @@ struct CompareCommand: ParsableCommand {
             evaluation.warmUpDays = warmUp
             evaluation.minLaunches = minLaunches
             replay.restrict(&evaluation)
-            let (report, inputs, perUser) = try replay.compare(
+            let outcome = try replay.compare(
                 database: database.db, evaluation: evaluation, policies: chosen,
                 showProgress: Terminal.stderrIsTerminal,
                 budget: budget)
+            let (report, inputs, perUser) = (outcome.report, outcome.inputs, outcome.perUser)
             guard !report.scoredNothing else {
                 throw CommandFailure(
                     "\(database.db): no launch was scored (no app with at least \(minLaunches) launches and a log "

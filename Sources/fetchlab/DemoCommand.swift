@@ -4,6 +4,7 @@ import FetchLabIngest
 import FetchLabReport
 import FetchLabSimulation
 import FetchLabStore
+import FetchLabWorkflows
 import Foundation
 
 /// `fetchlab demo`: the bundled sample imported, the policies compared, the table printed.
@@ -38,7 +39,8 @@ struct DemoCommand: ParsableCommand {
             let html = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("report.html").path
             if OutputGuard.resolved(html) == OutputGuard.resolved(db) {
                 throw ValidationError(
-                    "--db \(db): the demo writes report.html next to the database, over it — name the database otherwise")
+                    "--db \(db): the demo writes report.html next to the database, over it — name the database otherwise"
+                )
             }
         }
         for file in (try? InputFiles.expand([data])) ?? [] {
@@ -71,9 +73,11 @@ struct DemoCommand: ParsableCommand {
                 progress.advance()
             }
             progress.finish()
-            let (report, _, _) = try ReplayOptions.parse([]).compare(
-                database: path, evaluation: EvaluationProtocol(), policies: nil, showProgress: Terminal.stderrIsTerminal,
-                budget: budget)
+            let report = try ReplayOptions.parse([]).compare(
+                database: path, evaluation: EvaluationProtocol(), policies: nil,
+                showProgress: Terminal.stderrIsTerminal,
+                budget: budget
+            ).report
             let stored = RunRecorder.store(report, command: "demo", in: store)
             let runID = stored.id
             var text = output.render(report, runID: runID, source: data)

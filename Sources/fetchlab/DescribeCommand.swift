@@ -3,6 +3,7 @@ import FetchLabCore
 import FetchLabPredict
 import FetchLabReport
 import FetchLabStore
+import FetchLabWorkflows
 import Foundation
 
 struct DescribeCommand: ParsableCommand {
@@ -29,7 +30,7 @@ struct DescribeCommand: ParsableCommand {
 
     func run() throws {
         try Exit.reporting {
-            let queries = try HistoryLoader.open(database.db)
+            let queries = try HistoryBatches(path: database.db).queries
             let everyone = try queries.usersWithLaunches()
             let known = Set(everyone.map(\.name))
             if let missing = users.first(where: { !known.contains($0) }) {
@@ -52,12 +53,15 @@ struct DescribeCommand: ParsableCommand {
     private func describe(_ names: [UserID], _ queries: UsageQueries) throws -> DescribeReport {
         var total = UsageDescription.Tally()
         var rows: [DescribeReport.UserRow] = []
-        try HistoryLoader.inBatches(queries, names, progress: Terminal.stderrIsTerminal && format == .text) {
+        let progress: ((Int, Int) -> Void)? =
+            Terminal.stderrIsTerminal && format == .text ? { Terminal.usersProgress(done: $0, total: $1) } : nil
+        try HistoryBatches(queries: queries).map(names, progress: progress) {
             UsageDescription.Tally($0)
         } consume: { h, tally in
             total.merge(tally)
             if perUser { rows.append(DescribeReport.UserRow(user: h.user.name, statistics: tally.description)) }
         }
+        if progress != nil { Terminal.clearProgress() }
         return DescribeReport(population: total.description, perUser: rows)
     }
 }

@@ -3,6 +3,7 @@ import FetchLabCore
 import FetchLabPredict
 import FetchLabReport
 import FetchLabStore
+import FetchLabWorkflows
 
 struct EvaluatePredictorsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -54,7 +55,7 @@ struct EvaluatePredictorsCommand: ParsableCommand {
             options.warmUpDays = warmUp
             options.originEveryHours = every
             let peaks = try truth.map { try TruthFileReader.read($0) }
-            let histories = try HistoryLoader.histories(try HistoryLoader.open(database.db), limit: users)
+            let histories = try HistoryBatches(path: database.db).sample(limit: users)
             guard !histories.isEmpty else {
                 throw CommandFailure("\(database.db): no launches to evaluate (import some usage logs first)")
             }

@@ -3,6 +3,7 @@ import FetchLabCore
 import FetchLabIngest
 import FetchLabStore
 import FetchLabSynth
+import FetchLabWorkflows
 import Foundation
 
 /// A command's failure at run time, with the one line the user sees.
@@ -71,6 +72,10 @@ enum Exit {
             Terminal.error(error.description)
         } catch let error as SynthError {
             Terminal.error(error.message)
+        } catch let error as WorkflowError where error.code == .usage {
+            throw ValidationError(error.message)
+        } catch let error as WorkflowError {
+            Terminal.error(Terminal.oneLine(error.message))
         } catch let error as ExitCode {
             throw error
         } catch let error as ValidationError {

@@ -2,6 +2,7 @@ import FetchLabCore
 import FetchLabPredict
 import FetchLabReport
 import FetchLabStore
+import FetchLabWorkflows
 import Foundation
 
 /// `predict` without `--user`: the blend (weights fitted on up to 40 users, its fetch
@@ -17,23 +18,44 @@ struct PredictAllUsers {
         guard !names.isEmpty else {
             throw CommandFailure("\(queries.database.path): no launches to predict from (import some usage logs first)")
         }
-        let fitting = try HistoryLoader.histories(queries, limit: EvenSample.fitUsers)
+        let fitting = try HistoryBatches(queries: queries).sample(limit: EvenSample.fitUsers)
         let (template, request) = request.fitted(on: fitting)
         let fitted = clock.now - started
         var (apps, fetches, launches) = (0, 0, 0)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let showProgress = Terminal.stderrIsTerminal && format == .text
-        // Learning and planning on all cores, a batch of users at a time.
-        try HistoryLoader.inBatches(queries, names, progress: showProgress) { h -> PredictionReport? in
+        // Learning and planning on all cores, a batch of users at a time. A user the blend cannot
+        // predict for is counted and named in a warning, not dropped without a word.
+        var unpredicted: [(user: String, reason: String)] = []
+        let predict: @Sendable (UserHistory) -> Result<PredictionReport, PredictionError>? = { h in
             guard let origin = PredictionOrigin.resolve(nil, in: h) else { return nil }
-            return try? PredictionReport(history: h, origin: origin, blend: template, request: request)
-        } consume: { h, r in
-            guard let r else { return }
+            do throws(PredictionError) {
+                return .success(try PredictionReport(history: h, origin: origin, blend: template, request: request))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let progress: ((Int, Int) -> Void)? = showProgress ? { Terminal.usersProgress(done: $0, total: $1) } : nil
+        try HistoryBatches(queries: queries).map(names, progress: progress, work: predict) { h, result in
+            guard let result else { return }
+            let r: PredictionReport
+            switch result {
+            case .success(let report): r = report
+            case .failure(let error):
+                unpredicted.append((h.user.name, "\(error)"))
+                return
+            }
             launches += h.launches.count
             apps += r.apps.count
             fetches += r.apps.reduce(0) { $0 + $1.fetches.count }
             if format == .json { print(String(decoding: try encoder.encode(r), as: UTF8.self)) }
+        }
+        if showProgress { Terminal.clearProgress() }
+        if let first = unpredicted.first {
+            Terminal.warning(
+                "no prediction for \(unpredicted.count) user\(unpredicted.count == 1 ? "" : "s") "
+                    + "(\(first.user): \(first.reason))")
         }
         if format == .text {
             let seconds = { (d: Duration) in Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }

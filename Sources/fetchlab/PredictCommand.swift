@@ -4,6 +4,7 @@ import FetchLabPredict
 import FetchLabReport
 import FetchLabSimulation
 import FetchLabStore
+import FetchLabWorkflows
 
 struct PredictCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,7 +57,7 @@ struct PredictCommand: ParsableCommand {
 
     func run() throws {
         try Exit.reporting {
-            let queries = try HistoryLoader.open(database.db)
+            let queries = try HistoryBatches(path: database.db).queries
             guard let user else { return try PredictAllUsers(format: format, request: request).run(queries) }
             guard let all = try queries.history(of: UserID(user)),
                 let origin = PredictionOrigin.resolve(at?.requested, in: all)
@@ -66,7 +67,7 @@ struct PredictCommand: ParsableCommand {
                     "fetchlab: warning: user \"\(user)\"'s last launch before the origin is \(days) days earlier; "
                         + "predicting from stale history")
             }
-            let fitting = try HistoryLoader.histories(queries, limit: EvenSample.fitUsers, before: origin)
+            let fitting = try HistoryBatches(queries: queries).sample(limit: EvenSample.fitUsers, before: origin)
             let (blend, request) = request.fitted(on: fitting)
             var report: PredictionReport
             do throws(PredictionError) {

@@ -1,4 +1,5 @@
 import FetchLabReport
+import FetchLabWorkflows
 import Foundation
 import Synchronization
 
@@ -93,4 +94,12 @@ final class ProgressBar: Sendable {
     private func line(done: Int, total: Int, at now: ContinuousClock.Instant) -> String {
         ProgressLine.line(done: done, total: total, unit: unit, elapsed: (now - start) / .seconds(1))
     }
+}
+
+/// A workflow's progress (``WorkProgress``) as this bar: its total set when the work begins.
+extension ProgressBar: WorkProgress {
+    convenience init(unit: String) { self.init(total: 0, unit: unit) }
+    func begin(total: Int) { extend(total: total) }
+    func advance() { advance(by: 1) }
+    func end() { finish() }
 }

@@ -3,6 +3,7 @@ import FetchLabCore
 import FetchLabPredict
 import FetchLabSimulation
 import FetchLabStore
+import FetchLabWorkflows
 import Foundation
 
 /// The platform, cost model, context defaults and population of a replay (`compare`, `demo`).
@@ -142,16 +143,6 @@ struct ReplayOptions: ParsableArguments {
         return parts.map { $0! }
     }
 
-    /// Refuses an `--app-cost` for an app the database does not know (a typo would otherwise be
-    /// ignored without a word).
-    func checkAppCosts(_ queries: UsageQueries, path: String) throws {
-        guard !appCost.isEmpty else { return }
-        let known = try queries.appNames()
-        for app in try appCosts().keys.sorted() where !known.contains(app) {
-            throw ValidationError("--app-cost \(app): \(path) has no app of that name (see fetchlab inspect)")
-        }
-    }
-
     func appCosts() throws -> [String: AppFetchCost] {
         var out: [String: AppFetchCost] = [:]
         for item in appCost {
@@ -217,96 +208,40 @@ struct ReplayOptions: ParsableArguments {
         evaluation.scoredThrough = to
     }
 
-    /// The users `--users` selects (all users with launches by default), in the database's order.
-    func userNames(_ queries: UsageQueries, path: String) throws -> [String] {
-        let everyone = try queries.usersWithLaunches().map(\.name)
-        var names = everyone
-        if let users {
-            if let n = Int(users.trimmingCharacters(in: .whitespaces)) {
-                guard n > 0 else { throw CommandFailure("--users \(n): give at least one user") }
-                names = EvenSample.pick(everyone, limit: n)
-            } else {
-                let wanted = users.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-                let known = Set(everyone)
-                if let missing = wanted.first(where: { !known.contains($0) }) {
-                    throw CommandFailure("\(path): no user '\(missing)' with launches (see fetchlab inspect)")
-                }
-                names = wanted
-            }
-        }
-        guard !names.isEmpty else {
-            throw CommandFailure("\(path): no launches to replay (import some usage logs first)")
-        }
-        return names
+    /// The users `--users` selects.
+    var selection: UserSelection {
+        guard let users else { return .all }
+        if let n = Int(users.trimmingCharacters(in: .whitespaces)) { return .spread(n) }
+        return .named(users.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
     }
 
-    /// Loads the named users 64 at a time (read on all cores: a read-only database serves
-    /// concurrent readers) and hands each batch, users without launches left out, to `body`.
-    static func forEachBatch(of names: [String], _ queries: UsageQueries, _ body: ([UserHistory]) -> Void) throws {
-        let batch = 64
-        var i = 0
-        while i < names.count {
-            let loaded = ParallelMap.map(Array(names[i..<min(names.count, i + batch)])) { name in
-                Result { () throws(StoreError) -> UserHistory? in try queries.history(of: UserID(name), before: nil) }
-            }
-            var histories: [UserHistory] = []
-            for result in loaded {
-                if let h = try result.get(), !h.launches.isEmpty { histories.append(h) }
-            }
-            body(histories)
-            i += batch
-        }
+    /// The comparison these options ask for (the database, protocol, policies and budgets given).
+    func request(
+        database path: String, evaluation: EvaluationProtocol, policies: [any FetchPolicy]?, budget: BudgetOptions
+    ) throws -> ComparisonRequest {
+        var request = ComparisonRequest(database: path, evaluation: evaluation, settings: try settings())
+        request.policies = policies
+        request.users = selection
+        request.perUser = perUser
+        request.budgets = try budget.budgets()
+        request.resamples = budget.resamples
+        request.bootstrapSeed = budget.bootstrapSeed
+        request.traceUser = traceUser
+        request.traceDay = traceDay
+        return request
     }
 
-    /// Replays `policies` over the database's users, a batch of users at a time (memory holds one
-    /// batch), with a progress bar on a terminal; also counts what the users' logs hold for the
-    /// platform's device rules.
+    /// Replays `policies` over the database's users (``Comparison/run(_:progress:)``), with a
+    /// progress bar on a terminal and the timings on stderr when asked for.
     func compare(
         database path: String, evaluation: EvaluationProtocol, policies: [any FetchPolicy]?, showProgress: Bool,
         budget: BudgetOptions
-    ) throws -> (report: ComparisonReport, inputs: PlatformInputs, perUser: PerUserSpool?) {
-        let queries = try HistoryLoader.open(path)
-        try checkAppCosts(queries, path: path)
-        let names = try userNames(queries, path: path)
-        var simulator = Simulator(evaluation: evaluation, settings: try settings())
-        simulator.perUser = perUser
-        let chosen = try policies ?? PolicyRegistry.standard(contentUpdates: try queries.hasContentUpdates())
-        var run = simulator.comparison(policies: chosen)
-        try budget.apply(to: &run)
-        // Each user's rows go to temporary files as users finish: memory does not grow with them.
-        if perUser {
-            do { try run.spoolPerUser() } catch { throw CommandFailure("--per-user: \(error)") }
-        }
-        let bar = showProgress ? ProgressBar(total: names.count, unit: "users") : nil
-        var inputs = PlatformInputs()
-        try Self.forEachBatch(of: names, queries) { batch in
-            inputs.add(batch)
-            run.add(batch) { bar?.advance() }
-        }
-        bar?.finish()
-        do { try run.perUserSpool?.finish() } catch { throw CommandFailure("--per-user: \(error)") }
-        if timings { for line in Self.timingTable(run).split(separator: "\n") { Terminal.note(String(line)) } }
-        var report = run.report()
-        // One user's day under every policy, for the report's timeline.
-        if let name = traceUser ?? run.representativeUser,
-            let history = try queries.history(of: UserID(name), before: nil)
-        {
-            let choice =
-                traceUser != nil
-                ? "chosen (--trace-user)"
-                : "representative: the median of \(run.activity.count) users by launches per scored day"
-            let day = traceDay.map { " on \($0) (--trace-day)" } ?? ", on their busiest scored day"
-            report.timeline = simulator.trace(
-                history, day: traceDay, policies: Array(run.policies.prefix(report.policies.count)),
-                choice: choice + day)
-            if report.timeline == nil, traceUser != nil || traceDay != nil {
-                Terminal.note(
-                    "fetchlab: warning: no scored day \(traceDay.map { "\($0) " } ?? "")for user \(name): no timeline")
-            }
-        } else if let name = traceUser {
-            throw CommandFailure("\(path): no user '\(name)' for --trace-user (see fetchlab inspect)")
-        }
-        return (report, inputs, run.perUserSpool)
+    ) throws -> ComparisonOutcome {
+        let request = try request(database: path, evaluation: evaluation, policies: policies, budget: budget)
+        let outcome = try Comparison.run(request, progress: showProgress ? ProgressBar(unit: "users") : nil)
+        if timings { for line in Self.timingTable(outcome.run).split(separator: "\n") { Terminal.note(String(line)) } }
+        for warning in outcome.warnings { Terminal.note("fetchlab: warning: \(warning)") }
+        return outcome
     }
 }
 

@@ -51,7 +51,9 @@ struct RunsCommand: ParsableCommand {
 
         @OptionGroup var output: ReportOutputOptions
 
-        func validate() throws { try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)]) }
+        func validate() throws {
+            try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
+        }
 
         func run() throws {
             try Exit.reporting {
@@ -74,7 +76,9 @@ extension RunsCommand {
 
         @OptionGroup var output: TuneOutputOptions
 
-        func validate() throws { try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)]) }
+        func validate() throws {
+            try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
+        }
 
         func run() throws {
             try Exit.reporting {

@@ -27,6 +27,12 @@ enum Terminal {
         writeStderr("\(TextFormat.escaped(message))\n")
     }
 
+    /// `[#####     ] 120/268 users` on stderr, as a batch of users is done.
+    static func usersProgress(done: Int, total: Int) {
+        progress(
+            "\(bar(fraction: Double(done) / Double(max(total, 1)))) \(Format.count(done))/\(Format.count(total)) users")
+    }
+
     static func progress(_ line: String) {
         writeStderr("\r\u{1B}[2K\(TextFormat.escaped(line))")
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FetchLabCore
 import FetchLabReport
 import FetchLabSimulation
+import FetchLabWorkflows
 import Synchronization
 
 struct TuneCommand: ParsableCommand {
@@ -129,12 +130,12 @@ struct TuneCommand: ParsableCommand {
                 let deadline = ContinuousClock.now + .microseconds(timeBudget.microseconds)
                 tuner.budgetSpent = { ContinuousClock.now >= deadline }
             }
-            let queries = try HistoryLoader.open(database.db)
-            try replay.checkAppCosts(queries, path: database.db)
-            let names = try replay.userNames(queries, path: database.db)
+            let batches = try HistoryBatches(path: database.db)
+            try Comparison.checkAppCosts(try replay.settings().cost, batches.queries, path: database.db)
+            let names = try Comparison.userNames(replay.selection, batches.queries, path: database.db)
             // Decoded once, replayed from memory by every later pass (up to --keep-users users).
             let users = Tuner.keeping(limit: keepUsers) { body in
-                try ReplayOptions.forEachBatch(of: names, queries, body)
+                try batches.forEach(names.map { UserID($0) }, body)
             }
             let bar = ProgressBar(total: names.count * (tuner.estimatedPasses + 2), unit: "user replays")
             defer { bar.finish() }

@@ -1,0 +1,171 @@
+import FetchLabCore
+import FetchLabPredict
+import FetchLabSimulation
+import FetchLabStore
+import Foundation
+
+/// Which users a replay takes.
+public enum UserSelection: Sendable, Hashable {
+    /// Every user with launches, in the database's order.
+    case all
+    /// N users spread evenly over the list.
+    case spread(Int)
+    /// These users, in this order.
+    case named([String])
+}
+
+/// Told how far a long piece of work has got (a progress bar); called from any thread.
+public protocol WorkProgress: Sendable {
+    /// The work is `total` units (users).
+    func begin(total: Int)
+    /// One more unit done.
+    func advance()
+    /// All done.
+    func end()
+}
+
+/// What `compare` (and `demo`) replays: the database, the evaluation protocol, the platform, cost
+/// and context settings, the policies, the users, the budgets and the timeline's user and day.
+public struct ComparisonRequest: Sendable {
+    public var database: String
+    public var evaluation: EvaluationProtocol
+    public var settings: ReplaySettings
+    /// The policies (nil: the standard set, with push when the database holds content updates).
+    public var policies: [any FetchPolicy]?
+    public var users: UserSelection = .all
+    /// Each user's metrics too, spooled to `spoolDirectory` as users finish.
+    public var perUser = false
+    public var spoolDirectory = NSTemporaryDirectory()
+    /// Budgets read besides the standard ones (the first is the headline's); nil: the defaults.
+    public var budgets: [Double]? = nil
+    public var resamples = 1_000
+    public var bootstrapSeed: UInt64 = 1
+    /// The timeline's user (nil: the representative user) and day (nil: their busiest scored day).
+    public var traceUser: String? = nil
+    public var traceDay: CivilDate? = nil
+
+    public init(database: String, evaluation: EvaluationProtocol, settings: ReplaySettings) {
+        self.database = database
+        self.evaluation = evaluation
+        self.settings = settings
+    }
+}
+
+/// A comparison done: the report, what the logs held for the platform's device rules, the spooled
+/// per-user rows (when asked for), the run itself (for its timings), and warnings to show.
+public struct ComparisonOutcome: Sendable {
+    public var report: ComparisonReport
+    public var inputs: PlatformInputs
+    public var perUser: PerUserSpool?
+    public var run: ComparisonRun
+    public var warnings: [String]
+}
+
+/// Replays policies over a database's users, a batch of users at a time (memory holds one batch),
+/// and builds the report with one user's day for its timeline.
+public enum Comparison {
+    public static func run(_ request: ComparisonRequest, progress: (any WorkProgress)? = nil) throws
+        -> ComparisonOutcome
+    {
+        let path = request.database
+        let batches = try HistoryBatches(path: path)
+        let queries = batches.queries
+        try checkAppCosts(request.settings.cost, queries, path: path)
+        let names = try userNames(request.users, queries, path: path)
+        var simulator = Simulator(evaluation: request.evaluation, settings: request.settings)
+        simulator.perUser = request.perUser
+        let chosen =
+            try request.policies ?? PolicyRegistry.standard(contentUpdates: storing { try queries.hasContentUpdates() })
+        var run = simulator.comparison(policies: chosen)
+        if let given = request.budgets, let first = given.first {
+            run.budgets = Array(Set(BudgetSettings.standardBudgets + given)).sorted()
+            run.headlineBudget = first
+        }
+        run.seed = request.bootstrapSeed
+        run.resamples = request.resamples
+        // Each user's rows go to temporary files as users finish: memory does not grow with them.
+        if request.perUser {
+            do {
+                try run.spoolPerUser(in: request.spoolDirectory)
+            } catch {
+                throw WorkflowError(.io, "--per-user: \(error)")
+            }
+        }
+        progress?.begin(total: names.count)
+        var inputs = PlatformInputs()
+        try batches.forEach(names.map { UserID($0) }) { batch in
+            inputs.add(batch)
+            run.add(batch) { progress?.advance() }
+        }
+        progress?.end()
+        do {
+            try run.perUserSpool?.finish()
+        } catch {
+            throw WorkflowError(.io, "--per-user: \(error)")
+        }
+        var report = run.report()
+        var warnings: [String] = []
+        // One user's day under every policy, for the report's timeline.
+        if let name = request.traceUser ?? run.representativeUser,
+            let history = try storing({ try queries.history(of: UserID(name), before: nil) })
+        {
+            let choice =
+                request.traceUser != nil
+                ? "chosen (--trace-user)"
+                : "representative: the median of \(run.activity.count) users by launches per scored day"
+            let day = request.traceDay.map { " on \($0) (--trace-day)" } ?? ", on their busiest scored day"
+            report.timeline = simulator.trace(
+                history, day: request.traceDay, policies: Array(run.policies.prefix(report.policies.count)),
+                choice: choice + day)
+            if report.timeline == nil, request.traceUser != nil || request.traceDay != nil {
+                warnings.append(
+                    "no scored day \(request.traceDay.map { "\($0) " } ?? "")for user \(name): no timeline")
+            }
+        } else if let name = request.traceUser {
+            throw WorkflowError(.noData, "\(path): no user '\(name)' for --trace-user (see fetchlab inspect)")
+        }
+        return ComparisonOutcome(
+            report: report, inputs: inputs, perUser: run.perUserSpool, run: run, warnings: warnings)
+    }
+
+    /// The users `selection` takes (all users with launches by default), in the database's order.
+    public static func userNames(_ selection: UserSelection, _ queries: UsageQueries, path: String) throws -> [String] {
+        let everyone = try storing { try queries.usersWithLaunches().map(\.name) }
+        var names = everyone
+        switch selection {
+        case .all: break
+        case .spread(let n):
+            guard n > 0 else { throw WorkflowError(.noData, "--users \(n): give at least one user") }
+            names = EvenSample.pick(everyone, limit: n)
+        case .named(let wanted):
+            let known = Set(everyone)
+            if let missing = wanted.first(where: { !known.contains($0) }) {
+                throw WorkflowError(.noData, "\(path): no user '\(missing)' with launches (see fetchlab inspect)")
+            }
+            names = wanted
+        }
+        guard !names.isEmpty else {
+            throw WorkflowError(.noData, "\(path): no launches to replay (import some usage logs first)")
+        }
+        return names
+    }
+
+    /// Refuses a per-app cost for an app the database does not know (a typo would otherwise be
+    /// ignored without a word).
+    public static func checkAppCosts(_ cost: CostModel, _ queries: UsageQueries, path: String) throws {
+        guard !cost.perApp.isEmpty else { return }
+        let known = try storing { try queries.appNames() }
+        for app in cost.perApp.keys.sorted() where !known.contains(app) {
+            throw WorkflowError(.usage, "--app-cost \(app): \(path) has no app of that name (see fetchlab inspect)")
+        }
+    }
+}
+
+/// `body`, its store failure as a workflow failure.
+func storing<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as StoreError {
+        throw WorkflowError(error)
+    }
+}
