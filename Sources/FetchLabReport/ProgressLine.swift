@@ -12,14 +12,20 @@ public enum ProgressLine {
     public static func line(done: Int, total: Int, unit: String, elapsed: Double, width: Int = 20) -> String {
         let done = max(0, min(done, total))
         let fraction = total > 0 ? Double(done) / Double(total) : 1
-        let filled = min(width, Int(fraction * Double(width)))
-        let bar = "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "]"
         let percent = Int(fraction * 100)
-        var line = "\(bar) \(percent)% \(TextFormat.count(done))/\(TextFormat.count(total)) \(unit)"
+        var line =
+            "\(bar(fraction: fraction, width: width)) \(percent)% \(TextFormat.count(done))/\(TextFormat.count(total)) \(unit)"
         if done > 0 && elapsed.isFinite && elapsed >= 0 {
             line += ", ETA " + clock(elapsed / Double(done) * Double(total - done))
         }
         return line
+    }
+
+    /// `[#####     ]`: `fraction` (clamped to 0…1) of `width` characters filled, rounded down.
+    public static func bar(fraction: Double, width: Int = 20) -> String {
+        let f = fraction.isFinite ? max(0, min(1, fraction)) : 0
+        let filled = min(width, Int(f * Double(width)))
+        return "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "]"
     }
 
     /// `0:12`, `12:05`, `1:02:03` (seconds rounded up, so that 0:00 means done).

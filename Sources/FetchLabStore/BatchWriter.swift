@@ -326,9 +326,7 @@ struct BatchWriter {
     }
 
     static func now() -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: Date())
+        ISO8601.utc(Date())
     }
 }
 

@@ -52,7 +52,8 @@ public struct ImportSummary: Sendable, Codable {
     /// Rows read that are none of new, duplicate, rejected, excluded or merged: 0 unless a
     /// reader miscounts (a summary shows them rather than letting rows vanish from the sums).
     public var unaccounted: Int {
-        counts.rows + counts.derived - (inserted.total + counts.duplicate + counts.rejected + counts.excluded + counts.merged)
+        counts.rows + counts.derived
+            - (inserted.total + counts.duplicate + counts.rejected + counts.excluded + counts.merged)
     }
 
     public init(

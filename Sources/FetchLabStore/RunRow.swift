@@ -1,3 +1,4 @@
+import FetchLabCore
 import FetchLabSimulation
 import Foundation
 import GRDB
@@ -43,10 +44,8 @@ struct RunRow {
             stored.policies[i].spooledPerUser = nil
         }
         let s = report.settings
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         run = [
-            formatter.string(from: createdAt), command, fetchlabVersion, s.tauMinutes, s.launchRefreshes,
+            ISO8601.utc(createdAt), command, fetchlabVersion, s.tauMinutes, s.launchRefreshes,
             s.warmUpDays, s.minLaunches, s.platform, s.users, s.pairs, s.scoredLaunches, s.firstScoredDay,
             s.lastScoredDay, try Self.json(s), try Self.json(stored), try Self.json(report.boundCurve),
         ]

@@ -1,3 +1,4 @@
+import FetchLabCore
 import FetchLabSimulation
 import Foundation
 import GRDB
@@ -13,12 +14,10 @@ struct TuneRow {
     var settings: [Values]
 
     init(_ result: TuningResult, platform: [PlatformOutcome], fetchlabVersion: String?, createdAt: Date) throws {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let last = result.folds.last
         run =
             [
-                formatter.string(from: createdAt), fetchlabVersion, result.family, result.method, result.objective,
+                ISO8601.utc(createdAt), fetchlabVersion, result.family, result.method, result.objective,
                 result.constraints.isEmpty ? nil : result.constraints.joined(separator: ","),
                 result.folds.map(\.label).joined(separator: "; "), result.folds.count, last?.chosen ?? "",
                 last?.bestFixed,

@@ -53,15 +53,14 @@ struct DescribeCommand: ParsableCommand {
     private func describe(_ names: [UserID], _ queries: UsageQueries) throws -> DescribeReport {
         var total = UsageDescription.Tally()
         var rows: [DescribeReport.UserRow] = []
-        let progress: ((Int, Int) -> Void)? =
-            Terminal.stderrIsTerminal && format == .text ? { Terminal.usersProgress(done: $0, total: $1) } : nil
-        try HistoryBatches(queries: queries).map(names, progress: progress) {
+        let bar = ProgressBar(total: names.count, unit: "users", visible: Terminal.stderrIsTerminal && format == .text)
+        defer { bar.finish() }
+        try HistoryBatches(queries: queries).map(names, progress: { done, _ in bar.update(done: done) }) {
             UsageDescription.Tally($0)
         } consume: { h, tally in
             total.merge(tally)
             if perUser { rows.append(DescribeReport.UserRow(user: h.user.name, statistics: tally.description)) }
         }
-        if progress != nil { Terminal.clearProgress() }
         return DescribeReport(population: total.description, perUser: rows)
     }
 }

@@ -92,17 +92,10 @@ struct GenerateCommand: ParsableCommand {
             options.config = population
             options.level = level
             options.command = recordedCommand()
-            let showProgress = Terminal.stderrIsTerminal && format == .text
-            let total = users
-            defer { if showProgress { Terminal.clearProgress() } }
+            let bar = ProgressBar(total: users, unit: "users", visible: Terminal.stderrIsTerminal && format == .text)
+            defer { bar.finish() }
             let writer = PopulationWriter(generator: try Generator(options: options))
-            let summary = try writer.write(to: output) { done in
-                if showProgress {
-                    Terminal.progress(
-                        "\(Terminal.bar(fraction: Double(done) / Double(total))) \(Format.count(done))/\(Format.count(total)) users"
-                    )
-                }
-            }
+            let summary = try writer.write(to: output) { bar.update(done: $0) }
             switch format {
             case .json: print(Format.json(summary))
             case .text: print(GenerateRenderer.text(summary, output: output))

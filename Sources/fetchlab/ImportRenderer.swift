@@ -1,4 +1,5 @@
 import FetchLabIngest
+import FetchLabReport
 import FetchLabStore
 
 /// Text rendering of import summaries and progress.
@@ -83,14 +84,15 @@ enum ImportRenderer {
         if p.phase == .storing {
             let fraction = p.rows > 0 ? Double(p.stored) / Double(p.rows) : 1
             return
-                "\(Terminal.bar(fraction: fraction)) storing \(Format.count(p.stored))/\(Format.count(p.rows)) events in key order  \(p.path)"
+                "\(ProgressLine.bar(fraction: fraction)) storing \(Format.count(p.stored))/\(Format.count(p.rows)) events in key order  \(p.path)"
         }
         var line = "\(p.path)  \(Format.count(p.rows)) rows"
         let rate = p.elapsed > 0 ? Double(p.rows) / p.elapsed : 0
         line += "  \(Format.count(Int(rate))) rows/s"
         if let total = p.totalBytes, total > 0 {
             let fraction = Double(p.bytesRead) / Double(total)
-            line = "\(Terminal.bar(fraction: fraction)) \(Format.bytes(p.bytesRead))/\(Format.bytes(total))  " + line
+            line =
+                "\(ProgressLine.bar(fraction: fraction)) \(Format.bytes(p.bytesRead))/\(Format.bytes(total))  " + line
             if fraction > 0.01 { line += "  ETA \(Format.seconds(p.elapsed / fraction - p.elapsed))" }
         }
         return line

@@ -36,8 +36,10 @@ struct PredictAllUsers {
                 return .failure(error)
             }
         }
-        let progress: ((Int, Int) -> Void)? = showProgress ? { Terminal.usersProgress(done: $0, total: $1) } : nil
-        try HistoryBatches(queries: queries).map(names, progress: progress, work: predict) { h, result in
+        let bar = ProgressBar(total: names.count, unit: "users", visible: showProgress)
+        try HistoryBatches(queries: queries).map(names, progress: { done, _ in bar.update(done: done) }, work: predict)
+        {
+            h, result in
             guard let result else { return }
             let r: PredictionReport
             switch result {
@@ -51,7 +53,7 @@ struct PredictAllUsers {
             fetches += r.apps.reduce(0) { $0 + $1.fetches.count }
             if format == .json { print(String(decoding: try encoder.encode(r), as: UTF8.self)) }
         }
-        if showProgress { Terminal.clearProgress() }
+        bar.finish()
         if let first = unpredicted.first {
             Terminal.warning(
                 "no prediction for \(unpredicted.count) user\(unpredicted.count == 1 ? "" : "s") "

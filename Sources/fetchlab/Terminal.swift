@@ -27,12 +27,6 @@ enum Terminal {
         writeStderr("\(TextFormat.escaped(message))\n")
     }
 
-    /// `[#####     ] 120/268 users` on stderr, as a batch of users is done.
-    static func usersProgress(done: Int, total: Int) {
-        progress(
-            "\(bar(fraction: Double(done) / Double(max(total, 1)))) \(Format.count(done))/\(Format.count(total)) users")
-    }
-
     static func progress(_ line: String) {
         writeStderr("\r\u{1B}[2K\(TextFormat.escaped(line))")
     }
@@ -93,10 +87,6 @@ enum Terminal {
         writeStderr("\r\u{1B}[2K")
     }
 
-    static func bar(fraction: Double, width: Int = 24) -> String {
-        let filled = Int((max(0, min(1, fraction)) * Double(width)).rounded())
-        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
-    }
 }
 
 /// Number formatting shared by the renderers: the report module's.

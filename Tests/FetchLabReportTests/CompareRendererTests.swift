@@ -68,7 +68,8 @@ import Testing
             lines[5]
                 == #"| 2 | odd, "quoted" \| name | 100.0% | 100.0% | 100.0% | – | never | 2.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | +5.0 | 0.50 |"#
         )
-        #expect(lines[4] == "| 1 | never | 0.0% | 0.0% | 0.0% | – | never | 0.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | – | – |")
+        #expect(
+            lines[4] == "| 1 | never | 0.0% | 0.0% | 0.0% | – | never | 0.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | – | – |")
         #expect(lines.count == 7)
     }
 
@@ -80,7 +81,8 @@ import Testing
         #expect(
             Array(header.prefix(16)) == [
                 "name", "family", "scored_launches", "fresh_5m", "fresh_15m", "fresh_60m", "fetches_per_app_day",
-                "fresh_ci_low", "fresh_ci_high", "gain_vs_fixed", "share_of_possible", "energy_j_per_day", "battery_pct_per_day", "cellular_mb_per_day", "wasted_fetches",
+                "fresh_ci_low", "fresh_ci_high", "gain_vs_fixed", "share_of_possible", "energy_j_per_day",
+                "battery_pct_per_day", "cellular_mb_per_day", "wasted_fetches",
                 "skipped",
             ])
         #expect(rows.allSatisfy { $0.count == header.count })
@@ -167,6 +169,11 @@ import Testing
         )
         #expect(
             ProgressLine.line(done: 0, total: 0, unit: "files", elapsed: 0) == "[####################] 100% 0/0 files")
+        // The one bar every progress line draws (import's byte-based line too): clamped, never NaN.
+        #expect(ProgressLine.bar(fraction: 0.5, width: 4) == "[##  ]")
+        #expect(ProgressLine.bar(fraction: 2, width: 4) == "[####]")
+        #expect(ProgressLine.bar(fraction: -1, width: 4) == "[    ]")
+        #expect(ProgressLine.bar(fraction: .nan, width: 4) == "[    ]")
     }
 
     @Test(arguments: [
