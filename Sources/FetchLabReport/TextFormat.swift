@@ -55,11 +55,25 @@ public enum TextFormat {
     }
 
     /// Pretty-printed JSON with sorted keys, for `--format json`.
-    public static func json<T: Encodable>(_ value: T) -> String {
+    ///
+    /// A number JSON cannot hold (NaN, ±infinity; no figure FetchLab computes should be one) is
+    /// written as the string `"NaN"`, `"Infinity"` or `"-Infinity"` where it stands, so that the
+    /// rest of the document is still printed (it used to be replaced by `{}` without a word).
+    public static func json<T: Encodable>(_ value: T, keys: JSONEncoder.KeyEncodingStrategy = .useDefaultKeys) -> String
+    {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        encoder.keyEncodingStrategy = keys
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            // Only a value's own encode(to:) can fail now: say which, as JSON.
+            let message = TextFormat.escaped("cannot encode the output: \(error)")
+                .replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            return "{\"error\": \"\(message)\"}"
+        }
     }
 
     /// Blend weights, largest first (ties by name), each with two decimals: `profile 0.75, gap 0.25`.

@@ -324,11 +324,7 @@ public enum TuningRenderer {
     /// overall `constraints_held`), the test users and their bootstrap interval (`test_interval`,
     /// overall `held_out`), `warnings`, and the replays used (snake_case keys).
     public static func json(_ r: TuningResult) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        guard let data = try? encoder.encode(Document(result: r)) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        TextFormat.json(Document(result: r), keys: .convertToSnakeCase)
     }
 
     struct Document: Encodable {

@@ -191,6 +191,9 @@ public final class PerUserSpool: Sendable {
     static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // As the report's own JSON writes a number JSON cannot hold (FetchLabReport's TextFormat.json).
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         return encoder
     }
 

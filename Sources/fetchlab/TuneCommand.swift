@@ -182,7 +182,15 @@ extension TuneCommand {
         ios.kind = .ios
         var settings: [PlatformSetting] = []
         for name in [fold.chosen] + (fold.bestFixed.map { [$0] } ?? []) {
-            guard let policy = try? PolicyRegistry.parse(name).first else { continue }
+            // The tuner's own names parse; one that did not would be a defect, said rather than hidden.
+            let policy: any FetchPolicy
+            do {
+                guard let parsed = try PolicyRegistry.parse(name).first else { continue }
+                policy = parsed
+            } catch {
+                Terminal.warning("\(name): not replayed on the platforms: \(error)")
+                continue
+            }
             for s in PlatformSetting.translate(policy, ios: ios) where !settings.contains(s) { settings.append(s) }
         }
         // Whether a silent push schedule would serve better: replayed with the iOS settings, kept
@@ -191,7 +199,14 @@ extension TuneCommand {
         var out: [PlatformOutcome] = []
         for kind in [PlatformKind.ios, .android] {
             var mine = settings.filter { $0.platform == kind }
-            let models = mine.compactMap { try? PolicyRegistry.parse($0.model).first }
+            var models: [any FetchPolicy] = []
+            for setting in mine {
+                do {
+                    if let model = try PolicyRegistry.parse(setting.model).first { models.append(model) }
+                } catch {
+                    Terminal.warning("\(setting.setting): its model \(setting.model) cannot be replayed: \(error)")
+                }
+            }
             guard models.count == mine.count, !models.isEmpty else { continue }
             var simulator = heldOut.simulator
             simulator.settings.platform.kind = kind

@@ -1,4 +1,5 @@
 import FetchLabReport
+import Foundation
 import Testing
 
 @Suite struct TextFormatPluralTests {
@@ -25,5 +26,28 @@ import Testing
             var a = "x/y"
         }
         #expect(TextFormat.json(Row()) == "{\n  \"a\" : \"x/y\",\n  \"b\" : 1\n}")
+    }
+
+    /// A number JSON cannot hold is written as a string where it stands; the document used to be
+    /// replaced by `{}` without a word.
+    @Test func aNumberJSONCannotHoldKeepsTheRestOfTheDocument() throws {
+        struct Row: Encodable {
+            var fresh = Double.nan
+            var energy = Double.infinity
+            var name = "fixed(1h)"
+        }
+        let text = TextFormat.json(Row())
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(object["fresh"] as? String == "NaN" && object["energy"] as? String == "Infinity")
+        #expect(object["name"] as? String == "fixed(1h)")
+        // An encode(to:) that fails: one JSON object saying so.
+        struct Failing: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                throw EncodingError.invalidValue("\"quoted\"", .init(codingPath: [], debugDescription: "no"))
+            }
+        }
+        let failed = try #require(
+            try JSONSerialization.jsonObject(with: Data(TextFormat.json(Failing()).utf8)) as? [String: String])
+        #expect(failed["error"]?.hasPrefix("cannot encode the output") == true)
     }
 }
