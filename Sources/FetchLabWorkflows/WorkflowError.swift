@@ -8,7 +8,7 @@ public struct WorkflowError: Error, Sendable, Hashable, CustomStringConvertible 
         case usage
         /// Nothing to work on: no launches, nothing scored.
         case noData
-        /// The database could not be read (``StoreError`` underneath).
+        /// The database could not be read (`StoreError` underneath).
         case store
         /// Temporary files for the per-user rows could not be made or written.
         case io

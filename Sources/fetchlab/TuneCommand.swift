@@ -157,92 +157,15 @@ struct TuneCommand: ParsableCommand {
                 throw CommandFailure("\(database.db): \(error.message)")
             }
             let heldOutUsers = names.filter { heldOut.includes(UserID($0)) }.count
-            let platform = try platformSettings(
+            let check = try PlatformCheck.run(
                 result, on: heldOut, heldOutUsers: heldOutUsers, progress: bar, batches: users)
+            for warning in check.warnings { Terminal.warning(warning) }
+            let platform = check.outcomes
             bar.finish()
             let stored = store.noStore ? .skipped : RunRecorder.store(result, platform: platform, path: database.db)
             try output.emit(output.render(result, platform: platform, runID: stored.id, source: database.db))
             try stored.requireStored()
         }
-    }
-}
-
-extension TuneCommand {
-    /// The recommendation and the best fixed interval as iOS and Android settings, each replayed
-    /// under its platform's rules on the last fold's held-out part (the launches the choice's own
-    /// held-out figures come from), on a sample of its users when they are many
-    /// (``Tuner/platformSampleEvery(heldOutUsers:)``); each with what those users' logs hold for
-    /// the platforms' device rules.
-    func platformSettings(
-        _ result: TuningResult, on heldOut: Tuner.HeldOutPart, heldOutUsers: Int, progress: ProgressBar? = nil,
-        batches: (([UserHistory]) -> Void) throws -> Void
-    ) throws -> [PlatformOutcome] {
-        guard let fold = result.folds.last else { return [] }
-        var ios = heldOut.simulator.settings.platform
-        ios.kind = .ios
-        var settings: [PlatformSetting] = []
-        for name in [fold.chosen] + (fold.bestFixed.map { [$0] } ?? []) {
-            // The tuner's own names parse; one that did not would be a defect, said rather than hidden.
-            let policy: any FetchPolicy
-            do {
-                guard let parsed = try PolicyRegistry.parse(name).first else { continue }
-                policy = parsed
-            } catch {
-                Terminal.warning("\(name): not replayed on the platforms: \(error)")
-                continue
-            }
-            for s in PlatformSetting.translate(policy, ios: ios) where !settings.contains(s) { settings.append(s) }
-        }
-        // Whether a silent push schedule would serve better: replayed with the iOS settings, kept
-        // only when the data has content-update times to push on.
-        settings.append(PlatformSetting.silentPush())
-        var out: [PlatformOutcome] = []
-        for kind in [PlatformKind.ios, .android] {
-            var mine = settings.filter { $0.platform == kind }
-            var models: [any FetchPolicy] = []
-            for setting in mine {
-                do {
-                    if let model = try PolicyRegistry.parse(setting.model).first { models.append(model) }
-                } catch {
-                    Terminal.warning("\(setting.setting): its model \(setting.model) cannot be replayed: \(error)")
-                }
-            }
-            guard models.count == mine.count, !models.isEmpty else { continue }
-            var simulator = heldOut.simulator
-            simulator.settings.platform.kind = kind
-            var run = simulator.comparison(policies: models, budgetFigures: false)
-            let every = Tuner.platformSampleEvery(heldOutUsers: heldOutUsers)
-            var counted = PlatformInputs()
-            try batches { batch in
-                let kept = batch.filter { heldOut.includes($0.user) && Tuner.inRung($0.user.name, every: every) }
-                for _ in kept.count..<batch.count { progress?.advance() }
-                counted.add(kept)
-                run.add(kept) { progress?.advance() }
-            }
-            let report = run.report()
-            let users = report.settings.users
-            let part =
-                heldOut.label
-                + (every > 1
-                    ? ", \(users) of \(heldOutUsers) users (1 in \(every), by a hash of the name)"
-                    : ", \(users) users")
-            let primary = report.settings.tausMinutes.firstIndex(of: report.settings.tauMinutes) ?? 0
-            var policies = report.policies
-            if kind == .ios, report.settings.pairsWithContentUpdates == 0 {
-                mine.removeLast()
-                policies.removeLast()
-            }
-            for (s, p) in zip(mine, policies) {
-                out.append(
-                    PlatformOutcome(
-                        setting: s, fresh: p.metrics.fresh.indices.contains(primary) ? p.metrics.fresh[primary] : 0,
-                        fetchesPerAppDay: p.metrics.fetchesPerAppDay, joulesPerDay: p.metrics.energyJoulesPerDay,
-                        skipped: p.metrics.skipped,
-                        skips: Dictionary(uniqueKeysWithValues: p.metrics.skips.map { ($0.key.rawValue, $0.value) }),
-                        inputs: counted, part: part, users: users))
-            }
-        }
-        return out
     }
 }
 
