@@ -57,42 +57,15 @@ struct PredictCommand: ParsableCommand {
 
     func run() throws {
         try Exit.reporting {
-            let queries = try HistoryBatches(path: database.db).queries
-            guard let user else { return try PredictAllUsers(format: format, request: request).run(queries) }
-            guard let all = try queries.history(of: UserID(user)),
-                let origin = PredictionOrigin.resolve(at?.requested, in: all)
-            else { throw failure(.unknown(user, among: try queries.usersWithLaunches().map(\.name))) }
-            if let days = PredictionOrigin.staleDays(all, origin: origin) {
-                Terminal.note(
-                    "fetchlab: warning: user \"\(user)\"'s last launch before the origin is \(days) days earlier; "
-                        + "predicting from stale history")
-            }
-            let fitting = try HistoryBatches(queries: queries).sample(limit: EvenSample.fitUsers, before: origin)
-            let (blend, request) = request.fitted(on: fitting)
-            var report: PredictionReport
-            do throws(PredictionError) {
-                report = try PredictionReport(history: all, origin: origin, blend: blend, request: request)
-            } catch {
-                throw failure(error)
-            }
-            // The network and energy each planned fetch is expected to meet, from the same moments
-            // of the user's past days.
-            let cost = CostModel()
-            for a in report.apps.indices {
-                for f in report.apps[a].fetches.indices {
-                    report.apps[a].fetches[f].outlook = FetchOutlook.estimate(
-                        at: report.apps[a].fetches[f].fetchAt, samples: all.context, origin: origin,
-                        duration: cost.fetch(of: report.apps[a].app).duration, cost: cost)
-                }
-            }
+            let batches = try HistoryBatches(path: database.db)
+            guard let user else { return try PredictAllUsers(format: format, request: request).run(batches.queries) }
+            let outcome = try Prediction.run(user: user, at: at?.requested, request: request, batches: batches)
+            if let warning = outcome.warning { Terminal.note("fetchlab: warning: \(warning)") }
+            let report = outcome.report
             switch format {
             case .json: print(Format.json(report))
             case .text: print(PredictionRenderer.text(report))
             }
         }
-    }
-
-    private func failure(_ error: PredictionError) -> CommandFailure {
-        CommandFailure("\(database.db): \(error)")
     }
 }
