@@ -11,11 +11,42 @@ public protocol PolicyFamily {
     static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
 }
 
+/// A parameter a tuner may vary: its name in `--grid`, its default values as people type them,
+/// and how the grid is widened past its values toward fewer fetches (`cheaper`) or more (nil: the
+/// parameter does not move the number of fetches one way, or is at its limit).
+public struct TunableParameter: Sendable {
+    public var name: String
+    public var defaults: [String]
+    public var widen: @Sendable (_ values: [String], _ cheaper: Bool) -> String?
+
+    public init(
+        _ name: String, defaults: [String],
+        widen: @escaping @Sendable (_ values: [String], _ cheaper: Bool) -> String? = { _, _ in nil }
+    ) {
+        self.name = name
+        self.defaults = defaults
+        self.widen = widen
+    }
+}
+
+/// A family `tune` can search: its parameters, in the order of its name's arguments. A family
+/// declares this in its own file; ``SearchSpace`` finds it through ``PolicyRegistry/families``.
+public protocol TunableFamily: PolicyFamily {
+    static var tunableParameters: [TunableParameter] { get }
+}
+
+/// A policy that an app developer can set on a platform: the settings that carry it to iOS and
+/// Android, each with the policy that models it under that platform's rules (`tune`'s platform
+/// check). A policy declares this in its own file.
+public protocol PlatformTranslatable {
+    func platformSettings(ios: PlatformModel) -> [PlatformSetting]
+}
+
 /// Parses policy names as people type them: `never`, `oracle`, `fixed(15m)`, `budget-oracle(4)`,
 /// lists in one name (`fixed(15m,1h)`, `budget-oracle(1,2,4)`) and comma-separated lists of names.
 public enum PolicyRegistry {
     /// The families, in the order of the help text.
-    public static let families: [any PolicyFamily.Type] = [
+    nonisolated(unsafe) public static let families: [any PolicyFamily.Type] = [
         NeverPolicy.self, FixedIntervalPolicy.self, IOSAdaptivePolicy.self, WorkManagerPolicy.self,
         AndroidPrefetchPolicy.self, PredictivePolicy.self, BudgetedPolicy.self, PushPolicy.self, OraclePolicy.self,
         BudgetOraclePolicy.self,
@@ -49,6 +80,11 @@ public enum PolicyRegistry {
     public static func standard(contentUpdates: Bool = true) -> [any FetchPolicy] {
         let all = try! parseList(standardNames)
         return contentUpdates ? all : all.filter { !$0.needsContentUpdates }
+    }
+
+    /// The families `tune` can search, in the registry's order.
+    public static var tunableFamilies: [any TunableFamily.Type] {
+        families.compactMap { $0 as? any TunableFamily.Type }
     }
 
     /// The forms the registry reads, for help and error messages.
@@ -140,7 +176,8 @@ public enum PolicyRegistry {
             guard let us = Quantity.duration(a), range.contains(us) else {
                 throw ParseError(
                     message: "policy '\(raw)': \(what) '\(a)' is not a duration from "
-                        + "\(Quantity.format(duration: range.lowerBound)) to \(Quantity.format(duration: range.upperBound))")
+                        + "\(Quantity.format(duration: range.lowerBound)) to \(Quantity.format(duration: range.upperBound))"
+                )
             }
             return us
         }
@@ -151,7 +188,9 @@ public enum PolicyRegistry {
         ) throws(ParseError) -> Double {
             guard let x = Double(a), x.isFinite, range.contains(x) else {
                 throw ParseError(
-                    message: "policy '\(raw)': \(what) '\(a)' is not a number from \(range.lowerBound) to \(range.upperBound)")
+                    message:
+                        "policy '\(raw)': \(what) '\(a)' is not a number from \(range.lowerBound) to \(range.upperBound)"
+                )
             }
             return x
         }
@@ -162,57 +201,11 @@ public enum PolicyRegistry {
         ) throws(ParseError) -> Int {
             guard let x = Int(a), range.contains(x) else {
                 throw ParseError(
-                    message: "policy '\(raw)': \(what) '\(a)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+                    message:
+                        "policy '\(raw)': \(what) '\(a)' is not a whole number from \(range.lowerBound) to \(range.upperBound)"
+                )
             }
             return x
-        }
-    }
-}
-
-extension NeverPolicy: PolicyFamily {
-    public static let familyNames = ["never", "none"]
-    public static let form = "never"
-    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy] {
-        try PolicyRegistry.Arguments.none(arguments, raw: raw, family: "never")
-        return [NeverPolicy()]
-    }
-}
-
-extension OraclePolicy: PolicyFamily {
-    public static let familyNames = ["oracle"]
-    public static let form = "oracle"
-    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy] {
-        try PolicyRegistry.Arguments.none(arguments, raw: raw, family: "oracle")
-        return [OraclePolicy()]
-    }
-}
-
-extension FixedIntervalPolicy: PolicyFamily {
-    public static let familyNames = ["fixed"]
-    public static let form = "fixed(T) (e.g. fixed(15m), fixed(1h,4h))"
-    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy] {
-        guard !arguments.isEmpty else {
-            throw PolicyRegistry.ParseError(message: "policy '\(raw)': fixed needs an interval, e.g. fixed(15m)")
-        }
-        return try arguments.map { (a: String) throws(PolicyRegistry.ParseError) -> any FetchPolicy in
-            FixedIntervalPolicy(
-                interval: try PolicyRegistry.Arguments.duration(
-                    a, raw: raw, what: "interval", in: FixedIntervalPolicy.shortest ... .days(365)))
-        }
-    }
-}
-
-extension BudgetOraclePolicy: PolicyFamily {
-    public static let familyNames = ["budget-oracle", "budgetoracle", "budget_oracle"]
-    public static let form = "budget-oracle(k) (e.g. budget-oracle(1,2,4))"
-    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy] {
-        guard !arguments.isEmpty else {
-            throw PolicyRegistry.ParseError(
-                message: "policy '\(raw)': budget-oracle needs a daily budget, e.g. budget-oracle(4)")
-        }
-        return try arguments.map { (a: String) throws(PolicyRegistry.ParseError) -> any FetchPolicy in
-            BudgetOraclePolicy(
-                budget: try PolicyRegistry.Arguments.integer(a, raw: raw, what: "daily budget", in: 1...10_000))
         }
     }
 }

@@ -118,3 +118,19 @@ public struct BudgetOraclePolicy: FetchPolicy {
         }
     }
 }
+
+extension BudgetOraclePolicy: PolicyFamily {
+    public static let familyNames = ["budget-oracle", "budgetoracle", "budget_oracle"]
+    public static let form = "budget-oracle(k) (e.g. budget-oracle(1,2,4))"
+    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
+    {
+        guard !arguments.isEmpty else {
+            throw PolicyRegistry.ParseError(
+                message: "policy '\(raw)': budget-oracle needs a daily budget, e.g. budget-oracle(4)")
+        }
+        return try arguments.map { (a: String) throws(PolicyRegistry.ParseError) -> any FetchPolicy in
+            BudgetOraclePolicy(
+                budget: try PolicyRegistry.Arguments.integer(a, raw: raw, what: "daily budget", in: 1...10_000))
+        }
+    }
+}

@@ -178,3 +178,17 @@ struct BudgetedScheduler: FetchScheduler {
         return total
     }
 }
+
+extension BudgetedPolicy: TunableFamily {
+    /// `tune --family budgeted`: the daily budget k; lower toward fewer fetches (halved, at least
+    /// 1) or higher (×2).
+    public static let tunableParameters = [
+        TunableParameter("k", defaults: ["1", "2", "4", "8"]) { values, cheaper in
+            let numbers = values.compactMap { Int($0) }
+            guard numbers.count == values.count, let low = numbers.min(), let high = numbers.max() else { return nil }
+            let next = cheaper ? low / 2 : high * 2
+            guard cheaper ? next >= 1 && next < low : next <= 10_000 else { return nil }
+            return "\(next)"
+        }
+    ]
+}

@@ -45,3 +45,60 @@ public struct FixedIntervalPolicy: FetchPolicy {
         return Quantity.format(duration: us)
     }
 }
+
+extension FixedIntervalPolicy: PolicyFamily {
+    public static let familyNames = ["fixed"]
+    public static let form = "fixed(T) (e.g. fixed(15m), fixed(1h,4h))"
+    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
+    {
+        guard !arguments.isEmpty else {
+            throw PolicyRegistry.ParseError(message: "policy '\(raw)': fixed needs an interval, e.g. fixed(15m)")
+        }
+        return try arguments.map { (a: String) throws(PolicyRegistry.ParseError) -> any FetchPolicy in
+            FixedIntervalPolicy(
+                interval: try PolicyRegistry.Arguments.duration(
+                    a, raw: raw, what: "interval", in: FixedIntervalPolicy.shortest ... .days(365)))
+        }
+    }
+}
+
+extension FixedIntervalPolicy: TunableFamily {
+    /// `tune --family fixed`: the interval; wider toward fewer fetches (×2) or more (÷2).
+    public static let tunableParameters = [
+        TunableParameter("interval", defaults: ["15m", "30m", "1h", "2h", "4h", "8h", "24h"]) { values, cheaper in
+            Widening.duration(values, cheaper: cheaper, in: .minutes(1) ... .days(365))
+        }
+    ]
+}
+
+extension FixedIntervalPolicy: PlatformTranslatable {
+    /// iOS's minimum background fetch interval (replayed through the system's scheduler and wake
+    /// budget) and Android's periodic work.
+    public func platformSettings(ios: PlatformModel) -> [PlatformSetting] {
+        let seconds = self.interval / .perSecond
+        let minutes = max(15, self.interval / .perMinute)
+        let name = FixedIntervalPolicy.durationName(self.interval)
+        let system = ios.systemScheduler(minimumInterval: self.interval)
+        let budget = ios.iosWakeBudgetMax > 0 ? " within the daily wake budget" : ""
+        return [
+            PlatformSetting(
+                platform: .ios,
+                setting:
+                    "setMinimumBackgroundFetchInterval(\(seconds)) — no fetch sooner than \(name) after the last; iOS decides when",
+                model: self.name,
+                snippet: "UIApplication.shared.setMinimumBackgroundFetchInterval(\(seconds))  // \(name)",
+                note: "the interval is a floor: iOS wakes the app when its scheduler expects a launch, "
+                    + "within a daily budget that follows how much the app is used",
+                replayedAs: system.name + budget),
+            PlatformSetting(
+                platform: .android,
+                setting: "PeriodicWorkRequest every \(minutes) min, flex 15 min",
+                model: "workmanager(\(FixedIntervalPolicy.durationName(.minutes(minutes))),15m,none)",
+                snippet: """
+                    val request = PeriodicWorkRequestBuilder<RefreshWorker>(\(minutes), TimeUnit.MINUTES, 15, TimeUnit.MINUTES).build()
+                    WorkManager.getInstance(context).enqueueUniquePeriodicWork("refresh", ExistingPeriodicWorkPolicy.UPDATE, request)
+                    """,
+                note: self.interval < .minutes(15) ? "Android's minimum period is 15 min" : nil),
+        ]
+    }
+}

@@ -156,3 +156,14 @@ struct IOSAdaptiveScheduler: FetchScheduler {
         nextWake = best
     }
 }
+
+extension IOSAdaptivePolicy: TunableFamily {
+    /// `tune --family ios-adaptive`: the lead and the minimum interval (longer toward fewer
+    /// fetches, not below the platform's minimum).
+    public static let tunableParameters = [
+        TunableParameter("lead", defaults: ["1m", "5m", "10m", "15m"]),
+        TunableParameter("min", defaults: ["15m", "1h", "4h"]) { values, cheaper in
+            Widening.duration(values, cheaper: cheaper, in: IOSAdaptivePolicy.platformMinimum ... .days(7))
+        },
+    ]
+}

@@ -8,3 +8,13 @@ public struct NeverPolicy: FetchPolicy {
     public var summary: String { "no background fetch; content is only as fresh as the launches make it" }
     public func fetchTimes(for pair: PairContext) -> [Microseconds] { [] }
 }
+
+extension NeverPolicy: PolicyFamily {
+    public static let familyNames = ["never", "none"]
+    public static let form = "never"
+    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
+    {
+        try PolicyRegistry.Arguments.none(arguments, raw: raw, family: "never")
+        return [NeverPolicy()]
+    }
+}

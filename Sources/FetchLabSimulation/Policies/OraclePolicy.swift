@@ -20,3 +20,13 @@ public struct OraclePolicy: FetchPolicy {
         return out
     }
 }
+
+extension OraclePolicy: PolicyFamily {
+    public static let familyNames = ["oracle"]
+    public static let form = "oracle"
+    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
+    {
+        try PolicyRegistry.Arguments.none(arguments, raw: raw, family: "oracle")
+        return [OraclePolicy()]
+    }
+}

@@ -72,7 +72,9 @@ public struct PredictivePolicy: FetchPolicy {
         return s
     }
 
-    public func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? { PredictiveScheduler(policy: self, pair: pair) }
+    public func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? {
+        PredictiveScheduler(policy: self, pair: pair)
+    }
 }
 
 extension PredictivePolicy: PolicyFamily {
@@ -80,7 +82,8 @@ extension PredictivePolicy: PolicyFamily {
     public static let form =
         "predictive(lead,threshold) (e.g. predictive(15m,0.3)), predictive-cost-aware(lead,threshold,cellular-threshold)"
 
-    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy] {
+    public static func parse(_ arguments: [String], raw: String) throws(PolicyRegistry.ParseError) -> [any FetchPolicy]
+    {
         typealias A = PolicyRegistry.Arguments
         let aware = raw.lowercased().contains("cost")
         var numbers = arguments
@@ -88,7 +91,8 @@ extension PredictivePolicy: PolicyFamily {
         if let last = numbers.last, last.first?.isLetter == true {
             guard let set = PredictionSignal.parse(last) else {
                 throw PolicyRegistry.ParseError(
-                    message: "policy '\(raw)': signals '\(last)' must be sequence, gap and/or time-of-day joined by '+'")
+                    message: "policy '\(raw)': signals '\(last)' must be sequence, gap and/or time-of-day joined by '+'"
+                )
             }
             chosen = set
             numbers.removeLast()
@@ -144,5 +148,65 @@ public enum PredictionSignal: String, Sendable, Hashable, CaseIterable, Comparab
             }
         }
         return out.isEmpty ? nil : out
+    }
+}
+
+extension PredictivePolicy: TunableFamily {
+    /// `tune --family predictive`: the lead and the threshold; the threshold widens toward fewer
+    /// fetches (halfway to 1) or more (halved).
+    public static let tunableParameters = [
+        TunableParameter("lead", defaults: ["5m", "10m", "15m"]),
+        TunableParameter("threshold", defaults: ["0.2", "0.3", "0.4", "0.55"]) { values, cheaper in
+            let numbers = values.compactMap { Double($0) }
+            guard numbers.count == values.count, let low = numbers.min(), let high = numbers.max() else { return nil }
+            let next = cheaper ? ((high + (1 - high) / 2) * 100).rounded() / 100 : (low / 2 * 1_000).rounded() / 1_000
+            guard cheaper ? next > high && next <= 0.99 : next < low && next >= 0.01 else { return nil }
+            return PolicyRegistry.Arguments.numberName(next)
+        },
+    ]
+}
+
+extension PredictivePolicy: PlatformTranslatable {
+    /// What an app can set for a predicted use: BGAppRefreshTaskRequest on iOS (modelled by
+    /// ios-adaptive), a daily aligned periodic work and an hourly one on Wi-Fi on Android.
+    public func platformSettings(ios: PlatformModel) -> [PlatformSetting] {
+        let lead = FixedIntervalPolicy.durationName(self.lead)
+        let leadSeconds = self.lead / .perSecond
+        let flexMinutes = max(Int64(5), self.lead / .perMinute)
+        return [
+            PlatformSetting(
+                platform: .ios,
+                setting: "BGAppRefreshTaskRequest after each launch, earliestBeginDate = predicted use − \(lead)",
+                model: IOSAdaptivePolicy(lead: self.lead).name,
+                snippet: """
+                    let request = BGAppRefreshTaskRequest(identifier: "com.example.refresh")
+                    request.earliestBeginDate = predictedNextUse.addingTimeInterval(-\(leadSeconds))  // \(lead) before
+                    try BGTaskScheduler.shared.submit(request)
+                    """,
+                note: "modelled by ios-adaptive (the system's own timing from launch times); FetchLab's "
+                    + "sequence and gap triggers are not available to an app"),
+            PlatformSetting(
+                platform: .android,
+                setting:
+                    "PeriodicWorkRequest every 24 h, flex \(flexMinutes) min, initial delay to \(flexMinutes) min before the user's habitual time of use, re-enqueued (UPDATE) when that time moves",
+                model: WorkManagerPolicy(period: .hours(24), flex: .minutes(flexMinutes), aligned: true).name,
+                snippet: """
+                    // habit: the 15-minute slot of the day with the most launches of this app over the last 14 days
+                    val delay = Duration.between(LocalDateTime.now(), nextOccurrence(habit)).toMinutes() - \(flexMinutes)
+                    val request = PeriodicWorkRequestBuilder<RefreshWorker>(24, TimeUnit.HOURS, \(flexMinutes), TimeUnit.MINUTES)
+                        .setInitialDelay(delay, TimeUnit.MINUTES).build()
+                    WorkManager.getInstance(context).enqueueUniquePeriodicWork("refresh", ExistingPeriodicWorkPolicy.UPDATE, request)
+                    """,
+                note: "one run a day, its flex window ending at the habit; the app sees only its own launches"),
+            PlatformSetting(
+                platform: .android, setting: "PeriodicWorkRequest every 1 h, flex 15 min, unmetered network",
+                model: "workmanager(1h,15m,unmetered)",
+                snippet: """
+                    val constraints = Constraints.Builder().setRequiredNetworkType(NetworkType.UNMETERED).build()
+                    val request = PeriodicWorkRequestBuilder<RefreshWorker>(1, TimeUnit.HOURS, 15, TimeUnit.MINUTES)
+                        .setConstraints(constraints).build()
+                    """,
+                note: "WorkManager cannot follow predicted uses: the closest periodic setting, on Wi-Fi only"),
+        ]
     }
 }

@@ -195,3 +195,15 @@ struct WorkManagerScheduler: FetchScheduler {
         return .fetch
     }
 }
+
+extension WorkManagerPolicy: TunableFamily {
+    /// `tune --family workmanager`: the period (longer toward fewer fetches, not below Android's
+    /// minimum), the flex window and the constraints.
+    public static let tunableParameters = [
+        TunableParameter("period", defaults: ["15m", "30m", "1h", "2h"]) { values, cheaper in
+            Widening.duration(values, cheaper: cheaper, in: WorkManagerPolicy.minimumPeriod ... .days(365))
+        },
+        TunableParameter("flex", defaults: ["5m", "15m"]),
+        TunableParameter("constraints", defaults: ["none"]),
+    ]
+}

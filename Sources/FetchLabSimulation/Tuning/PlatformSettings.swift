@@ -33,7 +33,8 @@ public struct PlatformSetting: Sendable, Codable, Hashable {
 
 extension PlatformSetting {
     /// The settings that carry a tuned policy (and the best fixed interval, the knob every app
-    /// has) to iOS and Android. Unknown families give none.
+    /// has) to iOS and Android: what the policy's family declares (``PlatformTranslatable``, in
+    /// the family's own file); a family that declares none gives none.
     /// - Parameters:
     ///   - policy: the tuned setting, or the best fixed interval.
     ///   - ios: the iOS rules the settings are replayed under (the system's scheduler and
@@ -41,74 +42,7 @@ extension PlatformSetting {
     public static func translate(_ policy: any FetchPolicy, ios: PlatformModel = PlatformModel(kind: .ios))
         -> [PlatformSetting]
     {
-        if let fixed = policy as? FixedIntervalPolicy {
-            let seconds = fixed.interval / .perSecond
-            let minutes = max(15, fixed.interval / .perMinute)
-            let name = FixedIntervalPolicy.durationName(fixed.interval)
-            let system = ios.systemScheduler(minimumInterval: fixed.interval)
-            let budget = ios.iosWakeBudgetMax > 0 ? " within the daily wake budget" : ""
-            return [
-                PlatformSetting(
-                    platform: .ios,
-                    setting:
-                        "setMinimumBackgroundFetchInterval(\(seconds)) — no fetch sooner than \(name) after the last; iOS decides when",
-                    model: fixed.name,
-                    snippet: "UIApplication.shared.setMinimumBackgroundFetchInterval(\(seconds))  // \(name)",
-                    note: "the interval is a floor: iOS wakes the app when its scheduler expects a launch, "
-                        + "within a daily budget that follows how much the app is used",
-                    replayedAs: system.name + budget),
-                PlatformSetting(
-                    platform: .android,
-                    setting: "PeriodicWorkRequest every \(minutes) min, flex 15 min",
-                    model: "workmanager(\(FixedIntervalPolicy.durationName(.minutes(minutes))),15m,none)",
-                    snippet: """
-                        val request = PeriodicWorkRequestBuilder<RefreshWorker>(\(minutes), TimeUnit.MINUTES, 15, TimeUnit.MINUTES).build()
-                        WorkManager.getInstance(context).enqueueUniquePeriodicWork("refresh", ExistingPeriodicWorkPolicy.UPDATE, request)
-                        """,
-                    note: fixed.interval < .minutes(15) ? "Android's minimum period is 15 min" : nil),
-            ]
-        }
-        if let p = policy as? PredictivePolicy {
-            let lead = FixedIntervalPolicy.durationName(p.lead)
-            let leadSeconds = p.lead / .perSecond
-            let flexMinutes = max(Int64(5), p.lead / .perMinute)
-            return [
-                PlatformSetting(
-                    platform: .ios,
-                    setting: "BGAppRefreshTaskRequest after each launch, earliestBeginDate = predicted use − \(lead)",
-                    model: IOSAdaptivePolicy(lead: p.lead).name,
-                    snippet: """
-                        let request = BGAppRefreshTaskRequest(identifier: "com.example.refresh")
-                        request.earliestBeginDate = predictedNextUse.addingTimeInterval(-\(leadSeconds))  // \(lead) before
-                        try BGTaskScheduler.shared.submit(request)
-                        """,
-                    note: "modelled by ios-adaptive (the system's own timing from launch times); FetchLab's "
-                        + "sequence and gap triggers are not available to an app"),
-                PlatformSetting(
-                    platform: .android,
-                    setting:
-                        "PeriodicWorkRequest every 24 h, flex \(flexMinutes) min, initial delay to \(flexMinutes) min before the user's habitual time of use, re-enqueued (UPDATE) when that time moves",
-                    model: WorkManagerPolicy(period: .hours(24), flex: .minutes(flexMinutes), aligned: true).name,
-                    snippet: """
-                        // habit: the 15-minute slot of the day with the most launches of this app over the last 14 days
-                        val delay = Duration.between(LocalDateTime.now(), nextOccurrence(habit)).toMinutes() - \(flexMinutes)
-                        val request = PeriodicWorkRequestBuilder<RefreshWorker>(24, TimeUnit.HOURS, \(flexMinutes), TimeUnit.MINUTES)
-                            .setInitialDelay(delay, TimeUnit.MINUTES).build()
-                        WorkManager.getInstance(context).enqueueUniquePeriodicWork("refresh", ExistingPeriodicWorkPolicy.UPDATE, request)
-                        """,
-                    note: "one run a day, its flex window ending at the habit; the app sees only its own launches"),
-                PlatformSetting(
-                    platform: .android, setting: "PeriodicWorkRequest every 1 h, flex 15 min, unmetered network",
-                    model: "workmanager(1h,15m,unmetered)",
-                    snippet: """
-                        val constraints = Constraints.Builder().setRequiredNetworkType(NetworkType.UNMETERED).build()
-                        val request = PeriodicWorkRequestBuilder<RefreshWorker>(1, TimeUnit.HOURS, 15, TimeUnit.MINUTES)
-                            .setConstraints(constraints).build()
-                        """,
-                    note: "WorkManager cannot follow predicted uses: the closest periodic setting, on Wi-Fi only"),
-            ]
-        }
-        return []
+        (policy as? any PlatformTranslatable)?.platformSettings(ios: ios) ?? []
     }
 }
 

@@ -6,25 +6,32 @@ import Foundation
 /// the family's canonical name and parsing it with ``PolicyRegistry`` (so every setting is an
 /// ordinary policy, e.g. `predictive(10m,0.3)`).
 public struct SearchSpace: Sendable, Hashable {
-    /// A tunable family and its parameters, in the order of its name's arguments.
-    public enum Family: String, Sendable, Hashable, CaseIterable {
-        case fixed, predictive, budgeted, workmanager
-        case iosAdaptive = "ios-adaptive"
+    /// A tunable family (one that conforms to ``TunableFamily``) and its parameters, in the order
+    /// of its name's arguments.
+    public struct Family: Sendable, Hashable {
+        /// The family's canonical name (`predictive`).
+        public var rawValue: String
+        public var parameters: [TunableParameter]
 
-        /// The parameters, in the order of the canonical name, with their default values.
-        public var parameters: [(name: String, defaults: [String])] {
-            switch self {
-            case .fixed: [("interval", ["15m", "30m", "1h", "2h", "4h", "8h", "24h"])]
-            case .predictive: [("lead", ["5m", "10m", "15m"]), ("threshold", ["0.2", "0.3", "0.4", "0.55"])]
-            case .budgeted: [("k", ["1", "2", "4", "8"])]
-            case .workmanager:
-                [("period", ["15m", "30m", "1h", "2h"]), ("flex", ["5m", "15m"]), ("constraints", ["none"])]
-            case .iosAdaptive: [("lead", ["1m", "5m", "10m", "15m"]), ("min", ["15m", "1h", "4h"])]
+        /// The tunable family of that name, from the registry (nil: none).
+        public init?(rawValue: String) {
+            guard let family = PolicyRegistry.tunableFamilies.first(where: { $0.familyNames[0] == rawValue }) else {
+                return nil
             }
+            self.rawValue = rawValue
+            parameters = family.tunableParameters
+        }
+
+        /// Every tunable family, in the registry's order.
+        public static var allCases: [Family] {
+            PolicyRegistry.tunableFamilies.compactMap { Family(rawValue: $0.familyNames[0]) }
         }
 
         /// The canonical name of one setting (values in parameter order).
         func name(_ values: [String]) -> String { "\(rawValue)(\(values.joined(separator: ",")))" }
+
+        public static func == (a: Family, b: Family) -> Bool { a.rawValue == b.rawValue }
+        public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
     }
 
     public struct Axis: Sendable, Hashable {
