@@ -56,7 +56,13 @@ let package = Package(
         .target(name: "FetchLabDatasets", dependencies: ["FetchLabCore", "FetchLabIngest", "FetchLabSynth"]),
         .target(name: "FetchLabPredict", dependencies: ["FetchLabCore"]),
         .target(name: "FetchLabSimulation", dependencies: ["FetchLabCore", "FetchLabPredict"]),
-        .target(name: "FetchLabReport", dependencies: ["FetchLabCore", "FetchLabPredict", "FetchLabSimulation"]),
+        .target(
+            name: "FetchLabReport",
+            dependencies: [
+                "FetchLabCore", "FetchLabPredict", "FetchLabSimulation",
+                // What import, inspect, runs and generate print: their summaries.
+                "FetchLabIngest", "FetchLabStore", "FetchLabDatasets",
+            ]),
         // What a command does, without its options or its output: the CLI and any other front end
         // (a notebook through the library, a fleet driver) call the same workflows.
         .target(
@@ -94,7 +100,8 @@ let package = Package(
         .testTarget(
             name: "FetchLabReportTests",
             dependencies: [
-                "FetchLabReport", "FetchLabPredict", "FetchLabSimulation", "FetchLabCore", "_FetchLabTestSupport",
+                "FetchLabReport", "FetchLabPredict", "FetchLabSimulation", "FetchLabCore", "FetchLabIngest",
+                "FetchLabStore", "_FetchLabTestSupport",
             ]),
         .testTarget(
             name: "FetchLabSimulationTests", dependencies: ["FetchLabSimulation", "FetchLabReport", "FetchLabCore"]),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchLabCore
 import FetchLabDatasets
+import FetchLabReport
 import FetchLabSynth
 import Foundation
 
@@ -109,12 +110,6 @@ struct GenerateCommand: ParsableCommand {
         if level != 6 { parts.append("--level \(level)") }
         if let config { parts.append("--config \((config as NSString).lastPathComponent)") }
         return parts.joined(separator: " ")
-    }
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchLabCore
 import FetchLabIngest
+import FetchLabReport
 import FetchLabStore
 import Foundation
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FetchLabReport
 import FetchLabStore
 import Foundation
 

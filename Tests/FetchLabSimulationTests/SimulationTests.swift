@@ -179,7 +179,13 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
         let offset: Int32 = -5 * 3_600
         let s = LocalCalendar.midnight(of: 19_787, offset: offset)
         // Two local days of four launches an hour apart each.
-        let times = (0..<2).flatMap { d in (0..<4).map { s + .days(Int64(d)) + .hours(Int64(8 + $0)) } }
+        var times: [Microseconds] = []
+        for d in 0..<2 {
+            for h in 0..<4 {
+                let day: Microseconds = s + Microseconds.days(Int64(d))
+                times.append(day + Microseconds.hours(Int64(8 + h)))
+            }
+        }
         let window = UserWindow(firstEvent: s - .days(7), start: s, end: s + .days(2) - 1, offset: offset)
         let pair = PairContext(
             history: history([]), app: 0, launches: times, window: window, evaluation: evaluation())
@@ -253,7 +259,8 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
         #expect(
             Set(metrics.keys) == [
                 "scored_launches", "fresh_5m", "fresh_15m", "fresh_60m", "fetches_per_app_day", "fresh_ci",
-                "gain_vs_fixed", "gain_ci", "share_of_possible", "content_fresh", "staleness_median_min", "staleness_p90_min", "lead_median_min", "fetches",
+                "gain_vs_fixed", "gain_ci", "share_of_possible", "content_fresh", "staleness_median_min",
+                "staleness_p90_min", "lead_median_min", "fetches",
                 "wasted_fetches", "wasted_share", "energy_j_per_day", "battery_pct_per_day", "cellular_mb_per_day",
                 "fetches_low_battery", "skips", "reliability", "staleness_cdf",
             ])

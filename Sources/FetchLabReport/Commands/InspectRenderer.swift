@@ -2,15 +2,20 @@ import FetchLabStore
 import Foundation
 
 /// What `fetchlab inspect` shows: launches per user and app, and device-context coverage per user.
-struct InspectReport: Encodable {
-    var launches: [AppUsage]
-    var context: [ContextCoverage]
+public struct InspectReport: Encodable {
+    public var launches: [AppUsage]
+    public var context: [ContextCoverage]
+
+    public init(launches: [AppUsage], context: [ContextCoverage]) {
+        self.launches = launches
+        self.context = context
+    }
 }
 
 /// The inspect table, with a 24-hour profile drawn in block characters.
-enum InspectRenderer {
+public enum InspectRenderer {
     /// Per user, the `top` most launched apps (all when 0), users by name.
-    static func topApps(_ usage: [AppUsage], top: Int) -> [AppUsage] {
+    public static func topApps(_ usage: [AppUsage], top: Int) -> [AppUsage] {
         var shown: [AppUsage] = []
         for (_, group) in Dictionary(grouping: usage, by: \.user).sorted(by: { $0.key < $1.key }) {
             let sorted = group.sorted { ($1.launches, $0.app) < ($0.launches, $1.app) }
@@ -20,36 +25,38 @@ enum InspectRenderer {
     }
 
     /// The launch table, then the context table; nil when there is neither.
-    static func text(_ report: InspectReport) -> String? {
+    public static func text(_ report: InspectReport) -> String? {
         var parts: [String] = []
         if !report.launches.isEmpty { parts.append(table(report.launches)) }
         if !report.context.isEmpty { parts.append(contextTable(report.context)) }
         return parts.isEmpty ? nil : parts.joined(separator: "\n\n")
     }
 
-    static func nothingStored(user: String?, app: String?) -> String {
+    public static func nothingStored(user: String?, app: String?) -> String {
         if let app { return "no launches stored of app \(app)\(user.map { " for user \($0)" } ?? "")" }
         return "no launches or context samples stored\(user.map { " for user \($0)" } ?? "")"
     }
 
     /// Per user: context samples, their span, and the shares charging, per network and in low power.
-    static func contextTable(_ rows: [ContextCoverage]) -> String {
-        let users = rows.map { Format.escaped($0.user) }
+    public static func contextTable(_ rows: [ContextCoverage]) -> String {
+        let users = rows.map { TextFormat.escaped($0.user) }
         let userWidth = max(4, users.map(\.count).max() ?? 4)
         func percent(_ share: Double?) -> String { share.map { String(format: "%.0f%%", $0 * 100) } ?? "–" }
         var lines = [
-            Format.pad("user", userWidth)
+            TextFormat.pad("user", userWidth)
                 + "   samples  first (UTC)           last (UTC)            days  charging  wifi  cellular  none  low power"
         ]
         for (r, user) in zip(rows, users) {
             lines.append(
-                Format.pad(user, userWidth) + "  " + Format.pad(Format.count(r.samples), 8, right: true) + "  "
-                    + r.first + "  " + r.last + "  " + Format.pad(Format.count(r.daysCovered), 4, right: true) + "  "
-                    + Format.pad(percent(r.chargingShare), 8, right: true) + "  "
-                    + Format.pad(percent(r.wifiShare), 4, right: true) + "  "
-                    + Format.pad(percent(r.cellularShare), 8, right: true) + "  "
-                    + Format.pad(percent(r.noNetworkShare), 4, right: true) + "  "
-                    + Format.pad(percent(r.lowPowerShare), 9, right: true))
+                TextFormat.pad(user, userWidth) + "  " + TextFormat.pad(TextFormat.count(r.samples), 8, right: true)
+                    + "  "
+                    + r.first + "  " + r.last + "  " + TextFormat.pad(TextFormat.count(r.daysCovered), 4, right: true)
+                    + "  "
+                    + TextFormat.pad(percent(r.chargingShare), 8, right: true) + "  "
+                    + TextFormat.pad(percent(r.wifiShare), 4, right: true) + "  "
+                    + TextFormat.pad(percent(r.cellularShare), 8, right: true) + "  "
+                    + TextFormat.pad(percent(r.noNetworkShare), 4, right: true) + "  "
+                    + TextFormat.pad(percent(r.lowPowerShare), 9, right: true))
         }
         lines.append("")
         lines.append(
@@ -59,7 +66,7 @@ enum InspectRenderer {
 
     static let blocks: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
-    static func sparkline(_ hourly: [Int]) -> String {
+    public static func sparkline(_ hourly: [Int]) -> String {
         let peak = hourly.max() ?? 0
         guard peak > 0 else { return String(repeating: " ", count: hourly.count) }
         return String(
@@ -70,23 +77,23 @@ enum InspectRenderer {
 
     /// Names are escaped (``TextFormat/escaped(_:)``): a newline or ESC in an app's name keeps
     /// to its row and cannot drive the terminal.
-    static func table(_ rows: [AppUsage]) -> String {
-        let users = rows.map { Format.escaped($0.user) }
-        let apps = rows.map { Format.escaped($0.app) }
+    public static func table(_ rows: [AppUsage]) -> String {
+        let users = rows.map { TextFormat.escaped($0.user) }
+        let apps = rows.map { TextFormat.escaped($0.app) }
         let userWidth = max(4, users.map(\.count).max() ?? 4)
         let appWidth = max(3, min(40, apps.map(\.count).max() ?? 3))
         var lines: [String] = []
         lines.append(
-            Format.pad("user", userWidth) + "  " + Format.pad("app", appWidth)
+            TextFormat.pad("user", userWidth) + "  " + TextFormat.pad("app", appWidth)
                 + "  launches  days  /day  first       last        "
                 + "0     6     12    18    ")
         for (i, r) in rows.enumerated() {
             let app = apps[i].count > appWidth ? String(apps[i].prefix(appWidth - 1)) + "…" : apps[i]
             lines.append(
-                Format.pad(users[i], userWidth) + "  " + Format.pad(app, appWidth) + "  "
-                    + Format.pad(Format.count(r.launches), 8, right: true) + "  "
-                    + Format.pad(String(r.daysCovered), 4, right: true) + "  "
-                    + Format.pad(String(format: "%.1f", r.launchesPerDay), 4, right: true) + "  "
+                TextFormat.pad(users[i], userWidth) + "  " + TextFormat.pad(app, appWidth) + "  "
+                    + TextFormat.pad(TextFormat.count(r.launches), 8, right: true) + "  "
+                    + TextFormat.pad(String(r.daysCovered), 4, right: true) + "  "
+                    + TextFormat.pad(String(format: "%.1f", r.launchesPerDay), 4, right: true) + "  "
                     + r.firstDay + "  " + r.lastDay + "  |" + sparkline(r.hourly) + "|"
                     + (r.localTime ? "" : " UTC"))
         }

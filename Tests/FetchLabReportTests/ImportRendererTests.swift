@@ -3,7 +3,7 @@ import FetchLabStore
 import Foundation
 import Testing
 
-@testable import fetchlab
+@testable import FetchLabReport
 
 /// The import summaries account for every row read, with counts constructed here (the
 /// foreground reader of this branch does not count merged rows yet).
@@ -39,7 +39,7 @@ import Testing
 
     @Test func jsonCarriesMergedNewRecordsAndUnaccounted() throws {
         for (merged, unaccounted) in [(39, nil), (0, 39)] as [(Int, Int?)] {
-            let json = Format.json(ImportReport(database: "x", files: [summary(merged: merged)], errors: []))
+            let json = TextFormat.json(ImportReport(database: "x", files: [summary(merged: merged)], errors: []))
             let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
             let file = try #require((report["files"] as? [[String: Any]])?.first)
             let counts = try #require(file["counts"] as? [String: Int])

@@ -1,11 +1,16 @@
 import FetchLabStore
 
 /// What `fetchlab runs` prints: one line per stored run, then one per tuning run.
-enum RunsRenderer {
+public enum RunsRenderer {
     /// `{"runs": [...], "tuning_runs": [...]}` for `--format json`.
-    struct JSON: Encodable {
-        var runs: [RunSummary]
-        var tuningRuns: [TuningRunSummary] = []
+    public struct JSON: Encodable {
+        public var runs: [RunSummary]
+        public var tuningRuns: [TuningRunSummary] = []
+
+        public init(runs: [RunSummary], tuningRuns: [TuningRunSummary] = []) {
+            self.runs = runs
+            self.tuningRuns = tuningRuns
+        }
 
         enum CodingKeys: String, CodingKey {
             case runs, tuningRuns = "tuning_runs"
@@ -13,9 +18,9 @@ enum RunsRenderer {
     }
 
     /// The comparison runs, then (when there are any) a `tuning runs` section.
-    static func text(_ runs: [RunSummary], tuning: [TuningRunSummary], database: String) -> String {
+    public static func text(_ runs: [RunSummary], tuning: [TuningRunSummary], database: String) -> String {
         guard !tuning.isEmpty else { return text(runs, database: database) }
-        let pad = Format.pad
+        let pad = TextFormat.pad
         var lines = [
             runs.isEmpty
                 ? "no comparison runs stored in \(database) (fetchlab compare stores one)"
@@ -31,24 +36,24 @@ enum RunsRenderer {
             lines.append(
                 [
                     pad("\(r.id)", 5, true), pad(created(r.createdAt), 19, false),
-                    pad(Format.escaped(r.family), 11, false),
-                    pad(Format.count(r.settings), 8, true), pad(Format.escaped(r.chosen), 24, false),
-                    Format.escaped(r.bestFixed ?? "none"),
+                    pad(TextFormat.escaped(r.family), 11, false),
+                    pad(TextFormat.count(r.settings), 8, true), pad(TextFormat.escaped(r.chosen), 24, false),
+                    TextFormat.escaped(r.bestFixed ?? "none"),
                 ].joined(separator: "  "))
         }
         return lines.joined(separator: "\n")
     }
 
     /// 2026-11-23T17:23:33.123Z → 2026-11-23 17:23:33
-    static func created(_ iso: String) -> String {
+    public static func created(_ iso: String) -> String {
         String(iso.prefix(19)).replacingOccurrences(of: "T", with: " ")
     }
 
-    static func text(_ runs: [RunSummary], database: String) -> String {
+    public static func text(_ runs: [RunSummary], database: String) -> String {
         guard !runs.isEmpty else {
             return "no runs stored in \(database) (fetchlab compare stores one)"
         }
-        let pad = Format.pad
+        let pad = TextFormat.pad
         var lines = [
             [
                 pad("id", 5, true), pad("created (UTC)", 19, false), pad("command", 8, false), pad("policies", 8, true),
@@ -59,9 +64,9 @@ enum RunsRenderer {
             lines.append(
                 [
                     pad("\(r.id)", 5, true), pad(created(r.createdAt), 19, false),
-                    pad(Format.escaped(r.command), 8, false),
-                    pad(Format.count(r.policies), 8, true), pad(Format.count(r.users), 7, true),
-                    pad(Format.count(r.scoredLaunches), 15, true),
+                    pad(TextFormat.escaped(r.command), 8, false),
+                    pad(TextFormat.count(r.policies), 8, true), pad(TextFormat.count(r.users), 7, true),
+                    pad(TextFormat.count(r.scoredLaunches), 15, true),
                 ].joined(separator: "  "))
         }
         return lines.joined(separator: "\n")
