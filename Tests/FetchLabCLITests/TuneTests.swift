@@ -7,13 +7,9 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("tune.sqlite") }
 
-    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
-    }
-
     func imported() throws {
         let file = try dir.write("usage.csv", syntheticLaunchesCSV())
-        let result = try fetchlab(["import", "--db", db, file])
+        let result = try dir.fetchlab(["import", "--db", db, file])
         #expect(result.status == 0, "\(result.err)")
     }
 
@@ -26,8 +22,8 @@ import _FetchLabTestSupport
             for app in 0..<3 { content += "\(1_709_280_000 + hour * 3_600 + app * 600),com.app\(app)\n" }
         }
         let file = try dir.write("content.csv", content)
-        #expect(try fetchlab(["import", "--db", db, file]).status == 0)
-        let json = try fetchlab([
+        #expect(try dir.fetchlab(["import", "--db", db, file]).status == 0)
+        let json = try dir.fetchlab([
             "tune", "--db", db, "--family", "fixed", "--format", "json", "--subject-to", "fetches<=30",
         ])
         #expect(json.status == 0, "\(json.err)")
@@ -35,13 +31,13 @@ import _FetchLabTestSupport
         let platform = try #require(object["platform_settings"] as? [[String: Any]])
         #expect(platform.map { $0["model"] as? String }.contains("push(3)"), "\(json.out)")
         #expect(platform.first { $0["model"] as? String == "push(3)" }?["platform"] as? String == "ios")
-        let text = try fetchlab(["tune", "--db", db, "--family", "fixed", "--subject-to", "fetches<=30"])
+        let text = try dir.fetchlab(["tune", "--db", db, "--family", "fixed", "--subject-to", "fetches<=30"])
         #expect(text.out.contains("silent push ") && text.out.contains(" on iOS: fresh "), "\(text.out)")
     }
 
     @Test func tuneFixedAsJSONChoosesASetting() throws {
         try imported()
-        let json = try fetchlab([
+        let json = try dir.fetchlab([
             "tune", "--db", db, "--family", "fixed", "--format", "json", "--subject-to", "fetches<=30",
         ])
         #expect(json.status == 0, "\(json.err)")
@@ -74,7 +70,7 @@ import _FetchLabTestSupport
                 ($0["users"] as? Int ?? 0) > 0 && $0["users"] as? Int == platform[0]["users"] as? Int
             })
 
-        let table = try fetchlab([
+        let table = try dir.fetchlab([
             "tune", "--db", db, "--family", "predictive", "--grid", "lead=5m,15m;threshold=0.2,0.4",
             "--search", "coordinate", "--subject-to", "fetches<=5",
         ])
@@ -93,7 +89,7 @@ import _FetchLabTestSupport
         var arguments = ["tune", "--db", db, "--family", "fixed"]
         // A later --family replaces the first.
         arguments += extra
-        let result = try fetchlab(arguments)
+        let result = try dir.fetchlab(arguments)
         #expect(result.status == 64, "\(result.err)")
         let lines = result.err.split(separator: "\n")
         #expect(lines.count == 1, "\(result.err)")
@@ -104,7 +100,7 @@ import _FetchLabTestSupport
     /// `--maximize gap` is refused in one line (exit 64) that says why and what to ask instead.
     @Test func gapClosedIsRefusedInOneLine() throws {
         try imported()
-        let result = try fetchlab(["tune", "--db", db, "--family", "predictive", "--maximize", "gap"])
+        let result = try dir.fetchlab(["tune", "--db", db, "--family", "predictive", "--maximize", "gap"])
         #expect(result.status == 64, "\(result.err)")
         #expect(result.err.split(separator: "\n").count == 1, "\(result.err)")
         #expect(result.err.contains("gap closed was removed"), "\(result.err)")
