@@ -21,12 +21,10 @@ import _FetchLabTestSupport
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let r = try dir.fetchlab(arguments)
-        #expect(r.status == 64, "\(arguments): \(r.status) \(r.err)", sourceLocation: sourceLocation)
-        #expect(r.err.hasPrefix("fetchlab: error: "), "\(arguments): \(r.err)", sourceLocation: sourceLocation)
-        #expect(r.err.split(separator: "\n").count == 1, "\(arguments): \(r.err)", sourceLocation: sourceLocation)
-        #expect(r.err.contains(option), "\(arguments): \(r.err)", sourceLocation: sourceLocation)
+        expectOneLineError(
+            r, status: 64, prefix: "fetchlab: error: ", [option] + (text.map { [$0] } ?? []), context: "\(arguments)",
+            sourceLocation: sourceLocation)
         #expect(!r.err.contains("Missing value"), "\(arguments): \(r.err)", sourceLocation: sourceLocation)
-        if let text { #expect(r.err.contains(text), "\(arguments): \(r.err)", sourceLocation: sourceLocation) }
         #expect(r.out.isEmpty, sourceLocation: sourceLocation)
     }
 

@@ -55,7 +55,7 @@ struct BrowserTests {
             ["tune", "--db", db, "--family", "fixed", "--grid", "interval=1h,4h", "--format", "json"],
             cwd: root)
         #expect(tuned.status == 0, "\(tuned.err)")
-        let object = try #require(try JSONSerialization.jsonObject(with: tuned.stdout) as? [String: Any])
+        let object = try tuned.json()
         let tried = try #require((object["folds"] as? [[String: Any]])?.last?["tried"] as? [Any])
         let html = dir.path("tuned.html")
         #expect(try dir.fetchlab(["report", "--db", db, "--output", html], cwd: root).status == 0)
@@ -83,7 +83,7 @@ struct BrowserTests {
         let html = dir.path("report.html")
         #expect(demo.out.contains(html), "the demo says where the report is:\n\(demo.out)")
         let json = try dir.fetchlab(["runs", "show", "1", "--db", db, "--format", "json"], cwd: root)
-        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let report = try json.json()
         let policies = try #require(report["policies"] as? [[String: Any]])
         let page = try String(contentsOfFile: html, encoding: .utf8)
         #expect(page.utf8.count < 2_000_000)

@@ -39,7 +39,7 @@ import _FetchLabTestSupport
             "compare", "--db", db, "--format", "json", "--policies", "fixed(1h),oracle", "--launch-refreshes", "off",
         ])
         #expect(json.status == 0, "\(json.err)")
-        let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let object = try json.json()
         let settings = try #require(object["settings"] as? [String: Any])
         #expect(settings["launch_refreshes"] as? Bool == false)
         #expect(settings["users"] as? Int == 2)

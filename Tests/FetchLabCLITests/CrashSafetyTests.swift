@@ -287,15 +287,6 @@ import _FetchLabTestSupport
         return db
     }
 
-    func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
-
-    func expectOneLineError(_ result: ProcessResult, status: Int32 = 1, naming db: String, _ words: [String]) {
-        #expect(result.status == status, "\(result.err)")
-        #expect(result.err.split(separator: "\n").count == 1, "\(result.err)")
-        #expect(result.err.hasPrefix("fetchlab: error: \(db): "), "\(result.err)")
-        for word in words { #expect(result.err.contains(word), "\(word): \(result.err)") }
-    }
-
     /// A pipe or device named as the database is refused in one line (SQLite said "disk I/O error",
     /// or waited on a pipe for a writer), and left as it is.
     @Test func aPipeOrDeviceIsNotADatabase() throws {
@@ -304,7 +295,7 @@ import _FetchLabTestSupport
         let file = try dir.write("u.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
         for (path, arguments) in [(fifo, ["inspect"]), (fifo, ["import", file]), ("/dev/zero", ["describe"])] {
             let result = try dir.fetchlab([arguments[0], "--db", path] + arguments.dropFirst())
-            expectOneLineError(result, naming: path, ["not a regular file"])
+            expectOneLineError(result, prefix: "fetchlab: error: \(path): ", ["not a regular file"])
         }
         var info = stat()
         #expect(stat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
@@ -318,10 +309,11 @@ import _FetchLabTestSupport
         let before = try bytes(db)
         let file = try dir.write("more.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
         expectOneLineError(
-            try dir.fetchlab(["import", "--db", db, file]), naming: db,
+            try dir.fetchlab(["import", "--db", db, file]), prefix: "fetchlab: error: \(db): ",
             ["newer FetchLab", "schema version 8", "up to 7"])
         expectOneLineError(
-            try dir.fetchlab(["inspect", "--db", db]), naming: db, ["newer FetchLab", "schema version 8"])
+            try dir.fetchlab(["inspect", "--db", db]), prefix: "fetchlab: error: \(db): ",
+            ["newer FetchLab", "schema version 8"])
         #expect(try bytes(db) == before)
     }
 
@@ -341,7 +333,8 @@ import _FetchLabTestSupport
         try handle.close()
         let before = try bytes(db)
         let file = try dir.write("more.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
-        expectOneLineError(try dir.fetchlab(["import", "--db", db, file]), naming: db, ["damaged", ".recover"])
+        expectOneLineError(
+            try dir.fetchlab(["import", "--db", db, file]), prefix: "fetchlab: error: \(db): ", ["damaged", ".recover"])
         #expect(try bytes(db) == before)
     }
 
@@ -365,7 +358,7 @@ import _FetchLabTestSupport
         let result = try run(
             "/bin/sh",
             ["-c", "trap '' XFSZ; ulimit -f 0; exec \"$0\" import --db \"$1\" \"$2\"", fetchlabBinary(), db, file])
-        expectOneLineError(result, naming: db, [])
+        expectOneLineError(result, prefix: "fetchlab: error: \(db): ", [])
         let left = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter {
             $0.hasPrefix("unwritable")
         }
@@ -382,9 +375,9 @@ import _FetchLabTestSupport
         let file = try dir.write("more.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
         for format in ["text", "json"] {
             let result = try dir.fetchlab(["import", "--db", db, "--busy-timeout", "0.2", "--format", format, file])
-            expectOneLineError(result, naming: db, ["locked", "0.2 s", "--busy-timeout"])
+            expectOneLineError(result, prefix: "fetchlab: error: \(db): ", ["locked", "0.2 s", "--busy-timeout"])
             if format == "json" {
-                let object = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+                let object = try result.json()
                 let errors = try #require(object["errors"] as? [String])
                 #expect(errors.count == 1 && errors[0].contains("0.2 s"), "\(errors)")
             }

@@ -7,13 +7,6 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("usage.sqlite") }
 
-    /// Two users, 12 days, three apps (see `syntheticLaunchesCSV`), imported.
-    func imported() throws {
-        let file = try dir.write("usage.csv", syntheticLaunchesCSV())
-        let result = try dir.fetchlab(["import", "--db", db, file])
-        #expect(result.status == 0, "\(result.err)")
-    }
-
     static func number(_ json: [String: Any], _ path: String) -> Double? {
         var node: Any? = json
         for key in path.split(separator: ".") { node = (node as? [String: Any])?[String(key)] }
@@ -21,7 +14,7 @@ import _FetchLabTestSupport
     }
 
     @Test func textJSONAndUnknownUser() throws {
-        try imported()
+        try dir.importUsage(into: db)
         let text = try dir.fetchlab(["describe", "--db", db])
         #expect(text.status == 0, "\(text.err)")
         for heading in [
@@ -34,7 +27,7 @@ import _FetchLabTestSupport
 
         let json = try dir.fetchlab(["describe", "--db", db, "--format", "json", "--per-user"])
         #expect(json.status == 0, "\(json.err)")
-        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let report = try json.json()
         let population = try #require(report["population"] as? [String: Any])
         #expect(
             population.keys.sorted() == [
@@ -55,7 +48,7 @@ import _FetchLabTestSupport
         // One user only; the same user twice counts once.
         let one = try dir.fetchlab(["describe", "--db", db, "--user", "u1", "--user", "u1", "--format", "json"])
         #expect(one.status == 0, "\(one.err)")
-        let only = try #require(try JSONSerialization.jsonObject(with: one.stdout) as? [String: Any])
+        let only = try one.json()
         #expect(Self.number(only, "population.users") == 1)
         #expect(Self.number(only, "population.launches") == launches.last)
 
@@ -99,7 +92,7 @@ import _FetchLabTestSupport
         #expect(imported.status == 0, "\(imported.err)")
         let result = try dir.fetchlab(["describe", "--db", generatedDB, "--format", "json"])
         #expect(result.status == 0, "\(result.err)")
-        return try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        return try result.json()
     }
 
     /// Every statistic of the table within ±25 % (relative) of `reference`.
@@ -122,7 +115,7 @@ import _FetchLabTestSupport
         try importDevLogs()
         let result = try dir.fetchlab(["describe", "--db", db, "--format", "json"])
         #expect(result.status == 0, "\(result.err)")
-        let real = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let real = try result.json()
         let measured = try Self.devTable.map { (path, _) in (path, try #require(Self.number(real, path), "\(path)")) }
         try expectClose(try generatedPopulation(), to: measured)
     }
@@ -148,7 +141,7 @@ import _FetchLabTestSupport
         try importDevLogs()
         let result = try dir.fetchlab(["describe", "--db", db, "--format", "json"])
         #expect(result.status == 0, "\(result.err)")
-        let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let json = try result.json()
         for (path, value) in Self.devTable {
             let got = try #require(Self.number(json, path), "\(path)")
             #expect(abs(got - value) <= 0.01 * value, "\(path): \(got), expected \(value)")

@@ -7,11 +7,11 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("e.sqlite") }
 
-    func expectUsageError(_ arguments: [String], saying words: String) throws {
-        let r = try dir.fetchlab(arguments)
-        #expect(r.status == 64, "\(arguments): \(r.status) \(r.err)")
-        #expect(r.err.split(separator: "\n").count == 1, "\(r.err)")
-        #expect(r.err.contains(words), "\(arguments): \(r.err)")
+    func expectUsageError(
+        _ arguments: [String], saying words: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        expectOneLineError(
+            try dir.fetchlab(arguments), status: 64, [words], context: "\(arguments)", sourceLocation: sourceLocation)
     }
 
     @Test func emptyNamesAndUnknownAppsAndKeysAreRefused() throws {

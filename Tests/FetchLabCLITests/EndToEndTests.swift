@@ -87,7 +87,7 @@ import _FetchLabTestSupport
         let file = try dir.write("usage.csv", usageText(users: 2, events: 50))
         let first = try dir.fetchlab(["import", "--db", db, "--format", "json", file])
         #expect(first.status == 0)
-        let object = try #require(try JSONSerialization.jsonObject(with: first.stdout) as? [String: Any])
+        let object = try first.json()
         let files = try #require(object["files"] as? [[String: Any]])
         #expect(files.first?["status"] as? String == "imported")
         #expect((files.first?["counts"] as? [String: Any])?["rows"] as? Int == 50)

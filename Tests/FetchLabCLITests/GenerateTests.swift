@@ -47,7 +47,7 @@ import _FetchLabTestSupport
         #expect(gen.status == 0, "\(gen.err)")
         let imported = try dir.fetchlab(["import", "--db", dir.path("pop.sqlite"), "--format", "json", dir.path("pop")])
         #expect(imported.status == 0, "\(imported.err)")
-        let json = try #require(try JSONSerialization.jsonObject(with: imported.stdout) as? [String: Any])
+        let json = try imported.json()
         let files = try #require(json["files"] as? [[String: Any]])
         #expect(files.count == 3)  // truth.json is not a log
         for file in files {
@@ -60,7 +60,7 @@ import _FetchLabTestSupport
             "generate", "--users", "30", "--days", "21", "--seed", "9", "--format", "json", "--output",
             dir.path("pop2"),
         ])
-        let s = try #require(try JSONSerialization.jsonObject(with: summary.stdout) as? [String: Any])
+        let s = try summary.json()
         let usage = files.first { ($0["path"] as? String)?.hasSuffix("usage.csv.gz") == true }
         #expect((usage?["counts"] as? [String: Int])?["rows"] == s["usageEvents"] as? Int)
     }

@@ -30,7 +30,7 @@ import _FetchLabTestSupport
         #expect(row.hasSuffix("–"))  // low power: not recorded
 
         let json = try dir.fetchlab(["inspect", "--db", db, "--format", "json"])
-        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let report = try json.json()
         #expect((report["launches"] as? [Any])?.isEmpty == true)
         let coverage = try #require((report["context"] as? [[String: Any]])?.first)
         #expect(coverage["user"] as? String == "dev1")
@@ -50,7 +50,7 @@ import _FetchLabTestSupport
         #expect(text.out.contains("samples  first (UTC)"))
         #expect(text.out.contains("Profile: launches per hour"))
         let json = try dir.fetchlab(["inspect", "--db", db, "--format", "json", "--user", "dev1"])
-        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let report = try json.json()
         #expect((report["launches"] as? [Any])?.count == 1)
         #expect((report["context"] as? [Any])?.count == 1)
         // --app asks about apps: context (per user) is left out.

@@ -40,7 +40,7 @@ import _FetchLabTestSupport
         #expect(!imported.out.contains("unaccounted"), "\(imported.out)")  // the closes are derived records
         let inspect = try dir.fetchlab(["inspect", "--db", db, "--format", "json"])
         #expect(inspect.status == 0, "\(inspect.err)")
-        let report = try #require(try JSONSerialization.jsonObject(with: inspect.stdout) as? [String: Any])
+        let report = try inspect.json()
         let launches = try #require(report["launches"] as? [[String: Any]])
         #expect(launches.allSatisfy { $0["user"] as? String == "iphone" })
         #expect(launches.reduce(0) { $0 + ($1["launches"] as? Int ?? 0) } == 3)

@@ -9,21 +9,15 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("a.sqlite") }
 
-    func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
-
     func imported() throws {
-        let file = try dir.write("usage.csv", syntheticLaunchesCSV())
-        #expect(try dir.fetchlab(["import", "--db", db, file]).status == 0)
+        try dir.importUsage(into: db)
         #expect(try dir.fetchlab(["compare", "--db", db, "--policies", "never,fixed(1h)"]).status == 0)
     }
 
     func expectRefused(_ arguments: [String], naming output: String, cwd: String? = nil) throws {
         let before = try bytes(db)
         let r = try dir.fetchlab(arguments, cwd: cwd)
-        #expect(r.status == 64, "\(arguments): \(r.err)")
-        #expect(r.err.split(separator: "\n").count == 1, "\(r.err)")
-        #expect(r.err.contains("--output \(output): is "), "\(r.err)")
-        #expect(r.err.contains("would destroy it"), "\(r.err)")
+        expectOneLineError(r, status: 64, ["--output \(output): is ", "would destroy it"], context: "\(arguments)")
         #expect(try bytes(db) == before, "\(arguments)")
     }
 

@@ -13,13 +13,7 @@ import _FetchLabTestSupport
     func imported(forceQuit: Bool = false) throws {
         var text = syntheticLaunchesCSV()
         if forceQuit { text += "1709541000,u0,com.app0,force_quit\n" }
-        let file = try dir.write("usage.csv", text)
-        let result = try dir.fetchlab(["import", "--db", db, file])
-        #expect(result.status == 0, "\(result.err)")
-    }
-
-    func json(_ result: ProcessResult) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        try dir.importUsage(text, into: db)
     }
 
     @Test func fixedUnderIOSIsReplayedThroughTheSystemAndItsDeclinesAreCountedByReason() throws {
@@ -35,7 +29,7 @@ import _FetchLabTestSupport
             "--ios-wake-budget-max", "3",
         ])
         #expect(result.status == 0, "\(result.err)")
-        let object = try json(result)
+        let object = try result.json()
         let rules = try #require((object["settings"] as? [String: Any])?["platform_rules"] as? [String: Any])
         #expect(rules["ios_wake_budget_max"] as? Int == 3 && rules["ios_interval_is_floor"] as? Bool == true)
         let metrics = try #require((object["policies"] as? [[String: Any]])?.first?["metrics"] as? [String: Any])
@@ -60,7 +54,7 @@ import _FetchLabTestSupport
         #expect(lines.last == "run 1 stored in \(db)")
         #expect(!table.out.contains("no context samples, force-quits"))  // stdout carries the results only
 
-        let json = try json(try dir.fetchlab(["compare", "--db", db, "--platform", platform, "--format", "json"]))
+        let json = try dir.fetchlab(["compare", "--db", db, "--platform", platform, "--format", "json"]).json()
         let inputs = try #require(json["platform_inputs"] as? [String: Any])
         #expect(inputs["inert"] as? Bool == true && inputs["users"] as? Int == 2 && inputs["force_quits"] as? Int == 0)
     }
@@ -69,13 +63,13 @@ import _FetchLabTestSupport
         try imported(forceQuit: true)
         let ios = try dir.fetchlab(["compare", "--db", db, "--platform", "ios", "--policies", "never"])
         #expect(ios.status == 0 && ios.err == "run 1 stored in \(db)\n", "\(ios.err)")
-        let json = try json(try dir.fetchlab(["compare", "--db", db, "--platform", "ios", "--format", "json"]))
+        let json = try dir.fetchlab(["compare", "--db", db, "--platform", "ios", "--format", "json"]).json()
         let inputs = try #require(json["platform_inputs"] as? [String: Any])
         #expect(inputs["inert"] as? Bool == false && inputs["force_quits"] as? Int == 1)
         // Under none every fetch asked for happens: nothing to say, no such field.
         let none = try dir.fetchlab(["compare", "--db", db, "--policies", "never", "--format", "json"])
         #expect(none.err == "run 3 stored in \(db)\n", "\(none.err)")
-        #expect(try self.json(none)["platform_inputs"] == nil)
+        #expect(try none.json()["platform_inputs"] == nil)
     }
 
     @Test func tuneSaysWhatThePlatformSettingsHadToActOn() throws {

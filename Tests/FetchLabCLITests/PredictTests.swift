@@ -28,7 +28,7 @@ import _FetchLabTestSupport
 
         let json = try dir.fetchlab(["predict", "--db", db, "--user", "u00001", "--format", "json", "--lead", "15m"])
         #expect(json.status == 0)
-        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let report = try json.json()
         #expect(report["leadMinutes"] as? Double == 15)
         let apps = try #require(report["apps"] as? [[String: Any]])
         #expect(!apps.isEmpty)
@@ -157,7 +157,7 @@ import _FetchLabTestSupport
         #expect(text.out.contains("truth: found"))
         #expect(text.out.contains("reliability of the blend"))
         let json = try dir.fetchlab(["evaluate-predictors", "--db", db, "--every", "6", "--format", "json"])
-        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let report = try json.json()
         #expect(report["users"] as? Int == 6)
         #expect((report["scores"] as? [Any])?.count == 9)
     }
@@ -171,7 +171,7 @@ import _FetchLabTestSupport
         #expect(text.out.contains("calibrated p of the blend's fetches:"))
         let json = try dir.fetchlab(["evaluate-predictors", "--db", db, "--every", "24", "--format", "json"])
         #expect(json.status == 0, "\(json.err)")
-        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let report = try json.json()
         let blend = try #require((report["scores"] as? [[String: Any]])?.first)
         let planned = try #require(blend["plannedFetches"] as? [String: Any])
         #expect((planned["fit_samples"] as? Int ?? 0) > 0)
@@ -194,7 +194,7 @@ import _FetchLabTestSupport
         try population()
         let json = try dir.fetchlab(["predict", "--db", db, "--user", "u00001", "--format", "json"])
         #expect(json.status == 0, "\(json.err)")
-        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let report = try json.json()
         let fetches = (report["apps"] as? [[String: Any]] ?? []).flatMap { $0["fetches"] as? [[String: Any]] ?? [] }
         #expect(!fetches.isEmpty)
         let pairs = fetches.compactMap { f in

@@ -11,11 +11,7 @@ import _FetchLabTestSupport
     static let policies = ["--policies", "fixed(15m),fixed(1h),oracle"]
 
     /// Two users, 12 days, three apps (see `syntheticLaunchesCSV`), imported.
-    func imported() throws {
-        let text = syntheticLaunchesCSV(seed: 5)
-        let result = try dir.fetchlab(["import", "--db", db, try dir.write("usage.csv", text)])
-        #expect(result.status == 0, "\(result.err)")
-    }
+    func imported() throws { try dir.importUsage(syntheticLaunchesCSV(seed: 5), into: db) }
 
     @Test func csvParsesBackWithARowPerPolicy() throws {
         try imported()
@@ -121,7 +117,7 @@ import _FetchLabTestSupport
         #expect(first.first == "1" && first[3] == "compare" && first[4] == "3" && first[5] == "2")
 
         let listed = try dir.fetchlab(["runs", "--db", db, "--format", "json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: listed.stdout) as? [String: Any])
+        let object = try listed.json()
         let runs = try #require(object["runs"] as? [[String: Any]])
         #expect(runs.map { $0["id"] as? Int } == [1, 2])
         #expect(runs.map { $0["policies"] as? Int } == [3, PolicyRegistry.standard(contentUpdates: false).count])
@@ -243,7 +239,7 @@ import _FetchLabTestSupport
         #expect(imported.status == 0, "\(imported.err)")
         let printed = try dir.fetchlab(["compare", "--db", db, "--per-user", "--format", "json"] + RunsTests.policies)
         #expect(printed.status == 0, "\(printed.err)")
-        let object = try #require(try JSONSerialization.jsonObject(with: printed.stdout) as? [String: Any])
+        let object = try printed.json()
         let policies = try #require(object["policies"] as? [[String: Any]])
         #expect(policies.count == 3)
         for policy in policies {

@@ -56,7 +56,7 @@ import _FetchLabTestSupport
         #expect(inspect.status == 0, "\(inspect.err)")
         #expect(controls(inspect.out + inspect.err).isEmpty, "\(inspect.out)")
         let json = try dir.fetchlab(["inspect", "--db", db, "--format", "json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let object = try json.json()
         let rows = try #require(object["launches"] as? [[String: Any]])
         #expect(rows.count >= 2 * Self.hostileApps.count - 2)
         // The table keeps one line per row: header, rows, a blank line and the footnote.

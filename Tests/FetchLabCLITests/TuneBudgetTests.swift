@@ -18,7 +18,7 @@ import _FetchLabTestSupport
         #expect(
             !json.err.contains("user replays") && !json.err.contains("\u{1B}"),
             "no progress when stderr is not a terminal: \(json.err)")
-        let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let object = try json.json()
         let fold = try #require((object["folds"] as? [[String: Any]])?.first)
         #expect(fold["cut_short"] as? Bool == true)
         #expect((fold["tried"] as? [[String: Any]])?.count == 4)

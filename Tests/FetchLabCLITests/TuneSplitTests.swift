@@ -7,13 +7,7 @@ import _FetchLabTestSupport
 /// toward a constraint or refused.
 extension TuneTests {
     func imported(users: Int, days: Int = 12) throws {
-        let file = try dir.write("usage.csv", syntheticLaunchesCSV(users: users, days: days))
-        let result = try dir.fetchlab(["import", "--db", db, file])
-        #expect(result.status == 0, "\(result.err)")
-    }
-
-    func json(_ result: ProcessResult) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        try dir.importUsage(syntheticLaunchesCSV(users: users, days: days), into: db)
     }
 
     @Test func constraintsAreCheckedOnEveryFoldsTestPartWithAnInterval() throws {
@@ -29,7 +23,7 @@ extension TuneTests {
         #expect(
             text.out.contains("\nwarning: few to measure on (fewer than 10 users or 500 scored launches"), "\(text.out)"
         )
-        let object = try json(try dir.fetchlab(arguments + ["--format", "json"]))
+        let object = try dir.fetchlab(arguments + ["--format", "json"]).json()
         let held = try #require(object["constraints_held"] as? [[String: Any]])
         #expect(held.count == 1 && held[0]["held"] as? Int == 2 && held[0]["folds"] as? Int == 2)
         let folds = try #require(object["folds"] as? [[String: Any]])
@@ -61,7 +55,7 @@ extension TuneTests {
     @Test func aUserSplitOfThreeUsersLeavesOneOutPerFold() throws {
         try imported(users: 3)
         let arguments = ["tune", "--db", db, "--family", "fixed", "--split", "users", "--subject-to", "fetches<=5"]
-        let object = try json(try dir.fetchlab(arguments + ["--format", "json"]))
+        let object = try dir.fetchlab(arguments + ["--format", "json"]).json()
         let folds = try #require(object["folds"] as? [[String: Any]])
         #expect(folds.map { $0["test_user_names"] as? [String] } == [["u0"], ["u1"], ["u2"]])
         #expect(folds.allSatisfy { $0["train_users"] as? Int == 2 })
@@ -91,7 +85,7 @@ extension TuneTests {
             "tune", "--db", db, "--family", "workmanager", "--subject-to", "fetches<=5", "--format", "json",
         ])
         #expect(widened.status == 0, "\(widened.err)")
-        let object = try json(widened)
+        let object = try widened.json()
         #expect((object["widened"] as? String)?.contains("period to 4h") == true, "\(object["widened"] ?? "")")
         #expect((object["chosen"] as? String)?.hasPrefix("workmanager(") == true)
         let refused = try dir.fetchlab([

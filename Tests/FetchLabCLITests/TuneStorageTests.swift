@@ -9,14 +9,14 @@ extension TuneTests {
     static let tune = ["tune", "--family", "fixed", "--grid", "interval=1h,2h,4h"]
 
     @Test func aTuningRunIsStoredAndPrintedAgainAsTunePrintedIt() throws {
-        try imported()
+        try dir.importUsage(into: db)
         let table = try dir.fetchlab(Self.tune + ["--db", db])
         #expect(table.status == 0, "\(table.err)")
         #expect(table.err == "tuning run 1 stored in \(db)\n")
         #expect(table.out.contains("chosen on train: fixed("), "\(table.out)")
         let json = try dir.fetchlab(Self.tune + ["--db", db, "--format", "json"])
         #expect(json.err == "tuning run 2 stored in \(db)\n")
-        let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let object = try json.json()
         #expect(object["run_id"] as? Int == 2)
         let folds = try #require(object["folds"] as? [[String: Any]])
         let tried = try #require(folds.first?["tried"] as? [[String: Any]])
@@ -53,7 +53,7 @@ extension TuneTests {
         #expect(listed.out.contains("tuning runs (fetchlab runs show-tune N):"))
         #expect(listed.out.split(separator: "\n").filter { $0.contains("  fixed  ") }.count == 3, "\(listed.out)")
         let listedJSON = try dir.fetchlab(["runs", "--db", db, "--format", "json"])
-        let runs = try #require(try JSONSerialization.jsonObject(with: listedJSON.stdout) as? [String: Any])
+        let runs = try listedJSON.json()
         #expect((runs["runs"] as? [Any])?.isEmpty == true)
         #expect((runs["tuning_runs"] as? [[String: Any]])?.map { $0["id"] as? Int } == [1, 2, 3])
 
@@ -79,7 +79,7 @@ extension TuneTests {
     }
 
     @Test func theReportEndsWithTheLatestTuningRun() throws {
-        try imported()
+        try dir.importUsage(into: db)
         #expect(try dir.fetchlab(["compare", "--db", db, "--policies", "fixed(1h),oracle"]).status == 0)
         let before = try dir.fetchlab(["report", "--db", db, "--output", dir.path("before.html")])
         #expect(before.status == 0 && before.out.contains("run 1 of \(db)"), "\(before.err)")
@@ -100,7 +100,7 @@ extension TuneTests {
     /// Storing is part of the command: a run that cannot be stored is an error — the results are
     /// printed, then the command exits 1 — unless `--no-store` was asked for.
     @Test func aDatabaseThatCannotBeWrittenFailsTheCommandAfterItsResults() throws {
-        try imported()
+        try dir.importUsage(into: db)
         func tune(_ extra: [String]) throws -> ProcessResult {
             let arguments = Self.tune + ["--db", db] + extra
             if getuid() == 0 {
@@ -125,7 +125,7 @@ extension TuneTests {
         #expect(unstored.out.contains("chosen on train: fixed("))
         #expect(!unstored.err.contains("not stored"), "\(unstored.err)")
         let listed = try dir.fetchlab(["runs", "--db", db, "--format", "json"])
-        let runs = try #require(try JSONSerialization.jsonObject(with: listed.stdout) as? [String: Any])
+        let runs = try listed.json()
         #expect((runs["tuning_runs"] as? [Any])?.isEmpty == true)
     }
 }
