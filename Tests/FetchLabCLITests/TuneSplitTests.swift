@@ -73,11 +73,9 @@ extension TuneTests {
         #expect(try dir.fetchlab(arguments + ["--format", "html", "--output", page]).status == 0)
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.contains("<table id=\"tuning-folds\" data-rows=\"3\">"))
-        #expect(Self.count("data-one-user=\"1\"", in: html) == 3)
+        #expect(occurrences(of: "data-one-user=\"1\"", in: html) == 3)
         #expect(html.contains("fetches&lt;=5/app/day held on 3 of 3 folds"))
     }
-
-    static func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
 
     @Test func anInfeasibleGridIsWidenedOrRefusedInOneLine() throws {
         try imported(users: 2)
