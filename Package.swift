@@ -76,7 +76,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "_FetchLabTestSupport", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
+        .target(
+            name: "_FetchLabTestSupport",
+            dependencies: ["FetchLabCore", .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .testTarget(name: "FetchLabCoreTests", dependencies: ["FetchLabCore"]),
         .testTarget(
             name: "FetchLabIngestTests",
@@ -96,7 +98,8 @@ let package = Package(
             name: "FetchLabSynthTests",
             dependencies: ["FetchLabSynth", "FetchLabDatasets", "FetchLabCore", "_FetchLabTestSupport"]),
         .testTarget(
-            name: "FetchLabPredictTests", dependencies: ["FetchLabPredict", "FetchLabSynth", "FetchLabCore"]),
+            name: "FetchLabPredictTests",
+            dependencies: ["FetchLabPredict", "FetchLabSynth", "FetchLabCore", "_FetchLabTestSupport"]),
         .testTarget(
             name: "FetchLabReportTests",
             dependencies: [
@@ -104,7 +107,8 @@ let package = Package(
                 "FetchLabStore", "_FetchLabTestSupport",
             ]),
         .testTarget(
-            name: "FetchLabSimulationTests", dependencies: ["FetchLabSimulation", "FetchLabReport", "FetchLabCore"]),
+            name: "FetchLabSimulationTests",
+            dependencies: ["FetchLabSimulation", "FetchLabReport", "FetchLabCore", "_FetchLabTestSupport"]),
         .testTarget(
             name: "FetchLabWorkflowsTests",
             dependencies: [

@@ -153,3 +153,11 @@ public func syntheticLaunchesCSV(users: Int = 2, days: Int = 12, seed: UInt64 = 
     }
     return text
 }
+
+/// The bytes of the file at `path`.
+public func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+/// How many times `needle` stands in `text` (without overlapping).
+public func occurrences(of needle: String, in text: some StringProtocol) -> Int {
+    text.components(separatedBy: needle).count - 1
+}

@@ -15,22 +15,16 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("bad.sqlite") }
 
-    func fetchlab(_ arguments: [String], input: Data? = nil) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, input: input, cwd: dir.url.path)
-    }
-
     /// A usage error: exit 64, one line on stderr naming `option`, nothing on stdout.
     func expectUsageError(
         _ arguments: [String], naming option: String, saying text: String? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let r = try fetchlab(arguments)
-        #expect(r.status == 64, "\(arguments): \(r.status) \(r.err)", sourceLocation: sourceLocation)
-        #expect(r.err.hasPrefix("fetchlab: error: "), "\(arguments): \(r.err)", sourceLocation: sourceLocation)
-        #expect(r.err.split(separator: "\n").count == 1, "\(arguments): \(r.err)", sourceLocation: sourceLocation)
-        #expect(r.err.contains(option), "\(arguments): \(r.err)", sourceLocation: sourceLocation)
+        let r = try dir.fetchlab(arguments)
+        expectOneLineError(
+            r, status: 64, prefix: "fetchlab: error: ", [option] + (text.map { [$0] } ?? []), context: "\(arguments)",
+            sourceLocation: sourceLocation)
         #expect(!r.err.contains("Missing value"), "\(arguments): \(r.err)", sourceLocation: sourceLocation)
-        if let text { #expect(r.err.contains(text), "\(arguments): \(r.err)", sourceLocation: sourceLocation) }
         #expect(r.out.isEmpty, sourceLocation: sourceLocation)
     }
 
@@ -42,13 +36,13 @@ import _FetchLabTestSupport
     /// An option of many values names them all in its one line (they used to be cut with the
     /// lines ArgumentParser lists them on); a negative number read as an option says how to give it.
     @Test func usageErrorsSayWhatToWrite() throws {
-        let sort = try fetchlab(["compare", "--db", db, "--sort", "nope"])
+        let sort = try dir.fetchlab(["compare", "--db", db, "--sort", "nope"])
         #expect(sort.status == 64 && sort.err.split(separator: "\n").count == 1, "\(sort.err)")
         for value in ["band", "fresh", "share", "fetches", "energy", "given"] {
             #expect(sort.err.contains("'\(value)'"), "\(value): \(sort.err)")
         }
         for (option, value) in [("--budget", "-1"), ("--users", "-3"), ("--bootstrap-seed", "-1")] {
-            let r = try fetchlab(["compare", "--db", db, option, value])
+            let r = try dir.fetchlab(["compare", "--db", db, option, value])
             #expect(r.status == 64 && r.err.split(separator: "\n").count == 1, "\(r.err)")
             #expect(r.err.contains("write \(option)=\(value)"), "\(r.err)")
         }
@@ -84,7 +78,7 @@ import _FetchLabTestSupport
         let out = dir.path("blocked")
         try FileManager.default.createDirectory(
             atPath: out + "/context.csv.gz/inside", withIntermediateDirectories: true)
-        let r = try fetchlab(["generate", "--users", "3", "--days", "3", "--output", out])
+        let r = try dir.fetchlab(["generate", "--users", "3", "--days", "3", "--output", out])
         #expect(r.status == 1, "\(r.err)")
         #expect(r.err.split(separator: "\n").count == 1, "\(r.err)")
         #expect(partialFiles(in: out).isEmpty, "\(partialFiles(in: out))")
@@ -153,17 +147,17 @@ import _FetchLabTestSupport
 
     @Test func aMappedColumnMustBeInTheHeader() throws {
         let file = try dir.write("u.csv", "timestamp,who,app\n2024-03-01T12:00:00Z,u,a\n")
-        let r = try fetchlab(["import", "--db", db, "--map", "Who=user", file])
+        let r = try dir.fetchlab(["import", "--db", db, "--map", "Who=user", file])
         #expect(r.status == 1)
         #expect(r.err.split(separator: "\n").count == 1, "\(r.err)")
         #expect(
             r.err.contains("u.csv:1: --map Who=user: the header \"timestamp,who,app\" has no column \"Who\""),
             "\(r.err)")
-        let ok = try fetchlab(["import", "--db", db, "--map", "who=user", file])
+        let ok = try dir.fetchlab(["import", "--db", db, "--map", "who=user", file])
         #expect(ok.status == 0, "\(ok.err)")
         #expect(ok.out.contains("1 new events"), "\(ok.out)")
         // An alias of a field is a known field.
-        let alias = try fetchlab(["import", "--db", dir.path("b.sqlite"), "--map", "who=user_id", file])
+        let alias = try dir.fetchlab(["import", "--db", dir.path("b.sqlite"), "--map", "who=user_id", file])
         #expect(alias.status == 0, "\(alias.err)")
     }
 }

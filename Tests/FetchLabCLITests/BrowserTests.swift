@@ -50,16 +50,15 @@ struct BrowserTests {
     @Test func aReportWithATuningRunWorksInAHeadlessBrowser() throws {
         let root = packageRoot().path
         let db = dir.path("tuned.sqlite")
-        #expect(try run(fetchlabBinary(), ["demo", "--db", db, "--format", "json"], cwd: root).status == 0)
-        let tuned = try run(
-            fetchlabBinary(),
+        #expect(try dir.fetchlab(["demo", "--db", db, "--format", "json"], cwd: root).status == 0)
+        let tuned = try dir.fetchlab(
             ["tune", "--db", db, "--family", "fixed", "--grid", "interval=1h,4h", "--format", "json"],
             cwd: root)
         #expect(tuned.status == 0, "\(tuned.err)")
-        let object = try #require(try JSONSerialization.jsonObject(with: tuned.stdout) as? [String: Any])
+        let object = try tuned.json()
         let tried = try #require((object["folds"] as? [[String: Any]])?.last?["tried"] as? [Any])
         let html = dir.path("tuned.html")
-        #expect(try run(fetchlabBinary(), ["report", "--db", db, "--output", html], cwd: root).status == 0)
+        #expect(try dir.fetchlab(["report", "--db", db, "--output", html], cwd: root).status == 0)
         let dom = try Browser.run(["--dump-dom"], url: "file://\(html)#selftest", profile: dir.path("profile-t"))
         #expect(dom.status == 0, "\(dom.err)")
         let selftest = try Self.selftest(dom.out)
@@ -79,12 +78,12 @@ struct BrowserTests {
     @Test func theDemosReportWorksInAHeadlessBrowser() throws {
         let root = packageRoot().path
         let db = dir.path("demo.sqlite")
-        let demo = try run(fetchlabBinary(), ["demo", "--db", db], cwd: root)
+        let demo = try dir.fetchlab(["demo", "--db", db], cwd: root)
         #expect(demo.status == 0, "\(demo.err)")
         let html = dir.path("report.html")
         #expect(demo.out.contains(html), "the demo says where the report is:\n\(demo.out)")
-        let json = try run(fetchlabBinary(), ["runs", "show", "1", "--db", db, "--format", "json"], cwd: root)
-        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let json = try dir.fetchlab(["runs", "show", "1", "--db", db, "--format", "json"], cwd: root)
+        let report = try json.json()
         let policies = try #require(report["policies"] as? [[String: Any]])
         let page = try String(contentsOfFile: html, encoding: .utf8)
         #expect(page.utf8.count < 2_000_000)
@@ -161,16 +160,19 @@ struct BrowserTests {
         for day in 0..<20 {
             for (i, app) in ["\u{202E}gpj.exe", long, "com.plain"].enumerated() {
                 for k in 0..<3 {
-                    csv += "2024-03-\(String(format: "%02d", day + 1))T\(String(format: "%02d", 8 + i * 3 + k)):05:00Z,u\u{202E}1,\"\(app)\"\n"
+                    csv +=
+                        "2024-03-\(String(format: "%02d", day + 1))T\(String(format: "%02d", 8 + i * 3 + k)):05:00Z,u\u{202E}1,\"\(app)\"\n"
                 }
             }
         }
         let file = try dir.write("hostile.csv", csv)
-        #expect(try run(fetchlabBinary(), ["import", "--db", db, file]).status == 0)
+        #expect(try dir.fetchlab(["import", "--db", db, file]).status == 0)
         let html = dir.path("hostile.html")
-        let compared = try run(
-            fetchlabBinary(),
-            ["compare", "--db", db, "--policies", "never,fixed(1h),predictive(15m,0.3)", "--format", "html", "--output", html])
+        let compared = try dir.fetchlab(
+            [
+                "compare", "--db", db, "--policies", "never,fixed(1h),predictive(15m,0.3)", "--format", "html",
+                "--output", html,
+            ])
         #expect(compared.status == 0, "\(compared.err)")
         let page = try String(contentsOfFile: html, encoding: .utf8)
         #expect(!page.contains("\u{202E}"))

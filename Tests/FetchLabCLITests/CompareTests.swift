@@ -8,19 +8,15 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("compare.sqlite") }
 
-    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
-    }
-
     /// Two users, 12 days, three apps launched every 10 to 90 minutes from 8:00 to 22:00 UTC.
     func usageText() -> String { syntheticLaunchesCSV() }
 
     @Test func compareTableAndJSON() throws {
         let file = try dir.write("usage.csv", usageText())
-        let imported = try fetchlab(["import", "--db", db, file])
+        let imported = try dir.fetchlab(["import", "--db", db, file])
         #expect(imported.status == 0, "\(imported.err)")
 
-        let table = try fetchlab(["compare", "--db", db])
+        let table = try dir.fetchlab(["compare", "--db", db])
         #expect(table.status == 0, "\(table.err)")
         let lines = table.out.split(separator: "\n")
         #expect(lines.first?.hasPrefix("τ = 15 min, launch refreshes on, warm-up 7 d") == true, "\(table.out)")
@@ -39,11 +35,11 @@ import _FetchLabTestSupport
         #expect(lines.contains { $0.hasPrefix("clairvoyant bound ") })
         #expect(!table.out.contains("push"))
 
-        let json = try fetchlab([
+        let json = try dir.fetchlab([
             "compare", "--db", db, "--format", "json", "--policies", "fixed(1h),oracle", "--launch-refreshes", "off",
         ])
         #expect(json.status == 0, "\(json.err)")
-        let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let object = try json.json()
         let settings = try #require(object["settings"] as? [String: Any])
         #expect(settings["launch_refreshes"] as? Bool == false)
         #expect(settings["users"] as? Int == 2)
@@ -65,30 +61,31 @@ import _FetchLabTestSupport
 
     @Test func badValuesAreOneLine() throws {
         let file = try dir.write("usage.csv", usageText())
-        _ = try fetchlab(["import", "--db", db, file])
-        let unknown = try fetchlab(["compare", "--db", db, "--policies", "sometimes"])
+        _ = try dir.fetchlab(["import", "--db", db, file])
+        let unknown = try dir.fetchlab(["compare", "--db", db, "--policies", "sometimes"])
         #expect(unknown.status == 64)
         #expect(unknown.err.contains("unknown policy 'sometimes'"), "\(unknown.err)")
-        let tau = try fetchlab(["compare", "--db", db, "--tau", "2d"])
+        let tau = try dir.fetchlab(["compare", "--db", db, "--tau", "2d"])
         #expect(tau.status == 64)
-        let nothing = try fetchlab(["compare", "--db", db, "--warm-up", "30"])
+        let nothing = try dir.fetchlab(["compare", "--db", db, "--warm-up", "30"])
         #expect(nothing.status == 1)
         #expect(nothing.err.contains("no launch was scored"), "\(nothing.err)")
         // The replay's own options: each bad value is one line naming the option, exit 64.
         for (arguments, says) in [
             (["--platform", "windows"], "--platform"), (["--default-network", "carrier-pigeon"], "--default-network"),
-            (["--app-cost", "com.example.news=5s"], "--app-cost"), (["--standby-deferrals", "2h,8h"], "--standby-deferrals"),
+            (["--app-cost", "com.example.news=5s"], "--app-cost"),
+            (["--standby-deferrals", "2h,8h"], "--standby-deferrals"),
             (["--fetch-duration", "1h"], "--fetch-duration"), (["--battery-wh", "0"], "--battery-wh"),
             (["--low-battery", "120"], "--low-battery"), (["--from", "2024-03-12", "--to", "2024-03-01"], "--to"),
             (["--trace-day", "yesterday"], "--trace-day"),
         ] {
-            let bad = try fetchlab(["compare", "--db", db] + arguments)
+            let bad = try dir.fetchlab(["compare", "--db", db] + arguments)
             #expect(bad.status == 64, "\(arguments): \(bad.err)")
             #expect(bad.err.split(separator: "\n").count == 1 && bad.err.contains(says), "\(arguments): \(bad.err)")
         }
         // A user or trace user that is not there: one line, exit 1.
         for arguments in [["--users", "nobody"], ["--trace-user", "nobody"]] {
-            let missing = try fetchlab(["compare", "--db", db] + arguments)
+            let missing = try dir.fetchlab(["compare", "--db", db] + arguments)
             #expect(missing.status == 1, "\(arguments): \(missing.err)")
             #expect(missing.err.split(separator: "\n").count == 1 && missing.err.contains("nobody"), "\(missing.err)")
         }

@@ -92,7 +92,7 @@ import _FetchLabTestSupport
     @Test func killedImportsLeaveTheDatabaseWholeAndRerunsCountExactlyOnce() throws {
         let files = try logs()
         let reference = dir.path("reference.sqlite")
-        let done = try run(fetchlabBinary(), ["import", "--db", reference] + files)
+        let done = try dir.fetchlab(["import", "--db", reference] + files)
         #expect(done.status == 0, "\(done.err)")
         let expected = try counts(reference)
         #expect(expected.events > 150_000 && expected.imports == 2 && expected.rejects > 10)
@@ -101,7 +101,7 @@ import _FetchLabTestSupport
         let timing = dir.path("timing.sqlite")
         let clock = ContinuousClock()
         let started = clock.now
-        _ = try run(fetchlabBinary(), ["import", "--db", timing] + files)
+        _ = try dir.fetchlab(["import", "--db", timing] + files)
         let d = clock.now - started
         let measured = max(0.05, Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
 
@@ -137,14 +137,14 @@ import _FetchLabTestSupport
             #expect(try integrity(db) == "ok", "round \(round)")
             // Every command works on what the kill left (a database killed while being created
             // is recognised as FetchLab's and completed).
-            let inspect = try run(fetchlabBinary(), ["inspect", "--db", db])
+            let inspect = try dir.fetchlab(["inspect", "--db", db])
             #expect(inspect.status == 0, "round \(round): \(inspect.err)")
             // All of a file or none of it: 0 events, the first file's, or both files'.
             let now = try counts(db)
             let firstFile = expected.events - 60_000 + 6
             #expect([0, firstFile, expected.events].contains(now.events), "round \(round): \(now)")
             // Re-running finishes the job: exactly the uninterrupted import's rows, nothing doubled.
-            let again = try run(fetchlabBinary(), ["import", "--db", db] + files)
+            let again = try dir.fetchlab(["import", "--db", db] + files)
             #expect(again.status == 0, "round \(round): \(again.err)")
             #expect(try counts(db) == expected, "round \(round)")
             #expect(try integrity(db) == "ok", "round \(round)")
@@ -190,15 +190,15 @@ import _FetchLabTestSupport
             // Every legal outcome: killed anywhere, or done before the kill. A new database
             // appears whole or not at all.
             try expectNothingOrWhole(db, "round \(round) (\(delay) µs)")
-            let inspect = try run(fetchlabBinary(), ["inspect", "--db", db])
+            let inspect = try dir.fetchlab(["inspect", "--db", db])
             #expect(
                 inspect.status == 0 || !FileManager.default.fileExists(atPath: db)
                     || !inspect.err.contains("readonly"), "round \(round) (\(delay) µs): \(inspect.err)")
-            let again = try run(fetchlabBinary(), ["import", "--db", db, file])
+            let again = try dir.fetchlab(["import", "--db", db, file])
             #expect(again.status == 0, "round \(round) (\(delay) µs): \(again.err)")
             #expect(try counts(db) == Counts(events: 1, imports: 1, rejects: 1), "round \(round)")
             #expect(try integrity(db) == "ok", "round \(round)")
-            let after = try run(fetchlabBinary(), ["inspect", "--db", db])
+            let after = try dir.fetchlab(["inspect", "--db", db])
             #expect(after.status == 0, "round \(round): \(after.err)")
             // The killed creation's temporary files are removed by the next one.
             let left = try creations()
@@ -231,11 +231,11 @@ import _FetchLabTestSupport
         #expect(killed.status == 9)
         let journal = (try FileManager.default.attributesOfItem(atPath: db + "-journal"))[.size] as? NSNumber
         #expect((journal?.intValue ?? 0) > 0, "no hot journal was left")
-        let inspect = try run(fetchlabBinary(), ["inspect", "--db", db])
+        let inspect = try dir.fetchlab(["inspect", "--db", db])
         #expect(inspect.status == 0, "\(inspect.err)")
         #expect(!inspect.err.contains("readonly"), "\(inspect.err)")
         let file = try dir.writeGzip("hot.csv.gz", "timestamp,user,app\n2024-03-01T12:00:00Z,u1,com.a\nbad,u1,com.a\n")
-        let imported = try run(fetchlabBinary(), ["import", "--db", db, file])
+        let imported = try dir.fetchlab(["import", "--db", db, file])
         #expect(imported.status == 0, "\(imported.err)")
         #expect(try counts(db) == Counts(events: 1, imports: 1, rejects: 1))
         #expect(try integrity(db) == "ok")
@@ -260,10 +260,10 @@ import _FetchLabTestSupport
             if FileManager.default.fileExists(atPath: db) {
                 #expect(try integrity(db) == "ok", "\(step)")
                 #expect(try counts(db) == Counts(events: 0, imports: 0, rejects: 0), "\(step)")
-                let inspect = try run(fetchlabBinary(), ["inspect", "--db", db])
+                let inspect = try dir.fetchlab(["inspect", "--db", db])
                 #expect(inspect.status == 0, "\(step): \(inspect.err)")
             }
-            let again = try run(fetchlabBinary(), ["import", "--db", db, file])
+            let again = try dir.fetchlab(["import", "--db", db, file])
             #expect(again.status == 0, "\(step): \(again.err)")
             #expect(try counts(db) == Counts(events: 1, imports: 1, rejects: 1), "\(step)")
             #expect(try integrity(db) == "ok", "\(step)")
@@ -278,24 +278,13 @@ import _FetchLabTestSupport
 @Suite(.serialized) struct OpenFailureTests {
     let dir = TemporaryDirectory()
 
-    func fetchlab(_ arguments: [String]) throws -> ProcessResult { try run(fetchlabBinary(), arguments) }
-
     func seeded(_ name: String, rows: Int = 10) throws -> String {
         let db = dir.path(name)
         var text = "timestamp,user,app\n"
         for i in 0..<rows { text += "\(1_709_294_400 + i),u\(i % 7),com.app\(i % 5)\n" }
-        let result = try fetchlab(["import", "--db", db, try dir.write("\(name).csv", text)])
+        let result = try dir.fetchlab(["import", "--db", db, try dir.write("\(name).csv", text)])
         #expect(result.status == 0, "\(result.err)")
         return db
-    }
-
-    func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
-
-    func expectOneLineError(_ result: ProcessResult, status: Int32 = 1, naming db: String, _ words: [String]) {
-        #expect(result.status == status, "\(result.err)")
-        #expect(result.err.split(separator: "\n").count == 1, "\(result.err)")
-        #expect(result.err.hasPrefix("fetchlab: error: \(db): "), "\(result.err)")
-        for word in words { #expect(result.err.contains(word), "\(word): \(result.err)") }
     }
 
     /// A pipe or device named as the database is refused in one line (SQLite said "disk I/O error",
@@ -305,8 +294,8 @@ import _FetchLabTestSupport
         #expect(mkfifo(fifo, 0o644) == 0)
         let file = try dir.write("u.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
         for (path, arguments) in [(fifo, ["inspect"]), (fifo, ["import", file]), ("/dev/zero", ["describe"])] {
-            let result = try fetchlab([arguments[0], "--db", path] + arguments.dropFirst())
-            expectOneLineError(result, naming: path, ["not a regular file"])
+            let result = try dir.fetchlab([arguments[0], "--db", path] + arguments.dropFirst())
+            expectOneLineError(result, prefix: "fetchlab: error: \(path): ", ["not a regular file"])
         }
         var info = stat()
         #expect(stat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
@@ -320,8 +309,11 @@ import _FetchLabTestSupport
         let before = try bytes(db)
         let file = try dir.write("more.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
         expectOneLineError(
-            try fetchlab(["import", "--db", db, file]), naming: db, ["newer FetchLab", "schema version 8", "up to 7"])
-        expectOneLineError(try fetchlab(["inspect", "--db", db]), naming: db, ["newer FetchLab", "schema version 8"])
+            try dir.fetchlab(["import", "--db", db, file]), prefix: "fetchlab: error: \(db): ",
+            ["newer FetchLab", "schema version 8", "up to 7"])
+        expectOneLineError(
+            try dir.fetchlab(["inspect", "--db", db]), prefix: "fetchlab: error: \(db): ",
+            ["newer FetchLab", "schema version 8"])
         #expect(try bytes(db) == before)
     }
 
@@ -341,7 +333,8 @@ import _FetchLabTestSupport
         try handle.close()
         let before = try bytes(db)
         let file = try dir.write("more.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
-        expectOneLineError(try fetchlab(["import", "--db", db, file]), naming: db, ["damaged", ".recover"])
+        expectOneLineError(
+            try dir.fetchlab(["import", "--db", db, file]), prefix: "fetchlab: error: \(db): ", ["damaged", ".recover"])
         #expect(try bytes(db) == before)
     }
 
@@ -350,7 +343,7 @@ import _FetchLabTestSupport
             let db = dir.path("never.sqlite")
             let file = try dir.write("u.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
             let option = value.hasPrefix("=") ? ["--busy-timeout\(value)"] : ["--busy-timeout", value]
-            let result = try fetchlab(["import", "--db", db] + option + [file])
+            let result = try dir.fetchlab(["import", "--db", db] + option + [file])
             #expect(result.status == 64, "\(value): \(result.err)")
             #expect(result.err.split(separator: "\n").count == 1, "\(value): \(result.err)")
             #expect(result.err.contains("--busy-timeout") && !result.err.contains("Fatal"), "\(value): \(result.err)")
@@ -365,7 +358,7 @@ import _FetchLabTestSupport
         let result = try run(
             "/bin/sh",
             ["-c", "trap '' XFSZ; ulimit -f 0; exec \"$0\" import --db \"$1\" \"$2\"", fetchlabBinary(), db, file])
-        expectOneLineError(result, naming: db, [])
+        expectOneLineError(result, prefix: "fetchlab: error: \(db): ", [])
         let left = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter {
             $0.hasPrefix("unwritable")
         }
@@ -381,10 +374,10 @@ import _FetchLabTestSupport
         defer { try? holder.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") } }
         let file = try dir.write("more.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
         for format in ["text", "json"] {
-            let result = try fetchlab(["import", "--db", db, "--busy-timeout", "0.2", "--format", format, file])
-            expectOneLineError(result, naming: db, ["locked", "0.2 s", "--busy-timeout"])
+            let result = try dir.fetchlab(["import", "--db", db, "--busy-timeout", "0.2", "--format", format, file])
+            expectOneLineError(result, prefix: "fetchlab: error: \(db): ", ["locked", "0.2 s", "--busy-timeout"])
             if format == "json" {
-                let object = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+                let object = try result.json()
                 let errors = try #require(object["errors"] as? [String])
                 #expect(errors.count == 1 && errors[0].contains("0.2 s"), "\(errors)")
             }
@@ -394,11 +387,9 @@ import _FetchLabTestSupport
     /// Runs the binary as an unprivileged user (root ignores file modes), or as is when not root.
     func runUnprivileged(_ arguments: [String]) throws -> ProcessResult {
         if getuid() == 0 {
-            return try run(
-                "/usr/bin/setpriv",
-                ["--reuid=65534", "--regid=65534", "--clear-groups", fetchlabBinary()] + arguments)
+            return try fetchlabAsNobody(arguments)
         }
-        return try run(fetchlabBinary(), arguments)
+        return try dir.fetchlab(arguments)
     }
 
     @Test func inspectReadsADatabaseInAReadOnlyDirectory() throws {
@@ -406,11 +397,11 @@ import _FetchLabTestSupport
         try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
         let db = sub + "/store.sqlite"
         let file = try dir.write("u.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
-        #expect(try fetchlab(["import", "--db", db, file]).status == 0)
+        #expect(try dir.fetchlab(["import", "--db", db, file]).status == 0)
         // A database whose last writer was killed after a commit: its WAL holds that commit
         // (a writer that exits without closing, so nothing checkpoints the log).
         let unfinished = sub + "/unfinished.sqlite"
-        #expect(try fetchlab(["import", "--db", unfinished, file]).status == 0)
+        #expect(try dir.fetchlab(["import", "--db", unfinished, file]).status == 0)
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return }
         let killed = try run(
             "/usr/bin/python3",

@@ -14,8 +14,8 @@ import _FetchLabTestSupport
         var text = "timestamp,user,app\n"
         for i in 0..<40_000 { text += "\(1_709_294_400 + i * 30),u\(i % 50),com.app\(i % 17)\n" }
         let file = try dir.write("big.csv", text)
-        #expect(try run(fetchlabBinary(), ["import", "--db", db, file]).status == 0)
-        #expect(try run(fetchlabBinary(), ["compare", "--db", db, "--policies", "never"]).status == 0)
+        #expect(try dir.fetchlab(["import", "--db", db, file]).status == 0)
+        #expect(try dir.fetchlab(["compare", "--db", db, "--policies", "never"]).status == 0)
         let (pageSize, roots) = try {
             let queue = try DatabaseQueue(path: db)
             defer { try? queue.close() }
@@ -51,7 +51,7 @@ import _FetchLabTestSupport
             ["inspect"], ["describe"], ["compare", "--policies", "never"], ["tune", "--family", "fixed"],
             ["predict"], ["report", "--output", dir.path("r.html")], ["runs"],
         ] {
-            let r = try run(fetchlabBinary(), command + ["--db", db], cwd: dir.url.path)
+            let r = try dir.fetchlab(command + ["--db", db])
             #expect(r.status == 1, "\(command): \(r.status) \(r.err)")
             #expect(r.err.split(separator: "\n").count == 1, "\(command): \(r.err)")
             #expect(r.err.contains("the database is damaged") && r.err.contains("sqlite3"), "\(command): \(r.err)")

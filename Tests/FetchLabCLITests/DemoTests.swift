@@ -6,14 +6,10 @@ import _FetchLabTestSupport
 @Suite struct DemoTests {
     let dir = TemporaryDirectory()
 
-    func fetchlab(_ arguments: [String], cwd: String) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, cwd: cwd)
-    }
-
     @Test func importsTheSampleAndPrintsTheRankedComparison() throws {
         let root = packageRoot().path
         let db = dir.path("demo.sqlite")
-        let text = try fetchlab(["demo", "--db", db], cwd: root)
+        let text = try dir.fetchlab(["demo", "--db", db], cwd: root)
         #expect(text.status == 0, "\(text.err)")
         #expect(text.out.hasPrefix("imported 174,828 rows of Datasets/sample into \(db)\n"))
         #expect(text.out.contains("25 users, 269 pairs (apps with ≥ 20 launches), 35,097 scored launches"))
@@ -21,8 +17,8 @@ import _FetchLabTestSupport
         #expect(text.out.contains("The database stays at \(db)"))
 
         // The database it leaves is an ordinary one: compare on it says the same.
-        let demo = try fetchlab(["demo", "--db", dir.path("again.sqlite"), "--format", "json"], cwd: root)
-        let compare = try fetchlab(["compare", "--db", db, "--format", "json"], cwd: root)
+        let demo = try dir.fetchlab(["demo", "--db", dir.path("again.sqlite"), "--format", "json"], cwd: root)
+        let compare = try dir.fetchlab(["compare", "--db", db, "--format", "json"], cwd: root)
         #expect(demo.status == 0 && compare.status == 0)
         // Each stored its run: the demo's is run 1 of its database, the comparison run 2 of this one.
         #expect(demo.out.contains("\n  \"run_id\" : 1,\n") && compare.out.contains("\n  \"run_id\" : 2,\n"))
@@ -30,7 +26,7 @@ import _FetchLabTestSupport
             demo.out.replacingOccurrences(of: "\"run_id\" : 1,", with: "")
                 == compare.out.replacingOccurrences(of: "\"run_id\" : 2,", with: ""))
         #expect(demo.err == "run 1 stored in \(dir.path("again.sqlite"))\n")
-        let runs = try fetchlab(["runs", "--db", db], cwd: root).out.split(separator: "\n")
+        let runs = try dir.fetchlab(["runs", "--db", db], cwd: root).out.split(separator: "\n")
         #expect(runs.count == 3, "\(runs)")
         #expect(runs.dropFirst().map { $0.split(separator: " ")[0] } == ["1", "2"])
         #expect(runs.last?.contains(" compare ") == true && runs.dropFirst().first?.contains(" demo ") == true)
@@ -41,7 +37,7 @@ import _FetchLabTestSupport
     }
 
     @Test func withoutTheSampleItSaysWhereToRunIt() throws {
-        let r = try fetchlab(["demo", "--db", dir.path("x.sqlite")], cwd: dir.url.path)
+        let r = try dir.fetchlab(["demo", "--db", dir.path("x.sqlite")], cwd: dir.url.path)
         #expect(r.status == 1)
         #expect(
             r.err.hasPrefix(

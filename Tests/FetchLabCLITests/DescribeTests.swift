@@ -7,17 +7,6 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("usage.sqlite") }
 
-    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
-    }
-
-    /// Two users, 12 days, three apps (see `syntheticLaunchesCSV`), imported.
-    func imported() throws {
-        let file = try dir.write("usage.csv", syntheticLaunchesCSV())
-        let result = try fetchlab(["import", "--db", db, file])
-        #expect(result.status == 0, "\(result.err)")
-    }
-
     static func number(_ json: [String: Any], _ path: String) -> Double? {
         var node: Any? = json
         for key in path.split(separator: ".") { node = (node as? [String: Any])?[String(key)] }
@@ -25,8 +14,8 @@ import _FetchLabTestSupport
     }
 
     @Test func textJSONAndUnknownUser() throws {
-        try imported()
-        let text = try fetchlab(["describe", "--db", db])
+        try dir.importUsage(into: db)
+        let text = try dir.fetchlab(["describe", "--db", db])
         #expect(text.status == 0, "\(text.err)")
         for heading in [
             "Population", "Launch classes", "Same-app gap", "Sessions", "Launch rates", "Regularity",
@@ -36,9 +25,9 @@ import _FetchLabTestSupport
         }
         #expect(text.out.contains("  users ") && text.out.contains("%") && text.out.contains(" min"))
 
-        let json = try fetchlab(["describe", "--db", db, "--format", "json", "--per-user"])
+        let json = try dir.fetchlab(["describe", "--db", db, "--format", "json", "--per-user"])
         #expect(json.status == 0, "\(json.err)")
-        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let report = try json.json()
         let population = try #require(report["population"] as? [String: Any])
         #expect(
             population.keys.sorted() == [
@@ -57,13 +46,13 @@ import _FetchLabTestSupport
         #expect(launches.reduce(0, +) == Self.number(population, "launches"))
 
         // One user only; the same user twice counts once.
-        let one = try fetchlab(["describe", "--db", db, "--user", "u1", "--user", "u1", "--format", "json"])
+        let one = try dir.fetchlab(["describe", "--db", db, "--user", "u1", "--user", "u1", "--format", "json"])
         #expect(one.status == 0, "\(one.err)")
-        let only = try #require(try JSONSerialization.jsonObject(with: one.stdout) as? [String: Any])
+        let only = try one.json()
         #expect(Self.number(only, "population.users") == 1)
         #expect(Self.number(only, "population.launches") == launches.last)
 
-        let unknown = try fetchlab(["describe", "--db", db, "--user", "u0", "--user", "nobody"])
+        let unknown = try dir.fetchlab(["describe", "--db", db, "--user", "u0", "--user", "nobody"])
         #expect(unknown.status == 1)
         #expect(unknown.out.isEmpty)
         #expect(unknown.err.split(separator: "\n").count == 1)
@@ -73,9 +62,9 @@ import _FetchLabTestSupport
     /// A database with a close but no launch.
     @Test func noLaunchesIsAOneLineError() throws {
         let closeOnly = "timestamp,user,app,event\n1709280000,u0,com.app0,close\n"
-        let empty = try fetchlab(["import", "--db", db, try dir.write("close.csv", closeOnly)])
+        let empty = try dir.fetchlab(["import", "--db", db, try dir.write("close.csv", closeOnly)])
         #expect(empty.status == 0, "\(empty.err)")
-        let result = try fetchlab(["describe", "--db", db])
+        let result = try dir.fetchlab(["describe", "--db", db])
         #expect(result.status == 1)
         #expect(result.err.split(separator: "\n").count == 1)
         #expect(result.err.contains("no launches"))
@@ -94,16 +83,16 @@ import _FetchLabTestSupport
     /// defaults were not tuned on), imported as a user would.
     func generatedPopulation() throws -> [String: Any] {
         let out = dir.path("generated")
-        let generated = try fetchlab([
+        let generated = try dir.fetchlab([
             "generate", "--users", "80", "--days", "28", "--seed", "2024", "--start", "2024-09-02", "--output", out,
         ])
         #expect(generated.status == 0, "\(generated.err)")
         let generatedDB = dir.path("generated.sqlite")
-        let imported = try fetchlab(["import", "--db", generatedDB, out + "/usage.csv.gz"])
+        let imported = try dir.fetchlab(["import", "--db", generatedDB, out + "/usage.csv.gz"])
         #expect(imported.status == 0, "\(imported.err)")
-        let result = try fetchlab(["describe", "--db", generatedDB, "--format", "json"])
+        let result = try dir.fetchlab(["describe", "--db", generatedDB, "--format", "json"])
         #expect(result.status == 0, "\(result.err)")
-        return try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        return try result.json()
     }
 
     /// Every statistic of the table within ±25 % (relative) of `reference`.
@@ -124,9 +113,9 @@ import _FetchLabTestSupport
     @Test(.enabled(if: sharedDatasets() != nil, "../shared/datasets is not here"))
     func aGeneratedPopulationUsesItsPhoneLikeTheDevLogs() throws {
         try importDevLogs()
-        let result = try fetchlab(["describe", "--db", db, "--format", "json"])
+        let result = try dir.fetchlab(["describe", "--db", db, "--format", "json"])
         #expect(result.status == 0, "\(result.err)")
-        let real = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let real = try result.json()
         let measured = try Self.devTable.map { (path, _) in (path, try #require(Self.number(real, path), "\(path)")) }
         try expectClose(try generatedPopulation(), to: measured)
     }
@@ -138,7 +127,7 @@ import _FetchLabTestSupport
             .filter { $0.hasPrefix("foreground") && $0.hasSuffix(".csv.gz") }.sorted()
             .map { data.appendingPathComponent($0).path }
         #expect(logs.count == 4)
-        let imported = try fetchlab(
+        let imported = try dir.fetchlab(
             [
                 "import", "--db", db, "--timezone", "Europe/Ljubljana", "--exclude", "*launcher*", "--exclude",
                 "com.example.nextapp", "--exclude", "com.android.systemui", "--exclude", "android",
@@ -150,9 +139,9 @@ import _FetchLabTestSupport
     @Test(.enabled(if: sharedDatasets() != nil, "../shared/datasets is not here"))
     func devLogs() throws {
         try importDevLogs()
-        let result = try fetchlab(["describe", "--db", db, "--format", "json"])
+        let result = try dir.fetchlab(["describe", "--db", db, "--format", "json"])
         #expect(result.status == 0, "\(result.err)")
-        let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let json = try result.json()
         for (path, value) in Self.devTable {
             let got = try #require(Self.number(json, path), "\(path)")
             #expect(abs(got - value) <= 0.01 * value, "\(path): \(got), expected \(value)")

@@ -8,10 +8,6 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("e2e.sqlite") }
 
-    func fetchlab(_ arguments: [String], input: Data? = nil) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, input: input, cwd: dir.url.path)
-    }
-
     func usageText(users: Int, events: Int, seed: Int = 1, userPrefix: String = "user") -> String {
         var text = "timestamp,user,app,event\n"
         var x = UInt64(seed)
@@ -28,18 +24,18 @@ import _FetchLabTestSupport
         let file = try dir.write(
             "export.csv",
             "Date,Time,Person,App,Seconds\n13/04/2024,9:05 PM,ann,com.mail,90\n14/04/2024,7:30 AM,ann,com.news,12\n")
-        let bare = try fetchlab(["import", "--db", db, file])
+        let bare = try dir.fetchlab(["import", "--db", db, file])
         #expect(bare.status == 1)
         #expect(bare.err.contains("--map Date=date --map Time=time"), "\(bare.err)")
         #expect(bare.err.split(separator: "\n").count == 1, "\(bare.err)")
         let maps = ["--map", "Date=date", "--map", "Time=time", "--map", "Person=user", "--map", "Seconds=duration"]
-        let noLayout = try fetchlab(["import", "--db", db] + maps + [file])
+        let noLayout = try dir.fetchlab(["import", "--db", db] + maps + [file])
         #expect(noLayout.status == 1)
         #expect(noLayout.err.contains("--date-format \"%d/%m/%Y %I:%M %p\""), "\(noLayout.err)")
-        let badLayout = try fetchlab(["import", "--db", db, "--date-format", "%d/%m/%Y %Q"] + maps + [file])
+        let badLayout = try dir.fetchlab(["import", "--db", db, "--date-format", "%d/%m/%Y %Q"] + maps + [file])
         #expect(badLayout.status == 64)
         #expect(badLayout.err.contains("unknown directive %Q"), "\(badLayout.err)")
-        let good = try fetchlab(
+        let good = try dir.fetchlab(
             ["import", "--db", db, "--date-format", "%d/%m/%Y %I:%M %p", "--timezone", "Europe/Berlin"] + maps + [file])
         #expect(good.status == 0, "\(good.err)")
         #expect(good.out.contains("2 rows → 4 new events, 0 duplicate, 0 rejected, 0 excluded"), "\(good.out)")
@@ -57,24 +53,24 @@ import _FetchLabTestSupport
 
     @Test func importThenInspect() throws {
         let file = try dir.writeGzip("usage.csv.gz", usageText(users: 3, events: 500))
-        let imported = try fetchlab(["import", "--db", db, file])
+        let imported = try dir.fetchlab(["import", "--db", db, file])
         #expect(imported.status == 0, "\(imported.err)")
         #expect(imported.out.contains("usage.csv.gz (usage/csv, gzip"))
         #expect(imported.out.contains("500 rows → 500 new events, 0 duplicate, 0 rejected, 0 excluded"))
         #expect(imported.err.isEmpty)  // no progress bar when stderr is not a terminal
         // Several files: a total, in the singular when it is one; the good file still imports.
         let other = try dir.writeGzip("more.csv.gz", usageText(users: 3, events: 20, seed: 9))
-        let mixed = try fetchlab(["import", "--db", db, "missing.csv", other])
+        let mixed = try dir.fetchlab(["import", "--db", db, "missing.csv", other])
         #expect(mixed.status == 1)
         #expect(mixed.out.contains("total: 1 file imported, 1 failed"), "\(mixed.out)")
 
-        let inspect = try fetchlab(["inspect", "--db", db])
+        let inspect = try dir.fetchlab(["inspect", "--db", db])
         #expect(inspect.status == 0)
         let lines = inspect.out.split(separator: "\n")
         #expect(lines.first?.hasPrefix("user") == true)
         #expect(lines.filter { $0.hasPrefix("user0") }.count == 9)
 
-        let json = try fetchlab(["inspect", "--db", db, "--user", "user1", "--format", "json"])
+        let json = try dir.fetchlab(["inspect", "--db", db, "--user", "user1", "--format", "json"])
         let decoded = try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any]
         let rows = try #require(decoded?["launches"] as? [[String: Any]])
         #expect((decoded?["context"] as? [Any])?.isEmpty == true)
@@ -89,14 +85,14 @@ import _FetchLabTestSupport
 
     @Test func jsonSummaryAndReimportIsANoOp() throws {
         let file = try dir.write("usage.csv", usageText(users: 2, events: 50))
-        let first = try fetchlab(["import", "--db", db, "--format", "json", file])
+        let first = try dir.fetchlab(["import", "--db", db, "--format", "json", file])
         #expect(first.status == 0)
-        let object = try #require(try JSONSerialization.jsonObject(with: first.stdout) as? [String: Any])
+        let object = try first.json()
         let files = try #require(object["files"] as? [[String: Any]])
         #expect(files.first?["status"] as? String == "imported")
         #expect((files.first?["counts"] as? [String: Any])?["rows"] as? Int == 50)
 
-        let again = try fetchlab(["import", "--db", db, file])
+        let again = try dir.fetchlab(["import", "--db", db, file])
         #expect(again.status == 0)
         #expect(again.out.contains("unchanged — the same content was imported before"))
     }
@@ -104,10 +100,10 @@ import _FetchLabTestSupport
     @Test func standardInputIsRecognisedAfterReading() throws {
         let text = usageText(users: 2, events: 40)
         let gz = try gzip(Data(text.utf8))
-        let first = try fetchlab(["import", "--db", db, "-"], input: gz)
+        let first = try dir.fetchlab(["import", "--db", db, "-"], input: gz)
         #expect(first.status == 0, "\(first.err)")
         #expect(first.out.contains("40 new events"))
-        let second = try fetchlab(["import", "--db", db, "-"], input: gz)
+        let second = try dir.fetchlab(["import", "--db", db, "-"], input: gz)
         #expect(second.out.contains("unchanged"))
     }
 
@@ -119,11 +115,11 @@ import _FetchLabTestSupport
         // Files that are not logs (ground truth, notes) are skipped when a directory is expanded.
         try Data("{\"users\": []}".utf8).write(to: sub.appendingPathComponent("habits.json"))
         try Data("notes".utf8).write(to: sub.appendingPathComponent("README.md"))
-        let result = try fetchlab(["import", "--db", db, sub.path])
+        let result = try dir.fetchlab(["import", "--db", db, sub.path])
         #expect(result.status == 0)
         #expect(result.out.contains("total: 2 files imported, 0 failed"))
         #expect(!result.out.contains("habits.json") && !result.err.contains("habits.json"))
-        let globbed = try fetchlab(["import", "--db", dir.path("g.sqlite"), sub.path + "/*.gz"])
+        let globbed = try dir.fetchlab(["import", "--db", dir.path("g.sqlite"), sub.path + "/*.gz"])
         #expect(globbed.status == 0)
         #expect(globbed.out.contains("b.csv.gz"))
         #expect(!globbed.out.contains("a.csv "))
@@ -131,18 +127,18 @@ import _FetchLabTestSupport
 
     @Test func unknownTimeZonesAndDirectoriesAreRefused() throws {
         let file = try dir.write("local.csv", "timestamp,user,app\n2024-03-01 12:00:00,u,a\n")
-        let zone = try fetchlab(["import", "--db", db, "--timezone", "Mars/Olympus_Mons", file])
+        let zone = try dir.fetchlab(["import", "--db", db, "--timezone", "Mars/Olympus_Mons", file])
         #expect(zone.status == 64)
         #expect(
             zone.err.contains("'Mars/Olympus_Mons' is invalid for '--timezone <timezone>'; expected: IANA time zone"))
         #expect(!FileManager.default.fileExists(atPath: db))
-        let asDB = try fetchlab(["import", "--db", dir.url.path, file])
+        let asDB = try dir.fetchlab(["import", "--db", dir.url.path, file])
         #expect(asDB.status != 0)
         #expect(asDB.err.contains("is a directory"))
     }
 
     @Test func badInputsGiveOneLineErrorsAndNonZeroExit() throws {
-        let missing = try fetchlab(["import", "--db", db, "nope.csv.gz"])
+        let missing = try dir.fetchlab(["import", "--db", db, "nope.csv.gz"])
         #expect(missing.status == 1)
         #expect(missing.err.hasPrefix("fetchlab: error: nope.csv.gz: "))
         #expect(missing.err.split(separator: "\n").count == 1)
@@ -150,22 +146,22 @@ import _FetchLabTestSupport
         var gz = try gzip(Data(usageText(users: 2, events: 2000).utf8))
         gz[gz.count - 6] ^= 0xFF  // corrupt the CRC in the trailer
         let corrupt = try dir.write("corrupt.csv.gz", gz)
-        let crc = try fetchlab(["import", "--db", db, corrupt])
+        let crc = try dir.fetchlab(["import", "--db", db, corrupt])
         #expect(crc.status == 1)
         #expect(crc.err.contains("corrupt.csv.gz: byte "))
         #expect(!crc.err.contains("Fatal error"))
 
         let strictFile = try dir.write("strict.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,u,a\nbad,u,a\n")
-        let strict = try fetchlab(["import", "--db", db, "--strict", strictFile])
+        let strict = try dir.fetchlab(["import", "--db", db, "--strict", strictFile])
         #expect(strict.status == 1)
         #expect(strict.err.contains("strict.csv:3: "))
 
         let notDB = try dir.write("text.sqlite", "not a database")
-        let refused = try fetchlab(["import", "--db", notDB, strictFile])
+        let refused = try dir.fetchlab(["import", "--db", notDB, strictFile])
         #expect(refused.status == 1)  // like every failure to open the database
         #expect(refused.err.contains("refusing to touch it"))
 
-        let badZone = try fetchlab(["import", "--db", db, "--timezone", "Mars/Olympus", strictFile])
+        let badZone = try dir.fetchlab(["import", "--db", db, "--timezone", "Mars/Olympus", strictFile])
         #expect(badZone.status != 0)
         #expect(badZone.err.contains("'Mars/Olympus' is invalid for '--timezone <timezone>'; expected: IANA time zone"))
 
@@ -180,7 +176,7 @@ import _FetchLabTestSupport
         let a = try dir.writeGzip("a.csv.gz", usageText(users: 20, events: 150_000, seed: 1))
         let b = try dir.writeGzip("b.csv.gz", usageText(users: 20, events: 150_000, seed: 2, userPrefix: "other"))
         // Create the database first so both processes find the schema.
-        _ = try fetchlab([
+        _ = try dir.fetchlab([
             "import", "--db", db, try dir.write("seed.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,u,a\n"),
         ])
         nonisolated(unsafe) var results: [ProcessResult?] = [nil, nil]
@@ -188,7 +184,7 @@ import _FetchLabTestSupport
         for (i, file) in [a, b].enumerated() {
             group.enter()
             DispatchQueue.global().async {
-                results[i] = try? fetchlab(["import", "--db", db, file])
+                results[i] = try? dir.fetchlab(["import", "--db", db, file])
                 group.leave()
             }
         }
@@ -204,7 +200,7 @@ import _FetchLabTestSupport
     }
 
     @Test func helpListsTheCommands() throws {
-        let help = try fetchlab(["--help"])
+        let help = try dir.fetchlab(["--help"])
         #expect(help.status == 0)
         #expect(help.out.contains("import"))
         #expect(help.out.contains("inspect"))

@@ -7,19 +7,15 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     static let files = ["usage.csv.gz", "context.csv.gz", "content.csv.gz", "truth.json"]
 
-    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
-    }
-
     func bytes(_ directory: String) throws -> [Data] {
         try Self.files.map { try Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent($0)) }
     }
 
     @Test func theSameSeedGivesTheSameBytesAndAnotherSeedOthers() throws {
         let args = ["generate", "--users", "70", "--days", "10", "--start", "2024-10-21"]
-        let a = try fetchlab(args + ["--seed", "3", "--output", dir.path("a")])
-        let b = try fetchlab(args + ["--seed", "3", "--output", dir.path("b")])
-        let c = try fetchlab(args + ["--seed", "4", "--output", dir.path("c")])
+        let a = try dir.fetchlab(args + ["--seed", "3", "--output", dir.path("a")])
+        let b = try dir.fetchlab(args + ["--seed", "3", "--output", dir.path("b")])
+        let c = try dir.fetchlab(args + ["--seed", "4", "--output", dir.path("c")])
         #expect(a.status == 0 && b.status == 0 && c.status == 0, "\(a.err)")
         #expect(a.err.isEmpty)  // no progress bar when stderr is not a terminal
         #expect(a.out.contains("70 users × 10 days from 2024-10-21 (seed 3)"))
@@ -37,7 +33,7 @@ import _FetchLabTestSupport
         var args = command.split(separator: " ").map(String.init)
         #expect(args.prefix(2) == ["fetchlab", "generate"])
         args.removeFirst()
-        let result = try fetchlab(args + ["--output", dir.path("again")])
+        let result = try dir.fetchlab(args + ["--output", dir.path("again")])
         #expect(result.status == 0, "\(result.err)")
         #expect(try bytes(dir.path("again")) == bytes(sample.path))
         // Small enough to ship.
@@ -45,13 +41,13 @@ import _FetchLabTestSupport
     }
 
     @Test func generatedLogsImportWithZeroRejects() throws {
-        let gen = try fetchlab([
+        let gen = try dir.fetchlab([
             "generate", "--users", "30", "--days", "21", "--seed", "9", "--output", dir.path("pop"),
         ])
         #expect(gen.status == 0, "\(gen.err)")
-        let imported = try fetchlab(["import", "--db", dir.path("pop.sqlite"), "--format", "json", dir.path("pop")])
+        let imported = try dir.fetchlab(["import", "--db", dir.path("pop.sqlite"), "--format", "json", dir.path("pop")])
         #expect(imported.status == 0, "\(imported.err)")
-        let json = try #require(try JSONSerialization.jsonObject(with: imported.stdout) as? [String: Any])
+        let json = try imported.json()
         let files = try #require(json["files"] as? [[String: Any]])
         #expect(files.count == 3)  // truth.json is not a log
         for file in files {
@@ -60,24 +56,24 @@ import _FetchLabTestSupport
             #expect(counts["duplicate"] == 0)
             #expect((counts["rows"] ?? 0) > 1000)
         }
-        let summary = try fetchlab([
+        let summary = try dir.fetchlab([
             "generate", "--users", "30", "--days", "21", "--seed", "9", "--format", "json", "--output",
             dir.path("pop2"),
         ])
-        let s = try #require(try JSONSerialization.jsonObject(with: summary.stdout) as? [String: Any])
+        let s = try summary.json()
         let usage = files.first { ($0["path"] as? String)?.hasSuffix("usage.csv.gz") == true }
         #expect((usage?["counts"] as? [String: Int])?["rows"] == s["usageEvents"] as? Int)
     }
 
     @Test func configFilesOverrideDefaultsAndBadOnesAreOneLineErrors() throws {
-        let defaults = try fetchlab(["generate", "--print-config"])
+        let defaults = try dir.fetchlab(["generate", "--print-config"])
         #expect(defaults.status == 0)
         #expect(defaults.out.contains("\"lowPowerThreshold\" : 20"))
         let config = try dir.write("pop.json", #"{"timeZones": {"Asia/Kolkata": 1}, "tripShare": 0}"#)
-        let merged = try fetchlab(["generate", "--print-config", "--config", config])
+        let merged = try dir.fetchlab(["generate", "--print-config", "--config", config])
         #expect(merged.out.contains("\"Asia/Kolkata\" : 1"))
         #expect(merged.out.contains("\"lowPowerThreshold\" : 20"))  // untouched keys keep their defaults
-        let gen = try fetchlab([
+        let gen = try dir.fetchlab([
             "generate", "--users", "5", "--days", "3", "--config", config, "--output", dir.path("in"),
         ])
         #expect(gen.status == 0, "\(gen.err)")
@@ -86,7 +82,7 @@ import _FetchLabTestSupport
         #expect(usage.out == "+05:30\n")
 
         let bad = try dir.write("bad.json", #"{"timeZones": {"Mars/Olympus": 1}, "tripShare": 2}"#)
-        let refused = try fetchlab(["generate", "--users", "5", "--config", bad, "--output", dir.path("bad")])
+        let refused = try dir.fetchlab(["generate", "--users", "5", "--config", bad, "--output", dir.path("bad")])
         #expect(refused.status == 1)
         #expect(refused.err.split(separator: "\n").count == 1)
         #expect(refused.err.contains("tripShare must be in 0…1"))
@@ -94,10 +90,10 @@ import _FetchLabTestSupport
         #expect(!FileManager.default.fileExists(atPath: dir.path("bad/usage.csv.gz")))
 
         let notJSON = try dir.write("nope.json", "users: 5")
-        let broken = try fetchlab(["generate", "--config", notJSON, "--output", dir.path("x")])
+        let broken = try dir.fetchlab(["generate", "--config", notJSON, "--output", dir.path("x")])
         #expect(broken.status == 1)
         #expect(broken.err.hasPrefix("fetchlab: error: \(notJSON): not a population config"))
-        let badDate = try fetchlab(["generate", "--start", "2024-02-30", "--output", dir.path("x")])
+        let badDate = try dir.fetchlab(["generate", "--start", "2024-02-30", "--output", dir.path("x")])
         #expect(badDate.status == 64)
         #expect(badDate.err.contains("'2024-02-30' is invalid for '--start <start>'"))
         #expect(badDate.err.contains("YYYY-MM-DD"))

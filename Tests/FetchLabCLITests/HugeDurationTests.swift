@@ -33,7 +33,7 @@ import _FetchLabTestSupport
         for value in Self.values {
             let arguments =
                 place.map { $0.replacingOccurrences(of: "X", with: value) } + ["--db", dir.path("none.sqlite")]
-            let r = try run(fetchlabBinary(), arguments, cwd: dir.url.path)
+            let r = try dir.fetchlab(arguments)
             #expect(r.status == 64, "\(arguments): \(r.status) \(r.err)")
             #expect(r.err.split(separator: "\n").count == 1, "\(arguments): \(r.err)")
             #expect(r.err.hasPrefix("fetchlab: error: "), "\(arguments): \(r.err)")

@@ -8,10 +8,6 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("inspect.sqlite") }
 
-    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
-    }
-
     let context = """
         timestamp,user,battery,charging,network,low_power
         2024-03-01T12:00:00Z,dev1,80,true,wifi,
@@ -23,8 +19,8 @@ import _FetchLabTestSupport
 
     @Test func contextAloneIsShownNotNoLaunches() throws {
         let file = try dir.write("ctx.csv", context)
-        #expect(try fetchlab(["import", "--db", db, file]).status == 0)
-        let text = try fetchlab(["inspect", "--db", db])
+        #expect(try dir.fetchlab(["import", "--db", db, file]).status == 0)
+        let text = try dir.fetchlab(["inspect", "--db", db])
         #expect(text.status == 0, "\(text.err)")
         #expect(!text.err.contains("no launches"))
         let row = try #require(text.out.split(separator: "\n").first { $0.hasPrefix("dev1") })
@@ -33,8 +29,8 @@ import _FetchLabTestSupport
         #expect(row.contains("25%") && row.contains("50%"))
         #expect(row.hasSuffix("–"))  // low power: not recorded
 
-        let json = try fetchlab(["inspect", "--db", db, "--format", "json"])
-        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let json = try dir.fetchlab(["inspect", "--db", db, "--format", "json"])
+        let report = try json.json()
         #expect((report["launches"] as? [Any])?.isEmpty == true)
         let coverage = try #require((report["context"] as? [[String: Any]])?.first)
         #expect(coverage["user"] as? String == "dev1")
@@ -47,35 +43,35 @@ import _FetchLabTestSupport
     @Test func contextIsShownAlongsideLaunches() throws {
         let usage = try dir.write("u.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,dev1,com.a\n")
         let ctx = try dir.write("ctx.csv", context)
-        #expect(try fetchlab(["import", "--db", db, usage, ctx]).status == 0)
-        let text = try fetchlab(["inspect", "--db", db])
+        #expect(try dir.fetchlab(["import", "--db", db, usage, ctx]).status == 0)
+        let text = try dir.fetchlab(["inspect", "--db", db])
         #expect(text.status == 0)
         #expect(text.out.contains("launches  days  /day"))
         #expect(text.out.contains("samples  first (UTC)"))
         #expect(text.out.contains("Profile: launches per hour"))
-        let json = try fetchlab(["inspect", "--db", db, "--format", "json", "--user", "dev1"])
-        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let json = try dir.fetchlab(["inspect", "--db", db, "--format", "json", "--user", "dev1"])
+        let report = try json.json()
         #expect((report["launches"] as? [Any])?.count == 1)
         #expect((report["context"] as? [Any])?.count == 1)
         // --app asks about apps: context (per user) is left out.
-        let app = try fetchlab(["inspect", "--db", db, "--app", "com.a"])
+        let app = try dir.fetchlab(["inspect", "--db", db, "--app", "com.a"])
         #expect(!app.out.contains("samples"))
         #expect(app.out.contains("com.a"))
     }
 
     @Test func anEmptyOrMissingDatabase() throws {
-        let missing = try fetchlab(["inspect", "--db", db])
+        let missing = try dir.fetchlab(["inspect", "--db", db])
         #expect(missing.status == 1)
         #expect(missing.err.hasPrefix("fetchlab: error: \(db): no such database"))
         #expect(missing.err.split(separator: "\n").count == 1)
         let notDB = try dir.write("text.sqlite", "not a database")
-        let refused = try fetchlab(["inspect", "--db", notDB])
+        let refused = try dir.fetchlab(["inspect", "--db", notDB])
         #expect(refused.status == 1)
         #expect(refused.err.contains("refusing to touch it"))
         _ = try DatabaseQueue(path: db)  // an empty file becomes a database on import
         let file = try dir.write("u.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,u1,com.a\n")
-        #expect(try fetchlab(["import", "--db", db, file]).status == 0)
-        let none = try fetchlab(["inspect", "--db", db, "--user", "nobody"])
+        #expect(try dir.fetchlab(["import", "--db", db, file]).status == 0)
+        let none = try dir.fetchlab(["inspect", "--db", db, "--user", "nobody"])
         #expect(none.status == 0)
         #expect(none.err.contains("no launches or context samples stored for user nobody"))
     }

@@ -9,10 +9,6 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("fl.sqlite") }
 
-    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
-    }
-
     func store(bad: Bool = false) throws -> String {
         let path = dir.path("knowledgeC.db")
         var objects = [
@@ -38,13 +34,13 @@ import _FetchLabTestSupport
 
     @Test func importThenInspectShowsTheLaunches() throws {
         let file = try store()
-        let imported = try fetchlab(["import", "--db", db, "--user", "iphone", file])
+        let imported = try dir.fetchlab(["import", "--db", db, "--user", "iphone", file])
         #expect(imported.status == 0, "\(imported.err)")
         #expect(imported.out.contains("6 rows"), "\(imported.out)")
         #expect(!imported.out.contains("unaccounted"), "\(imported.out)")  // the closes are derived records
-        let inspect = try fetchlab(["inspect", "--db", db, "--format", "json"])
+        let inspect = try dir.fetchlab(["inspect", "--db", db, "--format", "json"])
         #expect(inspect.status == 0, "\(inspect.err)")
-        let report = try #require(try JSONSerialization.jsonObject(with: inspect.stdout) as? [String: Any])
+        let report = try inspect.json()
         let launches = try #require(report["launches"] as? [[String: Any]])
         #expect(launches.allSatisfy { $0["user"] as? String == "iphone" })
         #expect(launches.reduce(0) { $0 + ($1["launches"] as? Int ?? 0) } == 3)
@@ -52,22 +48,22 @@ import _FetchLabTestSupport
             try Int.fetchOne($0, sql: "SELECT count(*) FROM context_sample")
         }
         #expect(samples == 2)
-        let text = try fetchlab(["inspect", "--db", db])
+        let text = try dir.fetchlab(["inspect", "--db", db])
         #expect(text.out.contains("iphone"))
 
         // The same store again: unchanged.
-        let again = try fetchlab(["import", "--db", db, "--user", "iphone", file])
+        let again = try dir.fetchlab(["import", "--db", db, "--user", "iphone", file])
         #expect(again.status == 0)
         #expect(again.out.contains("unchanged"), "\(again.out)")
     }
 
     @Test func strictStopsAtABadRowWithOneLine() throws {
         let file = try store(bad: true)
-        let strict = try fetchlab(["import", "--db", db, "--strict", file])
+        let strict = try dir.fetchlab(["import", "--db", db, "--strict", file])
         #expect(strict.status != 0)
         #expect(strict.err.contains("\(file):7: ZSTARTDATE is NULL"), "\(strict.err)")
         #expect(strict.err.split(separator: "\n").filter { $0.contains("ZSTARTDATE") }.count == 1, "\(strict.err)")
-        let lenient = try fetchlab(["import", "--db", db, file])
+        let lenient = try dir.fetchlab(["import", "--db", db, file])
         #expect(lenient.status == 0, "\(lenient.err)")
         #expect(lenient.out.contains("1 rejected"), "\(lenient.out)")
     }
@@ -75,7 +71,7 @@ import _FetchLabTestSupport
     @Test func aSQLiteFileThatIsNotAKnowledgeStoreFailsInOneLine() throws {
         let path = dir.path("other.db")
         try SQLiteConnection(path).execute("CREATE TABLE t (x);")
-        let result = try fetchlab(["import", "--db", db, path])
+        let result = try dir.fetchlab(["import", "--db", db, path])
         #expect(result.status != 0)
         #expect(result.err.contains("a SQLite database but not a Knowledge store (no ZOBJECT table)"), "\(result.err)")
         #expect(!result.err.contains("Fatal") && !result.err.contains("Stack"))

@@ -9,25 +9,15 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("a.sqlite") }
 
-    func fetchlab(_ arguments: [String], cwd: String? = nil) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, cwd: cwd ?? dir.url.path)
-    }
-
-    func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
-
     func imported() throws {
-        let file = try dir.write("usage.csv", syntheticLaunchesCSV())
-        #expect(try fetchlab(["import", "--db", db, file]).status == 0)
-        #expect(try fetchlab(["compare", "--db", db, "--policies", "never,fixed(1h)"]).status == 0)
+        try dir.importUsage(into: db)
+        #expect(try dir.fetchlab(["compare", "--db", db, "--policies", "never,fixed(1h)"]).status == 0)
     }
 
     func expectRefused(_ arguments: [String], naming output: String, cwd: String? = nil) throws {
         let before = try bytes(db)
-        let r = try fetchlab(arguments, cwd: cwd)
-        #expect(r.status == 64, "\(arguments): \(r.err)")
-        #expect(r.err.split(separator: "\n").count == 1, "\(r.err)")
-        #expect(r.err.contains("--output \(output): is "), "\(r.err)")
-        #expect(r.err.contains("would destroy it"), "\(r.err)")
+        let r = try dir.fetchlab(arguments, cwd: cwd)
+        expectOneLineError(r, status: 64, ["--output \(output): is ", "would destroy it"], context: "\(arguments)")
         #expect(try bytes(db) == before, "\(arguments)")
     }
 
@@ -49,7 +39,7 @@ import _FetchLabTestSupport
         #expect(symlink(db, soft) == 0)
         try expectRefused(["compare", "--db", db, "--output", soft, "--format", "html"], naming: soft)
         // Any other file is written.
-        let ok = try fetchlab(["report", "--db", db, "--output", dir.path("report.html")])
+        let ok = try dir.fetchlab(["report", "--db", db, "--output", dir.path("report.html")])
         #expect(ok.status == 0, "\(ok.err)")
         #expect(FileManager.default.fileExists(atPath: dir.path("report.html")))
     }
@@ -58,12 +48,12 @@ import _FetchLabTestSupport
         let root = packageRoot().path
         let sample = "Datasets/sample/usage.csv.gz"
         let before = try bytes(root + "/" + sample)
-        let r = try fetchlab(["demo", "--db", dir.path("d.sqlite"), "--output", sample], cwd: root)
+        let r = try dir.fetchlab(["demo", "--db", dir.path("d.sqlite"), "--output", sample], cwd: root)
         #expect(r.status == 64, "\(r.err)")
         #expect(r.err.contains("is a sample file"), "\(r.err)")
         #expect(try bytes(root + "/" + sample) == before)
         // Its report goes next to the database: a database named report.html is refused.
-        let html = try fetchlab(["demo", "--db", dir.path("report.html")], cwd: root)
+        let html = try dir.fetchlab(["demo", "--db", dir.path("report.html")], cwd: root)
         #expect(html.status == 64, "\(html.err)")
         #expect(html.err.contains("report.html next to the database"), "\(html.err)")
         #expect(!FileManager.default.fileExists(atPath: dir.path("report.html")))

@@ -8,38 +8,28 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("platform.sqlite") }
 
-    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
-    }
-
     /// Two users' launches (no context samples, no force-quit, no refresh switch), and optionally
     /// one force-quit.
     func imported(forceQuit: Bool = false) throws {
         var text = syntheticLaunchesCSV()
         if forceQuit { text += "1709541000,u0,com.app0,force_quit\n" }
-        let file = try dir.write("usage.csv", text)
-        let result = try fetchlab(["import", "--db", db, file])
-        #expect(result.status == 0, "\(result.err)")
-    }
-
-    func json(_ result: ProcessResult) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        try dir.importUsage(text, into: db)
     }
 
     @Test func fixedUnderIOSIsReplayedThroughTheSystemAndItsDeclinesAreCountedByReason() throws {
         try imported()
-        let table = try fetchlab(["compare", "--db", db, "--platform", "ios", "--policies", "never,fixed(15m)"])
+        let table = try dir.fetchlab(["compare", "--db", db, "--platform", "ios", "--policies", "never,fixed(15m)"])
         #expect(table.status == 0, "\(table.err)")
         #expect(table.out.contains("platform ios: fixed(T) asks for a minimum interval"), "\(table.out)")
         let skips = try #require(table.out.split(separator: "\n").first { $0.hasPrefix("  fixed(15m): ") })
         #expect(skips.contains("system did not expect a launch "), "\(skips)")
 
-        let result = try fetchlab([
+        let result = try dir.fetchlab([
             "compare", "--db", db, "--platform", "ios", "--policies", "fixed(15m)", "--format", "json",
             "--ios-wake-budget-max", "3",
         ])
         #expect(result.status == 0, "\(result.err)")
-        let object = try json(result)
+        let object = try result.json()
         let rules = try #require((object["settings"] as? [String: Any])?["platform_rules"] as? [String: Any])
         #expect(rules["ios_wake_budget_max"] as? Int == 3 && rules["ios_interval_is_floor"] as? Bool == true)
         let metrics = try #require((object["policies"] as? [[String: Any]])?.first?["metrics"] as? [String: Any])
@@ -52,7 +42,7 @@ import _FetchLabTestSupport
     @Test(arguments: ["ios", "android"])
     func aPlatformWithNothingToActOnSaysSoInOneLine(platform: String) throws {
         try imported()
-        let table = try fetchlab(["compare", "--db", db, "--platform", platform, "--policies", "never,fixed(1h)"])
+        let table = try dir.fetchlab(["compare", "--db", db, "--platform", platform, "--policies", "never,fixed(1h)"])
         #expect(table.status == 0, "\(table.err)")
         let lines = table.err.split(separator: "\n")
         #expect(lines.count == 2, "\(table.err)")
@@ -64,27 +54,27 @@ import _FetchLabTestSupport
         #expect(lines.last == "run 1 stored in \(db)")
         #expect(!table.out.contains("no context samples, force-quits"))  // stdout carries the results only
 
-        let json = try json(try fetchlab(["compare", "--db", db, "--platform", platform, "--format", "json"]))
+        let json = try dir.fetchlab(["compare", "--db", db, "--platform", platform, "--format", "json"]).json()
         let inputs = try #require(json["platform_inputs"] as? [String: Any])
         #expect(inputs["inert"] as? Bool == true && inputs["users"] as? Int == 2 && inputs["force_quits"] as? Int == 0)
     }
 
     @Test func aForceQuitOrPlatformNoneGivesNoSuchLine() throws {
         try imported(forceQuit: true)
-        let ios = try fetchlab(["compare", "--db", db, "--platform", "ios", "--policies", "never"])
+        let ios = try dir.fetchlab(["compare", "--db", db, "--platform", "ios", "--policies", "never"])
         #expect(ios.status == 0 && ios.err == "run 1 stored in \(db)\n", "\(ios.err)")
-        let json = try json(try fetchlab(["compare", "--db", db, "--platform", "ios", "--format", "json"]))
+        let json = try dir.fetchlab(["compare", "--db", db, "--platform", "ios", "--format", "json"]).json()
         let inputs = try #require(json["platform_inputs"] as? [String: Any])
         #expect(inputs["inert"] as? Bool == false && inputs["force_quits"] as? Int == 1)
         // Under none every fetch asked for happens: nothing to say, no such field.
-        let none = try fetchlab(["compare", "--db", db, "--policies", "never", "--format", "json"])
+        let none = try dir.fetchlab(["compare", "--db", db, "--policies", "never", "--format", "json"])
         #expect(none.err == "run 3 stored in \(db)\n", "\(none.err)")
-        #expect(try self.json(none)["platform_inputs"] == nil)
+        #expect(try none.json()["platform_inputs"] == nil)
     }
 
     @Test func tuneSaysWhatThePlatformSettingsHadToActOn() throws {
         try imported()
-        let result = try fetchlab(["tune", "--db", db, "--family", "fixed", "--subject-to", "fetches<=30"])
+        let result = try dir.fetchlab(["tune", "--db", db, "--family", "fixed", "--subject-to", "fetches<=30"])
         #expect(result.status == 0, "\(result.err)")
         #expect(result.err == "tuning run 1 stored in \(db)\n", "\(result.err)")
         #expect(

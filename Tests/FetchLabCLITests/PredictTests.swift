@@ -8,29 +8,27 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("pop.sqlite") }
 
-    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
-    }
-
     func population() throws {
-        let gen = try fetchlab(["generate", "--users", "6", "--days", "21", "--seed", "5", "--output", dir.path("pop")])
+        let gen = try dir.fetchlab([
+            "generate", "--users", "6", "--days", "21", "--seed", "5", "--output", dir.path("pop"),
+        ])
         #expect(gen.status == 0, "\(gen.err)")
-        let imported = try fetchlab(["import", "--db", db, dir.path("pop")])
+        let imported = try dir.fetchlab(["import", "--db", db, dir.path("pop")])
         #expect(imported.status == 0, "\(imported.err)")
     }
 
     @Test func predictPlansFetchesForAUser() throws {
         try population()
-        let text = try fetchlab(["predict", "--db", db, "--user", "u00001", "--at", "2024-03-20 00:00"])
+        let text = try dir.fetchlab(["predict", "--db", db, "--user", "u00001", "--at", "2024-03-20 00:00"])
         #expect(text.status == 0, "\(text.err)")
         let lines = text.out.split(separator: "\n")
         #expect(lines.first?.hasPrefix("u00001 from 2024-03-20 00:00 (") == true)
         #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("com.example.") })
         #expect(lines.contains { $0.contains(" fetch ") && $0.contains("→ use expected") && $0.contains(" J") })
 
-        let json = try fetchlab(["predict", "--db", db, "--user", "u00001", "--format", "json", "--lead", "15m"])
+        let json = try dir.fetchlab(["predict", "--db", db, "--user", "u00001", "--format", "json", "--lead", "15m"])
         #expect(json.status == 0)
-        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let report = try json.json()
         #expect(report["leadMinutes"] as? Double == 15)
         let apps = try #require(report["apps"] as? [[String: Any]])
         #expect(!apps.isEmpty)
@@ -47,10 +45,10 @@ import _FetchLabTestSupport
             }
         }
         // One app only; every user at once.
-        let one = try fetchlab(["predict", "--db", db, "--user", "u00001", "--app", "com.example.nosuchapp"])
+        let one = try dir.fetchlab(["predict", "--db", db, "--user", "u00001", "--app", "com.example.nosuchapp"])
         #expect(one.status == 1)
         #expect(one.err.split(separator: "\n").count == 1)
-        let all = try fetchlab(["predict", "--db", db])
+        let all = try dir.fetchlab(["predict", "--db", db])
         #expect(all.status == 0)
         #expect(all.out.hasPrefix("6 users, "))
     }
@@ -60,25 +58,25 @@ import _FetchLabTestSupport
         var text = "timestamp,user,app\n"
         for d in 1...9 { text += "2024-03-0\(d)T12:00:00-05:00,ny,com.news\n" }
         for d in 11...25 { text += "2024-03-\(d)T12:00:00-04:00,ny,com.news\n" }
-        let imported = try fetchlab(["import", "--db", dir.path("ny.sqlite"), try dir.write("ny.csv", text)])
+        let imported = try dir.fetchlab(["import", "--db", dir.path("ny.sqlite"), try dir.write("ny.csv", text)])
         #expect(imported.status == 0, "\(imported.err)")
-        let r = try fetchlab(["predict", "--db", dir.path("ny.sqlite"), "--user", "ny", "--at", "2024-03-08 00:00"])
+        let r = try dir.fetchlab(["predict", "--db", dir.path("ny.sqlite"), "--user", "ny", "--at", "2024-03-08 00:00"])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.hasPrefix("ny from 2024-03-08 00:00 (-05:00)"), "\(r.out)")
     }
 
     @Test func badArgumentsAreOneLineErrors() throws {
         try population()
-        let unknown = try fetchlab(["predict", "--db", db, "--user", "nobody"])
+        let unknown = try dir.fetchlab(["predict", "--db", db, "--user", "nobody"])
         #expect(unknown.status == 1)
         #expect(
             unknown.err
                 == "fetchlab: error: \(db): no launches for user \"nobody\"; closest users: "
                 + "u00001, u00002, u00003, u00004, u00005\n")
-        let lead = try fetchlab(["predict", "--db", db, "--user", "u00001", "--lead", "10s"])
+        let lead = try dir.fetchlab(["predict", "--db", db, "--user", "u00001", "--lead", "10s"])
         #expect(lead.status == 64)
         #expect(lead.err.contains("must cover the fetch duration"))
-        let noDB = try fetchlab(["evaluate-predictors", "--db", dir.path("missing.sqlite")])
+        let noDB = try dir.fetchlab(["evaluate-predictors", "--db", dir.path("missing.sqlite")])
         #expect(noDB.status == 1)
         #expect(noDB.err.contains("no such database"))
     }
@@ -90,20 +88,20 @@ import _FetchLabTestSupport
         for d in 11...25 { text += "2024-03-\(d)T12:00:00-04:00,ny,com.news\n" }
         text += "2024-03-20T09:00:00-04:00,nj,com.mail\n"
         let path = dir.path("ny.sqlite")
-        let imported = try fetchlab(["import", "--db", path, try dir.write("ny.csv", text)])
+        let imported = try dir.fetchlab(["import", "--db", path, try dir.write("ny.csv", text)])
         #expect(imported.status == 0, "\(imported.err)")
         return path
     }
 
     @Test func aOneDigitHourIsALocalTime() throws {
-        let r = try fetchlab(["predict", "--db", try newYork(), "--user", "ny", "--at", "2024-03-08 8:00"])
+        let r = try dir.fetchlab(["predict", "--db", try newYork(), "--user", "ny", "--at", "2024-03-08 8:00"])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.hasPrefix("ny from 2024-03-08 08:00 (-05:00)"), "\(r.out)")
         #expect(r.err.isEmpty)
     }
 
     @Test func anOriginLongAfterTheLogWarnsThatTheHistoryIsStale() throws {
-        let r = try fetchlab(["predict", "--db", try newYork(), "--user", "ny", "--at", "2024-05-01 08:00"])
+        let r = try dir.fetchlab(["predict", "--db", try newYork(), "--user", "ny", "--at", "2024-05-01 08:00"])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.hasPrefix("ny from 2024-05-01 08:00 (-04:00)"))
         #expect(
@@ -114,13 +112,13 @@ import _FetchLabTestSupport
 
     @Test func anUnknownUserInASmallDatabaseListsTheUsers() throws {
         let db = try newYork()
-        let r = try fetchlab(["predict", "--db", db, "--user", "nyc"])
+        let r = try dir.fetchlab(["predict", "--db", db, "--user", "nyc"])
         #expect(r.status == 1)
         #expect(r.err == "fetchlab: error: \(db): no launches for user \"nyc\"; users with launches: nj, ny\n")
     }
 
     @Test func aMissingDatabaseExitsOne() throws {
-        let r = try fetchlab(["predict", "--db", dir.path("missing.sqlite"), "--user", "ny"])
+        let r = try dir.fetchlab(["predict", "--db", dir.path("missing.sqlite"), "--user", "ny"])
         #expect(r.status == 1)
         #expect(r.err.split(separator: "\n").count == 1)
         #expect(r.err.contains("no such database"))
@@ -130,23 +128,23 @@ import _FetchLabTestSupport
         var text = "timestamp,user,app\n"
         for d in 1...3 { text += "2024-03-0\(d)T08:00:00+01:00,u,com.mail\n2024-03-0\(d)T12:00:00+01:00,u,com.news\n" }
         let db = dir.path("short.sqlite")
-        let imported = try fetchlab(["import", "--db", db, try dir.write("short.csv", text)])
+        let imported = try dir.fetchlab(["import", "--db", db, try dir.write("short.csv", text)])
         #expect(imported.status == 0, "\(imported.err)")
-        let r = try fetchlab(["evaluate-predictors", "--db", db])
+        let r = try dir.fetchlab(["evaluate-predictors", "--db", db])
         #expect(r.status == 1)
         #expect(r.out.isEmpty)
         #expect(
             r.err
                 == "fetchlab: error: \(db): no origins or launches were scored: the warm-up of 7 days is longer than "
                 + "the data's span of 3 days; a shorter --warm-up (at most 1) would help\n")
-        let shorter = try fetchlab(["evaluate-predictors", "--db", db, "--warm-up", "1"])
+        let shorter = try dir.fetchlab(["evaluate-predictors", "--db", db, "--warm-up", "1"])
         #expect(shorter.status == 0, "\(shorter.err)")
         #expect(shorter.out.hasPrefix("1 user, 6 launches; scores on 1 held-out user-day "))
     }
 
     @Test func evaluatePredictorsPrintsTheTableAndJSON() throws {
         try population()
-        let text = try fetchlab([
+        let text = try dir.fetchlab([
             "evaluate-predictors", "--db", db, "--every", "6", "--truth", dir.path("pop/truth.json"),
         ])
         #expect(text.status == 0, "\(text.err)")
@@ -158,8 +156,8 @@ import _FetchLabTestSupport
         }
         #expect(text.out.contains("truth: found"))
         #expect(text.out.contains("reliability of the blend"))
-        let json = try fetchlab(["evaluate-predictors", "--db", db, "--every", "6", "--format", "json"])
-        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let json = try dir.fetchlab(["evaluate-predictors", "--db", db, "--every", "6", "--format", "json"])
+        let report = try json.json()
         #expect(report["users"] as? Int == 6)
         #expect((report["scores"] as? [Any])?.count == 9)
     }
@@ -167,13 +165,13 @@ import _FetchLabTestSupport
     /// The planned fetches' calibrated p against what happened on held-out time, in text and JSON.
     @Test func evaluatePredictorsShowsThePlannedFetchesReliability() throws {
         try population()
-        let text = try fetchlab(["evaluate-predictors", "--db", db, "--every", "24"])
+        let text = try dir.fetchlab(["evaluate-predictors", "--db", db, "--every", "24"])
         #expect(text.status == 0, "\(text.err)")
         #expect(text.out.contains("planned fetches' p = P(launch within 30 min after the fetch)"))
         #expect(text.out.contains("calibrated p of the blend's fetches:"))
-        let json = try fetchlab(["evaluate-predictors", "--db", db, "--every", "24", "--format", "json"])
+        let json = try dir.fetchlab(["evaluate-predictors", "--db", db, "--every", "24", "--format", "json"])
         #expect(json.status == 0, "\(json.err)")
-        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let report = try json.json()
         let blend = try #require((report["scores"] as? [[String: Any]])?.first)
         let planned = try #require(blend["plannedFetches"] as? [String: Any])
         #expect((planned["fit_samples"] as? Int ?? 0) > 0)
@@ -194,9 +192,9 @@ import _FetchLabTestSupport
     /// `predict` states each fetch's calibrated p next to the planner's raw score.
     @Test func predictStatesCalibratedProbabilities() throws {
         try population()
-        let json = try fetchlab(["predict", "--db", db, "--user", "u00001", "--format", "json"])
+        let json = try dir.fetchlab(["predict", "--db", db, "--user", "u00001", "--format", "json"])
         #expect(json.status == 0, "\(json.err)")
-        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let report = try json.json()
         let fetches = (report["apps"] as? [[String: Any]] ?? []).flatMap { $0["fetches"] as? [[String: Any]] ?? [] }
         #expect(!fetches.isEmpty)
         let pairs = fetches.compactMap { f in

@@ -10,20 +10,12 @@ import _FetchLabTestSupport
     var db: String { dir.path("runs.sqlite") }
     static let policies = ["--policies", "fixed(15m),fixed(1h),oracle"]
 
-    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
-    }
-
     /// Two users, 12 days, three apps (see `syntheticLaunchesCSV`), imported.
-    func imported() throws {
-        let text = syntheticLaunchesCSV(seed: 5)
-        let result = try fetchlab(["import", "--db", db, try dir.write("usage.csv", text)])
-        #expect(result.status == 0, "\(result.err)")
-    }
+    func imported() throws { try dir.importUsage(syntheticLaunchesCSV(seed: 5), into: db) }
 
     @Test func csvParsesBackWithARowPerPolicy() throws {
         try imported()
-        let r = try fetchlab(["compare", "--db", db, "--format", "csv"] + Self.policies)
+        let r = try dir.fetchlab(["compare", "--db", db, "--format", "csv"] + Self.policies)
         #expect(r.status == 0, "\(r.err)")
         let rows = r.out.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         #expect(rows.count == 4)
@@ -36,7 +28,7 @@ import _FetchLabTestSupport
 
     @Test func markdownHasAHeaderRow() throws {
         try imported()
-        let r = try fetchlab(["compare", "--db", db, "--format", "markdown"] + Self.policies)
+        let r = try dir.fetchlab(["compare", "--db", db, "--format", "markdown"] + Self.policies)
         #expect(r.status == 0, "\(r.err)")
         let lines = r.out.split(separator: "\n")
         #expect(
@@ -52,10 +44,10 @@ import _FetchLabTestSupport
         try imported()
         let file = dir.path("table.txt")
         try dir.write("table.txt", "an older file, replaced whole\n")
-        let written = try fetchlab(["compare", "--db", db, "--output", file] + Self.policies)
+        let written = try dir.fetchlab(["compare", "--db", db, "--output", file] + Self.policies)
         #expect(written.status == 0, "\(written.err)")
         #expect(written.out.isEmpty)
-        let printed = try fetchlab(["compare", "--db", db] + Self.policies)
+        let printed = try dir.fetchlab(["compare", "--db", db] + Self.policies)
         #expect(try String(contentsOfFile: file, encoding: .utf8) == printed.out)
         // No temporary file left next to it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasSuffix(".tmp") } == [])
@@ -71,7 +63,7 @@ import _FetchLabTestSupport
         chmod(target, 0o640)
         let link = dir.path("link.csv")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "target.csv")
-        let r = try fetchlab(
+        let r = try dir.fetchlab(
             ["compare", "--db", db, "--format", "csv", "--no-store", "--output", "link.csv"] + Self.policies)
         #expect(r.status == 0, "\(r.err)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "target.csv")
@@ -83,7 +75,7 @@ import _FetchLabTestSupport
             guard getuid() == 0 else { return }
             let device = dir.path("null-device")
             #expect(mknod(device, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0)
-            let written = try fetchlab(
+            let written = try dir.fetchlab(
                 ["compare", "--db", db, "--format", "json", "--no-store", "--output", device] + Self.policies)
             #expect(written.status == 0, "\(written.err)")
             var info = stat()
@@ -98,25 +90,25 @@ import _FetchLabTestSupport
             (dir.url.path, "is a directory"),
         ] {
             let before = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted()
-            let r = try fetchlab(["compare", "--db", db, "--format", "csv", "--output", output])
+            let r = try dir.fetchlab(["compare", "--db", db, "--format", "csv", "--output", output])
             #expect(r.status == 64)
             #expect(r.err == "fetchlab: error: --output \(output): \(reason)\n")
             #expect(r.out.isEmpty)
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == before)
         }
         // Refused before the run: nothing was stored.
-        #expect(try fetchlab(["runs", "--db", db]).out.hasPrefix("no runs stored in"))
+        #expect(try dir.fetchlab(["runs", "--db", db]).out.hasPrefix("no runs stored in"))
     }
 
     @Test func everyRunIsStoredAndShownAgain() throws {
         try imported()
-        let json = try fetchlab(["compare", "--db", db, "--format", "json"] + Self.policies)
+        let json = try dir.fetchlab(["compare", "--db", db, "--format", "json"] + Self.policies)
         #expect(json.status == 0, "\(json.err)")
         #expect(json.err == "run 1 stored in \(db)\n")
-        let table = try fetchlab(["compare", "--db", db, "--launch-refreshes", "off"])
+        let table = try dir.fetchlab(["compare", "--db", db, "--launch-refreshes", "off"])
         #expect(table.err == "run 2 stored in \(db)\n")
 
-        let list = try fetchlab(["runs", "--db", db])
+        let list = try dir.fetchlab(["runs", "--db", db])
         #expect(list.status == 0, "\(list.err)")
         let lines = list.out.split(separator: "\n")
         #expect(lines.count == 3)
@@ -124,19 +116,19 @@ import _FetchLabTestSupport
         let first = lines[1].split(separator: " ")
         #expect(first.first == "1" && first[3] == "compare" && first[4] == "3" && first[5] == "2")
 
-        let listed = try fetchlab(["runs", "--db", db, "--format", "json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: listed.stdout) as? [String: Any])
+        let listed = try dir.fetchlab(["runs", "--db", db, "--format", "json"])
+        let object = try listed.json()
         let runs = try #require(object["runs"] as? [[String: Any]])
         #expect(runs.map { $0["id"] as? Int } == [1, 2])
         #expect(runs.map { $0["policies"] as? Int } == [3, PolicyRegistry.standard(contentUpdates: false).count])
 
         // `runs show` prints what compare printed, in every format.
-        let shown = try fetchlab(["runs", "show", "1", "--db", db, "--format", "json"])
+        let shown = try dir.fetchlab(["runs", "show", "1", "--db", db, "--format", "json"])
         #expect(shown.status == 0, "\(shown.err)")
         #expect(shown.out == json.out)
-        let shownTable = try fetchlab(["runs", "show", "2", "--db", db])
+        let shownTable = try dir.fetchlab(["runs", "show", "2", "--db", db])
         #expect(shownTable.out == table.out)
-        let csv = try fetchlab(["runs", "show", "1", "--db", db, "--format", "csv", "--output", dir.path("1.csv")])
+        let csv = try dir.fetchlab(["runs", "show", "1", "--db", db, "--format", "csv", "--output", dir.path("1.csv")])
         #expect(csv.status == 0 && csv.out.isEmpty)
         #expect(try String(contentsOfFile: dir.path("1.csv"), encoding: .utf8).split(separator: "\n").count == 4)
 
@@ -149,16 +141,17 @@ import _FetchLabTestSupport
     }
 
     @Test func unknownRunsAndDatabasesAreOneLine() throws {
-        let missing = try fetchlab(["runs", "--db", dir.path("none.sqlite")])
+        let missing = try dir.fetchlab(["runs", "--db", dir.path("none.sqlite")])
         #expect(missing.status == 1)
         #expect(missing.err.hasPrefix("fetchlab: error: \(dir.path("none.sqlite")): no such database"))
         #expect(missing.err.split(separator: "\n").count == 1)
         try imported()
-        #expect(try fetchlab(["runs", "--db", db]).out == "no runs stored in \(db) (fetchlab compare stores one)\n")
-        let unknown = try fetchlab(["runs", "show", "7", "--db", db])
+        #expect(
+            try dir.fetchlab(["runs", "--db", db]).out == "no runs stored in \(db) (fetchlab compare stores one)\n")
+        let unknown = try dir.fetchlab(["runs", "show", "7", "--db", db])
         #expect(unknown.status == 1)
         #expect(unknown.err == "fetchlab: error: \(db): no run 7 (fetchlab runs lists the stored runs)\n")
-        let bad = try fetchlab(["runs", "show", "seven", "--db", db])
+        let bad = try dir.fetchlab(["runs", "show", "seven", "--db", db])
         #expect(bad.status == 64)
         #expect(bad.err.split(separator: "\n").count == 1)
     }
@@ -168,17 +161,13 @@ import _FetchLabTestSupport
 @Suite struct RunsMigrationTests {
     let dir = TemporaryDirectory()
 
-    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
-    }
-
     /// A database imported by this build, taken back to schema v3 (the run and tuning tables, their
     /// views and the migrations' records gone), is migrated again by the next command; inspect reads it as before.
     @Test func aV3DatabaseIsMigratedAndInspectIsUnchanged() throws {
         let db = dir.path("v3.sqlite")
-        let imported = try fetchlab(["import", "--db", db, try dir.write("u.csv", syntheticLaunchesCSV())])
+        let imported = try dir.fetchlab(["import", "--db", db, try dir.write("u.csv", syntheticLaunchesCSV())])
         #expect(imported.status == 0, "\(imported.err)")
-        let inspected = try fetchlab(["inspect", "--db", db])
+        let inspected = try dir.fetchlab(["inspect", "--db", db])
         do {
             let queue = try DatabaseQueue(path: db)
             try queue.writeWithoutTransaction { db in
@@ -193,9 +182,9 @@ import _FetchLabTestSupport
             }
             try queue.close()
         }
-        let again = try fetchlab(["inspect", "--db", db])
+        let again = try dir.fetchlab(["inspect", "--db", db])
         #expect(again.status == 0 && again.out == inspected.out, "\(again.err)")
-        let compared = try fetchlab(["compare", "--db", db, "--policies", "oracle"])
+        let compared = try dir.fetchlab(["compare", "--db", db, "--policies", "oracle"])
         #expect(compared.err == "run 1 stored in \(db)\n")
         let queue = try DatabaseQueue(path: db)
         #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 7)
@@ -210,29 +199,29 @@ import _FetchLabTestSupport
     @Test func writesTheLatestOrAChosenRunAsHTML() throws {
         let db = dir.path("r.sqlite")
         let file = try dir.write("usage.csv", syntheticLaunchesCSV())
-        #expect(try run(fetchlabBinary(), ["import", "--db", db, file]).status == 0)
+        #expect(try dir.fetchlab(["import", "--db", db, file]).status == 0)
         // Nothing stored yet: one line, exit 1.
-        let none = try run(fetchlabBinary(), ["report", "--db", db, "--output", dir.path("none.html")])
+        let none = try dir.fetchlab(["report", "--db", db, "--output", dir.path("none.html")])
         #expect(none.status == 1)
         #expect(none.err.split(separator: "\n").count == 1 && none.err.contains("no stored run"))
         #expect(!FileManager.default.fileExists(atPath: dir.path("none.html")))
         for policies in ["fixed(1h),oracle", "never,fixed(2h)"] {
-            #expect(try run(fetchlabBinary(), ["compare", "--db", db, "--policies", policies]).status == 0)
+            #expect(try dir.fetchlab(["compare", "--db", db, "--policies", policies]).status == 0)
         }
-        let latest = try run(fetchlabBinary(), ["report", "--db", db, "--output", dir.path("latest.html")])
+        let latest = try dir.fetchlab(["report", "--db", db, "--output", dir.path("latest.html")])
         #expect(latest.status == 0, "\(latest.err)")
         #expect(latest.out.contains("run 2 of \(db)"))
         let page = try String(contentsOfFile: dir.path("latest.html"), encoding: .utf8)
         #expect(page.hasPrefix("<!DOCTYPE html>"))
         #expect(page.contains("data-policy=\"fixed(2h)\"") && !page.contains("data-policy=\"oracle\""))
-        let first = try run(fetchlabBinary(), ["report", "--db", db, "--run", "1", "--output", dir.path("first.html")])
+        let first = try dir.fetchlab(["report", "--db", db, "--run", "1", "--output", dir.path("first.html")])
         #expect(first.status == 0)
         let one = try String(contentsOfFile: dir.path("first.html"), encoding: .utf8)
         #expect(one.contains("data-policy=\"oracle\""))
         // The same run through runs show --format html gives the same page.
-        let shown = try run(fetchlabBinary(), ["runs", "show", "1", "--db", db, "--format", "html"])
+        let shown = try dir.fetchlab(["runs", "show", "1", "--db", db, "--format", "html"])
         #expect(shown.out == one + "\n")
-        let missing = try run(fetchlabBinary(), ["report", "--db", db, "--run", "9", "--output", dir.path("x.html")])
+        let missing = try dir.fetchlab(["report", "--db", db, "--run", "9", "--output", dir.path("x.html")])
         #expect(missing.status == 1 && missing.err.split(separator: "\n").count == 1)
     }
 }
@@ -243,16 +232,14 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("per-user.sqlite") }
 
-    func fetchlab(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, cwd: dir.url.path, environment: environment)
-    }
-
     @Test func perUserRowsArePrintedStoredAndShownAgain() throws {
-        let imported = try fetchlab(["import", "--db", db, try dir.write("usage.csv", syntheticLaunchesCSV(seed: 5))])
+        let imported = try dir.fetchlab([
+            "import", "--db", db, try dir.write("usage.csv", syntheticLaunchesCSV(seed: 5)),
+        ])
         #expect(imported.status == 0, "\(imported.err)")
-        let printed = try fetchlab(["compare", "--db", db, "--per-user", "--format", "json"] + RunsTests.policies)
+        let printed = try dir.fetchlab(["compare", "--db", db, "--per-user", "--format", "json"] + RunsTests.policies)
         #expect(printed.status == 0, "\(printed.err)")
-        let object = try #require(try JSONSerialization.jsonObject(with: printed.stdout) as? [String: Any])
+        let object = try printed.json()
         let policies = try #require(object["policies"] as? [[String: Any]])
         #expect(policies.count == 3)
         for policy in policies {
@@ -261,11 +248,11 @@ import _FetchLabTestSupport
             #expect(users.allSatisfy { ($0["metrics"] as? [String: Any])?["scored_launches"] is Int })
         }
         // The same document from the stored run, and in a file.
-        let shown = try fetchlab(["runs", "show", "1", "--db", db, "--format", "json"])
+        let shown = try dir.fetchlab(["runs", "show", "1", "--db", db, "--format", "json"])
         #expect(shown.status == 0, "\(shown.err)")
         #expect(shown.out == printed.out)
         let file = dir.path("per-user.json")
-        let written = try fetchlab(
+        let written = try dir.fetchlab(
             ["compare", "--db", db, "--per-user", "--format", "json", "--no-store", "--output", file]
                 + RunsTests.policies)
         #expect(written.status == 0 && written.out.isEmpty, "\(written.err)")
@@ -284,17 +271,19 @@ import _FetchLabTestSupport
     }
 
     @Test func aTemporaryDirectoryThatCannotBeWrittenIsOneLine() throws {
-        let imported = try fetchlab(["import", "--db", db, try dir.write("usage.csv", syntheticLaunchesCSV(seed: 5))])
+        let imported = try dir.fetchlab([
+            "import", "--db", db, try dir.write("usage.csv", syntheticLaunchesCSV(seed: 5)),
+        ])
         #expect(imported.status == 0, "\(imported.err)")
         let missing = dir.path("no-such-dir")
-        let r = try fetchlab(
+        let r = try dir.fetchlab(
             ["compare", "--db", db, "--per-user"] + RunsTests.policies, environment: ["TMPDIR": missing])
         #expect(r.status == 1, "\(r.err)")
         #expect(
             r.err.split(separator: "\n").count == 1 && r.err.contains("--per-user") && r.err.contains(missing),
             "\(r.err)")
         // Nothing stored.
-        let runs = try fetchlab(["runs", "list", "--db", db, "--format", "json"])
+        let runs = try dir.fetchlab(["runs", "list", "--db", db, "--format", "json"])
         #expect(runs.status == 0 && !runs.out.contains("\"id\""), "\(runs.out)")
     }
 }

@@ -26,7 +26,7 @@ import _FetchLabTestSupport
     func seeded() throws -> (db: String, big: String) {
         let db = dir.path("store.sqlite")
         let small = try dir.write("small.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,u1,com.a\n")
-        let first = try run(fetchlabBinary(), ["import", "--db", db, small])
+        let first = try dir.fetchlab(["import", "--db", db, small])
         #expect(first.status == 0, "\(first.err)")
         var text = "timestamp,user,app\n"
         for i in 0..<150_000 { text += "\(1_709_294_400 + i),u\(i % 97),com.app\(i % 31)\n" }
@@ -49,7 +49,7 @@ import _FetchLabTestSupport
             result.err.contains("full") || result.err.contains("I/O") || result.err.contains("large"), "\(result.err)")
         #expect(!result.err.contains("Fatal error"))
         #expect(try counts(db) == before)
-        let again = try run(fetchlabBinary(), ["import", "--db", db, big])
+        let again = try dir.fetchlab(["import", "--db", db, big])
         #expect(again.status == 0, "\(again.err)")
         #expect(try counts(db)[0] == before[0] + 150_000)
     }
@@ -63,14 +63,12 @@ import _FetchLabTestSupport
             // Root ignores file modes: run as nobody, who may read but not write.
             chmod(dir.url.path, 0o755)
             chmod(big, 0o644)
-            result = try run(
-                "/usr/bin/setpriv",
-                ["--reuid=65534", "--regid=65534", "--clear-groups", fetchlabBinary(), "import", "--db", db, big])
+            result = try fetchlabAsNobody(["import", "--db", db, big])
         } else {
             chmod(db, 0o444)
             chmod(dir.url.path, 0o555)
             defer { chmod(dir.url.path, 0o755) }
-            result = try run(fetchlabBinary(), ["import", "--db", db, big])
+            result = try dir.fetchlab(["import", "--db", db, big])
         }
         #expect(result.status != 0, "\(result.err)")
         #expect(result.err.split(separator: "\n").count == 1, "\(result.err)")

@@ -8,37 +8,26 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("s.sqlite") }
 
-    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
-    }
-
-    func imported() throws {
-        let file = try dir.write("usage.csv", syntheticLaunchesCSV())
-        #expect(try fetchlab(["import", "--db", db, file]).status == 0)
-    }
-
     /// `fetchlab ARGS` as a user who may read the database but not write it.
     func readOnly(_ arguments: [String]) throws -> ProcessResult {
         if getuid() == 0 {
             // Root ignores file modes: run as nobody.
             chmod(dir.url.path, 0o755)
             chmod(db, 0o644)
-            return try run(
-                "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", fetchlabBinary()] + arguments,
-                cwd: "/")
+            return try fetchlabAsNobody(arguments, cwd: "/")
         }
         chmod(db, 0o444)
         chmod(dir.url.path, 0o555)
         defer { chmod(dir.url.path, 0o755) }
-        return try fetchlab(arguments)
+        return try dir.fetchlab(arguments)
     }
 
     @Test func compareThatCannotStoreItsRunPrintsThenFails() throws {
-        try imported()
+        try dir.importUsage(into: db)
         let arguments = ["compare", "--db", db, "--policies", "never,fixed(1h)", "--format", "json"]
         let failed = try readOnly(arguments)
         #expect(failed.status == 1, "\(failed.err)")
-        let report = try #require(try JSONSerialization.jsonObject(with: failed.stdout) as? [String: Any])
+        let report = try failed.json()
         #expect(report["run_id"] == nil)
         #expect(report["budget_curve"] != nil)
         #expect(failed.err.split(separator: "\n").count == 1, "\(failed.err)")
@@ -46,21 +35,21 @@ import _FetchLabTestSupport
         let unstored = try readOnly(arguments + ["--no-store"])
         #expect(unstored.status == 0, "\(unstored.err)")
         #expect(unstored.err.isEmpty, "\(unstored.err)")
-        let listed = try fetchlab(["runs", "--db", db, "--format", "json"])
-        let runs = try #require(try JSONSerialization.jsonObject(with: listed.stdout) as? [String: Any])
+        let listed = try dir.fetchlab(["runs", "--db", db, "--format", "json"])
+        let runs = try listed.json()
         #expect((runs["runs"] as? [Any])?.isEmpty == true)
     }
 
     @Test func aTuningRunIsInTheFileItself() throws {
-        try imported()
-        let tuned = try fetchlab(["tune", "--db", db, "--family", "fixed", "--grid", "interval=1h,4h"])
+        try dir.importUsage(into: db)
+        let tuned = try dir.fetchlab(["tune", "--db", db, "--family", "fixed", "--grid", "interval=1h,4h"])
         #expect(tuned.status == 0, "\(tuned.err)")
         // A copy of the database file alone (no -wal beside it) holds the tuning run.
         let copy = dir.path("copy.sqlite")
         try FileManager.default.copyItem(atPath: db, toPath: copy)
-        let listed = try fetchlab(["runs", "--db", copy, "--format", "json"])
+        let listed = try dir.fetchlab(["runs", "--db", copy, "--format", "json"])
         #expect(listed.status == 0, "\(listed.err)")
-        let runs = try #require(try JSONSerialization.jsonObject(with: listed.stdout) as? [String: Any])
+        let runs = try listed.json()
         #expect((runs["tuning_runs"] as? [Any])?.count == 1, "\(listed.out)")
     }
 }

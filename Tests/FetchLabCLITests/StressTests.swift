@@ -76,7 +76,7 @@ import _FetchLabTestSupport
         let seed = try dir.write("seed.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,seed,com.seed\n")
         for round in 0..<Self.rounds {
             let db = dir.path("existing-\(round).sqlite")
-            let first = try run(fetchlabBinary(), ["import", "--db", db, seed])
+            let first = try dir.fetchlab(["import", "--db", db, seed])
             #expect(first.status == 0, "\(first.err)")
             let results = try importTogether(db, files)
             for (k, result) in results.enumerated() {

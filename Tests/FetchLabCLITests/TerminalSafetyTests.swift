@@ -16,10 +16,6 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("safe.sqlite") }
 
-    func fetchlab(_ arguments: [String], input: Data? = nil) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, input: input, cwd: dir.url.path)
-    }
-
     /// The control characters of `text` other than the newlines ending its lines.
     func controls(_ text: String) -> [String] {
         text.unicodeScalars.filter { $0 != "\n" && ($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) }
@@ -50,17 +46,17 @@ import _FetchLabTestSupport
 
     @Test func controlCharactersFromALogAreEscapedInImportInspectAndPredict() throws {
         let file = try dir.write("hostile.csv", hostileLog())
-        let imported = try fetchlab(["import", "--db", db, file])
+        let imported = try dir.fetchlab(["import", "--db", db, file])
         #expect(imported.status == 0, "\(imported.err)")
         #expect(controls(imported.out + imported.err).isEmpty, "\(imported.out)\(imported.err)")
         #expect(imported.out.contains("rejected"))
         #expect(imported.out.contains("\\e[2J"), "\(imported.out)")
 
-        let inspect = try fetchlab(["inspect", "--db", db])
+        let inspect = try dir.fetchlab(["inspect", "--db", db])
         #expect(inspect.status == 0, "\(inspect.err)")
         #expect(controls(inspect.out + inspect.err).isEmpty, "\(inspect.out)")
-        let json = try fetchlab(["inspect", "--db", db, "--format", "json"])
-        let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let json = try dir.fetchlab(["inspect", "--db", db, "--format", "json"])
+        let object = try json.json()
         let rows = try #require(object["launches"] as? [[String: Any]])
         #expect(rows.count >= 2 * Self.hostileApps.count - 2)
         // The table keeps one line per row: header, rows, a blank line and the footnote.
@@ -69,14 +65,14 @@ import _FetchLabTestSupport
         #expect(inspect.out.contains("com.two\\nlines"), "\(inspect.out)")
         #expect(inspect.out.contains("u\\e]0;owned\\a"), "\(inspect.out)")
 
-        let predict = try fetchlab(["predict", "--db", db, "--user", Self.hostileUser, "--at", "2024-03-15 00:00"])
+        let predict = try dir.fetchlab(["predict", "--db", db, "--user", Self.hostileUser, "--at", "2024-03-15 00:00"])
         #expect(predict.status == 0, "\(predict.err)")
         #expect(controls(predict.out + predict.err).isEmpty, "\(predict.out)\(predict.err)")
         #expect(predict.out.hasPrefix("u\\e]0;owned\\a from 2024-03-15"), "\(predict.out)")
-        let all = try fetchlab(["predict", "--db", db])
+        let all = try dir.fetchlab(["predict", "--db", db])
         #expect(all.status == 0, "\(all.err)")
         #expect(controls(all.out + all.err).isEmpty)
-        let unknown = try fetchlab(["predict", "--db", db, "--user", "x\u{1B}[2Jy\nz"])
+        let unknown = try dir.fetchlab(["predict", "--db", db, "--user", "x\u{1B}[2Jy\nz"])
         #expect(unknown.status == 1)
         #expect(controls(unknown.err).isEmpty, "\(unknown.err)")
         #expect(unknown.err.split(separator: "\n").count == 1)
@@ -84,7 +80,7 @@ import _FetchLabTestSupport
 
     @Test func errorsNamingControlCharactersAreOneLine() throws {
         let file = try dir.write("bad\u{1B}[1mname.csv", "time\u{0}stamp,\u{07}who\n1,2\n")
-        let r = try fetchlab(["import", "--db", db, file])
+        let r = try dir.fetchlab(["import", "--db", db, file])
         #expect(r.status == 1)
         #expect(controls(r.out + r.err).isEmpty, "\(r.err)")
         #expect(r.err.split(separator: "\n").count == 1, "\(r.err)")
@@ -97,7 +93,7 @@ import _FetchLabTestSupport
         try Data().write(to: URL(fileURLWithPath: dir.path("empty.sqlite")))
         for path in [foreign, dir.path("empty.sqlite")] {
             for command in [["inspect"], ["predict"], ["evaluate-predictors"]] {
-                let r = try fetchlab(command + ["--db", path])
+                let r = try dir.fetchlab(command + ["--db", path])
                 // A 0-byte file is what a kill during creation leaves: it becomes an empty FetchLab
                 // database, which inspect shows as empty; predicting from it has nothing to go on.
                 let emptyInspect = path.hasSuffix("empty.sqlite") && command == ["inspect"]
@@ -115,7 +111,7 @@ import _FetchLabTestSupport
 
     @Test func aFullStandardOutputIsAnError() throws {
         try dir.write("u.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,u,a\n")
-        #expect(try fetchlab(["import", "--db", db, "u.csv"]).status == 0)
+        #expect(try dir.fetchlab(["import", "--db", db, "u.csv"]).status == 0)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: fetchlabBinary())
         process.arguments = ["inspect", "--db", db]
@@ -143,8 +139,8 @@ import _FetchLabTestSupport
     /// away ends it quietly.
     @Test func outputThatCannotBeWrittenEndsTheCommandWith74() throws {
         try dir.write("u.csv", syntheticLaunchesCSV())
-        #expect(try fetchlab(["import", "--db", db, "u.csv"]).status == 0)
-        #expect(try fetchlab(["compare", "--db", db, "--policies", "never,fixed(1h)"]).status == 0)
+        #expect(try dir.fetchlab(["import", "--db", db, "u.csv"]).status == 0)
+        #expect(try dir.fetchlab(["compare", "--db", db, "--policies", "never,fixed(1h)"]).status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         for (arguments, redirections) in [
             (["runs", "--db", db], ">/dev/full 2>/dev/full"),
@@ -171,7 +167,7 @@ import _FetchLabTestSupport
         #expect(mkfifo(logs.appendingPathComponent("pipe.csv").path, 0o600) == 0)
         try FileManager.default.createSymbolicLink(
             atPath: logs.appendingPathComponent("gone.csv").path, withDestinationPath: "/nonexistent/gone.csv")
-        let r = try fetchlab(["import", "--db", db, logs.path])
+        let r = try dir.fetchlab(["import", "--db", db, logs.path])
         #expect(r.status == 1, "\(r.err)")
         let errors = r.err.split(separator: "\n")
         #expect(errors.count == 2, "\(r.err)")
@@ -187,7 +183,7 @@ import _FetchLabTestSupport
     }
 
     @Test func emptyStandardInputIsAnErrorAndRecordsNoImport() throws {
-        let r = try fetchlab(["import", "--db", db, "-"], input: Data())
+        let r = try dir.fetchlab(["import", "--db", db, "-"], input: Data())
         #expect(r.status == 1)
         #expect(
             r.err
@@ -201,7 +197,7 @@ import _FetchLabTestSupport
     @Test func unsupportedCompressionNamesTheCommandThatConvertsIt() throws {
         try dir.write(
             "u.csv.zst", Data([0x28, 0xB5, 0x2F, 0xFD, 0x24, 0x00, 0x01, 0x02] + [UInt8](repeating: 7, count: 20)))
-        let r = try fetchlab(["import", "--db", db, "u.csv.zst"])
+        let r = try dir.fetchlab(["import", "--db", db, "u.csv.zst"])
         #expect(r.status == 1)
         #expect(
             r.err.hasPrefix(
@@ -211,7 +207,7 @@ import _FetchLabTestSupport
         let utf16 = Data(
             "timestamp,user,app\n2024-03-01T12:00:00Z,u,a\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
         try dir.write("u16.csv", Data([0xFF, 0xFE]) + utf16)
-        let text = try fetchlab(["import", "--db", db, "u16.csv"])
+        let text = try dir.fetchlab(["import", "--db", db, "u16.csv"])
         #expect(
             text.err.contains(
                 "u16.csv: UTF-16 (little-endian) text data: FetchLab reads UTF-8; convert it first (iconv -f UTF-16"),

@@ -8,32 +8,28 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("tune.sqlite") }
 
-    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
-    }
-
     @Test func aSpentBudgetTriesOneRowOfTheGridAndSaysSo() throws {
         let file = try dir.write("usage.csv", syntheticLaunchesCSV())
-        #expect(try fetchlab(["import", "--db", db, file]).status == 0)
-        let json = try fetchlab([
+        #expect(try dir.fetchlab(["import", "--db", db, file]).status == 0)
+        let json = try dir.fetchlab([
             "tune", "--db", db, "--family", "predictive", "--time-budget", "0s", "--format", "json",
         ])
         #expect(json.status == 0, "\(json.err)")
         #expect(
             !json.err.contains("user replays") && !json.err.contains("\u{1B}"),
             "no progress when stderr is not a terminal: \(json.err)")
-        let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let object = try json.json()
         let fold = try #require((object["folds"] as? [[String: Any]])?.first)
         #expect(fold["cut_short"] as? Bool == true)
         #expect((fold["tried"] as? [[String: Any]])?.count == 4)
         #expect(object["replays"] as? Int == 4)
         #expect(fold["chosen_test"] is [String: Any])
-        let text = try fetchlab(["tune", "--db", db, "--family", "predictive", "--time-budget", "0s"])
+        let text = try dir.fetchlab(["tune", "--db", db, "--family", "predictive", "--time-budget", "0s"])
         #expect(text.out.contains("search cut short by the time budget: 4 settings tried"), "\(text.out)")
         // Without a budget, no such key.
-        let full = try fetchlab(["tune", "--db", db, "--family", "fixed", "--format", "json"])
+        let full = try dir.fetchlab(["tune", "--db", db, "--family", "fixed", "--format", "json"])
         #expect(!full.out.contains("cut_short"))
-        let bad = try fetchlab(["tune", "--db", db, "--family", "fixed", "--time-budget", "-5s"])
+        let bad = try dir.fetchlab(["tune", "--db", db, "--family", "fixed", "--time-budget", "-5s"])
         #expect(bad.status == 64 && bad.err.contains("--time-budget"), "\(bad.err)")
     }
 }

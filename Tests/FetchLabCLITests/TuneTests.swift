@@ -7,47 +7,37 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("tune.sqlite") }
 
-    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
-    }
-
-    func imported() throws {
-        let file = try dir.write("usage.csv", syntheticLaunchesCSV())
-        let result = try fetchlab(["import", "--db", db, file])
-        #expect(result.status == 0, "\(result.err)")
-    }
-
     /// With content-update times, a silent-push schedule is replayed with the iOS settings and the
     /// text says whether it serves better (without them it is left out: see the test below).
     @Test func contentUpdatesAddASilentPushSchedule() throws {
-        try imported()
+        try dir.importUsage(into: db)
         var content = "timestamp,app\n"
         for hour in stride(from: 0, to: 12 * 24, by: 2) {
             for app in 0..<3 { content += "\(1_709_280_000 + hour * 3_600 + app * 600),com.app\(app)\n" }
         }
         let file = try dir.write("content.csv", content)
-        #expect(try fetchlab(["import", "--db", db, file]).status == 0)
-        let json = try fetchlab([
+        #expect(try dir.fetchlab(["import", "--db", db, file]).status == 0)
+        let json = try dir.fetchlab([
             "tune", "--db", db, "--family", "fixed", "--format", "json", "--subject-to", "fetches<=30",
         ])
         #expect(json.status == 0, "\(json.err)")
-        let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let object = try json.json()
         let platform = try #require(object["platform_settings"] as? [[String: Any]])
         #expect(platform.map { $0["model"] as? String }.contains("push(3)"), "\(json.out)")
         #expect(platform.first { $0["model"] as? String == "push(3)" }?["platform"] as? String == "ios")
-        let text = try fetchlab(["tune", "--db", db, "--family", "fixed", "--subject-to", "fetches<=30"])
+        let text = try dir.fetchlab(["tune", "--db", db, "--family", "fixed", "--subject-to", "fetches<=30"])
         #expect(text.out.contains("silent push ") && text.out.contains(" on iOS: fresh "), "\(text.out)")
     }
 
     @Test func tuneFixedAsJSONChoosesASetting() throws {
-        try imported()
-        let json = try fetchlab([
+        try dir.importUsage(into: db)
+        let json = try dir.fetchlab([
             "tune", "--db", db, "--family", "fixed", "--format", "json", "--subject-to", "fetches<=30",
         ])
         #expect(json.status == 0, "\(json.err)")
         // No progress when stderr is not a terminal: only where the run was stored.
         #expect(json.err == "tuning run 1 stored in \(db)\n", "\(json.err)")
-        let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let object = try json.json()
         let folds = try #require(object["folds"] as? [[String: Any]])
         #expect(folds.count == 1)
         let chosen = try #require(folds[0]["chosen"] as? String)
@@ -74,7 +64,7 @@ import _FetchLabTestSupport
                 ($0["users"] as? Int ?? 0) > 0 && $0["users"] as? Int == platform[0]["users"] as? Int
             })
 
-        let table = try fetchlab([
+        let table = try dir.fetchlab([
             "tune", "--db", db, "--family", "predictive", "--grid", "lead=5m,15m;threshold=0.2,0.4",
             "--search", "coordinate", "--subject-to", "fetches<=5",
         ])
@@ -89,11 +79,11 @@ import _FetchLabTestSupport
         (["--grid", "lead=5m"], "lead"), (["--family", "oracle"], "oracle"),
     ])
     func badArgumentsAreOneLineExit64(extra: [String], part: String) throws {
-        try imported()
+        try dir.importUsage(into: db)
         var arguments = ["tune", "--db", db, "--family", "fixed"]
         // A later --family replaces the first.
         arguments += extra
-        let result = try fetchlab(arguments)
+        let result = try dir.fetchlab(arguments)
         #expect(result.status == 64, "\(result.err)")
         let lines = result.err.split(separator: "\n")
         #expect(lines.count == 1, "\(result.err)")
@@ -103,8 +93,8 @@ import _FetchLabTestSupport
 
     /// `--maximize gap` is refused in one line (exit 64) that says why and what to ask instead.
     @Test func gapClosedIsRefusedInOneLine() throws {
-        try imported()
-        let result = try fetchlab(["tune", "--db", db, "--family", "predictive", "--maximize", "gap"])
+        try dir.importUsage(into: db)
+        let result = try dir.fetchlab(["tune", "--db", db, "--family", "predictive", "--maximize", "gap"])
         #expect(result.status == 64, "\(result.err)")
         #expect(result.err.split(separator: "\n").count == 1, "\(result.err)")
         #expect(result.err.contains("gap closed was removed"), "\(result.err)")

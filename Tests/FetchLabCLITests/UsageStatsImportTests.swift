@@ -7,10 +7,6 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("usagestats.sqlite") }
 
-    func fetchlab(_ arguments: [String]) throws -> ProcessResult {
-        try run(fetchlabBinary(), arguments, cwd: dir.url.path)
-    }
-
     static func event(_ time: String, _ type: String, _ package: String, _ cls: String) -> String {
         "    time=\"\(time)\" type=\(type) package=\(package) class=\(cls) flags=0x0 instanceId=7"
     }
@@ -36,17 +32,17 @@ import _FetchLabTestSupport
 
     @Test func importPrintsTheNotEventsCountAndInspectShowsLaunchesPerUser() throws {
         let file = try dir.write("phone.txt", Self.dump)
-        let imported = try fetchlab(["import", "--db", db, file])
+        let imported = try dir.fetchlab(["import", "--db", db, file])
         #expect(imported.status == 0, "\(imported.err)")
         #expect(imported.out.contains("usagestats"), "\(imported.out)")
         #expect(imported.out.contains("7 lines skipped as not events"), "\(imported.out)")
         #expect(imported.out.contains("0 rejected"), "\(imported.out)")
 
-        let json = try fetchlab(["import", "--db", dir.path("other.sqlite"), "--format", "json", file])
+        let json = try dir.fetchlab(["import", "--db", dir.path("other.sqlite"), "--format", "json", file])
         #expect(json.status == 0, "\(json.err)")
         #expect(json.out.contains("\"notEvents\""), "\(json.out)")
 
-        let inspect = try fetchlab(["inspect", "--db", db])
+        let inspect = try dir.fetchlab(["inspect", "--db", db])
         #expect(inspect.status == 0, "\(inspect.err)")
         let user0 = try #require(inspect.out.split(separator: "\n").first { $0.hasPrefix("phone-user0") })
         let user10 = try #require(inspect.out.split(separator: "\n").first { $0.hasPrefix("phone-user10") })

@@ -1,5 +1,6 @@
 import FetchLabCore
 import Testing
+import _FetchLabTestSupport
 
 @testable import FetchLabPredict
 
@@ -12,12 +13,12 @@ enum Daily {
     }
 
     static func history(days: Int, offset: Int32 = 7200, user: String = "u") -> UserHistory {
-        var launches: [UsageEvent] = []
+        var b = HistoryBuilder(user: UserID(user), apps: ["com.mail", "com.news"], firstDay: firstDay, offset: offset)
         for d in 0..<days {
-            launches.append(UsageEvent(time: at(day: d, hour: 8, offset: offset), offset: offset, app: 0))
-            launches.append(UsageEvent(time: at(day: d, hour: 12, offset: offset), offset: offset, app: 1))
+            b.launch(0, day: d, hour: 8)
+            b.launch(1, day: d, hour: 12)
         }
-        return UserHistory(user: UserID(user), apps: ["com.mail", "com.news"], launches: launches)
+        return b.build()
     }
 }
 
@@ -57,12 +58,9 @@ enum Daily {
 @Suite struct PredictionOriginTests {
     /// A user in New York: -05:00 until March 10, -04:00 after.
     let ny: UserHistory = {
-        var launches: [UsageEvent] = []
-        for d in 0..<20 {
-            let offset: Int32 = d < 6 ? -18_000 : -14_400
-            launches.append(UsageEvent(time: Daily.at(day: d, hour: 12, offset: offset), offset: offset, app: 0))
-        }
-        return UserHistory(user: "ny", apps: ["com.news"], launches: launches)
+        var b = HistoryBuilder(user: "ny", apps: ["com.news"], firstDay: Daily.firstDay)
+        for d in 0..<20 { b.launch(0, day: d, hour: 12, offset: d < 6 ? -18_000 : -14_400) }
+        return b.build()
     }()
 
     @Test func aLocalTimeReadsTheClockAsItWasThen() {

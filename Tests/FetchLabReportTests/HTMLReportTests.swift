@@ -3,6 +3,7 @@ import FetchLabReport
 import FetchLabSimulation
 import Foundation
 import Testing
+import _FetchLabTestSupport
 
 /// The HTML report and its chart geometry, over a hand-made report.
 @Suite struct HTMLReportTests {
@@ -160,17 +161,13 @@ import Testing
         return try #require(Int(digits))
     }
 
-    static func count(_ needle: String, in text: some StringProtocol) -> Int {
-        text.components(separatedBy: needle).count - 1
-    }
-
     @Test func theParetoChartMarksTheFrontOfTheReport() throws {
         let html = HTMLReport.render(Self.report(), source: "Datasets/sample")
         // fresh@15 against J/day: never (0, 0.1), the budgeted one (20, 0.45), budget-oracle(2) (25, 0.6),
         // predictive(15m) (40, 0.62), oracle (45, 0.95); the fixed intervals and predictive(30m) are beaten.
         #expect(try Self.attribute("points", of: "pareto", in: html) == 8)
         #expect(try Self.attribute("front", of: "pareto", in: html) == 5)
-        #expect(Self.count(" on-front\"", in: html) == 5)
+        #expect(occurrences(of: " on-front\"", in: html) == 5)
         #expect(
             !html.contains(
                 "fixed(6h) (fixed): fresh@15 min 20.0%, 50.0 J/day, 4.00 fetches/app/day; on the Pareto front"))
@@ -181,7 +178,7 @@ import Testing
         let html = HTMLReport.render(Self.report(), source: "x")
         // predictive and budgeted are causal families; never, fixed (the baseline) and the oracles are not.
         #expect(try Self.attribute("lines", of: "budget-curve", in: html) == 2)
-        #expect(Self.count("<g class=\"family\"", in: html) == 2)
+        #expect(occurrences(of: "<g class=\"family\"", in: html) == 2)
         #expect(html.contains("data-family=\"predictive\"><polyline"))
         #expect(try Self.attribute("bound", of: "budget-curve", in: html) == 3)  // the points above no fetch
         #expect(try Self.attribute("fixed", of: "budget-curve", in: html) == 2)
@@ -231,7 +228,7 @@ import Testing
             try #require(html.range(of: "<section id=\"\(id)\"")?.lowerBound, "\(id)")
         }
         #expect(offsets == offsets.sorted())
-        #expect(Self.count("<section ", in: html) == ids.count)
+        #expect(occurrences(of: "<section ", in: html) == ids.count)
     }
 
     @Test func theHeadlineIsTheBudgetCurveAtTheChosenBudget() throws {
@@ -274,20 +271,20 @@ import Testing
         let open = try #require(html.range(of: "<g class=\"day\" data-policy=\"\(first.name)\""))
         let close = try #require(html[open.upperBound...].range(of: "</g>"))
         let group = html[open.lowerBound..<close.lowerBound]
-        #expect(Self.count("<circle class=\"launch ", in: group) == first.launches.count)
-        #expect(Self.count("<circle class=\"launch fresh\"", in: group) == first.launches.filter(\.fresh).count)
-        #expect(Self.count("class=\"fetch o-", in: group) == first.fetches.count)
-        #expect(Self.count("class=\"skip\"", in: group) == first.skips.count)
+        #expect(occurrences(of: "<circle class=\"launch ", in: group) == first.launches.count)
+        #expect(occurrences(of: "<circle class=\"launch fresh\"", in: group) == first.launches.filter(\.fresh).count)
+        #expect(occurrences(of: "class=\"fetch o-", in: group) == first.fetches.count)
+        #expect(occurrences(of: "class=\"skip\"", in: group) == first.skips.count)
         #expect(group.contains("data-launches=\"\(first.launches.count)\""))
         #expect(group.contains("fetch refused, low battery"))
         // Every policy has a group, only the recommended one shown, and a choice in the select.
-        #expect(Self.count("<g class=\"day\"", in: html) == trace.policies.count)
-        #expect(Self.count("display=\"inline\"", in: html) == 1)
+        #expect(occurrences(of: "<g class=\"day\"", in: html) == trace.policies.count)
+        #expect(occurrences(of: "display=\"inline\"", in: html) == 1)
         #expect(
             html.contains(
                 "data-policy=\"predictive(15m,0.55)\" data-launches=\"6\" data-fetches=\"2\" data-skips=\"1\" display=\"inline\""
             ))
-        #expect(Self.count("<option ", in: html) == trace.policies.count)
+        #expect(occurrences(of: "<option ", in: html) == trace.policies.count)
     }
 
     @Test func withoutATimelineTheSectionSaysSo() {
@@ -400,7 +397,7 @@ extension HTMLReportTests {
         #expect(try Self.attribute("rows", of: "ranking", in: html) == 0)
         #expect(html.contains("No timeline was recorded"))
         #expect(html.contains("No policy had a fetch refused or expired."))
-        #expect(Self.count("<section ", in: html) == 8)
+        #expect(occurrences(of: "<section ", in: html) == 8)
         #expect(html.hasSuffix("</html>\n"))
     }
 }
@@ -415,11 +412,14 @@ extension HTMLReportTests {
         let override = "\u{202E}gpj.exe"
         let long = String(repeating: "verylongappname.", count: 62)
         r.policies[3].perApp = [
-            GroupResult(name: override, metrics: r.policies[3].metrics), GroupResult(name: long, metrics: r.policies[3].metrics),
+            GroupResult(name: override, metrics: r.policies[3].metrics),
+            GroupResult(name: long, metrics: r.policies[3].metrics),
         ]
         r.policies[0].name = "never\u{2067}isolate"
         let html = HTMLReport.render(r, source: "db\u{202D}x")
-        for scalar in ["\u{202E}", "\u{202D}", "\u{2067}"] { #expect(!html.contains(scalar), "\(scalar.unicodeScalars.first!.value)") }
+        for scalar in ["\u{202E}", "\u{202D}", "\u{2067}"] {
+            #expect(!html.contains(scalar), "\(scalar.unicodeScalars.first!.value)")
+        }
         #expect(html.contains("⟨U+202E⟩gpj.exe"))
         #expect(html.contains("⟨U+202D⟩"))
         // No SVG label longer than its limit; the whole name in its title.

@@ -14,17 +14,13 @@ import _FetchLabTestSupport
         try JSONDecoder().decode([PlatformOutcome].self, from: Data(TuningFixture.platformJSON.utf8))
     }
 
-    static func count(_ needle: String, in text: some StringProtocol) -> Int {
-        text.components(separatedBy: needle).count - 1
-    }
-
     @Test func markdownHoldsTheTablesContentAsGitHubTables() throws {
         let r = try Self.result()
         let md = TuningRenderer.markdown(r, platform: try Self.platform())
         let text = TuningRenderer.text(r, platform: try Self.platform())
         // Per fold a table of the settings tried and one of the held-out figures.
-        #expect(Self.count("| rank | setting | fresh@15m | J/day |", in: md) == 2)
-        #expect(Self.count("| held out | setting |", in: md) == 2)
+        #expect(occurrences(of: "| rank | setting | fresh@15m | J/day |", in: md) == 2)
+        #expect(occurrences(of: "| held out | setting |", in: md) == 2)
         #expect(md.contains("| 2 | predictive(10m,0.3) | 62.0% | 12.5 | 0.10 | 1.00 | yes | \\* |"))
         #expect(md.contains("| ---: | --- | ---: |"))
         #expect(md.contains("| best fixed | fixed(2h) | 25.0% | 26.0 | 0.50 | 12.00 | 400 |"))
@@ -118,7 +114,9 @@ import _FetchLabTestSupport
         #expect(TuningRenderer.markdown(r, platform: []).contains("| light users (\\< 3.0 launches/day) | predictive"))
         let html = HTMLReport.render(tuning: r, platform: [], source: "t.sqlite")
         #expect(html.contains("<table id=\"tuning-groups\" data-rows=\"2\">"))
-        #expect(Self.count("data-kind=\"app\"", in: html) == 1 && Self.count("data-kind=\"users\"", in: html) == 1)
+        #expect(
+            occurrences(of: "data-kind=\"app\"", in: html) == 1 && occurrences(of: "data-kind=\"users\"", in: html) == 1
+        )
         #expect(html.contains("com.news &amp; &lt;co&gt;") && !html.contains("<co>"))
         #expect(html.contains("keep 80.0% of held-out launches fresh"))
     }
@@ -136,8 +134,8 @@ import _FetchLabTestSupport
         // On the two-way front of fresh against energy: predictive(10m,0.3) (12.5 J, 62 %) and
         // predictive(5m,0.2) (40 J, 70 %); predictive(10m,0.4) (20 J, 50 %) is beaten.
         #expect(html.contains("data-front=\"2\""))
-        #expect(Self.count(" on-front", in: html) == 2)
-        #expect(Self.count(" chosen\"", in: html) == 1 && html.contains("data-name=\"predictive(10m,0.3)\""))
+        #expect(occurrences(of: " on-front", in: html) == 2)
+        #expect(occurrences(of: " chosen\"", in: html) == 1 && html.contains("data-name=\"predictive(10m,0.3)\""))
         // fixed(2h) was not tried: a square of its own.
         #expect(html.contains("<rect class=\"best-fixed\" data-name=\"fixed(2h)\""))
         #expect(html.contains("data-best-fixed=\"1\""))
@@ -155,7 +153,7 @@ import _FetchLabTestSupport
         // A page of its own: the header, the one section, the same rules as the report.
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         #expect(html.contains("script-src 'unsafe-inline'; img-src data:\">"))
-        #expect(Self.count("<section ", in: html) == 1 && html.contains("<section id=\"tuning-section\">"))
+        #expect(occurrences(of: "<section ", in: html) == 1 && html.contains("<section id=\"tuning-section\">"))
         #expect(html.contains("<code>t.sqlite</code>"))
         #expect(!html.lowercased().replacingOccurrences(of: "<meta http-equiv=", with: "").contains("http"))
         #expect(!html.contains("src=") && !html.contains("href="))
@@ -179,7 +177,7 @@ import _FetchLabTestSupport
         let without = HTMLReport.render(report, source: "x")
         #expect(!without.contains("tuning-section"))
         let with = HTMLReport.render(report, source: "x", tuning: (try Self.result(), try Self.platform()))
-        #expect(Self.count("<section ", in: with) == Self.count("<section ", in: without) + 1)
+        #expect(occurrences(of: "<section ", in: with) == occurrences(of: "<section ", in: without) + 1)
         let last = try #require(with.range(of: "<section id=\"", options: .backwards))
         #expect(with[last.upperBound...].hasPrefix("tuning-section\""))
         // Everything before it is the report without a tuning run.
@@ -214,8 +212,8 @@ import _FetchLabTestSupport
             seed: 1)
         r.warnings = ["few to measure on (fold 2: 1 user, 300 scored launches)"]
         let text = TuningRenderer.text(r)
-        #expect(Self.count("| rank |", in: TuningRenderer.markdown(r, platform: [])) == 1)
-        #expect(Self.count("rank  setting", in: text) == 1, "\(text)")
+        #expect(occurrences(of: "| rank |", in: TuningRenderer.markdown(r, platform: [])) == 1)
+        #expect(occurrences(of: "rank  setting", in: text) == 1, "\(text)")
         #expect(text.contains("split: by time: 2 expanding-window folds"))
         #expect(text.contains("settings ranked by their mean over the 2 training parts"))
         #expect(text.contains("train: 12 users, 900 scored launches; test: 12 users, 400 scored launches"))
@@ -241,7 +239,7 @@ import _FetchLabTestSupport
         #expect((json["warnings"] as? [String])?.count == 1 && json["split"] is String)
         let html = HTMLReport.tuning(r, platform: [])
         #expect(html.contains("<table id=\"tuning-folds\" data-rows=\"2\">"))
-        #expect(Self.count("data-one-user=\"1\"", in: html) == 1)
+        #expect(occurrences(of: "data-one-user=\"1\"", in: html) == 1)
         #expect(html.contains("<td>held (0.90)</td>") && html.contains("<td>missed (2.50)</td>"))
         #expect(html.contains("Fold 2&#39;s test part holds one user (user_b)"))
         #expect(html.contains("Warning: few to measure on"))

@@ -1,6 +1,7 @@
 import FetchLabCore
 import Foundation
 import Testing
+import _FetchLabTestSupport
 
 @testable import FetchLabSimulation
 
@@ -156,23 +157,22 @@ struct RandomCausalPolicy: FetchPolicy {
             x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return (x >> 33) % n
         }
-        let day0: Microseconds = 1_709_251_200 * Microseconds.perSecond
+        let march1 = CivilDate(year: 2024, month: 3, day: 1).daysSince1970
         return (0..<users).map { u in
-            var launches: [UsageEvent] = []
-            let habits = (0..<5).map { _ in Int64(6 + next(16)) }
+            var b = HistoryBuilder(user: UserID("u\(u)"), apps: (0..<5).map { AppID("app\($0)") }, firstDay: march1)
+            let habits = (0..<5).map { _ in Int(6 + next(16)) }
             for d in 0..<21 {
                 for (app, hour) in habits.enumerated() where next(10) < 7 {
-                    var t = day0 + .days(Int64(d)) + .hours(hour) + .minutes(Int64(next(40)))
+                    var t = b.time(day: d, hour: hour, minute: Int(next(40)))
                     for _ in 0..<(1 + Int(next(3))) {
-                        launches.append(UsageEvent(time: t, offset: 0, app: Int32(app)))
+                        b.launch(Int32(app), at: t)
                         t += .minutes(Int64(1 + next(30)))
-                        launches.append(UsageEvent(time: t, offset: 0, app: Int32(next(5))))
+                        b.launch(Int32(next(5)), at: t)
                         t += .minutes(Int64(1 + next(90)))
                     }
                 }
             }
-            launches.sort { $0.time < $1.time }
-            return UserHistory(user: UserID("u\(u)"), apps: (0..<5).map { AppID("app\($0)") }, launches: launches)
+            return b.build()
         }
     }
 

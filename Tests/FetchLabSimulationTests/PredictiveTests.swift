@@ -2,6 +2,8 @@ import FetchLabCore
 import Foundation
 import Testing
 
+import struct _FetchLabTestSupport.HistoryBuilder
+
 @testable import FetchLabSimulation
 
 @Suite struct PredictivePolicyTests {
@@ -10,16 +12,15 @@ import Testing
     /// when `always`.
     func followers(days: Int, seed: UInt64 = 7, always: Bool = true) -> UserHistory {
         var x = seed
-        var launches: [UsageEvent] = []
+        var h = HistoryBuilder(apps: ["a", "b"], firstDay: Int(day0 / .perDay))
         for d in 0..<days {
             for k in 0..<3 {
                 x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                let b = day0 + .days(Int64(d)) + .hours(Int64(8 + 4 * k)) + .minutes(Int64(x >> 58))
-                launches.append(UsageEvent(time: b, offset: 0, app: 1))
-                if always || k < 2 { launches.append(UsageEvent(time: b + .minutes(2), offset: 0, app: 0)) }
+                let b = h.launch(1, day: d, hour: 8 + 4 * k, minute: Int(x >> 58))
+                if always || k < 2 { h.launch(0, at: b + .minutes(2)) }
             }
         }
-        return UserHistory(user: "u", apps: ["a", "b"], launches: launches)
+        return h.build()
     }
 
     @Test func aLaunchOfTheUsualPredecessorTriggersAFetch() throws {
@@ -49,8 +50,9 @@ import Testing
 
     @Test func aDailyHabitIsFetchedJustBefore() throws {
         // A launch at 12:05 every day, and a filler app to make the days.
-        let launches = (0..<21).map { UsageEvent(time: day0 + .days(Int64($0)) + .minutes(725), offset: 0, app: 0) }
-        let h = UserHistory(user: "u", apps: ["noon"], launches: launches)
+        var b = HistoryBuilder(apps: ["noon"], firstDay: Int(day0 / .perDay))
+        for d in 0..<21 { b.launch(day: d, hour: 12, minute: 5) }
+        let h = b.build()
         let policy = try #require(PolicyRegistry.parse("predictive(15m,0.55)").first)
         let out = Simulator(evaluation: EvaluationProtocol()).replay(h, policies: [policy])[0][0]
         #expect(out.scored == 13)  // days 8 to 20

@@ -25,8 +25,6 @@ import _FetchLabTestSupport
         return try queue.read { try Int32.fetchOne($0, sql: "PRAGMA application_id") ?? 0 }
     }
 
-    func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
-
     /// Opens, imports a small file, and checks that the schema is complete and stamped.
     func expectUsable(_ path: String, readOnlyFirst: Bool = false) throws {
         if readOnlyFirst {
