@@ -83,14 +83,15 @@ let package = Package(
         .testTarget(
             name: "FetchLabIngestTests",
             dependencies: [
-                "FetchLabIngest", "_FetchLabTestSupport", .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "FetchLabIngest", "FetchLabCore", "_FetchLabTestSupport",
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             exclude: ["Resources"]
         ),
         .testTarget(
             name: "FetchLabStoreTests",
             dependencies: [
-                "FetchLabStore", "FetchLabIngest", "FetchLabSimulation", "_FetchLabTestSupport",
+                "FetchLabStore", "FetchLabIngest", "FetchLabSimulation", "FetchLabCore", "_FetchLabTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -1,3 +1,4 @@
+import FetchLabCore
 import Foundation
 
 /// xoshiro256** seeded through SplitMix64: fast, small, and the same sequence on every platform,
@@ -6,18 +7,11 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var s0: UInt64, s1: UInt64, s2: UInt64, s3: UInt64
 
     public init(seed: UInt64) {
-        var x = seed
-        func splitMix() -> UInt64 {
-            x &+= 0x9E37_79B9_7F4A_7C15
-            var z = x
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        s0 = splitMix()
-        s1 = splitMix()
-        s2 = splitMix()
-        s3 = splitMix()
+        var seeds = SplitMix64(seed: seed)
+        s0 = seeds.next()
+        s1 = seeds.next()
+        s2 = seeds.next()
+        s3 = seeds.next()
     }
 
     /// An independent stream for a part of the simulation (a user, an app), by name and index.

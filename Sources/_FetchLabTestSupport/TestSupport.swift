@@ -123,19 +123,6 @@ public func packageRoot() -> URL {
     return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 }
 
-/// SplitMix64: a tiny seeded generator for reproducible test data (`state` starts at the seed).
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    public var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A usage log (`timestamp,user,app,event` CSV): `users` users over `days` days from 2024-03-01,
 /// three apps launched at seeded gaps of 10 to 90 minutes from 8:00 to 22:00 UTC.
 public func syntheticLaunchesCSV(users: Int = 2, days: Int = 12, seed: UInt64 = 11) -> String {

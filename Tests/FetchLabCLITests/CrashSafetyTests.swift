@@ -1,3 +1,4 @@
+import FetchLabCore
 import Foundation
 import GRDB
 import Testing

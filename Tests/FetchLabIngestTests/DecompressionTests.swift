@@ -1,3 +1,4 @@
+import FetchLabCore
 import CZlib
 import Foundation
 import Testing

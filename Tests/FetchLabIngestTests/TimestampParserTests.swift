@@ -1,3 +1,4 @@
+import FetchLabCore
 import Foundation
 import Testing
 import _FetchLabTestSupport

@@ -1,0 +1,17 @@
+/// SplitMix64: a tiny seeded generator, the same sequence on every platform, so that a seed always
+/// draws the same values (the tuner's random search, the bootstrap's streams, test data). Also
+/// what seeds the generator's xoshiro256** (`SeededRandom`).
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    /// The state; it starts at the seed.
+    public var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
