@@ -65,34 +65,32 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Exit.reporting {
-            let chosen = try policies.map { try PolicyRegistry.parseList($0) }
-            var evaluation = EvaluationProtocol()
-            evaluation.primaryTau = tau.microseconds
-            evaluation.launchRefreshes = launchRefreshes == .on
-            evaluation.warmUpDays = warmUp
-            evaluation.minLaunches = minLaunches
-            replay.restrict(&evaluation)
-            let outcome = try replay.compare(
-                database: database.db, evaluation: evaluation, policies: chosen,
-                showProgress: Terminal.stderrIsTerminal,
-                budget: budget)
-            let (report, inputs, perUser) = (outcome.report, outcome.inputs, outcome.perUser)
-            guard !report.scoredNothing else {
-                throw CommandFailure(
-                    "\(database.db): no launch was scored (no app with at least \(minLaunches) launches and a log "
-                        + "longer than the \(warmUp)-day warm-up); try a shorter --warm-up or a lower --min-launches")
-            }
-            let rules = report.settings.platformRules
-            if let note = CompareRenderer.platformNote(rules, inputs: inputs) { Terminal.note(note) }
-            let stored =
-                store.noStore
-                ? .skipped : RunRecorder.store(report, command: "compare", path: database.db, perUser: perUser)
-            try output.emit(
-                report, runID: stored.id, source: database.db, platformInputs: rules.kind == .none ? nil : inputs,
-                perUser: perUser)
-            try stored.requireStored()
+        let chosen = try policies.map { try PolicyRegistry.parseList($0) }
+        var evaluation = EvaluationProtocol()
+        evaluation.primaryTau = tau.microseconds
+        evaluation.launchRefreshes = launchRefreshes == .on
+        evaluation.warmUpDays = warmUp
+        evaluation.minLaunches = minLaunches
+        replay.restrict(&evaluation)
+        let outcome = try replay.compare(
+            database: database.db, evaluation: evaluation, policies: chosen,
+            showProgress: Terminal.stderrIsTerminal,
+            budget: budget)
+        let (report, inputs, perUser) = (outcome.report, outcome.inputs, outcome.perUser)
+        guard !report.scoredNothing else {
+            throw CommandFailure(
+                "\(database.db): no launch was scored (no app with at least \(minLaunches) launches and a log "
+                    + "longer than the \(warmUp)-day warm-up); try a shorter --warm-up or a lower --min-launches")
         }
+        let rules = report.settings.platformRules
+        if let note = CompareRenderer.platformNote(rules, inputs: inputs) { Terminal.note(note) }
+        let stored =
+            store.noStore
+            ? .skipped : RunRecorder.store(report, command: "compare", path: database.db, perUser: perUser)
+        try output.emit(
+            report, runID: stored.id, source: database.db, platformInputs: rules.kind == .none ? nil : inputs,
+            perUser: perUser)
+        try stored.requireStored()
     }
 }
 

@@ -50,54 +50,52 @@ struct DemoCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Exit.reporting {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: data, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw CommandFailure(
-                    "\(data): no sample directory here; run fetchlab demo from the top of the FetchLab repository "
-                        + "or give --data DIR")
-            }
-            let path = try db ?? Self.temporaryDatabase()
-            let files = try InputFiles.expand([data])
-            let store = try FetchLabDatabase(path: path)
-            let importer = Importer(database: store)
-            let progress = ProgressBar(total: files.count, unit: "files")
-            defer { progress.finish() }
-            var rows = 0
-            for file in files {
-                let summary = try importer.importFile(file)
-                guard summary.status != .nothingAccepted else {
-                    throw CommandFailure("\(file): nothing could be imported from the sample")
-                }
-                rows += summary.counts.rows
-                progress.advance()
-            }
-            progress.finish()
-            let report = try ReplayOptions.parse([]).compare(
-                database: path, evaluation: EvaluationProtocol(), policies: nil,
-                showProgress: Terminal.stderrIsTerminal,
-                budget: budget
-            ).report
-            let stored = RunRecorder.store(report, command: "demo", in: store)
-            let runID = stored.id
-            var text = output.render(report, runID: runID, source: data)
-            if output.format == .table || output.format == .text {
-                // The HTML report next to the database.
-                let html = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("report.html")
-                    .path
-                let tuning = try RunStore(database: store).latestTuningRun()
-                try OutputFile.write(
-                    HTMLReport.render(report, source: data, tuning: tuning.map { ($0.result, $0.platform) }), to: html)
-                var next = "`fetchlab inspect --db \(path)`, `fetchlab compare --db \(path) --format json`"
-                if let runID { next += ", `fetchlab runs show \(runID) --db \(path)`" }
-                text =
-                    "imported \(Format.counted(rows, "row")) of \(data) into \(path)\n\n\(text)\n\n"
-                    + "The report: \(html) (open it in a browser).\n"
-                    + "The database stays at \(path): try \(next)."
-            }
-            try output.emit(text)
-            try stored.requireStored()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: data, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CommandFailure(
+                "\(data): no sample directory here; run fetchlab demo from the top of the FetchLab repository "
+                    + "or give --data DIR")
         }
+        let path = try db ?? Self.temporaryDatabase()
+        let files = try InputFiles.expand([data])
+        let store = try FetchLabDatabase(path: path)
+        let importer = Importer(database: store)
+        let progress = ProgressBar(total: files.count, unit: "files")
+        defer { progress.finish() }
+        var rows = 0
+        for file in files {
+            let summary = try importer.importFile(file)
+            guard summary.status != .nothingAccepted else {
+                throw CommandFailure("\(file): nothing could be imported from the sample")
+            }
+            rows += summary.counts.rows
+            progress.advance()
+        }
+        progress.finish()
+        let report = try ReplayOptions.parse([]).compare(
+            database: path, evaluation: EvaluationProtocol(), policies: nil,
+            showProgress: Terminal.stderrIsTerminal,
+            budget: budget
+        ).report
+        let stored = RunRecorder.store(report, command: "demo", in: store)
+        let runID = stored.id
+        var text = output.render(report, runID: runID, source: data)
+        if output.format == .table || output.format == .text {
+            // The HTML report next to the database.
+            let html = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("report.html")
+                .path
+            let tuning = try RunStore(database: store).latestTuningRun()
+            try OutputFile.write(
+                HTMLReport.render(report, source: data, tuning: tuning.map { ($0.result, $0.platform) }), to: html)
+            var next = "`fetchlab inspect --db \(path)`, `fetchlab compare --db \(path) --format json`"
+            if let runID { next += ", `fetchlab runs show \(runID) --db \(path)`" }
+            text =
+                "imported \(Format.counted(rows, "row")) of \(data) into \(path)\n\n\(text)\n\n"
+                + "The report: \(html) (open it in a browser).\n"
+                + "The database stays at \(path): try \(next)."
+        }
+        try output.emit(text)
+        try stored.requireStored()
     }
 
     /// `fetchlab-demo.sqlite` in a new temporary directory.

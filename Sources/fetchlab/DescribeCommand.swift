@@ -29,23 +29,21 @@ struct DescribeCommand: ParsableCommand {
     var format: OutputFormat = .text
 
     func run() throws {
-        try Exit.reporting {
-            let queries = try HistoryBatches(path: database.db).queries
-            let everyone = try queries.usersWithLaunches()
-            let known = Set(everyone.map(\.name))
-            if let missing = users.first(where: { !known.contains($0) }) {
-                throw CommandFailure("\(database.db): \(PredictionError.unknown(missing, among: everyone.map(\.name)))")
-            }
-            var seen: Set<String> = []
-            let names = users.isEmpty ? everyone : users.filter { seen.insert($0).inserted }.map { UserID($0) }
-            guard !names.isEmpty else {
-                throw CommandFailure("\(database.db): no launches to describe (import some usage logs first)")
-            }
-            let report = try describe(names, queries)
-            switch format {
-            case .json: print(Format.json(report))
-            case .text: print(DescribeRenderer.text(report))
-            }
+        let queries = try HistoryBatches(path: database.db).queries
+        let everyone = try queries.usersWithLaunches()
+        let known = Set(everyone.map(\.name))
+        if let missing = users.first(where: { !known.contains($0) }) {
+            throw CommandFailure("\(database.db): \(PredictionError.unknown(missing, among: everyone.map(\.name)))")
+        }
+        var seen: Set<String> = []
+        let names = users.isEmpty ? everyone : users.filter { seen.insert($0).inserted }.map { UserID($0) }
+        guard !names.isEmpty else {
+            throw CommandFailure("\(database.db): no launches to describe (import some usage logs first)")
+        }
+        let report = try describe(names, queries)
+        switch format {
+        case .json: print(Format.json(report))
+        case .text: print(DescribeRenderer.text(report))
         }
     }
 

@@ -49,32 +49,30 @@ struct EvaluatePredictorsCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Exit.reporting {
-            var options = EvaluationOptions()
-            options.planner = prediction.planner
-            options.warmUpDays = warmUp
-            options.originEveryHours = every
-            let peaks = try truth.map { try TruthFileReader.read($0) }
-            let histories = try HistoryBatches(path: database.db).sample(limit: users)
-            guard !histories.isEmpty else {
-                throw CommandFailure("\(database.db): no launches to evaluate (import some usage logs first)")
-            }
-            let evaluator = Evaluator(options: options)
-            if let shortfall = evaluator.shortfall(histories) {
-                let hint = shortfall.suggestedWarmUpDays.map { "; a shorter --warm-up (at most \($0)) would help" }
-                throw CommandFailure("\(database.db): \(shortfall)" + (hint ?? "; import a longer log"))
-            }
-            if Terminal.stderrIsTerminal && format == .text {
-                Terminal.note("evaluating \(histories.count) users …")
-            }
-            let report = evaluator.evaluate(histories, truth: peaks?.function(for: histories))
-            guard !report.scoredNothing else {
-                throw CommandFailure("\(database.db): no origins or launches were scored")
-            }
-            switch format {
-            case .json: print(Format.json(report))
-            case .text: print(EvaluationRenderer.text(report))
-            }
+        var options = EvaluationOptions()
+        options.planner = prediction.planner
+        options.warmUpDays = warmUp
+        options.originEveryHours = every
+        let peaks = try truth.map { try TruthFileReader.read($0) }
+        let histories = try HistoryBatches(path: database.db).sample(limit: users)
+        guard !histories.isEmpty else {
+            throw CommandFailure("\(database.db): no launches to evaluate (import some usage logs first)")
+        }
+        let evaluator = Evaluator(options: options)
+        if let shortfall = evaluator.shortfall(histories) {
+            let hint = shortfall.suggestedWarmUpDays.map { "; a shorter --warm-up (at most \($0)) would help" }
+            throw CommandFailure("\(database.db): \(shortfall)" + (hint ?? "; import a longer log"))
+        }
+        if Terminal.stderrIsTerminal && format == .text {
+            Terminal.note("evaluating \(histories.count) users …")
+        }
+        let report = evaluator.evaluate(histories, truth: peaks?.function(for: histories))
+        guard !report.scoredNothing else {
+            throw CommandFailure("\(database.db): no origins or launches were scored")
+        }
+        switch format {
+        case .json: print(Format.json(report))
+        case .text: print(EvaluationRenderer.text(report))
         }
     }
 }

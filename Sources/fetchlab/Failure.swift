@@ -83,6 +83,9 @@ enum Exit {
         } catch let error as CleanExit {
             throw error
         } catch {
+            // ArgumentParser's own (help asked for by `fetchlab help X`, a usage error) go back to it.
+            let code = FetchLabCommand.exitCode(for: error)
+            if code == .success || code == .validationFailure { throw error }
             Terminal.error(Terminal.oneLine("\(error)"))
         }
         throw ExitCode(failure)

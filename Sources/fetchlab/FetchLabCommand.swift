@@ -22,7 +22,8 @@ struct FetchLabCommand: ParsableCommand {
         Terminal.checkStandardStreams()
         do {
             var command = try parseAsRoot()
-            try command.run()
+            // Every command's failures are reported here, once: one line, the exit code of its kind.
+            try Exit.reporting { try command.run() }
             Terminal.finishOutput()
         } catch {
             let code = exitCode(for: error)

@@ -73,34 +73,32 @@ struct GenerateCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Exit.reporting {
-            var population = PopulationConfig()
-            if let config {
-                guard let data = FileManager.default.contents(atPath: config) else {
-                    throw CommandFailure("\(config): cannot read the config file")
-                }
-                do throws(SynthError) { population = try PopulationConfig.decode(data) } catch {
-                    throw CommandFailure("\(config): not a population config: \(error.message)")
-                }
+        var population = PopulationConfig()
+        if let config {
+            guard let data = FileManager.default.contents(atPath: config) else {
+                throw CommandFailure("\(config): cannot read the config file")
             }
-            if printConfig {
-                print(Format.json(population))
-                return
+            do throws(SynthError) { population = try PopulationConfig.decode(data) } catch {
+                throw CommandFailure("\(config): not a population config: \(error.message)")
             }
-            guard let output else { throw ValidationError("Missing --output DIR (where to write the files).") }
-            SignalCleanup.install()
-            var options = GenerateOptions(users: users, days: days, seed: seed, startDay: start.daysSince1970)
-            options.config = population
-            options.level = level
-            options.command = recordedCommand()
-            let bar = ProgressBar(total: users, unit: "users", visible: Terminal.stderrIsTerminal && format == .text)
-            defer { bar.finish() }
-            let writer = PopulationWriter(generator: try Generator(options: options))
-            let summary = try writer.write(to: output) { bar.update(done: $0) }
-            switch format {
-            case .json: print(Format.json(summary))
-            case .text: print(GenerateRenderer.text(summary, output: output))
-            }
+        }
+        if printConfig {
+            print(Format.json(population))
+            return
+        }
+        guard let output else { throw ValidationError("Missing --output DIR (where to write the files).") }
+        SignalCleanup.install()
+        var options = GenerateOptions(users: users, days: days, seed: seed, startDay: start.daysSince1970)
+        options.config = population
+        options.level = level
+        options.command = recordedCommand()
+        let bar = ProgressBar(total: users, unit: "users", visible: Terminal.stderrIsTerminal && format == .text)
+        defer { bar.finish() }
+        let writer = PopulationWriter(generator: try Generator(options: options))
+        let summary = try writer.write(to: output) { bar.update(done: $0) }
+        switch format {
+        case .json: print(Format.json(summary))
+        case .text: print(GenerateRenderer.text(summary, output: output))
         }
     }
 

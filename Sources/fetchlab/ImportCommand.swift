@@ -71,54 +71,52 @@ struct ImportCommand: ParsableCommand {
             throw ValidationError(error.description)
         }
         let paths = expansion.paths
-        try Exit.reporting {
-            let showProgress = Terminal.stderrIsTerminal && format == .text
-            let store = try openDatabase(showProgress: showProgress)
-            let importer = Importer(database: store)
-            var summaries: [ImportSummary] = []
-            var failures: [String] = []
-            for note in expansion.skipped { Terminal.note("fetchlab: note: \(note)") }
-            for problem in expansion.problems {
-                failures.append(problem)
-                Terminal.error(problem)
-            }
-            // Waiting for another process's lock (opening's counts with the first file).
-            var waitedBefore = 0.0
-            for path in paths {
-                defer { waitedBefore = store.waiting.totalSeconds }
-                do {
-                    let summary = try importer.importFile(path, options: options, force: force) { p in
-                        if showProgress { Terminal.progress(ImportRenderer.progress(p)) }
-                    }
-                    if showProgress { Terminal.clearProgress() }
-                    summaries.append(summary)
-                    if format == .text {
-                        print(ImportRenderer.text(summary))
-                        // The summary's time is the import's own; waiting for another process is apart.
-                        let waited = store.waiting.totalSeconds - waitedBefore
-                        if waited >= 0.05 {
-                            print("  waited \(Format.seconds(waited)) for the database (another process was writing)")
-                        }
-                    }
-                    if summary.status == .nothingAccepted {
-                        let message = ImportRenderer.nothingAccepted(summary)
-                        failures.append(message)
-                        Terminal.error(message)
-                    }
-                } catch {
-                    if showProgress { Terminal.clearProgress() }
-                    let message = "\(error)"
-                    failures.append(message)
-                    Terminal.error("\(message) — nothing from this file was imported")
-                }
-            }
-            if format == .json {
-                print(Format.json(ImportReport(database: database.db, files: summaries, errors: failures)))
-            } else if paths.count + expansion.problems.count > 1 {
-                print(ImportRenderer.total(summaries, failed: failures.count))
-            }
-            if !failures.isEmpty { throw ExitCode(Exit.failure) }
+        let showProgress = Terminal.stderrIsTerminal && format == .text
+        let store = try openDatabase(showProgress: showProgress)
+        let importer = Importer(database: store)
+        var summaries: [ImportSummary] = []
+        var failures: [String] = []
+        for note in expansion.skipped { Terminal.note("fetchlab: note: \(note)") }
+        for problem in expansion.problems {
+            failures.append(problem)
+            Terminal.error(problem)
         }
+        // Waiting for another process's lock (opening's counts with the first file).
+        var waitedBefore = 0.0
+        for path in paths {
+            defer { waitedBefore = store.waiting.totalSeconds }
+            do {
+                let summary = try importer.importFile(path, options: options, force: force) { p in
+                    if showProgress { Terminal.progress(ImportRenderer.progress(p)) }
+                }
+                if showProgress { Terminal.clearProgress() }
+                summaries.append(summary)
+                if format == .text {
+                    print(ImportRenderer.text(summary))
+                    // The summary's time is the import's own; waiting for another process is apart.
+                    let waited = store.waiting.totalSeconds - waitedBefore
+                    if waited >= 0.05 {
+                        print("  waited \(Format.seconds(waited)) for the database (another process was writing)")
+                    }
+                }
+                if summary.status == .nothingAccepted {
+                    let message = ImportRenderer.nothingAccepted(summary)
+                    failures.append(message)
+                    Terminal.error(message)
+                }
+            } catch {
+                if showProgress { Terminal.clearProgress() }
+                let message = "\(error)"
+                failures.append(message)
+                Terminal.error("\(message) — nothing from this file was imported")
+            }
+        }
+        if format == .json {
+            print(Format.json(ImportReport(database: database.db, files: summaries, errors: failures)))
+        } else if paths.count + expansion.problems.count > 1 {
+            print(ImportRenderer.total(summaries, failed: failures.count))
+        }
+        if !failures.isEmpty { throw ExitCode(Exit.failure) }
     }
 
     /// Opens the database; while another process holds its lock, says so on the progress line

@@ -36,18 +36,16 @@ struct InspectCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Exit.reporting {
-            let queries = UsageQueries(database: try FetchLabDatabase(path: database.db, readOnly: true))
-            let report = InspectReport(
-                launches: InspectRenderer.topApps(try queries.appUsage(user: user, app: app), top: top),
-                context: app == nil ? try queries.contextCoverage(user: user) : [])
-            if format == .json {
-                print(Format.json(report))
-            } else if let text = InspectRenderer.text(report) {
-                print(text)
-            } else {
-                Terminal.note(InspectRenderer.nothingStored(user: user, app: app))
-            }
+        let queries = UsageQueries(database: try FetchLabDatabase(path: database.db, readOnly: true))
+        let report = InspectReport(
+            launches: InspectRenderer.topApps(try queries.appUsage(user: user, app: app), top: top),
+            context: app == nil ? try queries.contextCoverage(user: user) : [])
+        if format == .json {
+            print(Format.json(report))
+        } else if let text = InspectRenderer.text(report) {
+            print(text)
+        } else {
+            Terminal.note(InspectRenderer.nothingStored(user: user, app: app))
         }
     }
 }

@@ -56,16 +56,14 @@ struct PredictCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Exit.reporting {
-            let batches = try HistoryBatches(path: database.db)
-            guard let user else { return try PredictAllUsers(format: format, request: request).run(batches.queries) }
-            let outcome = try Prediction.run(user: user, at: at?.requested, request: request, batches: batches)
-            if let warning = outcome.warning { Terminal.note("fetchlab: warning: \(warning)") }
-            let report = outcome.report
-            switch format {
-            case .json: print(Format.json(report))
-            case .text: print(PredictionRenderer.text(report))
-            }
+        let batches = try HistoryBatches(path: database.db)
+        guard let user else { return try PredictAllUsers(format: format, request: request).run(batches.queries) }
+        let outcome = try Prediction.run(user: user, at: at?.requested, request: request, batches: batches)
+        if let warning = outcome.warning { Terminal.note("fetchlab: warning: \(warning)") }
+        let report = outcome.report
+        switch format {
+        case .json: print(Format.json(report))
+        case .text: print(PredictionRenderer.text(report))
         }
     }
 }

@@ -35,17 +35,15 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Exit.reporting {
-            let store = RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true))
-            guard let id = try runID ?? store.runs().last?.id else {
-                throw CommandFailure("\(database.db): no stored run (run fetchlab compare first)")
-            }
-            let report = try store.loadRun(id)
-            let tuning = try store.latestTuningRun()
-            try OutputFile.write(
-                HTMLReport.render(report, source: database.db, tuning: tuning.map { ($0.result, $0.platform) }),
-                to: output)
-            print("run \(id)\(tuning.map { " and tuning run \($0.id)" } ?? "") of \(database.db) → \(output)")
+        let store = RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true))
+        guard let id = try runID ?? store.runs().last?.id else {
+            throw CommandFailure("\(database.db): no stored run (run fetchlab compare first)")
         }
+        let report = try store.loadRun(id)
+        let tuning = try store.latestTuningRun()
+        try OutputFile.write(
+            HTMLReport.render(report, source: database.db, tuning: tuning.map { ($0.result, $0.platform) }),
+            to: output)
+        print("run \(id)\(tuning.map { " and tuning run \($0.id)" } ?? "") of \(database.db) → \(output)")
     }
 }

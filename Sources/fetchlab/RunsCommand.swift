@@ -29,14 +29,12 @@ struct RunsCommand: ParsableCommand {
         var format: RunsFormat = .table
 
         func run() throws {
-            try Exit.reporting {
-                let store = RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true))
-                let runs = try store.runs()
-                let tuning = try store.tuningRuns()
-                switch format {
-                case .json: print(Format.json(RunsRenderer.JSON(runs: runs, tuningRuns: tuning)))
-                case .table, .text: print(RunsRenderer.text(runs, tuning: tuning, database: database.db))
-                }
+            let store = RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true))
+            let runs = try store.runs()
+            let tuning = try store.tuningRuns()
+            switch format {
+            case .json: print(Format.json(RunsRenderer.JSON(runs: runs, tuningRuns: tuning)))
+            case .table, .text: print(RunsRenderer.text(runs, tuning: tuning, database: database.db))
             }
         }
     }
@@ -56,10 +54,8 @@ struct RunsCommand: ParsableCommand {
         }
 
         func run() throws {
-            try Exit.reporting {
-                let report = try RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true)).loadRun(id)
-                try output.emit(output.render(report, runID: id, source: database.db))
-            }
+            let report = try RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true)).loadRun(id)
+            try output.emit(output.render(report, runID: id, source: database.db))
         }
     }
 }
@@ -81,11 +77,9 @@ extension RunsCommand {
         }
 
         func run() throws {
-            try Exit.reporting {
-                let store = RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true))
-                let stored = try store.loadTuningRun(id)
-                try output.emit(output.render(stored.result, platform: stored.platform, runID: id, source: database.db))
-            }
+            let store = RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true))
+            let stored = try store.loadTuningRun(id)
+            try output.emit(output.render(stored.result, platform: stored.platform, runID: id, source: database.db))
         }
     }
 }
