@@ -12,6 +12,9 @@ public struct WorkflowError: Error, Sendable, Hashable, CustomStringConvertible 
         case store
         /// Temporary files for the per-user rows could not be made or written.
         case io
+        /// The work could not be done as asked (a tuning grid with no setting that meets the
+        /// constraints, even widened).
+        case failed
     }
 
     public var code: Code

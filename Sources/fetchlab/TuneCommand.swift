@@ -3,7 +3,6 @@ import FetchLabCore
 import FetchLabReport
 import FetchLabSimulation
 import FetchLabWorkflows
-import Synchronization
 
 struct TuneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -124,43 +123,13 @@ struct TuneCommand: ParsableCommand {
     }
 
     func run() throws {
-        var tuner = try tuner()
-        if let timeBudget {
-            let deadline = ContinuousClock.now + .microseconds(timeBudget.microseconds)
-            tuner.budgetSpent = { ContinuousClock.now >= deadline }
-        }
-        let batches = try HistoryBatches(path: database.db)
-        try Comparison.checkAppCosts(try replay.settings().cost, batches.queries, path: database.db)
-        let names = try Comparison.userNames(replay.selection, batches.queries, path: database.db)
-        // Decoded once, replayed from memory by every later pass (up to --keep-users users).
-        let users = Tuner.keeping(limit: keepUsers) { body in
-            try batches.forEach(names.map { UserID($0) }, body)
-        }
-        let bar = ProgressBar(total: names.count * (tuner.estimatedPasses + 2), unit: "user replays")
+        let bar = ProgressBar(unit: "user replays")
         defer { bar.finish() }
-        tuner.userReplayed = { bar.advance() }
-        // A search longer than estimated (coordinate) raises the total as its rounds start.
-        let rounds = Mutex(0)
-        let count = names.count
-        tuner.progress = { _ in
-            let started = rounds.withLock {
-                $0 += 1; return $0
-            }
-            bar.extend(total: count * (started + 4))
-        }
-        let result: TuningResult
-        let heldOut: Tuner.HeldOutPart
-        do {
-            (result, heldOut) = try tuner.runKeepingHeldOut(users)
-        } catch let error as TuningError {
-            throw CommandFailure("\(database.db): \(error.message)")
-        }
-        let heldOutUsers = names.filter { heldOut.includes(UserID($0)) }.count
-        let check = try PlatformCheck.run(
-            result, on: heldOut, heldOutUsers: heldOutUsers, progress: bar, batches: users)
-        for warning in check.warnings { Terminal.warning(warning) }
-        let platform = check.outcomes
-        bar.finish()
+        let outcome = try Tuning.run(
+            try tuner(), database: database.db, users: replay.selection, keepUsers: keepUsers,
+            timeBudget: timeBudget?.microseconds, progress: bar)
+        for warning in outcome.warnings { Terminal.warning(warning) }
+        let (result, platform) = (outcome.result, outcome.platform)
         let stored = store.noStore ? .skipped : RunRecorder.store(result, platform: platform, path: database.db)
         try output.emit(output.render(result, platform: platform, runID: stored.id, source: database.db))
         try stored.requireStored()

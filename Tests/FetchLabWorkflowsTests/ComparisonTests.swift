@@ -106,3 +106,28 @@ import _FetchLabTestSupport
         #expect(mapped == ["u4", "u0", "u2", "u1", "u3"])
     }
 }
+
+/// `tune` without its options or output.
+@Suite struct TuningWorkflowTests {
+    let dir = TemporaryDirectory()
+
+    @Test func aTuningRunChoosesMeasuresAndChecksThePlatforms() throws {
+        let path = dir.path("t.sqlite")
+        let db = try FetchLabDatabase(path: path)
+        _ = try Importer(database: db).importFile(
+            try dir.write("u.csv", syntheticLaunchesCSV(users: 4, days: 20, seed: 5)))
+        let space = try SearchSpace.parse(family: "fixed", grid: "interval=30m,2h")
+        let tuner = Tuner(
+            simulator: Simulator(), space: space, objective: Objective(metric: .fresh(.minutes(15)), maximize: true),
+            constraints: [])
+        let outcome = try Tuning.run(tuner, database: path)
+        #expect(["fixed(30m)", "fixed(2h)"].contains(outcome.result.folds.last?.chosen ?? ""))
+        #expect(Set(outcome.platform.map(\.setting.platform)) == [.ios, .android])
+        // Constraints nothing can meet, even widened: a failure in one line naming the database.
+        var strict = tuner
+        strict.constraints = try TuningConstraint.parseList("fetches<=0.0001")
+        #expect {
+            try Tuning.run(strict, database: path)
+        } throws: { ($0 as? WorkflowError)?.code == .failed && "\($0)".hasPrefix(path) }
+    }
+}

@@ -1,0 +1,63 @@
+import FetchLabCore
+import FetchLabSimulation
+import Synchronization
+
+/// `tune` without its options or output: a tuner run over a database's users (each decoded once
+/// and replayed from memory by later passes, up to `keepUsers` of them), then the platform check
+/// of what it chose on the same held-out users.
+public enum Tuning {
+    public struct Outcome: Sendable {
+        public var result: TuningResult
+        /// The chosen setting and the best fixed interval replayed as iOS and Android settings.
+        public var platform: [PlatformOutcome]
+        public var warnings: [String]
+    }
+
+    /// - Parameters:
+    ///   - tuner: the family's search space, objective, constraints and split.
+    ///   - users: which users (all by default).
+    ///   - keepUsers: users kept in memory between passes; the others are read again.
+    ///   - timeBudget: no search round starts after this much time (nil: none).
+    ///   - progress: user replays done, the total raised as the search turns out longer.
+    public static func run(
+        _ tuner: Tuner, database path: String, users selection: UserSelection = .all, keepUsers: Int = 10_000,
+        timeBudget: Microseconds? = nil, progress: (any WorkProgress)? = nil
+    ) throws -> Outcome {
+        var tuner = tuner
+        if let timeBudget {
+            let deadline = ContinuousClock.now + .microseconds(timeBudget)
+            tuner.budgetSpent = { ContinuousClock.now >= deadline }
+        }
+        let batches = try HistoryBatches(path: path)
+        try Comparison.checkAppCosts(tuner.simulator.settings.cost, batches.queries, path: path)
+        let names = try Comparison.userNames(selection, batches.queries, path: path)
+        // Decoded once, replayed from memory by every later pass (up to keepUsers users).
+        let users = Tuner.keeping(limit: keepUsers) { body in
+            try batches.forEach(names.map { UserID($0) }, body)
+        }
+        progress?.begin(total: names.count * (tuner.estimatedPasses + 2))
+        tuner.userReplayed = { progress?.advance() }
+        // A search longer than estimated (coordinate) raises the total as its rounds start.
+        let rounds = Mutex(0)
+        let count = names.count
+        tuner.progress = { _ in
+            let started = rounds.withLock {
+                $0 += 1
+                return $0
+            }
+            progress?.begin(total: count * (started + 4))
+        }
+        let result: TuningResult
+        let heldOut: Tuner.HeldOutPart
+        do {
+            (result, heldOut) = try tuner.runKeepingHeldOut(users)
+        } catch let error as TuningError {
+            throw WorkflowError(.failed, "\(path): \(error.message)")
+        }
+        let heldOutUsers = names.filter { heldOut.includes(UserID($0)) }.count
+        let check = try PlatformCheck.run(
+            result, on: heldOut, heldOutUsers: heldOutUsers, progress: progress, batches: users)
+        progress?.end()
+        return Outcome(result: result, platform: check.outcomes, warnings: check.warnings)
+    }
+}
