@@ -15,7 +15,8 @@ public enum Tuning {
 
     /// - Parameters:
     ///   - tuner: the family's search space, objective, constraints and split.
-    ///   - users: which users (all by default).
+    ///   - path: the database.
+    ///   - selection: which users (all by default).
     ///   - keepUsers: users kept in memory between passes; the others are read again.
     ///   - timeBudget: no search round starts after this much time (nil: none).
     ///   - progress: user replays done, the total raised as the search turns out longer.
