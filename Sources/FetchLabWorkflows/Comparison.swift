@@ -68,10 +68,8 @@ public enum Comparison {
         -> ComparisonOutcome
     {
         let path = request.database
-        let batches = try HistoryBatches(path: path)
+        let (batches, names) = try population(at: path, request.users, cost: request.settings.cost)
         let queries = batches.queries
-        try checkAppCosts(request.settings.cost, queries, path: path)
-        let names = try userNames(request.users, queries, path: path)
         var simulator = Simulator(evaluation: request.evaluation, settings: request.settings)
         simulator.perUser = request.perUser
         let chosen =
@@ -93,7 +91,7 @@ public enum Comparison {
         }
         progress?.begin(total: names.count)
         var inputs = PlatformInputs()
-        try batches.forEach(names.map { UserID($0) }) { batch in
+        try batches.forEach(names) { batch in
             inputs.add(batch)
             run.add(batch) { progress?.advance() }
         }
@@ -128,6 +126,16 @@ public enum Comparison {
             report: report, inputs: inputs, perUser: run.perUserSpool, run: run, warnings: warnings)
     }
 
+    /// The database at `path` read in batches, and the users `selection` takes; per-app costs
+    /// checked against its apps first (`compare` and `tune` alike).
+    static func population(
+        at path: String, _ selection: UserSelection, cost: CostModel
+    ) throws -> (batches: HistoryBatches, names: [UserID]) {
+        let batches = try HistoryBatches(path: path)
+        try checkAppCosts(cost, batches.queries, path: path)
+        return (batches, try userNames(selection, batches.queries, path: path).map { UserID($0) })
+    }
+
     /// The users `selection` takes (all users with launches by default), in the database's order.
     public static func userNames(_ selection: UserSelection, _ queries: UsageQueries, path: String) throws -> [String] {
         let everyone = try storing { try queries.usersWithLaunches().map(\.name) }
@@ -152,7 +160,7 @@ public enum Comparison {
 
     /// Refuses a per-app cost for an app the database does not know (a typo would otherwise be
     /// ignored without a word).
-    public static func checkAppCosts(_ cost: CostModel, _ queries: UsageQueries, path: String) throws {
+    static func checkAppCosts(_ cost: CostModel, _ queries: UsageQueries, path: String) throws {
         guard !cost.perApp.isEmpty else { return }
         let known = try storing { try queries.appNames() }
         for app in cost.perApp.keys.sorted() where !known.contains(app) {

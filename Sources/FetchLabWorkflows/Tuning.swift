@@ -29,13 +29,9 @@ public enum Tuning {
             let deadline = ContinuousClock.now + .microseconds(timeBudget)
             tuner.budgetSpent = { ContinuousClock.now >= deadline }
         }
-        let batches = try HistoryBatches(path: path)
-        try Comparison.checkAppCosts(tuner.simulator.settings.cost, batches.queries, path: path)
-        let names = try Comparison.userNames(selection, batches.queries, path: path)
+        let (batches, names) = try Comparison.population(at: path, selection, cost: tuner.simulator.settings.cost)
         // Decoded once, replayed from memory by every later pass (up to keepUsers users).
-        let users = Tuner.keeping(limit: keepUsers) { body in
-            try batches.forEach(names.map { UserID($0) }, body)
-        }
+        let users = Tuner.keeping(limit: keepUsers) { body in try batches.forEach(names, body) }
         progress?.begin(total: names.count * (tuner.estimatedPasses + 2))
         tuner.userReplayed = { progress?.advance() }
         // A search longer than estimated (coordinate) raises the total as its rounds start.
@@ -55,7 +51,7 @@ public enum Tuning {
         } catch let error as TuningError {
             throw WorkflowError(.failed, "\(path): \(error.message)")
         }
-        let heldOutUsers = names.filter { heldOut.includes(UserID($0)) }.count
+        let heldOutUsers = names.filter { heldOut.includes($0) }.count
         let check = try PlatformCheck.run(
             result, on: heldOut, heldOutUsers: heldOutUsers, progress: progress, batches: users)
         progress?.end()

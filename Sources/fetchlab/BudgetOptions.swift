@@ -35,14 +35,4 @@ struct BudgetOptions: ParsableArguments {
             return x
         }
     }
-
-    /// Sets the run's budgets, headline budget and bootstrap.
-    func apply(to run: inout ComparisonRun) throws {
-        if let given = try budgets(), let first = given.first {
-            run.budgets = Array(Set(BudgetSettings.standardBudgets + given)).sorted()
-            run.headlineBudget = first
-        }
-        run.seed = bootstrapSeed
-        run.resamples = resamples
-    }
 }

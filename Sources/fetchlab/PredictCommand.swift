@@ -59,7 +59,7 @@ struct PredictCommand: ParsableCommand {
         let batches = try HistoryBatches(path: database.db)
         guard let user else { return try PredictAllUsers(format: format, request: request).run(batches.queries) }
         let outcome = try Prediction.run(user: user, at: at?.requested, request: request, batches: batches)
-        if let warning = outcome.warning { Terminal.note("fetchlab: warning: \(warning)") }
+        if let warning = outcome.warning { Terminal.warning(warning) }
         let report = outcome.report
         switch format {
         case .json: print(Format.json(report))

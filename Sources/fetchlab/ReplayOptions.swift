@@ -240,7 +240,7 @@ struct ReplayOptions: ParsableArguments {
         let request = try request(database: path, evaluation: evaluation, policies: policies, budget: budget)
         let outcome = try Comparison.run(request, progress: showProgress ? ProgressBar(unit: "users") : nil)
         if timings { for line in Self.timingTable(outcome.run).split(separator: "\n") { Terminal.note(String(line)) } }
-        for warning in outcome.warnings { Terminal.note("fetchlab: warning: \(warning)") }
+        for warning in outcome.warnings { Terminal.warning(warning) }
         return outcome
     }
 }
