@@ -9,7 +9,7 @@ let package = Package(
             name: "FetchLab",
             targets: [
                 "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict",
-                "FetchLabDatasets", "FetchLabReport", "FetchLabSimulation", "FetchLabWorkflows",
+                "FetchLabDatasets", "FetchLabResults", "FetchLabReport", "FetchLabSimulation", "FetchLabWorkflows",
             ]),
         .executable(name: "fetchlab", targets: ["fetchlab"]),
     ],
@@ -45,8 +45,8 @@ let package = Package(
         .target(
             name: "FetchLabStore",
             dependencies: [
-                // The report model it stores (runs); FetchLabSimulation knows only Core and Predict.
-                "FetchLabCore", "FetchLabIngest", "FetchLabSimulation",
+                // The report model it stores (runs), not the simulator that produces it.
+                "FetchLabCore", "FetchLabIngest", "FetchLabResults",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HeapModule", package: "swift-collections"),
@@ -55,11 +55,15 @@ let package = Package(
         .target(name: "FetchLabSynth", dependencies: ["FetchLabCore"]),
         .target(name: "FetchLabDatasets", dependencies: ["FetchLabCore", "FetchLabIngest", "FetchLabSynth"]),
         .target(name: "FetchLabPredict", dependencies: ["FetchLabCore"]),
-        .target(name: "FetchLabSimulation", dependencies: ["FetchLabCore", "FetchLabPredict"]),
+        // What a run produced and the settings it ran under: the report model that the simulator
+        // writes, the store keeps and the report renders (the recommendation and budget figures'
+        // types included).
+        .target(name: "FetchLabResults", dependencies: ["FetchLabCore", "FetchLabPredict"]),
+        .target(name: "FetchLabSimulation", dependencies: ["FetchLabCore", "FetchLabPredict", "FetchLabResults"]),
         .target(
             name: "FetchLabReport",
             dependencies: [
-                "FetchLabCore", "FetchLabPredict", "FetchLabSimulation",
+                "FetchLabCore", "FetchLabPredict", "FetchLabResults", "FetchLabSimulation",
                 // What import, inspect, runs and generate print: their summaries.
                 "FetchLabIngest", "FetchLabStore", "FetchLabDatasets",
             ]),
@@ -67,12 +71,14 @@ let package = Package(
         // (a notebook through the library, a fleet driver) call the same workflows.
         .target(
             name: "FetchLabWorkflows",
-            dependencies: ["FetchLabCore", "FetchLabStore", "FetchLabPredict", "FetchLabSimulation"]),
+            dependencies: [
+                "FetchLabCore", "FetchLabStore", "FetchLabPredict", "FetchLabResults", "FetchLabSimulation",
+            ]),
         .executableTarget(
             name: "fetchlab",
             dependencies: [
                 "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict",
-                "FetchLabDatasets", "FetchLabReport", "FetchLabSimulation", "FetchLabWorkflows",
+                "FetchLabDatasets", "FetchLabResults", "FetchLabReport", "FetchLabSimulation", "FetchLabWorkflows",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -90,7 +96,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FetchLabStoreTests",
-            dependencies: [
+            dependencies: ["FetchLabResults", 
                 "FetchLabStore", "FetchLabIngest", "FetchLabSimulation", "FetchLabCore", "_FetchLabTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -100,24 +106,26 @@ let package = Package(
             dependencies: ["FetchLabSynth", "FetchLabDatasets", "FetchLabCore", "_FetchLabTestSupport"]),
         .testTarget(
             name: "FetchLabPredictTests",
-            dependencies: ["FetchLabPredict", "FetchLabSynth", "FetchLabCore", "_FetchLabTestSupport"]),
+            dependencies: ["FetchLabResults", "FetchLabPredict", "FetchLabSynth", "FetchLabCore", "_FetchLabTestSupport"]),
         .testTarget(
             name: "FetchLabReportTests",
-            dependencies: [
+            dependencies: ["FetchLabResults", 
                 "FetchLabReport", "FetchLabPredict", "FetchLabSimulation", "FetchLabCore", "FetchLabIngest",
                 "FetchLabStore", "_FetchLabTestSupport",
             ]),
         .testTarget(
+            name: "FetchLabResultsTests", dependencies: ["FetchLabResults", "FetchLabCore", "_FetchLabTestSupport"]),
+        .testTarget(
             name: "FetchLabSimulationTests",
-            dependencies: ["FetchLabSimulation", "FetchLabReport", "FetchLabCore", "_FetchLabTestSupport"]),
+            dependencies: ["FetchLabResults", "FetchLabSimulation", "FetchLabReport", "FetchLabCore", "_FetchLabTestSupport"]),
         .testTarget(
             name: "FetchLabWorkflowsTests",
-            dependencies: [
+            dependencies: ["FetchLabResults", 
                 "FetchLabWorkflows", "FetchLabStore", "FetchLabSimulation", "FetchLabCore", "_FetchLabTestSupport",
             ]),
         .testTarget(
             name: "FetchLabCLITests",
-            dependencies: [
+            dependencies: ["FetchLabResults", 
                 "fetchlab", "FetchLabCore", "FetchLabStore", "FetchLabSimulation", "_FetchLabTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

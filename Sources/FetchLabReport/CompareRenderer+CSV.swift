@@ -1,3 +1,4 @@
+import FetchLabResults
 import FetchLabSimulation
 
 extension CompareRenderer {

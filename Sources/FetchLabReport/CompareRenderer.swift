@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 import FetchLabSimulation
 import Foundation
 
@@ -50,7 +51,7 @@ public enum CompareRenderer {
             "the best fixed interval \(pct(point.fixed)), the clairvoyant bound \(pct(point.bound)), "
             + "never \(pct(point.never))"
         guard let (family, best) = point.best else { return "\(at): \(context) (no predictive family in the run)." }
-        guard best.gainVsFixed > 0.0005 else {
+        guard best.gainVsFixed > ComparisonReport.meaningfulGain else {
             return "\(at) no family beats fixed intervals: the best, \(family), is \(pct(best.fresh)) \(tau) "
                 + "against \(context)."
         }

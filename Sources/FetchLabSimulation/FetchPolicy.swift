@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// What a policy is given for one (user, app) pair.
 ///

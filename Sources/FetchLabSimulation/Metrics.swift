@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabPredict
+import FetchLabResults
 
 /// Counts of durations in bins: 1 s below a minute, 10 s below an hour, 1 min below a day,
 /// 15 min below 14 days, then one bin for longer (and for "never"). Dense (a few thousand

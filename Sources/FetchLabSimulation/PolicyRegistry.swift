@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// A policy family as people type it: `fixed(15m)`, `predictive(10m,0.3)`.
 public protocol PolicyFamily {

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// What one policy achieved on one (user, app) pair.
 public struct PairOutcome: Sendable {

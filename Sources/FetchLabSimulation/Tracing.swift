@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 extension Simulator {
     /// One user's local day under each policy (see ``DayTrace``): `day` or, when nil, the user's

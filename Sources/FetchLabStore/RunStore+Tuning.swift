@@ -1,4 +1,4 @@
-import FetchLabSimulation
+import FetchLabResults
 import Foundation
 import GRDB
 

@@ -1,5 +1,5 @@
 import FetchLabCore
-import FetchLabSimulation
+import FetchLabResults
 import Foundation
 import GRDB
 

@@ -1,3 +1,5 @@
+import FetchLabResults
+
 /// The tables and views of stored tuning runs (schema v5): one `tune_run` row per `fetchlab tune`,
 /// one `tune_setting` row per setting tried on each fold. The figures a notebook plots are
 /// columns; the whole result is kept as JSON in `tune_run.result_json` (what `fetchlab runs

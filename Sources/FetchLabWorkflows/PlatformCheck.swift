@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 import FetchLabSimulation
 
 /// The tuned setting and the best fixed interval as iOS and Android settings, each replayed under

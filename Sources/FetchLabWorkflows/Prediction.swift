@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabPredict
+import FetchLabResults
 import FetchLabSimulation
 
 /// `predict` for one user: the blend fitted on a sample of users' histories before the origin,

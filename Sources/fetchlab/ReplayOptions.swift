@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchLabCore
 import FetchLabPredict
+import FetchLabResults
 import FetchLabSimulation
 import FetchLabStore
 import FetchLabWorkflows

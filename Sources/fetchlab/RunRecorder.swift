@@ -1,4 +1,5 @@
 import ArgumentParser
+import FetchLabResults
 import FetchLabSimulation
 import FetchLabStore
 

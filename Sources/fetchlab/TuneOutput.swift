@@ -1,5 +1,6 @@
 import ArgumentParser
 import FetchLabReport
+import FetchLabResults
 import FetchLabSimulation
 
 /// How a tuning run is printed (`tune`, `runs show-tune`): the format, and where to.

@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabReport
+import FetchLabResults
 import FetchLabSimulation
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import FetchLabReport
+import FetchLabResults
 import FetchLabSimulation
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 import Testing
 
 @testable import FetchLabSimulation
@@ -19,6 +20,21 @@ import Testing
         }
         // A family that declares no tuning cannot be tuned, and says which can.
         #expect(throws: TuningError.self) { try SearchSpace.parse(family: "oracle", grid: nil) }
+    }
+
+    /// The results module names the floor, the baseline and the oracles by their canonical names
+    /// without depending on the policies: those names must be the policies' own, and every
+    /// clairvoyant family's role must say so.
+    @Test func theRolesNameThePoliciesOwnFamilies() throws {
+        #expect(NeverPolicy.familyNames[0] == PolicyRole.floorFamily)
+        #expect(FixedIntervalPolicy.familyNames[0] == PolicyRole.baselineFamily)
+        #expect(OraclePolicy.familyNames[0] == PolicyRole.oracleFamily)
+        #expect(BudgetOraclePolicy.familyNames[0] == PolicyRole.budgetOracleFamily)
+        let standard = PolicyRegistry.standard()
+        #expect(Set(PolicyRegistry.families.map { $0.familyNames[0] }).isSubset(of: standard.map(\.family)))
+        for policy in standard {
+            #expect((PolicyRole(family: policy.family) == .clairvoyant) == policy.isClairvoyant, "\(policy.name)")
+        }
     }
 
     @Test func wideningIsWhatTheFamilyDeclares() throws {

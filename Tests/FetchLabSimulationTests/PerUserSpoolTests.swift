@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabReport
+import FetchLabResults
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import FetchLabResults
 import FetchLabSimulation
 import Foundation
 import GRDB

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 import FetchLabSimulation
 import Foundation
 
@@ -166,7 +167,7 @@ extension HTMLReport {
     /// The bar colour of a policy in the per-app chart: grey for never, the family colour (paler
     /// for the fixed interval) otherwise.
     static func barClass(_ p: PolicyResult, _ recommended: PolicyResult, _ picks: Picks) -> String {
-        if p.family == "never" { return "bar-never" }
+        if p.role == .floor { return "bar-never" }
         return "f\(picks.colour(p.family))" + (p.name == recommended.name ? "" : " bar-base")
     }
 

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 import FetchLabSimulation
 import Foundation
 
@@ -98,22 +99,12 @@ public enum HTMLReport {
         var families: [String]
 
         init(_ r: ComparisonReport) {
-            let s = r.settings
-            tau = s.tausMinutes.firstIndex(of: s.tauMinutes) ?? 0
-            tauText = "fresh@" + CompareRenderer.minutes(s.tauMinutes)
-            // The headline's pick: the best family's setting at the headline budget, when it beats fixed intervals.
-            if let point = r.headline, let best = point.best, best.result.gainVsFixed > 0.0005,
-                let name = best.result.policy
-            {
-                recommended = r.policies.first { $0.name == name }
-            }
-            let tau = tau
-            func fresh(_ p: PolicyResult) -> Double { p.metrics.fresh.indices.contains(tau) ? p.metrics.fresh[tau] : 0 }
-            let budget = recommended?.metrics.fetchesPerAppDay ?? .infinity
-            bestFixed = r.policies.filter { $0.family == "fixed" && $0.metrics.fetchesPerAppDay <= budget }
-                .reduce(nil) { (b: PolicyResult?, p) in b.map { fresh(p) > fresh($0) ? p : $0 } ?? p }
-            never = r.policies.first { $0.family == "never" }
-            oracle = r.policies.first { $0.family == "oracle" }
+            tau = r.primaryTauIndex
+            tauText = "fresh@" + CompareRenderer.minutes(r.settings.tauMinutes)
+            recommended = r.recommended
+            bestFixed = r.bestFixed(spendingAtMost: recommended?.metrics.fetchesPerAppDay ?? .infinity)
+            never = r.first(.floor)
+            oracle = r.policies.first { $0.family == PolicyRole.oracleFamily }
             var families: [String] = []
             for p in r.policies where !families.contains(p.family) { families.append(p.family) }
             self.families = families

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// What one user adds to the budget figures: the clairvoyant bound's pairs, fixed(T) in closed
 /// form over the baseline's intervals, and each policy's fresh launches and fetches per day (for
@@ -112,7 +113,7 @@ struct BudgetAnalysis: Sendable {
         var order: [String] = []
         var byFamily: [String: [Int]] = [:]
         for (i, p) in policies.enumerated()
-        where PolicyRole.isReadAtBudget(family: p.family, clairvoyant: p.isClairvoyant) {
+        where !p.isClairvoyant && PolicyRole(family: p.family).isReadAtBudget {
             if byFamily[p.family] == nil { order.append(p.family) }
             byFamily[p.family, default: []].append(i)
         }

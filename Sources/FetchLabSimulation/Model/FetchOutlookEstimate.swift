@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabPredict
+import FetchLabResults
 
 extension FetchOutlook {
     /// The outlook of a fetch at `t` from a user's context samples before `origin`: the device

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// The settings of a replay beyond the evaluation protocol: the platform, the cost model and the
 /// context defaults.

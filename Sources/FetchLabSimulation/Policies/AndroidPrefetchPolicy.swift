@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabPredict
+import FetchLabResults
 
 /// AOSP's `PrefetchController`: a prefetch job runs only while the app's estimated next launch
 /// (`AndroidHeuristicPredictor`: the last launch plus the mean gap between launches over the past

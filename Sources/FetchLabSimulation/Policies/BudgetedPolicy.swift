@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// Spends a daily budget (k fetches, or J joules) on the moments of highest expected benefit per
 /// cost, as IMP does, learning causally from its app's launches. The local day is cut in

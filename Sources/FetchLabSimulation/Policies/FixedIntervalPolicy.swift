@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// Fetches every `interval` from the user's first event: t0 + n·T, up to E. Under a platform
 /// whose own scheduler decides (iOS) each of these times is a request that the scheduler may or

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// A model of iOS's own adaptive Background App Refresh scheduling (Apple: "a user who opens an
 /// app every day at noon gets a fetch at about 11:50"). It learns, from its app's launches only,

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 import Foundation
 
 /// Fetches when the chance that the app is about to be opened *and needs a fetch* is high

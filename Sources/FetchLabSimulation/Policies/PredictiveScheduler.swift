@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// Online calibration of each signal's stated probability, causal: every decision point (a
 /// launch of another app, a gap bin, a planned time-of-day moment) is a trial of "a cold launch

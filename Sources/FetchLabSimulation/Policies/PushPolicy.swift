@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// Silent push: the server sends a push (`content-available: 1`) when new content for the app
 /// appears, limiting itself to `rate` pushes an hour: an update less than 60/rate minutes after the

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// Android WorkManager periodic work, enqueued at the user's first event t0: period n is
 /// [t0 + n·P, t0 + (n+1)·P) and its run is due in the flex window at its end,

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 import Foundation
 
 /// A measure of a replay a tuner optimises or constrains: `fresh@15m`, `energy`, `battery`,

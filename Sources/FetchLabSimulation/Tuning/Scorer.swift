@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// The training parts of every fold, replayed together: each setting on every part.
 struct Training {

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 extension Tuner {
     /// One line per kind of doubt: test parts with fewer than ``fewTestUsers`` users or
@@ -20,12 +21,18 @@ extension Tuner {
     }
 
     /// Measures the chosen setting, the best fixed interval and the per-app and per-group picks
-    /// on a fold's test part; the fold's own training figures come from `scorer`.
+    /// on a fold's test part; the fold's own training figures come from `scorer`. `policies` holds
+    /// every setting tried and every baseline by name: each pick is one of them, replayed as the
+    /// value that was scored, never parsed again from its name.
     /// - Returns: the fold, and the chosen setting's fresh and scored launches per test user.
     func measure(
-        _ plan: FoldPlan, training scorer: inout Scorer, settings tried: [SearchSpace.Setting], chosen: String,
-        bestFixed: String?, users: @escaping UserBatches
+        _ plan: FoldPlan, training scorer: inout Scorer, settings tried: [SearchSpace.Setting],
+        policies: [String: any FetchPolicy], chosen: String, bestFixed: String?, users: @escaping UserBatches
     ) throws -> (TuningFold, [String: (fresh: Int, scored: Int)]) {
+        func policy(_ name: String) throws(TuningError) -> any FetchPolicy {
+            guard let policy = policies[name] else { throw TuningError("\(name) is not a setting this run tried") }
+            return policy
+        }
         let trainCut = plan.trainCut
         var rows: [TriedSetting] = try tried.map { s in
             let name = try space.name(s)
@@ -50,12 +57,12 @@ extension Tuner {
                     Self.activityGroup($0, thresholds)
                 }
         }
-        let chosenPolicy = try PolicyRegistry.parse(chosen)[0]
-        var others = try bestFixed.map { try PolicyRegistry.parse($0) } ?? []
+        let chosenPolicy = try policy(chosen)
+        var others = try bestFixed.map { try [policy($0)] } ?? []
         // This fold's own pick: what its training part alone would choose.
         let ownPick = rows.first(where: \.feasible)?.name
-        if let ownPick, ownPick != chosen { others += try PolicyRegistry.parse(ownPick) }
-        for pick in picks where pick.name != chosen { others += try PolicyRegistry.parse(pick.name) }
+        if let ownPick, ownPick != chosen { others.append(try policy(ownPick)) }
+        for pick in picks where pick.name != chosen { others.append(try policy(pick.name)) }
         // Per app: the settings chosen together on train, replayed as one policy.
         // The sum of the apps' figures misses how their fetches share the radio once combined, so
         // the combination is replayed on train and, while it misses a cost bound, chosen again
@@ -67,7 +74,7 @@ extension Tuner {
             guard var recommendation = allocate(scorer, names: rows.map(\.name), global: chosen, constraints: bounds)
             else { break }
             var parts: [String: any FetchPolicy] = [:]
-            for a in recommendation.assignments { parts[a.app] = try PolicyRegistry.parse(a.setting)[0] }
+            for a in recommendation.assignments { parts[a.app] = try policy(a.setting) }
             let policy = PerAppPolicy(assignments: parts, fallback: chosenPolicy)
             try scorer.score([], alongside: [policy])
             let replayed = scorer.metrics(policy.name)

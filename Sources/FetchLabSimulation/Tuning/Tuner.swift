@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// How a tuner walks a ``SearchSpace``.
 public enum SearchMethod: String, Sendable, Hashable, CaseIterable {
@@ -201,12 +202,19 @@ public struct Tuner: Sendable {
         }
         let fixedRows = baselines.map { row(name: $0.name, values: "", metrics: training.metrics($0.name)) }
         let bestFixed = fixedRows.filter(\.feasible).max { rank($0) < rank($1) }
+        var policies: [String: any FetchPolicy] = [:]
+        for setting in tried {
+            // The space the settings index into: widened, when the grid was.
+            let policy = try tuner.space.policy(setting)
+            policies[policy.name] = policy
+        }
+        for baseline in baselines { policies[baseline.name] = baseline }
         var folds: [TuningFold] = []
         var tallies: [[String: (fresh: Int, scored: Int)]] = []
         for (i, plan) in plans.enumerated() {
             var (fold, userTally) = try tuner.measure(
-                plan, training: &training.parts[i], settings: tried, chosen: chosen.name, bestFixed: bestFixed?.name,
-                users: users)
+                plan, training: &training.parts[i], settings: tried, policies: policies, chosen: chosen.name,
+                bestFixed: bestFixed?.name, users: users)
             fold.replayCost = replayCost ?? Double(fold.replays)
             fold.screened = screened ?? tried.count
             fold.cutShort = cutShort ? true : nil

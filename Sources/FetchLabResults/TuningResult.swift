@@ -218,7 +218,9 @@ public struct TriedSetting: Sendable, Codable, Hashable {
 
     enum CodingKeys: String, CodingKey { case name, values, train, feasible, pareto, violation }
 
-    init(name: String, values: String, train: ScoreSummary, feasible: Bool, pareto: Bool, violation: Double = 0) {
+    public init(
+        name: String, values: String, train: ScoreSummary, feasible: Bool, pareto: Bool, violation: Double = 0
+    ) {
         self.name = name
         self.values = values
         self.train = train
@@ -255,8 +257,21 @@ public struct ScoreSummary: Sendable, Codable, Hashable {
         case fresh15 = "fresh_15m"
     }
 
+    public init(
+        objective: Double, fresh15: Double, energyJoulesPerDay: Double, batteryPercentPerDay: Double,
+        cellularMBPerDay: Double, fetchesPerAppDay: Double, scoredLaunches: Int
+    ) {
+        self.objective = objective
+        self.fresh15 = fresh15
+        self.energyJoulesPerDay = energyJoulesPerDay
+        self.batteryPercentPerDay = batteryPercentPerDay
+        self.cellularMBPerDay = cellularMBPerDay
+        self.fetchesPerAppDay = fetchesPerAppDay
+        self.scoredLaunches = scoredLaunches
+    }
+
     /// The mean of every figure over `summaries` (one per fold), the scored launches summed.
-    static func mean(_ summaries: [ScoreSummary]) -> ScoreSummary {
+    public static func mean(_ summaries: [ScoreSummary]) -> ScoreSummary {
         let n = Double(max(1, summaries.count))
         func mean(_ key: KeyPath<ScoreSummary, Double>) -> Double { summaries.reduce(0) { $0 + $1[keyPath: key] } / n }
         return ScoreSummary(

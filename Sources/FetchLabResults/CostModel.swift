@@ -93,15 +93,16 @@ public struct CostModel: Sendable, Hashable, Codable {
     }
 
     /// One radio's constants.
-    struct Radio {
-        var transferWatts: Double
-        var promotion: Microseconds
-        var promotionWatts: Double
-        var tail: Microseconds
-        var tailWatts: Double
+    public struct Radio: Sendable {
+        public var transferWatts: Double
+        public var promotion: Microseconds
+        public var promotionWatts: Double
+        public var tail: Microseconds
+        public var tailWatts: Double
     }
 
-    func radio(_ network: NetworkType) -> Radio {
+    /// The constants of the radio a fetch on `network` uses.
+    public func radio(_ network: NetworkType) -> Radio {
         network == .cellular
             ? Radio(
                 transferWatts: cellularTransferWatts, promotion: cellularPromotion,

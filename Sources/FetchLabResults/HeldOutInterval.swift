@@ -85,4 +85,10 @@ public struct ConstraintTally: Sendable, Codable, Hashable {
     public var constraint: String
     public var held: Int
     public var folds: Int
+
+    public init(constraint: String, held: Int, folds: Int) {
+        self.constraint = constraint
+        self.held = held
+        self.folds = folds
+    }
 }

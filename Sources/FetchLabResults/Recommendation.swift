@@ -1,0 +1,56 @@
+/// What a comparison recommends, decided here once for every renderer (the text summary's
+/// headline, the HTML report's highlighted row and charts): the causal family that is freshest at
+/// the headline budget, when it beats the fixed-interval baseline there by more than
+/// ``ComparisonReport/meaningfulGain``, and its best setting at or under that budget.
+public struct Recommendation: Sendable, Hashable {
+    /// The budget point it is read at (``ComparisonReport/headline``).
+    public var point: BudgetPoint
+    /// The family's canonical name.
+    public var family: String
+    /// The family's figures at the budget.
+    public var figures: FamilyAtBudget
+    /// The policy of the setting (nil when every setting of the family spends more than the budget,
+    /// and the figures mix its cheapest setting with `never` across apps).
+    public var policy: PolicyResult?
+
+    public init(point: BudgetPoint, family: String, figures: FamilyAtBudget, policy: PolicyResult?) {
+        self.point = point
+        self.family = family
+        self.figures = figures
+        self.policy = policy
+    }
+}
+
+extension ComparisonReport {
+    /// The least gain over the fixed-interval baseline (a fraction of launches) that counts as
+    /// beating it: half a tenth of a point, below what any figure prints.
+    public static let meaningfulGain = 0.0005
+
+    /// The recommendation, nil without budget figures, without a causal family or when no family
+    /// beats fixed intervals at the headline budget.
+    public var recommendation: Recommendation? {
+        guard let point = headline, let best = point.best, best.result.gainVsFixed > Self.meaningfulGain else {
+            return nil
+        }
+        let policy = best.result.policy.flatMap { name in policies.first { $0.name == name } }
+        return Recommendation(point: point, family: best.family, figures: best.result, policy: policy)
+    }
+
+    /// The recommended policy: the recommendation's setting, when it is a single policy of the run.
+    public var recommended: PolicyResult? { recommendation?.policy }
+
+    /// The index of the primary τ in every policy's fresh rates.
+    public var primaryTauIndex: Int { settings.tausMinutes.firstIndex(of: settings.tauMinutes) ?? 0 }
+
+    /// The fixed interval with the highest fresh@τ (the primary τ) among those spending at most
+    /// `fetchesPerAppDay` (the first of equals, in the run's order); nil when none does.
+    public func bestFixed(spendingAtMost fetchesPerAppDay: Double = .infinity) -> PolicyResult? {
+        let tau = primaryTauIndex
+        func fresh(_ p: PolicyResult) -> Double { p.metrics.fresh.indices.contains(tau) ? p.metrics.fresh[tau] : 0 }
+        return policies.filter { $0.role == .baseline && $0.metrics.fetchesPerAppDay <= fetchesPerAppDay }
+            .reduce(nil) { (b: PolicyResult?, p) in b.map { fresh(p) > fresh($0) ? p : $0 } ?? p }
+    }
+
+    /// The run's first policy of `role` (``PolicyRole/floor``: `never`).
+    public func first(_ role: PolicyRole) -> PolicyResult? { policies.first { $0.role == role } }
+}

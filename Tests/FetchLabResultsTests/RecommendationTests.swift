@@ -1,0 +1,96 @@
+import FetchLabResults
+import Testing
+
+/// A run of `never`, two fixed intervals, a predictive family at two settings and an oracle, with
+/// the headline budget at 2 fetches/app/day; `gain` is the predictive family's gain there.
+private func report(gain: Double, policy: String? = "predictive(15m,0.3)") -> ComparisonReport {
+    var settings = ComparisonSettings(
+        tauMinutes: 15, tausMinutes: [5, 15], launchRefreshes: true, warmUpDays: 7, minLaunches: 5,
+        platform: "none", users: 20, pairs: 40, scoredLaunches: 1_000)
+    settings.firstScoredDay = "2026-01-08"
+    func result(_ name: String, _ family: String, fresh: Double, fpd: Double) -> PolicyResult {
+        PolicyResult(
+            name: name, family: family, params: [:],
+            metrics: PolicyMetrics(scoredLaunches: 1_000, fresh: [fresh / 2, fresh], fetchesPerAppDay: fpd),
+            perApp: [])
+    }
+    var r = ComparisonReport(
+        settings: settings,
+        policies: [
+            result("never", "never", fresh: 0.20, fpd: 0),
+            result("fixed(24h)", "fixed", fresh: 0.25, fpd: 1),
+            result("fixed(4h)", "fixed", fresh: 0.31, fpd: 6),
+            result("fixed(8h)", "fixed", fresh: 0.28, fpd: 3),
+            result("predictive(15m,0.3)", "predictive", fresh: 0.30 + gain, fpd: 2),
+            result("predictive(15m,0.2)", "predictive", fresh: 0.40, fpd: 5),
+            result("oracle", "oracle", fresh: 1, fpd: 30),
+        ])
+    r.budget = BudgetSettings(
+        budgets: [1, 2], headlineBudget: 2, resamples: 0, seed: 1, boundSaturation: 3, warnings: [])
+    func family(_ gain: Double) -> FamilyAtBudget {
+        FamilyAtBudget(
+            fresh: 0.30 + gain, policy: policy, freshInterval: nil, gainVsFixed: gain, gainInterval: nil,
+            shareOfPossible: nil)
+    }
+    r.budgetCurve = [
+        BudgetPoint(budget: 1, fixed: 0.25, fixedInterval: nil, bound: 0.8, never: 0.2, families: [:]),
+        BudgetPoint(
+            budget: 2, fixed: 0.30, fixedInterval: nil, bound: 0.9, never: 0.2,
+            families: ["predictive": family(gain), "budgeted": family(gain / 2)]),
+    ]
+    return r
+}
+
+@Suite struct RecommendationTests {
+    @Test func theFreshestFamilyAtTheHeadlineBudgetIsRecommendedWhenItBeatsFixedIntervals() throws {
+        let r = report(gain: 0.05)
+        let rec = try #require(r.recommendation)
+        #expect(rec.point.budget == 2)
+        #expect(rec.family == "predictive")
+        #expect(rec.policy?.name == "predictive(15m,0.3)")
+        #expect(r.recommended == rec.policy)
+    }
+
+    @Test func nothingIsRecommendedAtOrBelowTheMeaningfulGain() {
+        #expect(report(gain: ComparisonReport.meaningfulGain).recommendation == nil)
+        #expect(report(gain: 0).recommendation == nil)
+        #expect(report(gain: -0.02).recommendation == nil)
+    }
+
+    @Test func aFrontMixedWithNeverIsRecommendedWithoutAPolicy() throws {
+        let rec = try #require(report(gain: 0.05, policy: nil).recommendation)
+        #expect(rec.policy == nil)
+        #expect(rec.family == "predictive")
+    }
+
+    @Test func withoutBudgetFiguresNothingIsRecommended() {
+        var r = report(gain: 0.05)
+        r.budgetCurve = []
+        #expect(r.recommendation == nil)
+    }
+
+    @Test func theBestFixedIntervalSpendsNoMoreThanAsked() {
+        let r = report(gain: 0.05)
+        #expect(r.bestFixed()?.name == "fixed(4h)")
+        #expect(r.bestFixed(spendingAtMost: 3)?.name == "fixed(8h)")
+        #expect(r.bestFixed(spendingAtMost: 2)?.name == "fixed(24h)")
+        #expect(r.bestFixed(spendingAtMost: 0.5) == nil)
+        #expect(r.first(.floor)?.name == "never")
+        #expect(r.primaryTauIndex == 1)
+    }
+}
+
+@Suite struct PolicyRoleTests {
+    @Test func eachFamilyHasItsRole() {
+        #expect(PolicyRole(family: "never") == .floor)
+        #expect(PolicyRole(family: "fixed") == .baseline)
+        #expect(PolicyRole(family: "oracle") == .clairvoyant)
+        #expect(PolicyRole(family: "budget-oracle") == .clairvoyant)
+        #expect(PolicyRole(family: "predictive") == .family)
+        #expect(PolicyRole(family: "per-app") == .family)
+    }
+
+    @Test func onlyCausalFamiliesAreReadAtABudget() {
+        #expect(PolicyRole.allCases.filter(\.isReadAtBudget) == [.family])
+    }
+}
