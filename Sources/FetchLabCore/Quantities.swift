@@ -1,27 +1,81 @@
 /// Durations and byte sizes as people write them on a command line or in a config file.
 public enum Quantity {
     /// Parses a duration: `90s`, `5m`, `1.5h`, `7d`, `250ms`, a combination such as `1h30m`, or
-    /// plain seconds (`600`). Nil when it is not one or is negative.
+    /// plain seconds (`600`). Nil when it is not one or is negative (``parseDuration(_:forms:)``
+    /// says why).
     public static func duration(_ text: String) -> Microseconds? {
+        // Nil is this function's answer for every problem; callers that say why use parseDuration.
+        try? parseDuration(text)
+    }
+
+    /// The one duration parser: the forms of ``duration(_:)``, and the ``DurationForms`` a caller
+    /// also accepts (a clock, blanks before a unit). Digits are ASCII: `²` and `١` are digits to
+    /// Unicode, not to a duration. Units are lowercase (callers that accept `2H` lowercase first).
+    public static func parseDuration(_ text: String, forms: DurationForms = []) throws(DurationProblem)
+        -> Microseconds
+    {
+        let trimmed = text.trimmingWhitespace()
+        guard !trimmed.isEmpty else { throw .notADuration }
+        if let seconds = Double(trimmed) {
+            guard seconds.isFinite else { throw .notADuration }
+            guard seconds >= 0 else { throw .negative }
+            guard let us = Microseconds.checked(seconds: seconds) else { throw .tooLong }
+            return us
+        }
+        if trimmed.hasPrefix("-") {
+            // A duration with a minus sign is negative, not unreadable (`-0s` is zero).
+            guard let magnitude = try? parseDuration(String(trimmed.dropFirst()), forms: forms) else {
+                throw .notADuration
+            }
+            if magnitude == 0 { return 0 }
+            throw .negative
+        }
+        let seconds = try forms.contains(.clock) && trimmed.contains(":") ? clock(trimmed) : sum(trimmed, forms: forms)
+        guard let us = Microseconds.checked(seconds: seconds) else { throw .tooLong }
+        return us
+    }
+
+    /// `1h30m`, `90s`, `12 min` (with ``DurationForms/spacedUnits``): seconds.
+    private static func sum(_ text: String, forms: DurationForms) throws(DurationProblem) -> Double {
         let units: [(String, Double)] = [
             ("ms", 1e-3), ("min", 60), ("s", 1), ("m", 60), ("h", 3_600), ("d", 86_400), ("w", 604_800),
         ]
-        let trimmed = text.trimmingWhitespace()
-        guard !trimmed.isEmpty else { return nil }
-        if let seconds = Double(trimmed) {
-            return seconds >= 0 ? Microseconds.checked(seconds: seconds) : nil
-        }
-        var rest = Substring(trimmed)
+        let spaced = forms.contains(.spacedUnits)
+        var rest = Substring(text)
         var total = 0.0
         while !rest.isEmpty {
-            let number = rest.prefix { $0.isNumber || $0 == "." }
-            guard !number.isEmpty, let value = Double(number) else { return nil }
+            let number = rest.prefix { ($0.isASCII && $0.isNumber) || $0 == "." }
+            guard !number.isEmpty, let value = Double(number), value.isFinite else { throw .notADuration }
             rest = rest.dropFirst(number.count)
-            guard let unit = units.first(where: { rest.hasPrefix($0.0) }) else { return nil }
+            if spaced { rest = rest.drop { $0 == " " || $0 == "\t" } }
+            guard let unit = units.first(where: { rest.hasPrefix($0.0) }) else { throw .notADuration }
             rest = rest.dropFirst(unit.0.count)
+            if spaced { rest = rest.drop { $0 == " " || $0 == "\t" } }
             total += value * unit.1
         }
-        return Microseconds.checked(seconds: total)
+        return total
+    }
+
+    /// `1:23` (minutes:seconds) or `0:01:23` (hours:minutes:seconds): seconds. Every part has
+    /// ASCII digits, the last may have a fraction (`1:23.5`), and a part after the first is below 60.
+    private static func clock(_ text: String) throws(DurationProblem) -> Double {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3 else { throw .notADuration }
+        var total = 0.0
+        for (i, part) in parts.enumerated() {
+            let last = i == parts.count - 1
+            var dots = 0
+            for byte in part.utf8 where !(byte >= 0x30 && byte <= 0x39) {
+                guard byte == 0x2E, last else { throw .notADuration }
+                dots += 1
+            }
+            guard dots <= 1, let first = part.utf8.first, first != 0x2E, part.utf8.last != 0x2E,
+                let value = Double(part)
+            else { throw .notADuration }
+            if i > 0 && value >= 60 { throw .clockOutOfRange }
+            total = total * 60 + value
+        }
+        return total
     }
 
     /// A duration the way FetchLab prints it: `45s`, `10m`, `1h30m`, `2d`, `1d6h`.
@@ -64,6 +118,29 @@ public enum Quantity {
         for _ in 0..<Int(e) { r *= b }
         return r
     }
+}
+
+/// Forms a duration may take beyond the command line's (``Quantity/parseDuration(_:forms:)``).
+public struct DurationForms: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// A clock: `1:23` (minutes:seconds) or `0:01:23` (hours:minutes:seconds).
+    public static let clock = DurationForms(rawValue: 1 << 0)
+    /// Blanks between a number and its unit (`12 min`, `1h 30m`), as exported files write them.
+    public static let spacedUnits = DurationForms(rawValue: 1 << 1)
+}
+
+/// Why a text is not a duration (``Quantity/parseDuration(_:forms:)``).
+public enum DurationProblem: Error, Sendable, Hashable {
+    /// Not a duration in any form accepted.
+    case notADuration
+    /// A duration with a minus sign.
+    case negative
+    /// A clock whose minutes or seconds are 60 or more (`1:99`).
+    case clockOutOfRange
+    /// Longer than `Microseconds.longestSpan`.
+    case tooLong
 }
 
 extension String {

@@ -8,7 +8,8 @@ import Foundation
 /// strict mode, throws at the first one). Memory stays bounded by the batch size, whatever the file
 /// size. This type is the driver shared by the formats — lines, quoted records that span lines,
 /// blank and repeated header lines, rejects, name tables, batches; what a row means is each
-/// format's own (`Formats/`).
+/// format's own (`Formats/`): a ``DelimitedFormat`` per row, or a ``LineFormat`` (a format with
+/// state across lines) per line, which the reader asks instead of testing which format it reads.
 public final class LogReader: RecordSource {
     /// The file as the user named it.
     public let source: String
@@ -23,12 +24,11 @@ public final class LogReader: RecordSource {
     private let lines: LineReader
     /// The batch being filled, the name tables and the checks the formats share.
     private var sink: RecordSink
-    /// Foreground logs: the sessionisation state.
-    private var foreground: ForegroundFormat
-    /// `dumpsys usagestats` text: the per-user sessionisation state.
+    /// The state of a format read line by line (``LogFormat/lineFormat``); nil for delimited
+    /// formats. Tests put a format of their own here.
+    var lineFormat: (any LineFormat)?
     /// Whether the last line added to `quoted` ended with a carriage return.
     private var quotedEndsWithCR = false
-    private var usagestats: UsageStatsFormat
     /// Names (of each kind) and bytes of names kept before the name tables start again
     /// (``RecordBatch/restartsNames``); tests lower them.
     var maxNamesKept = NameTable.maxNames
@@ -51,8 +51,12 @@ public final class LogReader: RecordSource {
     /// Foreground logs: how many samples may wait for `--reorder-window` at once before the file
     /// fails (``ForegroundFormat/defaultMaxPending``; tests lower it).
     var maxPendingForegroundSamples: Int {
-        get { foreground.maxPending }
-        set { foreground.maxPending = max(1, newValue) }
+        get { (lineFormat as? ForegroundFormat)?.maxPending ?? ForegroundFormat.defaultMaxPending }
+        set {
+            guard var foreground = lineFormat as? ForegroundFormat else { return }
+            foreground.maxPending = max(1, newValue)
+            lineFormat = foreground
+        }
     }
 
     /// Compression detected from the bytes.
@@ -79,9 +83,6 @@ public final class LogReader: RecordSource {
         self.options = options
         self.lines = LineReader(input: input)
         self.sink = RecordSink(options: options)
-        self.foreground = ForegroundFormat(options: options)
-        self.usagestats = UsageStatsFormat(
-            options: options, stem: source == "-" ? "usagestats" : Self.userName(fromPath: source))
         if options.format == .knowledgeC {
             throw IngestError(
                 .format, source: source,
@@ -110,15 +111,13 @@ public final class LogReader: RecordSource {
         header = detected.header
         if detected.firstLineIsData { firstDataLine = first } else if syntax != .jsonLines { headerLine = first }
         splitter = FieldSplitter(delimiter: syntax == .tsv || format == .lsapp ? 0x09 : 0x2C)
+        let lineFormatType = format.lineFormat
+        lineFormat = lineFormatType.map { $0.init(options: options, source: source) }
 
         if let user = options.user {
             sink.fixUser(user)
-        } else if format == .foreground {
-            guard source != "-" else {
-                throw IngestError(
-                    .usage, source: source, message: "foreground logs name no user: give one with --user NAME")
-            }
-            sink.fixUser(Self.userName(fromPath: source))
+        } else if let user = try lineFormatType?.fileUser(source: source) {
+            sink.fixUser(user)
         }
         if !header.isEmpty {
             columnCount = header.count
@@ -165,8 +164,7 @@ public final class LogReader: RecordSource {
             }
             if more == nil {
                 try finishQuoted()
-                if format == .foreground { foreground.flush(final: true, into: &sink) }
-                if format == .usagestats { usagestats.flush(into: &sink) }
+                lineFormat?.finish(into: &sink)
                 finished = true
                 break
             }
@@ -174,17 +172,16 @@ public final class LogReader: RecordSource {
         return sink.takeBatch(inputBytesRead: input.compressedBytesRead, finished: finished)
     }
 
-    /// Whether the name tables hold more than the reader keeps. Foreground samples waiting for
-    /// the reorder window hold app ids: the tables start again only when none is waiting.
+    /// Whether the name tables hold more than the reader keeps. A line format's state may hold ids
+    /// (foreground samples waiting for the reorder window, a dump's per-user state): the tables
+    /// start again only when it says they may.
     private var namesOverflow: Bool {
         let users = sink.users, apps = sink.apps
         guard
             users.count > maxNamesKept || apps.count > maxNamesKept
                 || users.byteCount + apps.byteCount > maxNameBytesKept
         else { return false }
-        // A usagestats dump's per-user state holds user and app ids: its names are kept.
-        if format == .usagestats { return false }
-        return format != .foreground || foreground.pendingCount == 0
+        return lineFormat?.namesMayRestart ?? true
     }
 
     /// Forgets every name (between batches): the next batch's ids start again at 0. A fresh sink
@@ -211,20 +208,18 @@ public final class LogReader: RecordSource {
         }
         if isBlank(line) { return }
         if line.count >= headerLine.count, !headerLine.isEmpty, isRepeatedHeader(line) { return }
-        if format != .usagestats { sink.batch.counts.rows += 1 }
+        if lineFormat?.everyLineIsARow ?? true { sink.batch.counts.rows += 1 }
         do {
-            if format == .usagestats {
-                try usagestats.decode(line, line: number, unterminated: lines.lastLineUnterminated, into: &sink)
-            } else if format == .foreground {
-                try foreground.decode(line, into: &sink)
+            if lineFormat != nil {
+                try lineFormat?.decode(line, line: number, unterminated: lines.lastLineUnterminated, into: &sink)
             } else {
                 try readRecord(line, number: number)
             }
         } catch {
-            if format == .foreground, let failure = foreground.failure {
+            if let failure = lineFormat?.failure {
                 throw IngestError(.usage, source: source, line: number, message: failure)
             }
-            if error.isUnclosedQuote && format != .foreground && format != .usagestats && syntax != .jsonLines {
+            if error.isUnclosedQuote && lineFormat == nil && syntax != .jsonLines {
                 // Perhaps a quoted field with a line break: read on before deciding.
                 quoted = Array(line)
                 quotedStart = number

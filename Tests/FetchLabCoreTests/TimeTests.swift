@@ -75,6 +75,31 @@ import Testing
         }
     }
 
+    /// The one duration parser says why a text is not a duration, and reads a clock or blanks
+    /// before a unit only when its caller asks (the usage format's `--map X=duration` column).
+    @Test func parseDurationSaysWhyAndReadsClocksWhenAsked() throws {
+        #expect(try Quantity.parseDuration("1:30", forms: .clock) == .seconds(90))
+        #expect(try Quantity.parseDuration("0:01:23.5", forms: .clock) == 83_500_000)
+        #expect(try Quantity.parseDuration("12 min", forms: .spacedUnits) == .minutes(12))
+        #expect(try Quantity.parseDuration("1h 30m", forms: .spacedUnits) == .minutes(90))
+        #expect(throws: DurationProblem.notADuration) { try Quantity.parseDuration("1:30") }
+        // Unicode digits ("²", Arabic-Indic "١٣٠"), empty parts, numbers Double reads but a clock
+        // does not: a reason, never a crash.
+        let hostile = ["²:30", "1:", ":30", "١:٣٠", "١:30", "1:2:3:4", "1:x", "1:nan", "1:3e1", "1:-5", "1.5:30", ":"]
+        for hostile in hostile {
+            #expect(throws: DurationProblem.notADuration, "\(hostile)") {
+                try Quantity.parseDuration(hostile, forms: .clock)
+            }
+        }
+        #expect(throws: DurationProblem.clockOutOfRange) { try Quantity.parseDuration("1:99", forms: .clock) }
+        #expect(throws: DurationProblem.clockOutOfRange) { try Quantity.parseDuration("1:60:00", forms: .clock) }
+        #expect(throws: DurationProblem.negative) { try Quantity.parseDuration("-5m") }
+        #expect(throws: DurationProblem.negative) { try Quantity.parseDuration("-5") }
+        #expect(throws: DurationProblem.negative) { try Quantity.parseDuration("-1:30", forms: .clock) }
+        #expect(throws: DurationProblem.tooLong) { try Quantity.parseDuration("1e13") }
+        #expect(throws: DurationProblem.tooLong) { try Quantity.parseDuration("10000000w") }
+    }
+
     @Test func durationsPrintBack() {
         for text in ["45s", "10m", "1h30m", "2d", "1d6h", "0s"] {
             #expect(Quantity.format(duration: Quantity.duration(text)!) == text)

@@ -117,6 +117,33 @@ import _FetchLabTestSupport
         #expect(r.rejects[0].reason.contains("not seconds"))
     }
 
+    /// Hostile clocks in a duration column (Unicode digits, empty parts, seconds past 59): each is
+    /// a reject with its reason, never a crash, and no record.
+    @Test func hostileClockDurationsAreRejectsWithAReason() throws {
+        var text = "timestamp,user,app,duration\n"
+        let hostile = ["²:30", "1:", ":30", "1:99", "١:٣٠", "²", "1:3e1", "-1:30"]
+        for d in hostile { text += "2024-04-03T10:00:00Z,u,com.app,\(d)\n" }
+        let r = try read(text) { $0.columnMap = ["duration": "duration"] }
+        #expect(r.usage.isEmpty)
+        #expect(r.rejects.map(\.line) == Array(2...9))
+        for i in [0, 1, 2, 4, 5, 6] {
+            #expect(r.rejects[i].reason.contains("not seconds"), "\(r.rejects[i])")
+        }
+        #expect(r.rejects[3].reason.contains("\"1:99\" is not a clock"), "\(r.rejects[3])")
+        #expect(r.rejects[7].reason.contains("negative"), "\(r.rejects[7])")
+    }
+
+    /// The duration column reads what the command line's durations read (one parser, in Core):
+    /// a combination of units, days, blanks before a unit, upper case, a clock's fraction.
+    @Test func durationsAreReadByTheCommandLinesParser() throws {
+        var text = "timestamp,user,app,duration\n"
+        for d in ["1h30m", "1h 30m", "90 S", "1d", "1:30.5"] { text += "2024-04-03T10:00:00Z,u,com.app,\(d)\n" }
+        let r = try read(text) { $0.columnMap = ["duration": "duration"] }
+        #expect(r.rejects.isEmpty, "\(r.rejects)")
+        let closes = r.usage.filter { $0.kind == .close }.map { $0.time - r.usage[0].time }
+        #expect(closes == [.minutes(90), .minutes(90), .seconds(90), .days(1), 90_500_000])
+    }
+
     @Test func aSplitHeaderWithoutMapsFailsNamingTheOption() throws {
         let message = readError(export)
         #expect(message.contains("log.csv:1:"), "\(message)")

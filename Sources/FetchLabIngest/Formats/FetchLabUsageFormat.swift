@@ -1,5 +1,4 @@
 import FetchLabCore
-import Foundation
 
 /// FetchLab usage events: `timestamp,user,app[,event]`. The user column may be left out when
 /// `--user` names the user (`timestamp,app[,event]`).
@@ -40,38 +39,33 @@ enum FetchLabUsageFormat: DelimitedFormat {
     /// The longest use a duration may give.
     static let maxDuration: Microseconds = .days(1)
 
-    /// A use's length: seconds (`83`, `83.5`), with a unit (`1500ms`, `83s`, `12m`, `12min`, `2h`),
-    /// or a clock (`1:23`, `0:01:23`: minutes:seconds or hours:minutes:seconds).
+    /// A use's length, read by Core's one duration parser (``Quantity/parseDuration(_:forms:)``):
+    /// seconds (`83`, `83.5`), with a unit (`1500ms`, `83s`, `12m`, `12 min`, `2h`, `1h30m`), or a
+    /// clock (`1:23`, `0:01:23`: minutes:seconds or hours:minutes:seconds); any case.
     static func duration(_ b: UnsafeRawBufferPointer) throws(RowProblem) -> Microseconds {
-        let text = String(decoding: b, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
-        func bad() -> RowProblem {
-            RowProblem(
-                "duration \(FieldText.quoted(b)) is not seconds (83, 83.5), a number with a unit (1500ms, 83s, 12m, 2h) "
-                    + "or a clock (1:23, 0:01:23)")
-        }
-        var us: Double
-        if text.contains(":") {
-            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-            // ASCII digits only: "²" and "١" are numbers to Unicode, not to Double.
-            let whole = parts.dropLast().compactMap { part in
-                part.allSatisfy { $0.isASCII && $0.isNumber } ? Double(part) : nil
+        let quoted = FieldText.quoted(b)
+        let us: Microseconds
+        do {
+            us = try Quantity.parseDuration(
+                String(decoding: b, as: UTF8.self).lowercased(), forms: [.clock, .spacedUnits])
+        } catch {
+            switch error {
+            case .notADuration:
+                throw RowProblem(
+                    "duration \(quoted) is not seconds (83, 83.5), a number with a unit (1500ms, 83s, 12m, 2h) "
+                        + "or a clock (1:23, 0:01:23)")
+            case .clockOutOfRange:
+                throw RowProblem("duration \(quoted) is not a clock: its minutes and seconds go from 0 to 59")
+            case .negative: throw RowProblem("duration \(quoted) is negative")
+            case .tooLong: throw tooLong(quoted)
             }
-            guard parts.count == 2 || parts.count == 3, let last = Double(parts[parts.count - 1]), last.isFinite,
-                whole.count == parts.count - 1
-            else { throw bad() }
-            us = (whole.reduce(0) { $0 * 60 + $1 } * 60 + last) * 1e6
-        } else {
-            let units: [(String, Double)] = [("ms", 1e3), ("min", 60e6), ("s", 1e6), ("m", 60e6), ("h", 3_600e6)]
-            let unit = units.first { text.hasSuffix($0.0) }
-            let number = unit.map { String(text.dropLast($0.0.count)).trimmingCharacters(in: .whitespaces) } ?? text
-            guard let v = Double(number), v.isFinite else { throw bad() }
-            us = v * (unit?.1 ?? 1e6)
         }
-        guard us >= 0 else { throw RowProblem("duration \(FieldText.quoted(b)) is negative") }
-        guard us <= Double(maxDuration) else {
-            throw RowProblem("duration \(FieldText.quoted(b)) is longer than a day (seconds expected)")
-        }
-        return Microseconds(us.rounded())
+        guard us <= maxDuration else { throw tooLong(quoted) }
+        return us
+    }
+
+    private static func tooLong(_ quoted: String) -> RowProblem {
+        RowProblem("duration \(quoted) is longer than a day (seconds expected)")
     }
 
     /// An event name: the ones FetchLab writes compared as bytes (no String made), others by name.

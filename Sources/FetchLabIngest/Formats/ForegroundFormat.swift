@@ -23,7 +23,7 @@ import HeapModule
 /// Memory: the samples of one window are held in memory (24 bytes each). More than
 /// ``defaultMaxPending`` of them at once fails the file with an error that names
 /// `--reorder-window` (the window is then far larger than the log's disorder needs).
-struct ForegroundFormat {
+struct ForegroundFormat: LineFormat {
     typealias Sample = ReorderBuffer.Sample
 
     /// Samples that may wait for the window at once, by default (4 Mi samples, about 100 MB).
@@ -58,6 +58,45 @@ struct ForegroundFormat {
 
     /// Samples waiting for the window to pass them.
     var pendingCount: Int { pending.count }
+
+    // MARK: LineFormat
+
+    /// `YYYY-MM-DD HH:MM…,package` with exactly one comma.
+    static func recognises(firstLine line: [UInt8]) -> Bool {
+        var bytes = line[...]
+        while let b = bytes.first, b == 0x20 || b == 0x09 || b == 0 { bytes.removeFirst() }
+        guard bytes.count >= 18 else { return false }
+        let b = Array(bytes.prefix(11))
+        let digits = [0, 1, 2, 3, 5, 6, 8, 9]
+        guard digits.allSatisfy({ b[$0] >= 0x30 && b[$0] <= 0x39 }), b[4] == 0x2D, b[7] == 0x2D,
+            b[10] == 0x20 || b[10] == UInt8(ascii: "T")
+        else { return false }
+        return bytes.filter { $0 == 0x2C }.count == 1
+    }
+
+    /// A foreground log is one user's: the file's name (``LogReader/userName(fromPath:)``).
+    static func fileUser(source: String) throws(IngestError) -> String? {
+        guard source != "-" else {
+            throw IngestError(
+                .usage, source: source, message: "foreground logs name no user: give one with --user NAME")
+        }
+        return LogReader.userName(fromPath: source)
+    }
+
+    init(options: ReadOptions, source: String) { self.init(options: options) }
+
+    var everyLineIsARow: Bool { true }
+
+    /// Waiting samples hold app ids.
+    var namesMayRestart: Bool { pending.count == 0 }
+
+    mutating func decode(
+        _ line: UnsafeRawBufferPointer, line number: Int, unterminated: Bool, into sink: inout RecordSink
+    ) throws(RowProblem) {
+        try decode(line, into: &sink)
+    }
+
+    mutating func finish(into sink: inout RecordSink) { flush(final: true, into: &sink) }
 
     /// Reads one line into the buffer and releases the samples it settles; throws the reason when
     /// the line is rejected (and, once, when the window overflows: see ``failure``).

@@ -15,11 +15,12 @@ enum FormatDetection {
     /// The format of a file whose first non-blank line is `line`.
     static func detect(_ line: [UInt8], options: ReadOptions, source: String) throws(IngestError) -> Detected {
         let forced = options.format
-        if forced == .foreground || (forced == nil && looksLikeForegroundSample(line)) {
-            return Detected(format: .foreground, syntax: nil, header: [], firstLineIsData: true)
-        }
-        if forced == .usagestats || (forced == nil && UsageStatsFormat.looksLikeDump(line)) {
-            return Detected(format: .usagestats, syntax: nil, header: [], firstLineIsData: true)
+        // Line formats first, in `LogFormat` order: their first line is data, not a header.
+        for format in LogFormat.allCases {
+            guard let lineFormat = format.lineFormat else { continue }
+            if forced == format || (forced == nil && lineFormat.recognises(firstLine: line)) {
+                return Detected(format: format, syntax: nil, header: [], firstLineIsData: true)
+            }
         }
         let text = String(decoding: line, as: UTF8.self)
         if text.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("{") {
@@ -69,19 +70,6 @@ enum FormatDetection {
         func arg(_ s: String) -> String { s.contains(" ") ? "\"\(s)\"" : s }
         return "header \(HeaderNames(header, map: [:]).quoted) has the date and the time of day in separate columns: "
             + "read them as one timestamp with --map \(arg(date))=date --map \(arg(time))=time"
-    }
-
-    /// `YYYY-MM-DD HH:MM…,package` with exactly one comma.
-    static func looksLikeForegroundSample(_ line: [UInt8]) -> Bool {
-        var bytes = line[...]
-        while let b = bytes.first, b == 0x20 || b == 0x09 || b == 0 { bytes.removeFirst() }
-        guard bytes.count >= 18 else { return false }
-        let b = Array(bytes.prefix(11))
-        let digits = [0, 1, 2, 3, 5, 6, 8, 9]
-        guard digits.allSatisfy({ b[$0] >= 0x30 && b[$0] <= 0x39 }), b[4] == 0x2D, b[7] == 0x2D,
-            b[10] == 0x20 || b[10] == UInt8(ascii: "T")
-        else { return false }
-        return bytes.filter { $0 == 0x2C }.count == 1
     }
 
     /// The format a header stands for: the stated one (`--input-format`), else the one format whose

@@ -1,7 +1,8 @@
 /// The log formats FetchLab reads. See Docs/formats.md.
 ///
-/// Adding a format: one file under `Formats/` with a type conforming to `DelimitedFormat`, one
-/// case here, and its arm in `delimited` and `decode(_:into:)` below (the compiler asks for both).
+/// Adding a format: one file under `Formats/` with a type conforming to `DelimitedFormat` (rows
+/// under a header) or `LineFormat` (lines with state across them), one case here, and its arm in
+/// `delimited`, `lineFormat` and `decode(_:into:)` below (the compiler asks for each).
 public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
     /// FetchLab usage events: `timestamp,user,app[,event]` (CSV, TSV or JSON Lines).
     case usage
@@ -23,8 +24,8 @@ public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 extension LogFormat {
-    /// The decoder of a format whose rows are delimited records under a header; nil for foreground
-    /// logs (headerless lines, sessionised by ``ForegroundFormat``). Used when reading the header.
+    /// The decoder of a format whose rows are delimited records under a header; nil for the line
+    /// formats (``lineFormat``) and the Knowledge store. Used when reading the header.
     var delimited: (any DelimitedFormat.Type)? {
         switch self {
         case .usage: FetchLabUsageFormat.self
@@ -33,6 +34,16 @@ extension LogFormat {
         case .battery: BatteryFormat.self
         case .lsapp: LSAppFormat.self
         case .foreground, .usagestats, .knowledgeC: nil
+        }
+    }
+
+    /// The state of a format read line by line (headerless, sessionised): the reader makes one per
+    /// file and asks it, not the format's name. Nil for delimited formats and the Knowledge store.
+    var lineFormat: (any LineFormat.Type)? {
+        switch self {
+        case .foreground: ForegroundFormat.self
+        case .usagestats: UsageStatsFormat.self
+        case .usage, .context, .content, .battery, .lsapp, .knowledgeC: nil
         }
     }
 
@@ -45,8 +56,7 @@ extension LogFormat {
         case .content: try ContentFormat.decode(row, into: &sink)
         case .battery: try BatteryFormat.decode(row, into: &sink)
         case .lsapp: try LSAppFormat.decode(row, into: &sink)
-        case .foreground: throw RowProblem("foreground lines are not delimited records")
-        case .usagestats: throw RowProblem("usagestats lines are not delimited records")
+        case .foreground, .usagestats: throw RowProblem("\(rawValue) lines are not delimited records")
         case .knowledgeC: throw RowProblem("a Knowledge store is a SQLite database, not delimited records")
         }
     }

@@ -32,7 +32,7 @@ import Foundation
 ///   keyguard shows when the screen goes off and when it comes on, so it says neither.
 /// - An event line repeated exactly in one user's sections is a duplicate; an event earlier than
 ///   the user's previous event is rejected (the dump lists each user's events in time order).
-struct UsageStatsFormat {
+struct UsageStatsFormat: LineFormat {
     /// What an event type means for sessions.
     enum Kind {
         case resume, leave, screenOn, screenOff, shutdown, startup, other
@@ -63,6 +63,28 @@ struct UsageStatsFormat {
         sessionGap = options.sessionGap
         self.stem = stem
     }
+
+    // MARK: LineFormat
+
+    /// The stem is the file's name (``LogReader/userName(fromPath:)``), `usagestats` on standard input.
+    init(options: ReadOptions, source: String) {
+        self.init(options: options, stem: source == "-" ? "usagestats" : LogReader.userName(fromPath: source))
+    }
+
+    static func recognises(firstLine line: [UInt8]) -> Bool { looksLikeDump(line) }
+
+    /// The dump's sections name its users (from the stem).
+    static func fileUser(source: String) throws(IngestError) -> String? { nil }
+
+    /// Only event lines are rows (``decode(_:line:unterminated:into:)`` counts them).
+    var everyLineIsARow: Bool { false }
+
+    /// The per-user state holds user and app ids for the whole dump: its names are kept.
+    var namesMayRestart: Bool { false }
+
+    var failure: String? { nil }
+
+    mutating func finish(into sink: inout RecordSink) { flush(into: &sink) }
 
     static func kind(of type: String) -> Kind {
         switch type {
