@@ -19,8 +19,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
         .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
-        // A typed HTML builder, tried on the report's ranking section (issue 24; Docs/architecture.md).
-        .package(url: "https://github.com/JohnSundell/Plot", exact: "0.14.0"),
         // `swift package generate-documentation` (the DocC catalogues in Sources/*/*.docc); not linked into anything.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -64,7 +62,6 @@ let package = Package(
                 "FetchLabCore", "FetchLabPredict", "FetchLabSimulation",
                 // What import, inspect, runs and generate print: their summaries.
                 "FetchLabIngest", "FetchLabStore", "FetchLabDatasets",
-                .product(name: "Plot", package: "Plot"),
             ]),
         // What a command does, without its options or its output: the CLI and any other front end
         // (a notebook through the library, a fleet driver) call the same workflows.

@@ -200,79 +200,52 @@ public enum HTMLReport {
 
     // MARK: - (2) The ranked table
 
-    /// The table's columns and rows, as the text table has them (the share of the possible gain
-    /// moved next to the name); each cell with the value it sorts by (`data-v`).
-    struct RankingTable {
-        struct Cell {
-            var text: String
-            var value: String
+    static func ranking(_ r: ComparisonReport, _ picks: Picks) -> String {
+        // The text table's columns, the share of the possible gain moved next to the name.
+        func reorder<T>(_ xs: [T]) -> [T] {
+            xs.count > 2 ? Array(xs[0...1]) + [xs[xs.count - 1]] + xs[2..<(xs.count - 1)] : xs
         }
-        struct Row {
-            var policy: PolicyResult
-            var cells: [Cell]
-        }
-        var columns: [String]
-        var rows: [Row]
-
-        init(_ r: ComparisonReport) {
-            func reorder<T>(_ xs: [T]) -> [T] {
-                xs.count > 2 ? Array(xs[0...1]) + [xs[xs.count - 1]] + xs[2..<(xs.count - 1)] : xs
-            }
-            columns = reorder(CompareRenderer.columns(r))
-            let cells = CompareRenderer.rows(r, bandLines: false).map(reorder)
-            let budgets = r.budget?.budgets ?? BudgetSettings.standardBudgets
-            let policies = CompareRenderer.ranked(r.policies, budgets: budgets, tauMinutes: r.settings.tauMinutes)
-            rows = zip(cells, policies).map { row, p in
-                let m = p.metrics
-                let values: [String] = reorder(
-                    [row[0].isEmpty ? "1e9" : row[0], p.name] + m.fresh.map(\.description)
-                        + [
-                            (m.freshInterval?.low ?? -1e9).description,
-                            (m.stalenessMedianMinutes ?? 1e9).description, m.fetchesPerAppDay.description,
-                            m.wastedShare.description, m.energyJoulesPerDay.description,
-                            m.batteryPercentPerDay.description, m.cellularMBPerDay.description, "\(m.skipped)",
-                            (m.gainVsFixed ?? -1e9).description, (m.shareOfPossible ?? -1e9).description,
-                        ])
-                let cells = row.enumerated().map { i, cell in Cell(text: cell, value: i < values.count ? values[i] : cell) }
-                return Row(policy: p, cells: cells)
-            }
-        }
-    }
-
-    static func rankingCaption(_ picks: Picks) -> String {
-        "Policies ranked by fresh@τ within budget bands (policies spending up to 0.5, 1, 2, 5, 10 fetches/app/day "
-            + "together, cheapest band first; the clairvoyant oracles after, unranked). "
-            + "Click a column title to sort by it."
-            + (picks.recommended.map { " The recommended policy, \($0.name), is highlighted." } ?? "")
-    }
-
-    /// The ranking section as it was written before the Plot trial (issue 24), from strings with
-    /// ``HTML/escape(_:)`` at every call site; kept during the trial for the comparison with
-    /// ``ranking(_:_:)``.
-    static func rankingFromStrings(_ r: ComparisonReport, _ picks: Picks) -> String {
-        let table = RankingTable(r)
+        let columns = reorder(CompareRenderer.columns(r))
+        let cells = CompareRenderer.rows(r, bandLines: false).map(reorder)
+        let budgets = r.budget?.budgets ?? BudgetSettings.standardBudgets
+        let policies = CompareRenderer.ranked(r.policies, budgets: budgets, tauMinutes: r.settings.tauMinutes)
         var head = "<tr>"
-        for (i, title) in table.columns.enumerated() {
+        for (i, title) in columns.enumerated() {
             let kind = i == 1 ? "text" : "num"
             head +=
                 "<th data-col=\"\(i)\" data-type=\"\(kind)\" aria-sort=\"none\" tabindex=\"0\">\(HTML.escape(title))</th>"
         }
         head += "</tr>"
         var body = ""
-        for row in table.rows {
-            let p = row.policy
+        for (row, p) in zip(cells, policies) {
+            let m = p.metrics
+            let values: [String] = reorder(
+                [row[0].isEmpty ? "1e9" : row[0], p.name] + m.fresh.map(\.description)
+                    + [
+                        (m.freshInterval?.low ?? -1e9).description,
+                        (m.stalenessMedianMinutes ?? 1e9).description, m.fetchesPerAppDay.description,
+                        m.wastedShare.description, m.energyJoulesPerDay.description, m.batteryPercentPerDay.description,
+                        m.cellularMBPerDay.description, "\(m.skipped)", (m.gainVsFixed ?? -1e9).description,
+                        (m.shareOfPossible ?? -1e9).description,
+                    ])
             let mark = p.name == picks.recommended?.name ? " class=\"recommended\"" : ""
             body += "<tr\(mark) data-family=\"\(HTML.escape(p.family))\">"
-            for (i, cell) in row.cells.enumerated() {
+            for (i, cell) in row.enumerated() {
+                let v = i < values.count ? values[i] : cell
                 let tag = i == 1 ? "th scope=\"row\"" : "td"
-                body += "<\(tag) data-v=\"\(HTML.escape(cell.value))\">\(HTML.escape(cell.text))</\(i == 1 ? "th" : "td")>"
+                body += "<\(tag) data-v=\"\(HTML.escape(v))\">\(HTML.escape(cell))</\(i == 1 ? "th" : "td")>"
             }
             body += "</tr>"
         }
+        let caption =
+            "Policies ranked by fresh@τ within budget bands (policies spending up to 0.5, 1, 2, 5, 10 fetches/app/day "
+            + "together, cheapest band first; the clairvoyant oracles after, unranked). "
+            + "Click a column title to sort by it."
+            + (picks.recommended.map { " The recommended policy, \($0.name), is highlighted." } ?? "")
         return """
             <section id="ranking-section"><h2>Ranking</h2>
-            <p class="caption">\(HTML.escape(rankingCaption(picks)))</p>
-            <div class="scroll"><table id="ranking" data-rows="\(table.rows.count)"><thead>\(head)</thead><tbody>\(body)</tbody></table></div></section>
+            <p class="caption">\(HTML.escape(caption))</p>
+            <div class="scroll"><table id="ranking" data-rows="\(policies.count)"><thead>\(head)</thead><tbody>\(body)</tbody></table></div></section>
             """
     }
 
