@@ -436,3 +436,28 @@ extension HTMLReportTests {
         #expect(TextFormat.escaped(override) == "\\u{202e}gpj.exe")
     }
 }
+
+extension HTMLReportTests {
+    /// The ranking section's text and attribute values are escaped (issue 24): a policy whose name
+    /// holds markup, quotes and an entity, and a family that would close its attribute and open
+    /// another, are shown as written, never parsed. Fails if a cell, a `data-v` or `data-family`
+    /// is written without ``HTML/escape``, or through an escaping that leaves quotes or `&amp;` as
+    /// they are (Plot 0.14.0's `.text` and attribute values).
+    @Test func theRankingSectionEscapesNamesAndValues() throws {
+        var r = Self.report()
+        let name = "<script>alert(1)</script>\"&'&amp;"
+        r.policies[1].name = name
+        r.policies[1].family = "x\" onmouseover=\"alert(1)"
+        let html = HTMLReport.render(r, source: "x")
+        let start = try #require(html.range(of: "<section id=\"ranking-section\">"))
+        let end = try #require(html[start.upperBound...].range(of: "</section>"))
+        let section = html[start.lowerBound..<end.upperBound]
+        let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;&#39;&amp;amp;"
+        // The name column: the cell's text and its sort value.
+        #expect(section.contains("<th scope=\"row\" data-v=\"\(escaped)\">\(escaped)</th>"))
+        #expect(section.contains("<tr data-family=\"x&quot; onmouseover=&quot;alert(1)\">"))
+        #expect(!section.contains("<script"))
+        #expect(!section.contains("onmouseover=\""))
+        #expect(!section.contains(name))
+    }
+}
