@@ -72,7 +72,8 @@ let package = Package(
         .target(
             name: "FetchLabWorkflows",
             dependencies: [
-                "FetchLabCore", "FetchLabStore", "FetchLabPredict", "FetchLabResults", "FetchLabSimulation",
+                "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabPredict", "FetchLabResults",
+                "FetchLabSimulation",
             ]),
         .executableTarget(
             name: "fetchlab",

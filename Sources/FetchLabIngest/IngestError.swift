@@ -1,8 +1,10 @@
+import FetchLabCore
+
 /// The one error type of the ingest module: where the problem is and what it is.
 ///
 /// Its description is a single line in the form `FILE:LINE: message` or
 /// `FILE: byte OFFSET: message`, ready to print on stderr.
-public struct IngestError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct IngestError: FetchLabError, Hashable {
     /// What kind of problem this is, for code that reacts to it.
     public enum Code: String, Sendable, Hashable {
         /// The file could not be opened or read.
@@ -39,4 +41,17 @@ public struct IngestError: Error, Sendable, Hashable, CustomStringConvertible {
         if let offset { return "\(source): byte \(offset): \(message)" }
         return "\(source): \(message)"
     }
+}
+
+extension IngestError {
+    /// The file, with its line or byte offset when the problem is at one.
+    public var context: String? {
+        if let line { return "\(source):\(line)" }
+        if let offset { return "\(source): byte \(offset)" }
+        return source
+    }
+
+    /// An option that cannot be applied to this input is still found only while reading it: the
+    /// import stops with exit 1 (nothing stored), not with the usage line.
+    public var isUsageError: Bool { false }
 }

@@ -12,6 +12,12 @@ public enum InputFiles {
         /// Entries of a directory that cannot be read (a dangling symbolic link): one line each, an
         /// error of the import (the other files are still read).
         public var problems: [String] = []
+
+        public init(paths: [String] = [], skipped: [String] = [], problems: [String] = []) {
+            self.paths = paths
+            self.skipped = skipped
+            self.problems = problems
+        }
     }
 
     /// The files named by command-line arguments (see ``expandReporting(_:)``).

@@ -51,11 +51,25 @@ public struct PredictionReport: Codable, Sendable {
 }
 
 /// Why a user's prediction cannot be made.
-public enum PredictionError: Error, Equatable, CustomStringConvertible {
+public enum PredictionError: FetchLabError, Equatable {
     /// No launches for this user; `suggestions` are existing users (all of them when `everyone`).
     case unknownUser(String, suggestions: [String], everyone: Bool)
     case noLaunchesBeforeOrigin(user: String)
     case unknownApp(user: String, app: String)
+
+    public enum Code: String, Sendable, Hashable {
+        case unknownUser, noLaunchesBeforeOrigin, unknownApp
+    }
+
+    public var code: Code {
+        switch self {
+        case .unknownUser: .unknownUser
+        case .noLaunchesBeforeOrigin: .noLaunchesBeforeOrigin
+        case .unknownApp: .unknownApp
+        }
+    }
+
+    public var message: String { description }
 
     public var description: String {
         switch self {

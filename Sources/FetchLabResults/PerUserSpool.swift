@@ -1,3 +1,4 @@
+import FetchLabCore
 import Foundation
 import Synchronization
 
@@ -220,7 +221,14 @@ private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int)
 }
 
 /// A per-user spool that failed: one line.
-public struct SpoolError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    init(_ description: String) { self.description = description }
+public struct SpoolError: FetchLabError {
+    public enum Code: String, Sendable, Hashable {
+        /// The temporary file could not be made, written or read back.
+        case io
+    }
+
+    public var code: Code { .io }
+    public var message: String
+    public var description: String { message }
+    public init(_ message: String) { self.message = message }
 }

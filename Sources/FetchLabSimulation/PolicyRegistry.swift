@@ -91,9 +91,17 @@ public enum PolicyRegistry {
     /// The forms the registry reads, for help and error messages.
     public static var forms: String { families.map { $0.form }.joined(separator: ", ") }
 
-    public struct ParseError: Error, CustomStringConvertible, Equatable {
+    /// A policy name that cannot be read: always the user's mistake in an option's value.
+    public struct ParseError: FetchLabError, Equatable {
+        public enum Code: String, Sendable, Hashable {
+            /// No family of that name, or arguments the family does not take.
+            case invalidName
+        }
+
+        public var code: Code { .invalidName }
         public var message: String
         public var description: String { message }
+        public var isUsageError: Bool { true }
         public init(message: String) { self.message = message }
     }
 

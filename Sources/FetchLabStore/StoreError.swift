@@ -1,5 +1,7 @@
+import FetchLabCore
+
 /// The one error type of the store: a one-line message that names the database or the file.
-public struct StoreError: Error, Sendable, CustomStringConvertible {
+public struct StoreError: FetchLabError {
     public enum Code: String, Sendable {
         /// The file exists but is not a FetchLab database; FetchLab refuses to touch it.
         case notFetchLab
@@ -16,11 +18,15 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     }
 
     public var code: Code
+    /// The line the user sees; it names the database or the file.
     public var message: String
+    /// The SQLite or file-system error underneath, when there is one.
+    public var cause: (any Error & Sendable)?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
+        self.cause = cause
     }
 
     public var description: String { message }

@@ -2,10 +2,24 @@ import FetchLabCore
 import Foundation
 
 /// The one error type of the generator: a one-line message.
-public struct SynthError: Error, Sendable, CustomStringConvertible {
+public struct SynthError: FetchLabError {
+    public enum Code: String, Sendable, Hashable {
+        /// A count or level outside what the generator takes (`--users 0`): a usage error.
+        case usage
+        /// A population configuration (`--config FILE`) that cannot be read.
+        case config
+        /// The population's files could not be written.
+        case io
+    }
+
+    public var code: Code
     public var message: String
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String, code: Code = .io) {
+        self.code = code
+        self.message = message
+    }
     public var description: String { message }
+    public var isUsageError: Bool { code == .usage }
 }
 
 /// What `fetchlab generate` makes, and how.
@@ -45,11 +59,11 @@ public struct Generator: Sendable {
     public let options: GenerateOptions
 
     public init(options: GenerateOptions) throws(SynthError) {
-        guard options.users >= 1 else { throw SynthError("--users must be at least 1") }
-        guard options.days >= 1 else { throw SynthError("--days must be at least 1") }
-        guard (1...9).contains(options.level) else { throw SynthError("--level must be 1…9") }
+        guard options.users >= 1 else { throw SynthError("--users must be at least 1", code: .usage) }
+        guard options.days >= 1 else { throw SynthError("--days must be at least 1", code: .usage) }
+        guard (1...9).contains(options.level) else { throw SynthError("--level must be 1…9", code: .usage) }
         let problems = options.config.problems()
-        guard problems.isEmpty else { throw SynthError("config: " + problems.joined(separator: "; ")) }
+        guard problems.isEmpty else { throw SynthError("config: " + problems.joined(separator: "; "), code: .config) }
         self.options = options
     }
 

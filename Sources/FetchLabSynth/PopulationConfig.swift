@@ -196,19 +196,19 @@ extension PopulationConfig {
             if let unknown = object.keys.sorted().first(where: { known[$0] == nil }) {
                 throw SynthError(
                     "\(unknown): unknown key; the keys are \(known.keys.sorted().joined(separator: ", ")) "
-                        + "(fetchlab generate --print-config shows them)")
+                        + "(fetchlab generate --print-config shows them)", code: .config)
             }
         }
         do {
             return try JSONDecoder().decode(PopulationConfig.self, from: data)
         } catch let DecodingError.typeMismatch(_, c), let DecodingError.valueNotFound(_, c) {
-            throw SynthError("\(c.codingPath.map(\.stringValue).joined(separator: ".")): \(c.debugDescription)")
+            throw SynthError("\(c.codingPath.map(\.stringValue).joined(separator: ".")): \(c.debugDescription)", code: .config)
         } catch let DecodingError.keyNotFound(key, c) {
-            throw SynthError("\((c.codingPath + [key]).map(\.stringValue).joined(separator: ".")): missing")
+            throw SynthError("\((c.codingPath + [key]).map(\.stringValue).joined(separator: ".")): missing", code: .config)
         } catch let DecodingError.dataCorrupted(c) {
-            throw SynthError(c.debugDescription)
+            throw SynthError(c.debugDescription, code: .config)
         } catch {
-            throw SynthError("\(error)")
+            throw SynthError("\(error)", code: .config)
         }
     }
 }

@@ -50,7 +50,7 @@ public enum Tuning {
         do {
             (result, heldOut) = try tuner.runKeepingHeldOut(users)
         } catch let error as TuningError {
-            throw WorkflowError(.failed, "\(path): \(error.message)")
+            throw WorkflowError(.failed, "\(path): \(error.message)", cause: error)
         }
         let heldOutUsers = names.filter { heldOut.includes($0) }.count
         let check = try PlatformCheck.run(

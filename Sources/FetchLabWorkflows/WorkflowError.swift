@@ -1,7 +1,8 @@
+import FetchLabCore
 import FetchLabStore
 
 /// The one error type of the workflows: what kind of failure, and the line the user sees.
-public struct WorkflowError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct WorkflowError: FetchLabError, Hashable {
     public enum Code: String, Sendable, Hashable {
         /// What was asked cannot be done as given (an unknown user or app, an empty selection):
         /// the command line is wrong (a usage error).
@@ -19,14 +20,27 @@ public struct WorkflowError: Error, Sendable, Hashable, CustomStringConvertible 
 
     public var code: Code
     public var message: String
+    /// The error underneath (a ``StoreError``, a tuning failure), when this one reports another.
+    public var cause: (any Error & Sendable)?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
+        self.cause = cause
     }
 
     public var description: String { message }
 
+    /// ``Code/usage``: the command line is wrong.
+    public var isUsageError: Bool { code == .usage }
+
     /// A store failure as a workflow failure (its one line kept).
-    init(_ error: StoreError) { self.init(.store, error.description) }
+    public init(_ error: StoreError) { self.init(.store, error.description, cause: error) }
+
+    public static func == (a: WorkflowError, b: WorkflowError) -> Bool { a.code == b.code && a.message == b.message }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+    }
 }

@@ -7,7 +7,12 @@ import FetchLabWorkflows
 import Foundation
 
 /// A command's failure at run time, with the one line the user sees.
-struct CommandFailure: Error, CustomStringConvertible {
+struct CommandFailure: FetchLabError {
+    enum Code: String, Sendable, Hashable {
+        case failed
+    }
+
+    var code: Code { .failed }
     var message: String
     init(_ message: String) { self.message = message }
     var description: String { message }
@@ -60,22 +65,25 @@ enum Exit {
         return words.isEmpty ? error : "\(error); expected: \(words.joined(separator: " "))"
     }
 
+    /// Runs a check of `validate()` (which ArgumentParser runs before `Exit.reporting`): a
+    /// module's usage mistake becomes the usage error it is (exit 64).
+    static func validating<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as any FetchLabError where error.isUsageError {
+            throw ValidationError(error.description)
+        }
+    }
+
     /// Runs a command body, turning every known failure into one line on stderr and exit 1.
     static func reporting<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as CommandFailure {
-            Terminal.error(error.message)
-        } catch let error as StoreError {
+        } catch let error as any FetchLabError {
+            // Every module's error, in one place: a mistake in how the command was given is
+            // ArgumentParser's usage error (exit 64); anything else is one line and exit 1.
+            if error.isUsageError { throw ValidationError(error.description) }
             Terminal.error(Terminal.oneLine(error.description))
-        } catch let error as IngestError {
-            Terminal.error(error.description)
-        } catch let error as SynthError {
-            Terminal.error(error.message)
-        } catch let error as WorkflowError where error.code == .usage {
-            throw ValidationError(error.message)
-        } catch let error as WorkflowError {
-            Terminal.error(Terminal.oneLine(error.message))
         } catch let error as ExitCode {
             throw error
         } catch let error as ValidationError {

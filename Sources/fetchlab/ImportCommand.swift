@@ -3,6 +3,7 @@ import FetchLabCore
 import FetchLabIngest
 import FetchLabReport
 import FetchLabStore
+import FetchLabWorkflows
 import Foundation
 
 struct ImportCommand: ParsableCommand {
@@ -65,58 +66,44 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = readOptions
         let expansion: InputFiles.Expansion
         do throws(IngestError) { expansion = try InputFiles.expandReporting(files) } catch {
             throw ValidationError(error.description)
         }
-        let paths = expansion.paths
         let showProgress = Terminal.stderrIsTerminal && format == .text
         let store = try openDatabase(showProgress: showProgress)
-        let importer = Importer(database: store)
-        var summaries: [ImportSummary] = []
-        var failures: [String] = []
-        for note in expansion.skipped { Terminal.note("fetchlab: note: \(note)") }
-        for problem in expansion.problems {
-            failures.append(problem)
-            Terminal.error(problem)
+        var errors: [String] = []
+        func failed(_ message: String, _ shown: String? = nil) {
+            if showProgress { Terminal.clearProgress() }
+            errors.append(message)
+            Terminal.error(shown ?? message)
         }
-        // Waiting for another process's lock (opening's counts with the first file).
-        var waitedBefore = 0.0
-        for path in paths {
-            defer { waitedBefore = store.waiting.totalSeconds }
-            do {
-                let summary = try importer.importFile(path, options: options, force: force) { p in
-                    if showProgress { Terminal.progress(ImportRenderer.progress(p)) }
-                }
+        let progress: (@Sendable (ImportProgress) -> Void)? =
+            showProgress ? { @Sendable p in Terminal.progress(ImportRenderer.progress(p)) } : nil
+        let outcome = Import.run(expansion, into: store, options: readOptions, force: force, progress: progress) {
+            event in
+            switch event {
+            case .skipped(let note): Terminal.note("fetchlab: note: \(note)")
+            case .unreadable(let problem): failed(problem)
+            case .failed(_, let error): failed("\(error)", "\(error) — nothing from this file was imported")
+            case .imported(let summary, let waited):
                 if showProgress { Terminal.clearProgress() }
-                summaries.append(summary)
                 if format == .text {
                     print(ImportRenderer.text(summary))
                     // The summary's time is the import's own; waiting for another process is apart.
-                    let waited = store.waiting.totalSeconds - waitedBefore
                     if waited >= 0.05 {
                         print("  waited \(Format.seconds(waited)) for the database (another process was writing)")
                     }
                 }
-                if summary.status == .nothingAccepted {
-                    let message = ImportRenderer.nothingAccepted(summary)
-                    failures.append(message)
-                    Terminal.error(message)
-                }
-            } catch {
-                if showProgress { Terminal.clearProgress() }
-                let message = "\(error)"
-                failures.append(message)
-                Terminal.error("\(message) — nothing from this file was imported")
+                if summary.status == .nothingAccepted { failed(ImportRenderer.nothingAccepted(summary)) }
             }
         }
         if format == .json {
-            print(Format.json(ImportReport(database: database.db, files: summaries, errors: failures)))
-        } else if paths.count + expansion.problems.count > 1 {
-            print(ImportRenderer.total(summaries, failed: failures.count))
+            print(Format.json(ImportReport(database: database.db, files: outcome.summaries, errors: errors)))
+        } else if expansion.paths.count + expansion.problems.count > 1 {
+            print(ImportRenderer.total(outcome.summaries, failed: errors.count))
         }
-        if !failures.isEmpty { throw ExitCode(Exit.failure) }
+        if outcome.failed { throw ExitCode(Exit.failure) }
     }
 
     /// Opens the database; while another process holds its lock, says so on the progress line

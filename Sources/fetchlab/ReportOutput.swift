@@ -67,11 +67,7 @@ struct ReportOutputOptions: ParsableArguments {
         let text = render(report, runID: runID, source: source, platformInputs: platformInputs)
         guard format == .json, let spool else { return try emit(text) }
         let produce = { (write: (String) throws -> Void) throws in
-            do {
-                try spool.writeJSON(text, to: write)
-            } catch let error as SpoolError {
-                throw CommandFailure("\(error)")
-            }
+            try spool.writeJSON(text, to: write)  // a SpoolError is reported at the root
             try write("\n")
         }
         guard let output else {

@@ -88,7 +88,7 @@ struct TuneCommand: ParsableCommand {
         try Bounds.check("--folds", folds, 1...20)
         try Bounds.check("--keep-users", keepUsers, 0...1_000_000)
         if let timeBudget { try Bounds.check("--time-budget", timeBudget, 0 ... .days(30)) }
-        _ = try tuner()
+        _ = try Exit.validating { try tuner() }
         if split == .users && (folds > 1 || trainUntil != nil) {
             throw ValidationError("--split users takes no --folds or --train-until")
         }
@@ -97,29 +97,27 @@ struct TuneCommand: ParsableCommand {
 
     /// The tuner the options describe (without its users).
     func tuner() throws -> Tuner {
-        do {
-            let space = try SearchSpace.parse(family: family, grid: grid)
-            let objective: Objective
-            switch (maximize, minimize) {
-            case (let m?, nil): objective = Objective(metric: try TuningMetric.parse(m), maximize: true)
-            case (nil, let m?): objective = Objective(metric: try TuningMetric.parse(m), maximize: false)
-            case (nil, nil): objective = Objective(metric: .fresh(.minutes(15)), maximize: true)
-            default: throw ValidationError("give --maximize or --minimize, not both")
-            }
-            let constraints = try subjectTo.map { try TuningConstraint.parseList($0) } ?? []
-            var evaluation = EvaluationProtocol()
-            replay.restrict(&evaluation)
-            var tuner = Tuner(
-                simulator: Simulator(evaluation: evaluation, settings: try replay.settings()), space: space,
-                objective: objective, constraints: constraints)
-            tuner.method = search.method
-            tuner.samples = samples
-            tuner.seed = seed
-            tuner.split = split == .users ? .users : .time(trainUntil: trainUntil, folds: folds)
-            return tuner
-        } catch let error as TuningError {
-            throw ValidationError(error.message)
+        // A grid, objective or constraint that cannot be read is a TuningError .invalid: a usage
+        // error, reported at the root like every module's error.
+        let space = try SearchSpace.parse(family: family, grid: grid)
+        let objective: Objective
+        switch (maximize, minimize) {
+        case (let m?, nil): objective = Objective(metric: try TuningMetric.parse(m), maximize: true)
+        case (nil, let m?): objective = Objective(metric: try TuningMetric.parse(m), maximize: false)
+        case (nil, nil): objective = Objective(metric: .fresh(.minutes(15)), maximize: true)
+        default: throw ValidationError("give --maximize or --minimize, not both")
         }
+        let constraints = try subjectTo.map { try TuningConstraint.parseList($0) } ?? []
+        var evaluation = EvaluationProtocol()
+        replay.restrict(&evaluation)
+        var tuner = Tuner(
+            simulator: Simulator(evaluation: evaluation, settings: try replay.settings()), space: space,
+            objective: objective, constraints: constraints)
+        tuner.method = search.method
+        tuner.samples = samples
+        tuner.seed = seed
+        tuner.split = split == .users ? .users : .time(trainUntil: trainUntil, folds: folds)
+        return tuner
     }
 
     func run() throws {

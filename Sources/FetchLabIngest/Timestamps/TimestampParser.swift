@@ -29,7 +29,13 @@ public struct ParsedTimestamp: Sendable, Hashable {
 }
 
 /// Why a timestamp could not be parsed. The message quotes the text (cut to 40 characters).
-public struct TimestampError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct TimestampError: FetchLabError, Hashable {
+    public enum Code: String, Sendable, Hashable {
+        /// The text is not a timestamp FetchLab reads (the importer records the row as rejected).
+        case unreadable
+    }
+
+    public var code: Code { .unreadable }
     /// A one-line explanation, e.g. `timestamp "17x" is not ISO-8601 or epoch`.
     public var message: String
     /// Same as ``message``.

@@ -30,7 +30,7 @@ public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
         case "battery": return .battery
         case "cellular": return .cellular
         case "fetches": return .fetches
-        case "gap", "gap-closed", "gap_closed", "gapclosed": throw TuningError(gapRemoved)
+        case "gap", "gap-closed", "gap_closed", "gapclosed": throw TuningError(gapRemoved, code: .invalid)
         default:
             if text.hasPrefix("fresh@"), let tau = Quantity.duration(String(text.dropFirst(6))),
                 tau >= .minutes(1), tau <= .hours(24)
@@ -39,8 +39,7 @@ public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
             }
             if text == "fresh" { return .fresh(.minutes(15)) }
             throw TuningError(
-                "metric '\(raw)' is not fresh@τ (e.g. fresh@15m, τ from 1m to 24h), energy, battery, cellular or fetches"
-            )
+                "metric '\(raw)' is not fresh@τ (e.g. fresh@15m, τ from 1m to 24h), energy, battery, cellular or fetches", code: .invalid)
         }
     }
 
@@ -155,7 +154,7 @@ public struct TuningConstraint: Sendable, Hashable, CustomStringConvertible {
     /// the error names the part at fault.
     public static func parseList(_ text: String) throws(TuningError) -> [TuningConstraint] {
         let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard !parts.isEmpty else { throw TuningError("no constraint given; expected e.g. battery<=1%/day,fetches<=5") }
+        guard !parts.isEmpty else { throw TuningError("no constraint given; expected e.g. battery<=1%/day,fetches<=5", code: .invalid) }
         var out: [TuningConstraint] = []
         for part in parts { out.append(try parse(part)) }
         return out
@@ -174,29 +173,42 @@ public struct TuningConstraint: Sendable, Hashable, CustomStringConvertible {
             atMost = false
             pieces = text.split(separator: ">=", omittingEmptySubsequences: false)
         } else {
-            throw TuningError("constraint '\(raw)' needs <= or >=, e.g. fetches<=5")
+            throw TuningError("constraint '\(raw)' needs <= or >=, e.g. fetches<=5", code: .invalid)
         }
         guard pieces.count == 2 else {
-            throw TuningError("constraint '\(raw)' must be one metric, <= or >=, one bound")
+            throw TuningError("constraint '\(raw)' must be one metric, <= or >=, one bound", code: .invalid)
         }
         let metric: TuningMetric
         do { metric = try TuningMetric.parse(String(pieces[0])) } catch {
-            throw TuningError("constraint '\(raw)': \(error.message)")
+            throw TuningError("constraint '\(raw)': \(error.message)", code: .invalid)
         }
         var number = pieces[1].lowercased()
         for suffix in ["/app/day", "/day", "%", "mb", "j"] where number.hasSuffix(suffix) {
             number.removeLast(suffix.count)
         }
         guard let bound = Double(number), bound.isFinite, bound >= 0 else {
-            throw TuningError("constraint '\(raw)': bound '\(pieces[1])' is not a non-negative number")
+            throw TuningError("constraint '\(raw)': bound '\(pieces[1])' is not a non-negative number", code: .invalid)
         }
         return TuningConstraint(metric: metric, atMost: atMost, bound: bound)
     }
 }
 
 /// A tuning mistake or failure, one printable line.
-public struct TuningError: Error, CustomStringConvertible, Equatable {
+public struct TuningError: FetchLabError, Equatable {
+    public enum Code: String, Sendable, Hashable {
+        /// The search as given cannot be read: its grid, objective or constraints (a usage error).
+        case invalid
+        /// The search could not be done on this data (nothing scored, nothing feasible).
+        case failed
+    }
+
+    public var code: Code
     public var message: String
     public var description: String { message }
-    public init(_ message: String) { self.message = message }
+    public var isUsageError: Bool { code == .invalid }
+
+    public init(_ message: String, code: Code = .failed) {
+        self.code = code
+        self.message = message
+    }
 }

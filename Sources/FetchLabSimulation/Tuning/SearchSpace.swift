@@ -50,24 +50,24 @@ public struct SearchSpace: Sendable, Hashable {
     public static func parse(family raw: String, grid: String?) throws(TuningError) -> SearchSpace {
         guard let family = Family(rawValue: raw.lowercased().trimmingCharacters(in: .whitespaces)) else {
             throw TuningError(
-                "family '\(raw)' cannot be tuned; expected \(Family.allCases.map(\.rawValue).joined(separator: ", "))")
+                "family '\(raw)' cannot be tuned; expected \(Family.allCases.map(\.rawValue).joined(separator: ", "))", code: .invalid)
         }
         var axes = family.parameters.map { Axis(name: $0.name, values: $0.defaults) }
         if let grid {
             var seen = Set<String>()
             for part in grid.split(separator: ";").map({ $0.filter { !$0.isWhitespace } }) where !part.isEmpty {
                 let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard kv.count == 2 else { throw TuningError("grid '\(part)' must be parameter=value,value,…") }
+                guard kv.count == 2 else { throw TuningError("grid '\(part)' must be parameter=value,value,…", code: .invalid) }
                 let key = kv[0].lowercased()
                 guard let i = axes.firstIndex(where: { $0.name == key }) else {
                     throw TuningError(
                         "grid '\(part)': \(family.rawValue) has no parameter '\(kv[0])'; expected "
-                            + axes.map(\.name).joined(separator: ", "))
+                            + axes.map(\.name).joined(separator: ", "), code: .invalid)
                 }
-                guard seen.insert(key).inserted else { throw TuningError("grid '\(part)': '\(key)' given twice") }
+                guard seen.insert(key).inserted else { throw TuningError("grid '\(part)': '\(key)' given twice", code: .invalid) }
                 var values: [String] = []
                 for v in kv[1].split(separator: ",", omittingEmptySubsequences: false).map({ $0.lowercased() }) {
-                    guard !v.isEmpty else { throw TuningError("grid '\(part)': an empty value") }
+                    guard !v.isEmpty else { throw TuningError("grid '\(part)': an empty value", code: .invalid) }
                     if !values.contains(v) { values.append(v) }
                 }
                 axes[i].values = values
@@ -111,14 +111,14 @@ public struct SearchSpace: Sendable, Hashable {
         let text = family.name(zip(axes, setting).map { $0.values[$1] })
         do {
             let policies = try PolicyRegistry.parse(text)
-            guard policies.count == 1 else { throw TuningError("grid setting \(text) is not one policy") }
+            guard policies.count == 1 else { throw TuningError("grid setting \(text) is not one policy", code: .invalid) }
             return policies[0]
         } catch let error as PolicyRegistry.ParseError {
-            throw TuningError("grid: \(error.message)")
+            throw TuningError("grid: \(error.message)", code: .invalid)
         } catch let error as TuningError {
             throw error
         } catch {
-            throw TuningError("grid: \(error)")
+            throw TuningError("grid: \(error)", code: .invalid)
         }
     }
 
