@@ -99,10 +99,10 @@ public enum CompareRenderer {
                     : ")"
             } ?? ")")
         let platform =
-            r.settings.platform == "none"
+            r.settings.platform == .none
             ? ""
             : "The bound and the fixed-interval baseline are the protocol's (every fetch asked for happens): "
-                + "the \(r.settings.platform) platform model applies to the policies only."
+                + "the \(r.settings.platform.rawValue) platform model applies to the policies only."
         return lines + [note] + (platform.isEmpty ? [] : [platform])
     }
 
@@ -158,7 +158,7 @@ public enum CompareRenderer {
         return "τ = \(minutes(s.tauMinutes)), launch refreshes \(s.launchRefreshes ? "on" : "off"), \(span); "
             + "\(TextFormat.counted(s.users, "user")), \(TextFormat.counted(s.pairs, "pair")) "
             + "(apps with ≥ \(s.minLaunches) launches), \(TextFormat.counted(s.scoredLaunches, "scored launch", plural: "scored launches")); "
-            + "platform \(s.platform)"
+            + "platform \(s.platform.rawValue)"
     }
 
     /// The table's column titles: rank, policy, fresh@τ per τ, the primary one's 95 % interval,

@@ -66,7 +66,7 @@ public struct ComparisonSettings: Codable, Sendable, Hashable {
     public var launchRefreshes: Bool
     public var warmUpDays: Int
     public var minLaunches: Int
-    public var platform: String
+    public var platform: PlatformKind
     public var users: Int
     public var pairs: Int
     public var scoredLaunches: Int
@@ -93,7 +93,7 @@ public struct ComparisonSettings: Codable, Sendable, Hashable {
 
     public init(
         tauMinutes: Double, tausMinutes: [Double], launchRefreshes: Bool, warmUpDays: Int, minLaunches: Int,
-        platform: String, users: Int, pairs: Int, scoredLaunches: Int
+        platform: PlatformKind, users: Int, pairs: Int, scoredLaunches: Int
     ) {
         self.tauMinutes = tauMinutes
         self.tausMinutes = tausMinutes
@@ -113,7 +113,7 @@ public struct ComparisonSettings: Codable, Sendable, Hashable {
         launchRefreshes = try c.decode(Bool.self, forKey: .launchRefreshes)
         warmUpDays = try c.decode(Int.self, forKey: .warmUpDays)
         minLaunches = try c.decode(Int.self, forKey: .minLaunches)
-        platform = try c.decode(String.self, forKey: .platform)
+        platform = try c.decode(PlatformKind.self, forKey: .platform)
         users = try c.decode(Int.self, forKey: .users)
         pairs = try c.decode(Int.self, forKey: .pairs)
         scoredLaunches = try c.decode(Int.self, forKey: .scoredLaunches)

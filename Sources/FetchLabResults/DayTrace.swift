@@ -47,11 +47,13 @@ public struct ContextStretch: Codable, Sendable, Hashable {
     public var end: Microseconds
     public var battery: Double
     public var charging: Bool
-    /// `wifi`, `cellular` or `none`.
-    public var network: String
+    /// Encoded by its name: `wifi`, `cellular` or `none`.
+    public var network: NetworkType
     public var lowPower: Bool
 
-    public init(start: Microseconds, end: Microseconds, battery: Double, charging: Bool, network: String, lowPower: Bool) {
+    public init(
+        start: Microseconds, end: Microseconds, battery: Double, charging: Bool, network: NetworkType, lowPower: Bool
+    ) {
         self.start = start
         self.end = end
         self.battery = battery
@@ -62,6 +64,27 @@ public struct ContextStretch: Codable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey {
         case start, end, battery, charging, network, lowPower = "low_power"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(start, forKey: .start)
+        try c.encode(end, forKey: .end)
+        try c.encode(battery, forKey: .battery)
+        try c.encode(charging, forKey: .charging)
+        try c.encode(network.name, forKey: .network)
+        try c.encode(lowPower, forKey: .lowPower)
+    }
+
+    /// A name no reader knows (a run stored by a later FetchLab) reads as `none`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        start = try c.decode(Microseconds.self, forKey: .start)
+        end = try c.decode(Microseconds.self, forKey: .end)
+        battery = try c.decode(Double.self, forKey: .battery)
+        charging = try c.decode(Bool.self, forKey: .charging)
+        network = NetworkType(name: try c.decode(String.self, forKey: .network)) ?? .none
+        lowPower = try c.decode(Bool.self, forKey: .lowPower)
     }
 }
 

@@ -336,7 +336,7 @@ public struct ComparisonRun: Sendable {
         }
         var settings = ComparisonSettings(
             tauMinutes: e.primaryTau.inMinutes, tausMinutes: taus.map(\.inMinutes), launchRefreshes: e.launchRefreshes,
-            warmUpDays: e.warmUpDays, minLaunches: e.minLaunches, platform: simulator.settings.platform.kind.rawValue,
+            warmUpDays: e.warmUpDays, minLaunches: e.minLaunches, platform: simulator.settings.platform.kind,
             users: users, pairs: totals[0].pairs, scoredLaunches: totals[0].scored)
         settings.platformRules = simulator.settings.platform
         settings.cost = simulator.settings.cost

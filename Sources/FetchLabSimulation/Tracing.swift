@@ -40,7 +40,7 @@ extension Simulator {
             context.append(
                 ContextStretch(
                     start: max(start, user.stretchStarts[s]), end: to, battery: state.battery, charging: state.charging,
-                    network: state.network.name, lowPower: state.lowPower))
+                    network: state.network, lowPower: state.lowPower))
             s += 1
         }
 

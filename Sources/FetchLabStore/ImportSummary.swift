@@ -32,7 +32,7 @@ public struct ImportSummary: Sendable, Codable {
     public var status: Status
     /// The `import` row of this import (the earlier one when unchanged).
     public var importID: Int64
-    public var format: String
+    public var format: LogFormat
     public var syntax: String?
     public var compression: String?
     /// Raw bytes read and bytes after decompression.
@@ -57,7 +57,7 @@ public struct ImportSummary: Sendable, Codable {
     }
 
     public init(
-        path: String, status: Status, importID: Int64, format: String, syntax: String? = nil,
+        path: String, status: Status, importID: Int64, format: LogFormat, syntax: String? = nil,
         compression: String? = nil, bytes: Int64, decompressedBytes: Int64 = 0, counts: ReadCounts = ReadCounts(),
         inserted: Inserted = Inserted(), seconds: Double = 0, firstRejects: [RejectedRow] = []
     ) {
@@ -81,7 +81,7 @@ public struct ImportSummary: Sendable, Codable {
         firstRejects: [RejectedRow]
     ) {
         self.init(
-            path: record.path, status: status, importID: importID, format: record.format, syntax: record.syntax,
+            path: record.path, status: status, importID: importID, format: record.logFormat, syntax: record.syntax,
             compression: record.compression, bytes: record.bytes, decompressedBytes: record.decompressedBytes,
             counts: record.counts, inserted: inserted, seconds: seconds, firstRejects: firstRejects)
     }
@@ -89,7 +89,7 @@ public struct ImportSummary: Sendable, Codable {
     /// A file left alone because `earlier` imported the same content with the same read options.
     init(unchanged path: String, earlier: ImportRecord, importID: Int64, seconds: Double) {
         self.init(
-            path: path, status: .unchanged, importID: importID, format: earlier.format, syntax: earlier.syntax,
+            path: path, status: .unchanged, importID: importID, format: earlier.logFormat, syntax: earlier.syntax,
             compression: earlier.compression, bytes: earlier.bytes, decompressedBytes: earlier.decompressedBytes,
             seconds: seconds)
     }
@@ -130,4 +130,10 @@ public struct ImportProgress: Sendable {
     /// Usage events handed to SQLite so far in the storing phase.
     public var stored = 0
     public var elapsed: Double
+}
+
+extension ImportRecord {
+    /// The format as the reader named it (the `import.format` column holds its raw value; a value
+    /// no reader of this build knows reads as `usage`, the canonical format).
+    var logFormat: LogFormat { LogFormat(rawValue: format) ?? .usage }
 }

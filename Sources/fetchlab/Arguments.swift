@@ -1,5 +1,6 @@
 import ArgumentParser
 import FetchLabCore
+import FetchLabSimulation
 
 /// A duration option (`--lead 10m`, `--session-gap 5m`, `--horizon 24h`), parsed once.
 struct DurationArgument: ExpressibleByArgument, Sendable, CustomStringConvertible {
@@ -85,4 +86,15 @@ struct BoundedSeconds: ExpressibleByArgument, Sendable, CustomStringConvertible 
 
     var description: String { seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)" }
     var defaultValueDescription: String { description }
+}
+
+/// `tune --search`.
+enum SearchMethodArgument: String, ExpressibleByArgument, CaseIterable {
+    case grid, random, coordinate, halving
+    var method: SearchMethod { SearchMethod(rawValue: rawValue)! }
+}
+
+/// `tune --split`.
+enum SplitArgument: String, ExpressibleByArgument, CaseIterable {
+    case time, users
 }

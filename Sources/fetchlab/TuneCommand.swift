@@ -133,12 +133,3 @@ struct TuneCommand: ParsableCommand {
         try stored.requireStored()
     }
 }
-
-enum SearchMethodArgument: String, ExpressibleByArgument, CaseIterable {
-    case grid, random, coordinate, halving
-    var method: SearchMethod { SearchMethod(rawValue: rawValue)! }
-}
-
-enum SplitArgument: String, ExpressibleByArgument, CaseIterable {
-    case time, users
-}

@@ -16,7 +16,7 @@ import _FetchLabTestSupport
         let report = ComparisonReport(
             settings: ComparisonSettings(
                 tauMinutes: 15, tausMinutes: [15], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
-                platform: "none", users: 1, pairs: 1, scoredLaunches: 1),
+                platform: .none, users: 1, pairs: 1, scoredLaunches: 1),
             policies: [])
         let failed = RunRecorder.store(report, command: "compare", in: try FetchLabDatabase(path: path, readOnly: true))
         #expect(failed.id == nil)

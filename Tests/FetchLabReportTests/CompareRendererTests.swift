@@ -9,7 +9,7 @@ import Testing
     static func report() -> ComparisonReport {
         var settings = ComparisonSettings(
             tauMinutes: 15, tausMinutes: [5, 15, 60], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
-            platform: "none", users: 2, pairs: 3, scoredLaunches: 1_234)
+            platform: .none, users: 2, pairs: 3, scoredLaunches: 1_234)
         settings.firstScoredDay = "2024-03-08"
         settings.lastScoredDay = "2024-03-12"
         func metrics(_ fresh: [Double], _ perDay: Double, _ share: Double?) -> PolicyMetrics {

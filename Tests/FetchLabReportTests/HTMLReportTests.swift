@@ -38,7 +38,7 @@ import _FetchLabTestSupport
     static func report(timeline: Bool = true) -> ComparisonReport {
         var settings = ComparisonSettings(
             tauMinutes: 15, tausMinutes: [5, 15, 60], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
-            platform: "ios", users: 3, pairs: 5, scoredLaunches: 1_000)
+            platform: .ios, users: 3, pairs: 5, scoredLaunches: 1_000)
         settings.firstScoredDay = "2024-03-08"
         settings.lastScoredDay = "2024-03-12"
         var budgeted = policy(odd, "budgeted", 0.45, 2, 0.3, energy: 20)
@@ -93,9 +93,9 @@ import _FetchLabTestSupport
             user: "u<1>", day: "2024-03-09", utcOffset: 3_600, start: start, end: start + Microseconds.perDay,
             choice: "representative", apps: ["mail", "news"],
             context: [
-                ContextStretch(start: start, end: at(7), battery: 90, charging: true, network: "wifi", lowPower: false),
+                ContextStretch(start: start, end: at(7), battery: 90, charging: true, network: .wifi, lowPower: false),
                 ContextStretch(
-                    start: at(7), end: at(24), battery: 40, charging: false, network: "cellular", lowPower: false),
+                    start: at(7), end: at(24), battery: 40, charging: false, network: .cellular, lowPower: false),
             ],
             policies: days)
     }
@@ -312,7 +312,7 @@ import _FetchLabTestSupport
     static func large() -> ComparisonReport {
         var settings = ComparisonSettings(
             tauMinutes: 15, tausMinutes: [5, 15, 60], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
-            platform: "ios", users: 25, pairs: 240, scoredLaunches: 30_000)
+            platform: .ios, users: 25, pairs: 240, scoredLaunches: 30_000)
         settings.platformRules = PlatformModel(kind: .ios)
         let apps = (0..<12).map { "com.example.app\($0)" }
         var policies: [PolicyResult] = []
@@ -368,7 +368,7 @@ import _FetchLabTestSupport
             let level: Double = 100 - Double(i) * 0.8
             return ContextStretch(
                 start: from, end: from + 15 * Microseconds.perMinute, battery: level, charging: i < 20,
-                network: i % 7 == 0 ? "cellular" : "wifi", lowPower: false)
+                network: i % 7 == 0 ? .cellular : .wifi, lowPower: false)
         }
         r.timeline = DayTrace(
             user: "u00007", day: "2024-03-09", utcOffset: -28_800, start: start, end: start + Microseconds.perDay,
@@ -389,7 +389,7 @@ import _FetchLabTestSupport
 extension HTMLReportTests {
     @Test func anEmptyReportStillRendersEverySection() throws {
         let settings = ComparisonSettings(
-            tauMinutes: 15, tausMinutes: [15], launchRefreshes: false, warmUpDays: 7, minLaunches: 20, platform: "none",
+            tauMinutes: 15, tausMinutes: [15], launchRefreshes: false, warmUpDays: 7, minLaunches: 20, platform: .none,
             users: 0, pairs: 0, scoredLaunches: 0)
         let html = HTMLReport.render(ComparisonReport(settings: settings, policies: []), source: "empty")
         #expect(html.contains("Nothing was scored"))

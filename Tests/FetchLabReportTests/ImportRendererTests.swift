@@ -8,7 +8,7 @@ import Testing
 /// The import summaries account for every row read, with counts constructed here (the
 /// foreground reader of this branch does not count merged rows yet).
 @Suite struct ImportRendererTests {
-    func summary(merged: Int, format: String = "foreground") -> ImportSummary {
+    func summary(merged: Int, format: LogFormat = .foreground) -> ImportSummary {
         var counts = ReadCounts()
         counts.rows = 3_000
         counts.accepted = 2_990
@@ -29,7 +29,7 @@ import Testing
             "\(text)")
         #expect(!text.contains("unaccounted"))
         // Other formats only mention merged rows when there are some.
-        #expect(!ImportRenderer.text(summary(merged: 0, format: "usage")).contains("merged"))
+        #expect(!ImportRenderer.text(summary(merged: 0, format: .usage)).contains("merged"))
     }
 
     @Test func rowsAReaderMissedAreShownNotLost() {
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func nothingAcceptedSaysWhatToTry() {
-        var s = summary(merged: 0, format: "usage")
+        var s = summary(merged: 0, format: .usage)
         s.status = .nothingAccepted
         s.counts = ReadCounts()
         s.counts.rows = 2

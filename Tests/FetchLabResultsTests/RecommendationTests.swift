@@ -6,7 +6,7 @@ import Testing
 private func report(gain: Double, policy: String? = "predictive(15m,0.3)") -> ComparisonReport {
     var settings = ComparisonSettings(
         tauMinutes: 15, tausMinutes: [5, 15], launchRefreshes: true, warmUpDays: 7, minLaunches: 5,
-        platform: "none", users: 20, pairs: 40, scoredLaunches: 1_000)
+        platform: .none, users: 20, pairs: 40, scoredLaunches: 1_000)
     settings.firstScoredDay = "2026-01-08"
     func result(_ name: String, _ family: String, fresh: Double, fpd: Double) -> PolicyResult {
         PolicyResult(

@@ -349,7 +349,7 @@ let scoredDay = day0 + .days(1)
         #expect(day.fetches.map(\.outcome) == ["useful", "wasted", "useful", "used", "used", "wasted"])
         #expect(day.skips.isEmpty)
         // Cellular from 3:00 for the 6-hour hold, then the default again.
-        #expect(none.context.map(\.network) == ["wifi", "cellular", "wifi"])
+        #expect(none.context.map(\.network) == [NetworkType.wifi, .cellular, .wifi])
         #expect(none.context[2].start == s + .hours(9) + 1)
         #expect(none.context.first?.start == none.start && none.context.last?.end == none.end)
         // The force-quit and spacing rules alone (the daily wake budget, one fetch here, aside).

@@ -215,7 +215,7 @@ import _FetchLabTestSupport
         counts.excluded = 537 - 400
         counts.merged = 39
         var summary = ImportSummary(
-            path: "f.csv.gz", status: .imported, importID: 1, format: "foreground", bytes: 1, counts: counts,
+            path: "f.csv.gz", status: .imported, importID: 1, format: .foreground, bytes: 1, counts: counts,
             inserted: .init(usageEvents: 1_000 - 10 - 400 - 137 - 39))
         #expect(summary.unaccounted == 0)
         summary.counts.merged = 0  // what a reader that does not count them would report

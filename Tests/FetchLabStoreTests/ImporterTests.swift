@@ -48,7 +48,7 @@ struct Fixture {
         let path = try f.dir.writeGzip("usage.csv.gz", csv)
         let summary = try f.importer.importFile(path)
         #expect(summary.status == .imported)
-        #expect(summary.format == "usage")
+        #expect(summary.format == .usage)
         #expect(summary.compression == "gzip")
         #expect(summary.counts.rows == 5)
         #expect(summary.counts.accepted == 5)
@@ -259,7 +259,7 @@ struct Fixture {
         let s2 = try f.importer.importFile(header)
         // Recorded, but as an attempt that accepted nothing: it does not block importing the file again.
         #expect(s1.counts.rows == 0 && s1.status == .nothingAccepted)
-        #expect(s2.counts.rows == 0 && s2.format == "usage" && s2.status == .nothingAccepted)
+        #expect(s2.counts.rows == 0 && s2.format == .usage && s2.status == .nothingAccepted)
         #expect(try f.importer.importFile(header).status == .nothingAccepted)
         #expect(try f.count("usage_event") == 0)
     }
@@ -351,7 +351,7 @@ struct Fixture {
 
             """)
         let s = try f.importer.importFile(path)
-        #expect(s.format == "context")
+        #expect(s.format == .context)
         #expect(s.inserted.contextSamples == 3)
         #expect(s.counts.rejected == 3)
         let rows = try f.rows("SELECT battery, charging, network, low_power FROM context_samples ORDER BY time_us")
@@ -392,7 +392,7 @@ struct Fixture {
             "timestamp,app\n2024-03-01T06:00:00Z,com.news\n2024-03-01T06:30:00Z,com.news\n2024-03-01T06:30:00Z,com.news\n"
         )
         let s = try f.importer.importFile(path)
-        #expect(s.format == "content")
+        #expect(s.format == .content)
         #expect(s.inserted.contentUpdates == 2)
         #expect(s.counts.duplicate == 1)
     }
@@ -412,7 +412,7 @@ struct Fixture {
 
             """)
         let s = try f.importer.importFile(path)
-        #expect(s.format == "battery")
+        #expect(s.format == .battery)
         #expect(s.inserted.contextSamples == 3)
         #expect(s.counts.rejected == 1)
         let rows = try f.rows(
@@ -438,7 +438,7 @@ struct Fixture {
 
             """)
         let s = try f.importer.importFile(path)
-        #expect(s.format == "lsapp")
+        #expect(s.format == .lsapp)
         #expect(s.inserted.usageEvents == 3)
         #expect(s.counts.excluded == 1)
         #expect(s.counts.rejected == 1)
@@ -450,7 +450,7 @@ struct Fixture {
         let path = try f.dir.write(
             "lsapp.tsv", "7\t1\t2018-01-16 06:01:05\tGmail\tOpened\n7\t1\t2018-01-16 06:01:30\tGmail\tClosed\n")
         let s = try f.importer.importFile(path)
-        #expect(s.format == "lsapp")
+        #expect(s.format == .lsapp)
         #expect(s.inserted.usageEvents == 2)
     }
 }
@@ -477,7 +477,7 @@ struct Fixture {
             2023-12-19 13:20:00.000000,com.a
 
             """)
-        #expect(s.format == "foreground")
+        #expect(s.format == .foreground)
         #expect(s.counts.rows == 6)
         #expect(s.inserted.usageEvents == 4)
         // The user is named after the file.

@@ -48,7 +48,7 @@ import _FetchLabTestSupport
         options.user = "pat"
         let s = try f.importer.importFile(
             try f.dir.write("pat.csv", "time,package,event\n2024-03-01T12:00:00Z,com.a,launch\n"), options: options)
-        #expect(s.format == "usage")
+        #expect(s.format == .usage)
         #expect(try f.launches("pat").map(\.0) == ["com.a"])
         #expect(try f.count("content_update") == 0)
     }

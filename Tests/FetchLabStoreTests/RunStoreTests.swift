@@ -38,7 +38,7 @@ import _FetchLabTestSupport
     static func report() -> ComparisonReport {
         var settings = ComparisonSettings(
             tauMinutes: 15, tausMinutes: [5, 15, 60], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
-            platform: "none", users: 2, pairs: 3, scoredLaunches: 150)
+            platform: .none, users: 2, pairs: 3, scoredLaunches: 150)
         settings.firstScoredDay = "2024-03-08"
         settings.lastScoredDay = "2024-03-12"
         let fixed = PolicyResult(

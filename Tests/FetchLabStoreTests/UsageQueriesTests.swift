@@ -56,7 +56,7 @@ import _FetchLabTestSupport
         for file in files {
             let s = try f.importer.importFile(dir.appendingPathComponent(file).path, options: options)
             #expect(s.status == .imported)
-            #expect(s.format == (file.hasPrefix("battery") ? "battery" : "foreground"))
+            #expect(s.format == (file.hasPrefix("battery") ? LogFormat.battery : .foreground))
             // Every row is accepted (then stored, dropped as duplicate or excluded) or rejected.
             #expect(s.counts.accepted + s.counts.rejected == s.counts.rows, "\(file)")
             // The 1970 placeholders are up to 4% of a foreground log.

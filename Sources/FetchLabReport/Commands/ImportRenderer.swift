@@ -11,7 +11,7 @@ public enum ImportRenderer {
             return
                 "\(path): unchanged — the same content was imported before (import #\(s.importID)) with the same read options; nothing to do (--force reads it again)"
         }
-        var kind = s.format
+        var kind = s.format.rawValue
         if let syntax = s.syntax { kind += "/\(syntax)" }
         if let compression = s.compression { kind += ", \(compression)" }
         var lines = [
@@ -37,11 +37,10 @@ public enum ImportRenderer {
             "\(TextFormat.count(s.counts.duplicate)) duplicate",
             "\(TextFormat.count(s.counts.rejected)) rejected", "\(TextFormat.count(s.counts.excluded)) excluded",
         ]
-        if s.counts.merged > 0 || s.format == LogFormat.foreground.rawValue || s.format == LogFormat.usagestats.rawValue
-        {
+        if s.counts.merged > 0 || s.format == .foreground || s.format == .usagestats {
             parts.append("\(TextFormat.count(s.counts.merged)) merged into sessions")
         }
-        if s.counts.notEvents > 0 || s.format == LogFormat.usagestats.rawValue {
+        if s.counts.notEvents > 0 || s.format == .usagestats {
             parts.append("\(TextFormat.count(s.counts.notEvents)) lines skipped as not events")
         }
         if s.unaccounted != 0 { parts.append("\(TextFormat.count(s.unaccounted)) unaccounted") }
@@ -50,8 +49,8 @@ public enum ImportRenderer {
 
     public static func recordNoun(_ s: ImportSummary) -> String {
         switch s.format {
-        case "context", "battery": "context samples"
-        case "content": "content updates"
+        case .context, .battery: "context samples"
+        case .content: "content updates"
         default: "events"
         }
     }

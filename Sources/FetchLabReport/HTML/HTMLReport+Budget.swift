@@ -142,10 +142,10 @@ extension HTMLReport {
         if let b = r.budget, b.resamples > 0 {
             note += " Intervals: bootstrap over users, \(b.resamples) resamples, seed \(b.seed)."
         }
-        if r.settings.platform != "none" {
+        if r.settings.platform != .none {
             note +=
                 " The bound and the fixed-interval baseline are the protocol's (every fetch asked for happens); the "
-                + "\(r.settings.platform) platform model applies to the policies only."
+                + "\(r.settings.platform.rawValue) platform model applies to the policies only."
         }
         for w in r.budget?.warnings ?? [] { note += " Warning: \(w)." }
         return

@@ -168,15 +168,13 @@ extension HTMLReport {
         }
     }
 
-    static func networkClass(_ network: String) -> String {
-        ["wifi", "cellular", "none"].contains(network) ? network : "none"
-    }
+    static func networkClass(_ network: NetworkType) -> String { network.name }
 
-    static func networkLabel(_ network: String) -> String {
+    static func networkLabel(_ network: NetworkType) -> String {
         switch network {
-        case "wifi": "Wi-Fi"
-        case "cellular": "cellular"
-        default: "none"
+        case .wifi: "Wi-Fi"
+        case .cellular: "cellular"
+        case .none: "none"
         }
     }
 
