@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabPredict
 import FetchLabResults
 
 /// A policy family as people type it: `fixed(15m)`, `predictive(10m,0.3)`.
@@ -148,9 +149,31 @@ public enum PolicyRegistry {
             name = text
         }
         guard let family = families.first(where: { $0.familyNames.contains(name) }) else {
-            throw ParseError(message: "unknown policy '\(text)'; expected \(forms)")
+            throw ParseError(message: "unknown policy '\(text)'; \(suggestion(for: name))")
         }
         return try family.parse(arguments, raw: raw)
+    }
+
+    /// What to say about an unknown family name: the form of the family it is a typo of ("did you
+    /// mean fixed(T) …?"), or else the three closest names, never every form (the help lists them).
+    static func suggestion(for name: String) -> String {
+        // The families by the distance of their closest spelling, closest first, the registry's order on ties.
+        var ranked: [(distance: Int, index: Int)] = []
+        for (index, family) in families.enumerated() {
+            var distance = Int.max
+            for spelling in family.familyNames { distance = min(distance, NameSuggestions.distance(name, spelling)) }
+            ranked.append((distance, index))
+        }
+        ranked.sort { ($0.distance, $0.index) < ($1.distance, $1.index) }
+        let likely = Set(NameSuggestions.likely(name, among: families.flatMap { $0.familyNames }))
+        var meant: [String] = []
+        for entry in ranked where meant.count < 2 {
+            let family = families[entry.index]
+            if family.familyNames.contains(where: { likely.contains($0) }) { meant.append(family.form) }
+        }
+        if !meant.isEmpty { return "did you mean \(meant.joined(separator: " or "))?" }
+        let closest = ranked.prefix(3).map { families[$0.index].familyNames[0] }
+        return "the closest names: \(closest.joined(separator: ", ")) (compare --help lists every form)"
     }
 
     /// Helpers for families' `parse`.

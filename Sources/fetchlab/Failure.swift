@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchLabCore
 import FetchLabIngest
+import FetchLabPredict
 import FetchLabStore
 import FetchLabSynth
 import FetchLabWorkflows
@@ -63,6 +64,40 @@ enum Exit {
         var words = help.split(separator: " ")
         while let first = words.first, first.hasPrefix("-") || first.hasPrefix("<") { words.removeFirst() }
         return words.isEmpty ? error : "\(error); expected: \(words.joined(separator: " "))"
+    }
+
+    /// A usage error's line when the word where a command goes names none (`fetchlab comapre`):
+    /// ArgumentParser's "Unexpected argument 'comapre'" with the commands it is likely a typo of
+    /// (`; did you mean 'compare'?`). At the top, where no command takes a positional argument,
+    /// the word is the mistake whatever ArgumentParser met first (`fetchlab comapre --db x` says
+    /// "Unknown option '--db'"); under a command (`runs shwo`), only its "Unexpected argument" is
+    /// extended. `message` unchanged when no command is close.
+    static func suggestingCommand(
+        _ message: String, arguments: [String] = CommandLine.arguments,
+        root: any ParsableCommand.Type = FetchLabCommand.self
+    ) -> String {
+        var command = root
+        for word in arguments.dropFirst() {
+            // An option before the command word (`--help`, `--version`): ArgumentParser's answer stands.
+            if word.hasPrefix("-") { return message }
+            let subcommands = command.configuration.subcommands
+            if subcommands.isEmpty { return message }
+            if let next = subcommands.first(where: {
+                $0._commandName == word || $0.configuration.aliases.contains(word)
+            }) {
+                command = next
+                continue
+            }
+            let top = ObjectIdentifier(command) == ObjectIdentifier(root)
+            if top && word == "help" { return message }
+            let names = subcommands.map { $0._commandName } + (top ? ["help"] : [])
+            let likely = NameSuggestions.likely(word, among: names)
+            guard !likely.isEmpty else { return message }
+            let unexpected = "Unexpected argument '\(word)'"
+            guard top || message.hasPrefix(unexpected) else { return message }
+            return "\(unexpected); did you mean \(likely.map { "'\($0)'" }.joined(separator: " or "))?"
+        }
+        return message
     }
 
     /// Runs a check of `validate()` (which ArgumentParser runs before `Exit.reporting`): a

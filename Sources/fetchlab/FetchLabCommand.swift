@@ -28,7 +28,8 @@ struct FetchLabCommand: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if error is CleanExit || code == .success { exit(withError: error) }
-            let message = Exit.oneLine(fullMessage(for: error))
+            var message = Exit.oneLine(fullMessage(for: error))
+            if code == .validationFailure { message = Exit.suggestingCommand(message) }
             if !message.isEmpty { Terminal.error(message) }
             Terminal.finishOutput()
             Foundation.exit(code.rawValue)
