@@ -36,6 +36,20 @@ struct ByteSizeArgument: ExpressibleByArgument, Sendable, CustomStringConvertibl
     var description: String { "\(bytes)" }
 }
 
+/// An option whose values are an enum's names (`--platform ios`, `--format json`): read in any
+/// case (`--platform iOS`, `--format JSON`), listed in help as the names are written. Every
+/// enumerated option conforms to this instead of `ExpressibleByArgument` directly.
+protocol CaseInsensitiveArgument: ExpressibleByArgument, CaseIterable, RawRepresentable where RawValue == String {}
+
+extension CaseInsensitiveArgument {
+    // Public: the public types of other modules (PlatformKind, LogFormat) take it as their witness.
+    public init?(argument: String) {
+        let wanted = argument.lowercased()
+        guard let match = Self.allCases.first(where: { $0.rawValue.lowercased() == wanted }) else { return nil }
+        self = match
+    }
+}
+
 extension CivilDate: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
     public var defaultValueDescription: String { description }

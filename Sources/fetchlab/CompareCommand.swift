@@ -94,6 +94,6 @@ struct CompareCommand: ParsableCommand {
     }
 }
 
-enum OnOff: String, ExpressibleByArgument, CaseIterable {
+enum OnOff: String, CaseInsensitiveArgument {
     case on, off
 }

@@ -44,6 +44,6 @@ struct DatabaseOptions: ParsableArguments {
 }
 
 /// How results are printed.
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+enum OutputFormat: String, CaseInsensitiveArgument {
     case text, json
 }

@@ -246,7 +246,7 @@ struct ReplayOptions: ParsableArguments {
     }
 }
 
-extension PlatformKind: ExpressibleByArgument {}
+extension PlatformKind: CaseInsensitiveArgument {}
 
 extension ReplayOptions {
     /// Per family: policies, CPU seconds, launch·policy steps per CPU second (launches of the

@@ -134,11 +134,11 @@ struct TuneCommand: ParsableCommand {
     }
 }
 
-enum SearchMethodArgument: String, ExpressibleByArgument, CaseIterable {
+enum SearchMethodArgument: String, CaseInsensitiveArgument {
     case grid, random, coordinate, halving
     var method: SearchMethod { SearchMethod(rawValue: rawValue)! }
 }
 
-enum SplitArgument: String, ExpressibleByArgument, CaseIterable {
+enum SplitArgument: String, CaseInsensitiveArgument {
     case time, users
 }
