@@ -6,7 +6,15 @@ struct FetchLabCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetchlab",
         abstract:
-            "Usage-predictive background-fetch analytics: import usage logs, inspect habits, generate populations.",
+            "Usage-predictive background-fetch analytics: import usage logs, learn their habits, compare fetch policies.",
+        discussion: """
+            The commands in the order of a session: demo (the bundled sample, imported and compared \
+            in one go); import (usage, device-context and content-update logs) or generate (a \
+            synthetic population); inspect and describe (what the logs hold, how predictable they \
+            are); predict and evaluate-predictors (a user's next uses, every predictor measured); \
+            compare and tune (fetch policies replayed and scored, a family's parameters tuned); runs \
+            and report (the stored runs, again or as an HTML page).
+            """,
         version: "0.1.0",
         subcommands: [
             DemoCommand.self, ImportCommand.self, InspectCommand.self, GenerateCommand.self, PredictCommand.self,

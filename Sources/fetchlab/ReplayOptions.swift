@@ -11,12 +11,15 @@ import Foundation
 /// Every constant of the cost and platform models is an option; the defaults and their sources
 /// are documented in Docs/platform-and-cost.md.
 struct ReplayOptions: ParsableArguments {
-    @Option(help: "Which platform grants the fetches: none (every fetch asked for), ios or android.")
+    @Option(
+        help:
+            "Which platform grants the fetches: none (every fetch asked for happens: the pure policy, as DOMAIN.md's protocol measures it), ios or android."
+    )
     var platform: PlatformKind = .none
 
     @Option(
         help: ArgumentHelp(
-            "Users to replay: a comma-separated list of names, or N for N users spread over the list.",
+            "Users to replay: a comma-separated list of names, or N (1 to 1,000,000) for N users spread over the list.",
             valueName: "list|N"))
     var users: String?
 
@@ -133,6 +136,9 @@ struct ReplayOptions: ParsableArguments {
         }
         _ = try appCosts()
         if let users, users.isEmpty { throw ValidationError("--users: give names or a number") }
+        if let users, let count = Int(users.trimmingCharacters(in: .whitespaces)) {
+            try Bounds.check("--users", count, 1...1_000_000)
+        }
         if let from, let to, to < from { throw ValidationError("--to \(to) is before --from \(from)") }
     }
 
