@@ -3,7 +3,7 @@ import FetchLabPredict
 import FetchLabResults
 
 /// A policy family as people type it: `fixed(15m)`, `predictive(10m,0.3)`.
-public protocol PolicyFamily {
+public protocol PolicyFamily: SendableMetatype {
     /// The family's name and its accepted spellings, lowercase; the first is canonical.
     static var familyNames: [String] { get }
     /// The form for help and error messages, e.g. `fixed(T) (e.g. fixed(15m), fixed(1h,4h))`.
@@ -48,7 +48,8 @@ public protocol PlatformTranslatable {
 /// lists in one name (`fixed(15m,1h)`, `budget-oracle(1,2,4)`) and comma-separated lists of names.
 public enum PolicyRegistry {
     /// The families, in the order of the help text.
-    nonisolated(unsafe) public static let families: [any PolicyFamily.Type] = [
+    /// (``PolicyFamily`` is a `SendableMetatype`: the metatypes are shared by every thread.)
+    public static let families: [any PolicyFamily.Type] = [
         NeverPolicy.self, FixedIntervalPolicy.self, IOSAdaptivePolicy.self, WorkManagerPolicy.self,
         AndroidPrefetchPolicy.self, PredictivePolicy.self, BudgetedPolicy.self, PushPolicy.self, OraclePolicy.self,
         BudgetOraclePolicy.self,

@@ -110,15 +110,16 @@ enum Exit {
         }
     }
 
-    /// Runs a command body, turning every known failure into one line on stderr and exit 1.
-    static func reporting<T>(_ body: () throws -> T) throws -> T {
+    /// Runs a command body, turning every known failure into one line on stderr (`report`; a
+    /// test collects it instead) and exit 1.
+    static func reporting<T>(report: (String) -> Void = { Terminal.error($0) }, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as any FetchLabError {
             // Every module's error, in one place: a mistake in how the command was given is
             // ArgumentParser's usage error (exit 64); anything else is one line and exit 1.
             if error.isUsageError { throw ValidationError(error.description) }
-            Terminal.error(Terminal.oneLine(error.description))
+            report(Terminal.oneLine(error.description))
         } catch let error as ExitCode {
             throw error
         } catch let error as ValidationError {
@@ -129,7 +130,7 @@ enum Exit {
             // ArgumentParser's own (help asked for by `fetchlab help X`, a usage error) go back to it.
             let code = FetchLabCommand.exitCode(for: error)
             if code == .success || code == .validationFailure { throw error }
-            Terminal.error(Terminal.oneLine("\(error)"))
+            report(Terminal.oneLine("\(error)"))
         }
         throw ExitCode(failure)
     }
