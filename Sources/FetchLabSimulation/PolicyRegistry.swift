@@ -202,10 +202,14 @@ public enum PolicyRegistry {
             guard arguments.isEmpty else { throw ParseError(message: "policy '\(raw)': \(family) takes no parameter") }
         }
 
-        /// A duration from `range` (e.g. `15m`, `1h`, `90s`).
+        /// A duration from `range` (e.g. `15m`, `1h`, `90s`), with its unit: a bare number other
+        /// than 0 (`fixed(15)`) is refused ("15 what?").
         public static func duration(
             _ a: String, raw: String, what: String, in range: ClosedRange<Microseconds>
         ) throws(ParseError) -> Microseconds {
+            if Quantity.isUnitless(a) {
+                throw ParseError(message: "policy '\(raw)': \(what) \(Quantity.unitQuestion(a))")
+            }
             guard let us = Quantity.duration(a), range.contains(us) else {
                 throw ParseError(
                     message: "policy '\(raw)': \(what) '\(a)' is not a duration from "

@@ -4,12 +4,17 @@ import FetchLabCore
 /// A duration option (`--lead 10m`, `--session-gap 5m`, `--horizon 24h`), parsed once.
 struct DurationArgument: ExpressibleByArgument, Sendable, CustomStringConvertible {
     var microseconds: Microseconds
+    /// The value as typed when it is a bare number other than 0 (`--tau 15`): read (as seconds)
+    /// but refused by the option's check (``Bounds/check(_:_:_:note:)-(_,DurationArgument,_,_)``),
+    /// which names the option: "--tau 15: 15 what? give a unit, e.g. 15m".
+    var unitless: String?
 
     init(_ microseconds: Microseconds) { self.microseconds = microseconds }
 
     /// A leading `-` is read too (`--horizon -5h`), so that the command's range check names the
     /// option and its range instead of ArgumentParser's "Missing value".
     init?(argument: String) {
+        if Quantity.isUnitless(argument) { unitless = argument.trimmingCharacters(in: .whitespaces) }
         if argument.hasPrefix("-") {
             guard let us = Quantity.duration(String(argument.dropFirst())), us > 0 else { return nil }
             microseconds = -us
@@ -70,11 +75,14 @@ enum Bounds {
         }
     }
 
+    /// A duration option: first that it has a unit (a bare number other than 0 is refused: "--tau
+    /// 15: 15 what? give a unit, e.g. 15m"), then its range.
     static func check(
         _ option: String, _ value: DurationArgument, _ range: ClosedRange<Microseconds>, note: String = ""
     )
         throws
     {
+        if let bare = value.unitless { throw ValidationError("\(option) \(bare): \(Quantity.unitQuestion(bare))") }
         try check(option, value.microseconds, range, { Quantity.format(duration: $0) }, note: note)
     }
 

@@ -143,6 +143,9 @@ struct ReplayOptions: ParsableArguments {
     }
 
     func deferrals() throws -> [Microseconds] {
+        for part in standbyDeferrals.split(separator: ",") where Quantity.isUnitless(String(part)) {
+            throw ValidationError("--standby-deferrals \(standbyDeferrals): \(Quantity.unitQuestion(String(part)))")
+        }
         let parts = standbyDeferrals.split(separator: ",").map { Quantity.duration(String($0)) }
         guard parts.count == 3, parts.allSatisfy({ ($0 ?? -1) >= 0 }) else {
             throw ValidationError("--standby-deferrals '\(standbyDeferrals)' must be three durations, e.g. 2h,8h,24h")
@@ -155,6 +158,9 @@ struct ReplayOptions: ParsableArguments {
         for item in appCost {
             let pieces = item.split(separator: "=", maxSplits: 1)
             let values = pieces.count == 2 ? pieces[1].split(separator: "/") : []
+            if let duration = values.first, Quantity.isUnitless(String(duration)) {
+                throw ValidationError("--app-cost \(item): \(Quantity.unitQuestion(String(duration)))")
+            }
             guard pieces.count == 2, values.count == 2, let d = Quantity.duration(String(values[0])),
                 d >= 100_000, d <= .minutes(10), let b = Quantity.bytes(String(values[1]))
             else {
