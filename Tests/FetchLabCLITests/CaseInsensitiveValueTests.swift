@@ -13,18 +13,6 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("none.sqlite") }
 
-    /// A usage error: exit 64, one line on stderr holding each of `words`, nothing on stdout.
-    @discardableResult
-    func expectUsageError(
-        _ arguments: [String], _ words: [String], sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> ProcessResult {
-        let r = try dir.fetchlab(arguments)
-        expectOneLineError(
-            r, status: 64, prefix: "fetchlab: error: ", words, context: "\(arguments)", sourceLocation: sourceLocation)
-        #expect(r.out.isEmpty, "\(arguments): \(r.out)", sourceLocation: sourceLocation)
-        return r
-    }
-
     /// Every enumerated option's type, each of its values read in upper and mixed case.
     static let enumerated: [any CaseInsensitiveArgument.Type] = [
         OutputFormat.self, CompareFormat.self, CompareSort.self, TuneFormat.self, RunsFormat.self,

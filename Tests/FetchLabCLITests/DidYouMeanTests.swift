@@ -9,34 +9,22 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("none.sqlite") }
 
-    /// A usage error: exit 64, one line on stderr holding each of `words`, nothing on stdout.
-    @discardableResult
-    func expectUsageError(
-        _ arguments: [String], _ words: [String], sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> ProcessResult {
-        let r = try dir.fetchlab(arguments)
-        expectOneLineError(
-            r, status: 64, prefix: "fetchlab: error: ", words, context: "\(arguments)", sourceLocation: sourceLocation)
-        #expect(r.out.isEmpty, "\(arguments): \(r.out)", sourceLocation: sourceLocation)
-        return r
-    }
-
     @Test func aMistypedCommandGetsTheClosest() throws {
-        try expectUsageError(["comapre"], ["Unexpected argument 'comapre'; did you mean 'compare'?"])
+        try dir.expectUsageError(["comapre"], ["Unexpected argument 'comapre'; did you mean 'compare'?"])
         // What ArgumentParser meets first after the word (an option of the command meant) does not hide it.
-        try expectUsageError(["comapre", "--db", db], ["'comapre'; did you mean 'compare'?"])
-        try expectUsageError(["runs", "shwo"], ["did you mean 'show'?"])
+        try dir.expectUsageError(["comapre", "--db", db], ["'comapre'; did you mean 'compare'?"])
+        try dir.expectUsageError(["runs", "shwo"], ["did you mean 'show'?"])
         // Nothing close: ArgumentParser's line as it was.
-        let far = try expectUsageError(["xyzzy"], ["Unexpected argument 'xyzzy'"])
+        let far = try dir.expectUsageError(["xyzzy"], ["Unexpected argument 'xyzzy'"])
         #expect(!far.err.contains("did you mean"), "\(far.err)")
     }
 
     @Test func aMistypedPolicyGetsTheClosestNamesNotEveryForm() throws {
-        let typo = try expectUsageError(
+        let typo = try dir.expectUsageError(
             ["compare", "--db", db, "--policies", "never,fixd(15m)"],
             ["--policies", "unknown policy 'fixd(15m)'", "did you mean fixed(T) (e.g. fixed(15m), fixed(1h,4h))?"])
         #expect(!typo.err.contains("budget-oracle"), "\(typo.err)")
-        let far = try expectUsageError(["compare", "--db", db, "--policies", "zzzzzzz"], ["the closest names: "])
+        let far = try dir.expectUsageError(["compare", "--db", db, "--policies", "zzzzzzz"], ["the closest names: "])
         #expect(far.err.count < 200, "\(far.err)")
         #expect(!PolicyRegistry.forms.isEmpty && !far.err.contains(PolicyRegistry.forms))
     }

@@ -10,22 +10,10 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("none.sqlite") }
 
-    /// A usage error: exit 64, one line on stderr holding each of `words`, nothing on stdout.
-    @discardableResult
-    func expectUsageError(
-        _ arguments: [String], _ words: [String], sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> ProcessResult {
-        let r = try dir.fetchlab(arguments)
-        expectOneLineError(
-            r, status: 64, prefix: "fetchlab: error: ", words, context: "\(arguments)", sourceLocation: sourceLocation)
-        #expect(r.out.isEmpty, "\(arguments): \(r.out)", sourceLocation: sourceLocation)
-        return r
-    }
-
     @Test func noUsersIsAUsageError() throws {
         for command in [["compare"], ["tune", "--family", "fixed"]] {
             for value in ["--users=0", "--users=-2", "--users= 0"] {
-                try expectUsageError(
+                try dir.expectUsageError(
                     command + ["--db", db, value], ["--users", "out of range: expected 1 to 1000000"])
             }
             // A count from 1 and names are read as before.

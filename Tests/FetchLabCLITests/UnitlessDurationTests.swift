@@ -9,22 +9,10 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("none.sqlite") }
 
-    /// A usage error: exit 64, one line on stderr holding each of `words`, nothing on stdout.
-    @discardableResult
-    func expectUsageError(
-        _ arguments: [String], _ words: [String], sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> ProcessResult {
-        let r = try dir.fetchlab(arguments)
-        expectOneLineError(
-            r, status: 64, prefix: "fetchlab: error: ", words, context: "\(arguments)", sourceLocation: sourceLocation)
-        #expect(r.out.isEmpty, "\(arguments): \(r.out)", sourceLocation: sourceLocation)
-        return r
-    }
-
     @Test(arguments: HugeDurationTests.places)
     func aBareNumberIsNotADuration(place: [String]) throws {
         let arguments = place.map { $0.replacingOccurrences(of: "X", with: "15") } + ["--db", db]
-        try expectUsageError(arguments, ["15 what? give a unit, e.g. 15m"])
+        try dir.expectUsageError(arguments, ["15 what? give a unit, e.g. 15m"])
     }
 
     @Test func zeroAndDurationsWithAUnitAreRead() throws {
