@@ -78,6 +78,24 @@ public enum Quantity {
         return total
     }
 
+    /// Whether `text` is a bare number other than 0 (`15`, `1.5`, `-15`, `1e3`): a duration
+    /// without its unit. Read from a file that writes plain seconds it is seconds
+    /// (``parseDuration(_:forms:)``); typed by a person (an option, a policy's parameter, a grid,
+    /// an objective) no one can tell what it means (`--tau 15`: seconds? minutes?), so the command
+    /// line refuses it with ``unitQuestion(_:)``. `0` is zero in every unit and stays accepted.
+    public static func isUnitless(_ text: String) -> Bool {
+        guard let value = Double(text.trimmingWhitespace()) else { return false }
+        return value.isFinite && value != 0
+    }
+
+    /// What a command line says about a duration without its unit (``isUnitless(_:)``):
+    /// `15 what? give a unit, e.g. 15m`.
+    public static func unitQuestion(_ text: String) -> String {
+        let number = text.trimmingWhitespace()
+        let plain = !number.isEmpty && number.allSatisfy { ($0.isASCII && $0.isNumber) || $0 == "." }
+        return "\(number) what? give a unit, e.g. \(plain ? number : "15")m"
+    }
+
     /// A duration the way FetchLab prints it: `45s`, `10m`, `1h30m`, `2d`, `1d6h`.
     public static func format(duration us: Microseconds) -> String {
         if us == 0 { return "0s" }

@@ -10,6 +10,23 @@ public enum NameSuggestions {
             .prefix(limit).map(\.1)
     }
 
+    /// The names in `names` close enough to `name` to be what was meant (a typo: an edit distance,
+    /// ignoring case, of at most a third of the name's length, at least 2), closest first, ties by
+    /// name, at most `limit`; none when no name is that close.
+    public static func likely(_ name: String, among names: [String], limit: Int = 3) -> [String] {
+        let target = Array(name.lowercased())
+        let most = max(2, target.count / 3)
+        return names.map { (distance(target, Array($0.lowercased())), $0) }
+            .filter { $0.0 <= most }
+            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+            .prefix(limit).map(\.1)
+    }
+
+    /// The edit distance between two names, ignoring case.
+    public static func distance(_ a: String, _ b: String) -> Int {
+        distance(Array(a.lowercased()), Array(b.lowercased()))
+    }
+
     /// Levenshtein distance: insertions, deletions and substitutions.
     static func distance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }

@@ -1,8 +1,9 @@
 import FetchLabCore
+import FetchLabPredict
 import FetchLabResults
 
 /// A policy family as people type it: `fixed(15m)`, `predictive(10m,0.3)`.
-public protocol PolicyFamily {
+public protocol PolicyFamily: SendableMetatype {
     /// The family's name and its accepted spellings, lowercase; the first is canonical.
     static var familyNames: [String] { get }
     /// The form for help and error messages, e.g. `fixed(T) (e.g. fixed(15m), fixed(1h,4h))`.
@@ -47,7 +48,8 @@ public protocol PlatformTranslatable {
 /// lists in one name (`fixed(15m,1h)`, `budget-oracle(1,2,4)`) and comma-separated lists of names.
 public enum PolicyRegistry {
     /// The families, in the order of the help text.
-    nonisolated(unsafe) public static let families: [any PolicyFamily.Type] = [
+    /// (``PolicyFamily`` is a `SendableMetatype`: the metatypes are shared by every thread.)
+    public static let families: [any PolicyFamily.Type] = [
         NeverPolicy.self, FixedIntervalPolicy.self, IOSAdaptivePolicy.self, WorkManagerPolicy.self,
         AndroidPrefetchPolicy.self, PredictivePolicy.self, BudgetedPolicy.self, PushPolicy.self, OraclePolicy.self,
         BudgetOraclePolicy.self,
@@ -148,9 +150,31 @@ public enum PolicyRegistry {
             name = text
         }
         guard let family = families.first(where: { $0.familyNames.contains(name) }) else {
-            throw ParseError(message: "unknown policy '\(text)'; expected \(forms)")
+            throw ParseError(message: "unknown policy '\(text)'; \(suggestion(for: name))")
         }
         return try family.parse(arguments, raw: raw)
+    }
+
+    /// What to say about an unknown family name: the form of the family it is a typo of ("did you
+    /// mean fixed(T) …?"), or else the three closest names, never every form (the help lists them).
+    static func suggestion(for name: String) -> String {
+        // The families by the distance of their closest spelling, closest first, the registry's order on ties.
+        var ranked: [(distance: Int, index: Int)] = []
+        for (index, family) in families.enumerated() {
+            var distance = Int.max
+            for spelling in family.familyNames { distance = min(distance, NameSuggestions.distance(name, spelling)) }
+            ranked.append((distance, index))
+        }
+        ranked.sort { ($0.distance, $0.index) < ($1.distance, $1.index) }
+        let likely = Set(NameSuggestions.likely(name, among: families.flatMap { $0.familyNames }))
+        var meant: [String] = []
+        for entry in ranked where meant.count < 2 {
+            let family = families[entry.index]
+            if family.familyNames.contains(where: { likely.contains($0) }) { meant.append(family.form) }
+        }
+        if !meant.isEmpty { return "did you mean \(meant.joined(separator: " or "))?" }
+        let closest = ranked.prefix(3).map { families[$0.index].familyNames[0] }
+        return "the closest names: \(closest.joined(separator: ", ")) (compare --help lists every form)"
     }
 
     /// Helpers for families' `parse`.
@@ -178,10 +202,14 @@ public enum PolicyRegistry {
             guard arguments.isEmpty else { throw ParseError(message: "policy '\(raw)': \(family) takes no parameter") }
         }
 
-        /// A duration from `range` (e.g. `15m`, `1h`, `90s`).
+        /// A duration from `range` (e.g. `15m`, `1h`, `90s`), with its unit: a bare number other
+        /// than 0 (`fixed(15)`) is refused ("15 what?").
         public static func duration(
             _ a: String, raw: String, what: String, in range: ClosedRange<Microseconds>
         ) throws(ParseError) -> Microseconds {
+            if Quantity.isUnitless(a) {
+                throw ParseError(message: "policy '\(raw)': \(what) \(Quantity.unitQuestion(a))")
+            }
             guard let us = Quantity.duration(a), range.contains(us) else {
                 throw ParseError(
                     message: "policy '\(raw)': \(what) '\(a)' is not a duration from "

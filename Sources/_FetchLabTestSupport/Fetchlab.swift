@@ -33,6 +33,21 @@ extension TemporaryDirectory {
     }
 }
 
+extension TemporaryDirectory {
+    /// Runs `fetchlab arguments` here, expecting a usage error: exit 64, one line on stderr that
+    /// starts with `fetchlab: error: ` and holds each of `words`, nothing on stdout.
+    @discardableResult
+    public func expectUsageError(
+        _ arguments: [String], _ words: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> ProcessResult {
+        let r = try fetchlab(arguments)
+        expectOneLineError(
+            r, status: 64, prefix: "fetchlab: error: ", words, context: "\(arguments)", sourceLocation: sourceLocation)
+        #expect(r.out.isEmpty, "\(arguments): \(r.out)", sourceLocation: sourceLocation)
+        return r
+    }
+}
+
 extension ProcessResult {
     /// Standard output read as a JSON object; the test fails here (and this throws) when it is not one.
     public func json(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {

@@ -5,12 +5,17 @@ import FetchLabSimulation
 /// A duration option (`--lead 10m`, `--session-gap 5m`, `--horizon 24h`), parsed once.
 struct DurationArgument: ExpressibleByArgument, Sendable, CustomStringConvertible {
     var microseconds: Microseconds
+    /// The value as typed when it is a bare number other than 0 (`--tau 15`): read (as seconds)
+    /// but refused by the option's check (``Bounds/check(_:_:_:note:)-(_,DurationArgument,_,_)``),
+    /// which names the option: "--tau 15: 15 what? give a unit, e.g. 15m".
+    var unitless: String?
 
     init(_ microseconds: Microseconds) { self.microseconds = microseconds }
 
     /// A leading `-` is read too (`--horizon -5h`), so that the command's range check names the
     /// option and its range instead of ArgumentParser's "Missing value".
     init?(argument: String) {
+        if Quantity.isUnitless(argument) { unitless = argument.trimmingCharacters(in: .whitespaces) }
         if argument.hasPrefix("-") {
             guard let us = Quantity.duration(String(argument.dropFirst())), us > 0 else { return nil }
             microseconds = -us
@@ -37,6 +42,20 @@ struct ByteSizeArgument: ExpressibleByArgument, Sendable, CustomStringConvertibl
     var description: String { "\(bytes)" }
 }
 
+/// An option whose values are an enum's names (`--platform ios`, `--format json`): read in any
+/// case (`--platform iOS`, `--format JSON`), listed in help as the names are written. Every
+/// enumerated option conforms to this instead of `ExpressibleByArgument` directly.
+protocol CaseInsensitiveArgument: ExpressibleByArgument, CaseIterable, RawRepresentable where RawValue == String {}
+
+extension CaseInsensitiveArgument {
+    // Public: the public types of other modules (PlatformKind, LogFormat) take it as their witness.
+    public init?(argument: String) {
+        let wanted = argument.lowercased()
+        guard let match = Self.allCases.first(where: { $0.rawValue.lowercased() == wanted }) else { return nil }
+        self = match
+    }
+}
+
 extension CivilDate: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
     public var defaultValueDescription: String { description }
@@ -57,11 +76,14 @@ enum Bounds {
         }
     }
 
+    /// A duration option: first that it has a unit (a bare number other than 0 is refused: "--tau
+    /// 15: 15 what? give a unit, e.g. 15m"), then its range.
     static func check(
         _ option: String, _ value: DurationArgument, _ range: ClosedRange<Microseconds>, note: String = ""
     )
         throws
     {
+        if let bare = value.unitless { throw ValidationError("\(option) \(bare): \(Quantity.unitQuestion(bare))") }
         try check(option, value.microseconds, range, { Quantity.format(duration: $0) }, note: note)
     }
 
@@ -89,12 +111,12 @@ struct BoundedSeconds: ExpressibleByArgument, Sendable, CustomStringConvertible 
 }
 
 /// `tune --search`.
-enum SearchMethodArgument: String, ExpressibleByArgument, CaseIterable {
+enum SearchMethodArgument: String, CaseInsensitiveArgument {
     case grid, random, coordinate, halving
     var method: SearchMethod { SearchMethod(rawValue: rawValue)! }
 }
 
 /// `tune --split`.
-enum SplitArgument: String, ExpressibleByArgument, CaseIterable {
+enum SplitArgument: String, CaseInsensitiveArgument {
     case time, users
 }

@@ -18,11 +18,12 @@ struct CompareCommand: ParsableCommand {
             (averaged over pairs), each policy's gain over the best fixed interval at the same fetches per \
             day and its share of the possible gain (up to the clairvoyant bound), and freshness at a \
             budget: each family's best setting at 0.5, 1, 2, 5 and 10 fetches/app/day (--budget) against \
-            fixed intervals and the bound. By default no platform model: every fetch a policy asks for \
-            happens. With --platform ios the system decides: a fixed interval is a floor, replayed as \
-            iOS's scheduler runs it within a daily wake budget per app that follows use, and the requests \
-            it did not run are counted by reason. Policies: \(PolicyRegistry.forms). Every run is \
-            stored in the database (fetchlab runs lists them).
+            fixed intervals and the bound. By default --platform none: every fetch a policy asks for \
+            happens (the pure policy, as DOMAIN.md's protocol measures it). With --platform ios the \
+            system decides: a fixed interval is a floor, replayed as iOS's scheduler runs it within a \
+            daily wake budget per app that follows use, and the requests it did not run are counted by \
+            reason. Policies: \(PolicyRegistry.forms). Every run is stored in the database (fetchlab \
+            runs lists them).
             """
     )
 
@@ -94,6 +95,6 @@ struct CompareCommand: ParsableCommand {
     }
 }
 
-enum OnOff: String, ExpressibleByArgument, CaseIterable {
+enum OnOff: String, CaseInsensitiveArgument {
     case on, off
 }

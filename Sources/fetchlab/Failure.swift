@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchLabCore
 import FetchLabIngest
+import FetchLabPredict
 import FetchLabStore
 import FetchLabSynth
 import FetchLabWorkflows
@@ -65,6 +66,40 @@ enum Exit {
         return words.isEmpty ? error : "\(error); expected: \(words.joined(separator: " "))"
     }
 
+    /// A usage error's line when the word where a command goes names none (`fetchlab comapre`):
+    /// ArgumentParser's "Unexpected argument 'comapre'" with the commands it is likely a typo of
+    /// (`; did you mean 'compare'?`). At the top, where no command takes a positional argument,
+    /// the word is the mistake whatever ArgumentParser met first (`fetchlab comapre --db x` says
+    /// "Unknown option '--db'"); under a command (`runs shwo`), only its "Unexpected argument" is
+    /// extended. `message` unchanged when no command is close.
+    static func suggestingCommand(
+        _ message: String, arguments: [String] = CommandLine.arguments,
+        root: any ParsableCommand.Type = FetchLabCommand.self
+    ) -> String {
+        var command = root
+        for word in arguments.dropFirst() {
+            // An option before the command word (`--help`, `--version`): ArgumentParser's answer stands.
+            if word.hasPrefix("-") { return message }
+            let subcommands = command.configuration.subcommands
+            if subcommands.isEmpty { return message }
+            if let next = subcommands.first(where: {
+                $0._commandName == word || $0.configuration.aliases.contains(word)
+            }) {
+                command = next
+                continue
+            }
+            let top = ObjectIdentifier(command) == ObjectIdentifier(root)
+            if top && word == "help" { return message }
+            let names = subcommands.map { $0._commandName } + (top ? ["help"] : [])
+            let likely = NameSuggestions.likely(word, among: names)
+            guard !likely.isEmpty else { return message }
+            let unexpected = "Unexpected argument '\(word)'"
+            guard top || message.hasPrefix(unexpected) else { return message }
+            return "\(unexpected); did you mean \(likely.map { "'\($0)'" }.joined(separator: " or "))?"
+        }
+        return message
+    }
+
     /// Runs a check of `validate()` (which ArgumentParser runs before `Exit.reporting`): a
     /// module's usage mistake becomes the usage error it is (exit 64).
     static func validating<T>(_ body: () throws -> T) throws -> T {
@@ -75,15 +110,16 @@ enum Exit {
         }
     }
 
-    /// Runs a command body, turning every known failure into one line on stderr and exit 1.
-    static func reporting<T>(_ body: () throws -> T) throws -> T {
+    /// Runs a command body, turning every known failure into one line on stderr (`report`; a
+    /// test collects it instead) and exit 1.
+    static func reporting<T>(report: (String) -> Void = { Terminal.error($0) }, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as any FetchLabError {
             // Every module's error, in one place: a mistake in how the command was given is
             // ArgumentParser's usage error (exit 64); anything else is one line and exit 1.
             if error.isUsageError { throw ValidationError(error.description) }
-            Terminal.error(Terminal.oneLine(error.description))
+            report(Terminal.oneLine(error.description))
         } catch let error as ExitCode {
             throw error
         } catch let error as ValidationError {
@@ -94,7 +130,7 @@ enum Exit {
             // ArgumentParser's own (help asked for by `fetchlab help X`, a usage error) go back to it.
             let code = FetchLabCommand.exitCode(for: error)
             if code == .success || code == .validationFailure { throw error }
-            Terminal.error(Terminal.oneLine("\(error)"))
+            report(Terminal.oneLine("\(error)"))
         }
         throw ExitCode(failure)
     }

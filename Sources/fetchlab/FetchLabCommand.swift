@@ -6,7 +6,15 @@ struct FetchLabCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetchlab",
         abstract:
-            "Usage-predictive background-fetch analytics: import usage logs, inspect habits, generate populations.",
+            "Usage-predictive background-fetch analytics: import usage logs, learn their habits, compare fetch policies.",
+        discussion: """
+            The commands in the order of a session: demo (the bundled sample, imported and compared \
+            in one go); import (usage, device-context and content-update logs) or generate (a \
+            synthetic population); inspect and describe (what the logs hold, how predictable they \
+            are); predict and evaluate-predictors (a user's next uses, every predictor measured); \
+            compare and tune (fetch policies replayed and scored, a family's parameters tuned); runs \
+            and report (the stored runs, again or as an HTML page).
+            """,
         version: "0.1.0",
         subcommands: [
             DemoCommand.self, ImportCommand.self, InspectCommand.self, GenerateCommand.self, PredictCommand.self,
@@ -28,7 +36,8 @@ struct FetchLabCommand: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if error is CleanExit || code == .success { exit(withError: error) }
-            let message = Exit.oneLine(fullMessage(for: error))
+            var message = Exit.oneLine(fullMessage(for: error))
+            if code == .validationFailure { message = Exit.suggestingCommand(message) }
             if !message.isEmpty { Terminal.error(message) }
             Terminal.finishOutput()
             Foundation.exit(code.rawValue)
@@ -43,6 +52,6 @@ struct DatabaseOptions: ParsableArguments {
 }
 
 /// How results are printed.
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+enum OutputFormat: String, CaseInsensitiveArgument {
     case text, json
 }

@@ -3,8 +3,8 @@ import FetchLabCore
 import FetchLabIngest
 import Foundation
 
-extension LogFormat: ExpressibleByArgument {}
-extension EpochUnit: ExpressibleByArgument {}
+extension LogFormat: CaseInsensitiveArgument {}
+extension EpochUnit: CaseInsensitiveArgument {}
 
 /// How `import` reads its files: every option that changes what is read (and so the import's
 /// fingerprint), each parsed once into its type.

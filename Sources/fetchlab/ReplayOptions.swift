@@ -11,12 +11,15 @@ import Foundation
 /// Every constant of the cost and platform models is an option; the defaults and their sources
 /// are documented in Docs/platform-and-cost.md.
 struct ReplayOptions: ParsableArguments {
-    @Option(help: "Which platform grants the fetches: none (every fetch asked for), ios or android.")
+    @Option(
+        help:
+            "Which platform grants the fetches: none (every fetch asked for happens: the pure policy, as DOMAIN.md's protocol measures it), ios or android."
+    )
     var platform: PlatformKind = .none
 
     @Option(
         help: ArgumentHelp(
-            "Users to replay: a comma-separated list of names, or N for N users spread over the list.",
+            "Users to replay: a comma-separated list of names, or N (1 to 1,000,000) for N users spread over the list.",
             valueName: "list|N"))
     var users: String?
 
@@ -133,10 +136,16 @@ struct ReplayOptions: ParsableArguments {
         }
         _ = try appCosts()
         if let users, users.isEmpty { throw ValidationError("--users: give names or a number") }
+        if let users, let count = Int(users.trimmingCharacters(in: .whitespaces)) {
+            try Bounds.check("--users", count, 1...1_000_000)
+        }
         if let from, let to, to < from { throw ValidationError("--to \(to) is before --from \(from)") }
     }
 
     func deferrals() throws -> [Microseconds] {
+        for part in standbyDeferrals.split(separator: ",") where Quantity.isUnitless(String(part)) {
+            throw ValidationError("--standby-deferrals \(standbyDeferrals): \(Quantity.unitQuestion(String(part)))")
+        }
         let parts = standbyDeferrals.split(separator: ",").map { Quantity.duration(String($0)) }
         guard parts.count == 3, parts.allSatisfy({ ($0 ?? -1) >= 0 }) else {
             throw ValidationError("--standby-deferrals '\(standbyDeferrals)' must be three durations, e.g. 2h,8h,24h")
@@ -149,6 +158,9 @@ struct ReplayOptions: ParsableArguments {
         for item in appCost {
             let pieces = item.split(separator: "=", maxSplits: 1)
             let values = pieces.count == 2 ? pieces[1].split(separator: "/") : []
+            if let duration = values.first, Quantity.isUnitless(String(duration)) {
+                throw ValidationError("--app-cost \(item): \(Quantity.unitQuestion(String(duration)))")
+            }
             guard pieces.count == 2, values.count == 2, let d = Quantity.duration(String(values[0])),
                 d >= 100_000, d <= .minutes(10), let b = Quantity.bytes(String(values[1]))
             else {
@@ -246,7 +258,7 @@ struct ReplayOptions: ParsableArguments {
     }
 }
 
-extension PlatformKind: ExpressibleByArgument {}
+extension PlatformKind: CaseInsensitiveArgument {}
 
 extension ReplayOptions {
     /// Per family: policies, CPU seconds, launch·policy steps per CPU second (launches of the

@@ -87,9 +87,9 @@ struct ReportOutputOptions: ParsableArguments {
     }
 }
 
-extension CompareSort: ExpressibleByArgument {}
+extension CompareSort: CaseInsensitiveArgument {}
 
-enum CompareFormat: String, ExpressibleByArgument, CaseIterable {
+enum CompareFormat: String, CaseInsensitiveArgument {
     case table, markdown, json, csv, html, text
     static var allValueStrings: [String] { ["table", "markdown", "json", "csv", "html"] }
 }

@@ -84,7 +84,7 @@ extension RunsCommand {
     }
 }
 
-enum RunsFormat: String, ExpressibleByArgument, CaseIterable {
+enum RunsFormat: String, CaseInsensitiveArgument {
     case table, json, text
     static var allValueStrings: [String] { ["table", "json"] }
 }

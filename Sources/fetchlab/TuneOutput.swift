@@ -33,6 +33,6 @@ struct TuneOutputOptions: ParsableArguments {
     func emit(_ text: String) throws { try ReportOutputOptions.emit(text, to: output) }
 }
 
-enum TuneFormat: String, ExpressibleByArgument, CaseIterable {
+enum TuneFormat: String, CaseInsensitiveArgument {
     case table, markdown, json, csv, html
 }

@@ -18,12 +18,15 @@ import Testing
     enum Outcome: Equatable { case usage(String), failure, other }
 
     func outcome(of error: any Error) -> Outcome {
+        // The line a failure prints is collected, not written to the test run's stderr.
+        var lines: [String] = []
         do {
-            _ = try Exit.reporting { () throws -> Int in throw error }
+            _ = try Exit.reporting(report: { lines.append($0) }) { () throws -> Int in throw error }
             return .other
         } catch let error as ValidationError {
             return .usage(error.message)
-        } catch let error as ExitCode where error == ExitCode(Exit.failure) {
+        } catch let exit as ExitCode where exit == ExitCode(Exit.failure) {
+            #expect(lines == [Terminal.oneLine("\(error)")], "\(error)")
             return .failure
         } catch {
             return .other

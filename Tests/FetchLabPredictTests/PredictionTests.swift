@@ -122,6 +122,15 @@ enum Daily {
         #expect(PredictionError.unknown("zed", among: []).description == "no launches for user \"zed\"")
     }
 
+    /// A typo's likely meaning: only names within a third of its length (at least 2 edits), none when nothing is that close.
+    @Test func likelyNamesAreOnlyTheCloseOnes() {
+        let commands = ["demo", "import", "inspect", "compare", "tune", "runs", "report", "help"]
+        #expect(NameSuggestions.likely("comapre", among: commands) == ["compare"])
+        #expect(NameSuggestions.likely("Compare", among: commands) == ["compare"])
+        #expect(NameSuggestions.likely("xyzzy", among: commands).isEmpty)
+        #expect(NameSuggestions.likely("fixd", among: ["fixed", "never", "oracle"]) == ["fixed"])
+    }
+
     @Test func editDistance() {
         #expect(NameSuggestions.distance(Array("kitten"), Array("sitting")) == 3)
         #expect(NameSuggestions.distance([], Array("abc")) == 3)

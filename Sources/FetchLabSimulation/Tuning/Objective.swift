@@ -32,6 +32,10 @@ public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
         case "fetches": return .fetches
         case "gap", "gap-closed", "gap_closed", "gapclosed": throw TuningError(gapRemoved, code: .invalid)
         default:
+            if text.hasPrefix("fresh@"), Quantity.isUnitless(String(text.dropFirst(6))) {
+                throw TuningError(
+                    "metric '\(raw)': τ \(Quantity.unitQuestion(String(text.dropFirst(6))))", code: .invalid)
+            }
             if text.hasPrefix("fresh@"), let tau = Quantity.duration(String(text.dropFirst(6))),
                 tau >= .minutes(1), tau <= .hours(24)
             {
