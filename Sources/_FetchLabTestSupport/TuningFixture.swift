@@ -1,4 +1,3 @@
-import FetchLabResults
 /// A hand-made tuning run, as the JSON `TuningResult` and `[PlatformOutcome]` decode from (the
 /// encoder's default keys): two time folds of a predictive grid under a constraint. Fold 1 tries
 /// three settings (one breaks the constraint; two on the Pareto front), chooses
