@@ -57,9 +57,11 @@ public struct ReadOptions: Sendable {
     /// Whether a file of `format` read with these options drops the rows of ``systemApps``.
     public func dropsSystemApps(_ format: LogFormat) -> Bool { !keepSystemApps && format.dropsSystemApps }
 
-    /// Timestamps within this distance of 1970-01-01 (epoch 0) that are out of range are
-    /// placeholders (a device clock not yet set, a field left at 0), not a range to widen.
-    public static let placeholderDistance: Microseconds = .days(365)
+    /// Timestamps within this distance of epoch 0 (1970-01-01 in any time zone) that are out of
+    /// range are placeholders (a clock not yet set, a field left at 0), not a range to widen. Kept
+    /// to a day: later 1970 dates are more often a wrong `--epoch-unit` (milliseconds read as
+    /// microseconds land in January 1970).
+    public static let placeholderDistance: Microseconds = .days(1)
 
     private static func midnightUTC(_ date: CivilDate) -> Microseconds {
         LocalCalendar.midnight(of: date.daysSince1970, offset: 0)

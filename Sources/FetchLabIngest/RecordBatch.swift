@@ -59,7 +59,7 @@ public struct ReadCounts: Sendable, Hashable, Codable {
     public var accepted = 0
     /// Rows recorded as rejects.
     public var rejected = 0
-    /// Of the rejected rows, those whose timestamp is a placeholder near 1970-01-01 (epoch 0).
+    /// Of the rejected rows, those whose timestamp is a placeholder within a day of epoch 0 (1970-01-01).
     public var placeholders = 0
     /// Rows dropped as exact duplicates inside the file (foreground logs).
     public var duplicate = 0

@@ -62,7 +62,7 @@ import _FetchLabTestSupport
         let result = try dir.fetchlab(["import", "--db", db, file])
         #expect(
             result.out.contains(
-                "2 rows dated 1970 look like placeholder timestamps (epoch 0): they are rejected; nothing to change unless they are real"
+                "2 rows at 1970-01-01 look like placeholder timestamps (epoch 0): they are rejected; nothing to change unless they are real"
             ), "\(result.out)")
         #expect(!result.out.contains("--earliest"), "\(result.out)")
     }

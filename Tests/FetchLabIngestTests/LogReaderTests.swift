@@ -196,12 +196,16 @@ func readError(
         #expect(result.counts.rejected == 3 && result.counts.placeholders == 3)
         #expect(
             result.rejects.first?.reason
-                == "timestamp \"1970-01-01T00:00:00Z\" is a placeholder (epoch 0, 1970): rejected; nothing to change unless it is real"
+                == "timestamp \"1970-01-01T00:00:00Z\" is a placeholder (epoch 0, 1970-01-01): rejected; nothing to change unless it is real"
         )
         #expect(result.rejects.allSatisfy { !$0.reason.contains("--earliest") })
         // Accepted when the range says 1970 is real.
         let widened = try read("timestamp,user,app\n1970-01-01T00:00:00Z,u,com.a\n") { $0.earliest = -1 }
         #expect(widened.usage.count == 1 && widened.counts.placeholders == 0)
+        // Milliseconds read as microseconds land weeks into 1970: a unit to change, not a placeholder.
+        let unit = try read("timestamp,user,app\n1709294400000,u,com.a\n") { $0.epochUnit = .microseconds }
+        #expect(unit.counts.placeholders == 0)
+        #expect(unit.rejects.first?.reason.contains("change the range with --earliest/--latest") == true)
     }
 }
 

@@ -86,7 +86,7 @@ import Testing
         let text = ImportRenderer.text(s)
         #expect(text.contains("\n  dropped 1,234 rows of system apps (launchers, system UI, android, the logger)"))
         #expect(text.contains("--keep-system-apps keeps them"))
-        #expect(text.contains("\n  1 row dated 1970 looks like placeholder timestamps (epoch 0): it is rejected"))
+        #expect(text.contains("\n  1 row at 1970-01-01 looks like a placeholder timestamp (epoch 0): it is rejected"))
         let plain = ImportRenderer.text(summary { $0.format = "foreground" })
         #expect(!plain.contains("dropped") && !plain.contains("placeholder"))
     }

@@ -134,7 +134,7 @@ struct Fixture {
         #expect(reasons[1].contains("unknown event \"fly\""))
         #expect(reasons[2] == "empty user")
         #expect(reasons[3] == "expected 4 fields, found 2")
-        #expect(reasons[4].contains("is a placeholder (epoch 0, 1970)"))
+        #expect(reasons[4].contains("is a placeholder (epoch 0, 1970-01-01)"))
         #expect(s.counts.placeholders == 1)
         #expect(rejects[0]["raw"] as String == "17x,u1,com.a,launch")
     }

@@ -74,7 +74,7 @@ struct RecordSink {
             if Self.isPlaceholder(ts.microseconds) {
                 batch.counts.placeholders += 1
                 throw RowProblem(
-                    "timestamp \(FieldText.quoted(field)) is a placeholder (epoch 0, 1970): rejected; nothing to change"
+                    "timestamp \(FieldText.quoted(field)) is a placeholder (epoch 0, 1970-01-01): rejected; nothing to change"
                         + " unless it is real")
             }
             throw RowProblem(
@@ -84,7 +84,7 @@ struct RecordSink {
         return ts
     }
 
-    /// Whether an out-of-range instant is a placeholder near 1970-01-01 (epoch 0) rather than a
+    /// Whether an out-of-range instant is a placeholder within a day of epoch 0 (1970-01-01) rather than a
     /// date outside the range: rejected all the same, but no range to change.
     static func isPlaceholder(_ us: Microseconds) -> Bool {
         us.magnitude < ReadOptions.placeholderDistance.magnitude

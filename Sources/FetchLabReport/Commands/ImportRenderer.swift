@@ -45,7 +45,7 @@ public enum ImportRenderer {
         guard s.counts.placeholders > 0 else { return nil }
         let n = s.counts.placeholders
         return
-            "\(TextFormat.count(n)) row\(n == 1 ? "" : "s") dated 1970 look\(n == 1 ? "s" : "") like placeholder timestamps (epoch 0): "
+            "\(TextFormat.count(n)) row\(n == 1 ? "" : "s") at 1970-01-01 \(n == 1 ? "looks like a placeholder timestamp" : "look like placeholder timestamps") (epoch 0): "
             + "\(n == 1 ? "it is" : "they are") rejected; nothing to change unless \(n == 1 ? "it is" : "they are") real"
     }
 
