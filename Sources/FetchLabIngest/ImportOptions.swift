@@ -26,6 +26,10 @@ public struct ReadOptions: Sendable {
     /// Apps (glob patterns with `*` and `?`) whose rows are skipped. In foreground logs their
     /// samples are dropped before sessions are formed: they do not end the session around them.
     public var excludedApps: [String] = []
+    /// Foreground logs and usagestats dumps: keep the rows of ``systemApps`` (launchers, system UI,
+    /// `android`, the logger), which are dropped by default as the evaluation protocol says
+    /// (`--keep-system-apps`). Other formats never drop them.
+    public var keepSystemApps = false
     /// Stop at the first bad row instead of recording it as a reject.
     public var strict = false
     /// Timestamps outside `earliest..<latest` are rejected (1970 placeholders are common).
@@ -40,6 +44,24 @@ public struct ReadOptions: Sendable {
     public var maxDecompressedBytes: Int64? = nil
 
     public init() {}
+
+    /// The apps that are not the user's choice of app: launchers (the home screen shows between
+    /// two apps), `android` (the system's own dialogs), system UI (notification shade, lock screen)
+    /// and the logging app itself. Glob patterns, as for ``excludedApps``; one list, used by
+    /// every format that drops them (``LogFormat/dropsSystemApps``).
+    public static let systemApps = ["*launcher*", "android", "com.android.systemui", "com.example.nextapp"]
+
+    /// What ``systemApps`` stand for, in words, for messages.
+    public static let systemAppsInWords = "launchers, system UI, android, the logger"
+
+    /// Whether a file of `format` read with these options drops the rows of ``systemApps``.
+    public func dropsSystemApps(_ format: LogFormat) -> Bool { !keepSystemApps && format.dropsSystemApps }
+
+    /// Timestamps within this distance of epoch 0 (1970-01-01 in any time zone) that are out of
+    /// range are placeholders (a clock not yet set, a field left at 0), not a range to widen. Kept
+    /// to a day: later 1970 dates are more often a wrong `--epoch-unit` (milliseconds read as
+    /// microseconds land in January 1970).
+    public static let placeholderDistance: Microseconds = .days(1)
 
     private static func midnightUTC(_ date: CivilDate) -> Microseconds {
         LocalCalendar.midnight(of: date.daysSince1970, offset: 0)

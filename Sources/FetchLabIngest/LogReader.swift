@@ -114,6 +114,7 @@ public final class LogReader: RecordSource {
         let lineFormatType = format.lineFormat
         lineFormat = lineFormatType.map { $0.init(options: options, source: source) }
 
+        if options.dropsSystemApps(format) { sink.dropSystemApps() }
         if let user = options.user {
             sink.fixUser(user)
         } else if let user = try lineFormatType?.fileUser(source: source) {
@@ -185,7 +186,7 @@ public final class LogReader: RecordSource {
     }
 
     /// Forgets every name (between batches): the next batch's ids start again at 0. A fresh sink
-    /// also forgets which app ids `--exclude` matched.
+    /// also forgets which app ids `--exclude` and the system apps matched.
     private func restartNames() {
         let fixedUser = sink.fixedUser.map { sink.users.name($0) }
         var users = sink.users
@@ -195,6 +196,7 @@ public final class LogReader: RecordSource {
         users.removeAll()
         apps.removeAll()
         sink = RecordSink(options: options)
+        if options.dropsSystemApps(format) { sink.dropSystemApps() }
         sink.users = users
         sink.apps = apps
         if let fixedUser { sink.fixUser(fixedUser) }

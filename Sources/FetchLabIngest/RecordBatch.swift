@@ -59,10 +59,14 @@ public struct ReadCounts: Sendable, Hashable, Codable {
     public var accepted = 0
     /// Rows recorded as rejects.
     public var rejected = 0
+    /// Of the rejected rows, those whose timestamp is a placeholder within a day of epoch 0 (1970-01-01).
+    public var placeholders = 0
     /// Rows dropped as exact duplicates inside the file (foreground logs).
     public var duplicate = 0
     /// Valid rows skipped on purpose (`--exclude`, non-usage LSApp events).
     public var excluded = 0
+    /// Of the excluded rows, those of system apps (``ReadOptions/systemApps``) dropped by default.
+    public var systemApps = 0
     public var merged = 0
     /// Records a row gave beyond its first (the close event a row's duration adds): they count
     /// in the sums of new, duplicate and excluded records without being rows of their own.
@@ -79,6 +83,8 @@ public struct ReadCounts: Sendable, Hashable, Codable {
         lhs.rejected += rhs.rejected
         lhs.duplicate += rhs.duplicate
         lhs.excluded += rhs.excluded
+        lhs.systemApps += rhs.systemApps
+        lhs.placeholders += rhs.placeholders
         lhs.merged += rhs.merged
         lhs.derived += rhs.derived
         lhs.notEvents += rhs.notEvents

@@ -16,6 +16,8 @@ struct BatchWriter {
     private(set) var counts = ReadCounts()
     private var inserted = ImportSummary.Inserted()
     private var firstRejects: [RejectedRow] = []
+    /// Database ids of the users (devices) this file's context samples belong to.
+    private var contextUsers: Set<Int64> = []
     private let compression: () -> CompressionFormat?
     private let byteCounts: () -> (Int64, Int64)
 
@@ -180,6 +182,7 @@ struct BatchWriter {
         for context in rows {
             let row = context.sample
             let userID = try user(row.user)
+            contextUsers.insert(userID)
             sqlite3_bind_int64(s, 1, userID)
             sqlite3_bind_int64(s, 2, row.time)
             Self.bind(s, 3, row.battery)
@@ -319,10 +322,29 @@ struct BatchWriter {
         record.counts = counts
         record.recordsInserted = inserted.total
         record.finishedAt = Self.now()
+        if counts.systemApps > 0 {
+            record.options = ReadFingerprint.adding(
+                ReadFingerprint.systemAppRowsKey, String(counts.systemApps), to: record.options)
+        }
         try record.update(db)
-        return ImportSummary(
+        var summary = ImportSummary(
             record: record, importID: importID, status: counts.accepted > 0 ? .imported : .nothingAccepted,
             inserted: inserted, seconds: seconds(), firstRejects: firstRejects)
+        summary.unmatchedContextUsers = try unmatchedContextUsers()
+        return summary
+    }
+
+    /// The users (devices) of this file's context samples who have no usage event in the database
+    /// now: no replay reads their samples (context is matched to launches by user name).
+    private func unmatchedContextUsers() throws -> [String] {
+        guard !contextUsers.isEmpty else { return [] }
+        var names: [String] = []
+        let usage = try db.makeStatement(sql: "SELECT EXISTS (SELECT 1 FROM usage_event WHERE user_id = ?)")
+        let name = try db.makeStatement(sql: "SELECT name FROM user WHERE id = ?")
+        for id in contextUsers where try Bool.fetchOne(usage, arguments: [id]) != true {
+            if let n = try String.fetchOne(name, arguments: [id]) { names.append(n) }
+        }
+        return names.sorted()
     }
 
     static func now() -> String {

@@ -45,6 +45,10 @@ public struct ImportSummary: Sendable, Codable {
     public var seconds: Double
     /// The first rejects, for the summary (all of them are in the `rejected_row` table).
     public var firstRejects: [RejectedRow]
+    /// Users (devices) of the file's context samples with no usage event in the database when
+    /// the file was imported, by name: their samples are stored, but no user's replay reads them
+    /// (context is matched to launches by user name; `--user` names the user of every row).
+    public var unmatchedContextUsers: [String] = []
 
     /// Rows read per second of wall time.
     public var rowsPerSecond: Double { seconds > 0 ? Double(counts.rows) / seconds : 0 }

@@ -24,6 +24,9 @@ enum ReadFingerprint {
             "latest_us": options.latest,
         ]
         if let user = options.user { parts["user"] = user }
+        // Always written: imports made before the system apps were dropped by default (which kept
+        // them, and had no such key) are then "the same import" as neither choice.
+        parts["system_apps"] = options.keepSystemApps ? "keep" : "drop"
         // Only when given, so that fingerprints of imports made without it stay the same.
         if let layout = options.dateLayout { parts["date_format"] = layout.description }
         return json(parts)
@@ -46,6 +49,7 @@ enum ReadFingerprint {
         if let u = options.user { parts["user"] = u }
         if let layout = options.dateLayout { parts["date_format"] = layout.description }
         if !options.excludedApps.isEmpty { parts["exclude"] = options.excludedApps.joined(separator: " ") }
+        parts["system_apps"] = options.keepSystemApps ? "keep" : "drop"
         if options.strict { parts["strict"] = "true" }
         if options.rawDeflate { parts["raw_deflate"] = "true" }
         for (k, v) in options.columnMap { parts["map." + k] = v }
@@ -54,6 +58,22 @@ enum ReadFingerprint {
         parts["earliest_us"] = String(options.earliest)
         parts["latest_us"] = String(options.latest)
         return json(parts)
+    }
+
+    /// The key of `import.options` that holds how many rows of system apps the import dropped
+    /// (``ReadCounts/systemApps``; absent when none), written when the import finishes.
+    static let systemAppRowsKey = "system_app_rows_dropped"
+
+    /// `options` (an `import.options` JSON object) with `key` set to `value`.
+    static func adding(_ key: String, _ value: String, to options: String) -> String {
+        var parts = (try? JSONSerialization.jsonObject(with: Data(options.utf8))) as? [String: Any] ?? [:]
+        parts[key] = value
+        return json(parts)
+    }
+
+    /// The value of `key` in `options` (an `import.options` JSON object), if it is a string.
+    static func value(_ key: String, in options: String) -> String? {
+        ((try? JSONSerialization.jsonObject(with: Data(options.utf8))) as? [String: Any])?[key] as? String
     }
 
     private static func json(_ object: [String: Any]) -> String {

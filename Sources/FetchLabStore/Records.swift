@@ -24,7 +24,8 @@ public struct ImportRecord: Sendable, Hashable {
     public var counts: ReadCounts
     /// New records written (all tables).
     public var recordsInserted: Int
-    /// The read options, as JSON, for people.
+    /// The read options, as JSON, for people; once the import finished, also how many rows of
+    /// system apps it dropped (`system_app_rows_dropped`, when any).
     public var options: String
     /// `ReadFingerprint` of the options that change what is read; nil for imports made before
     /// it was recorded (schema v3), which therefore never count as "the same import".
@@ -99,6 +100,10 @@ extension ImportRecord: FetchableRecord, MutablePersistableRecord {
         counts.merged = row[Columns.rowsMerged]
         recordsInserted = row[Columns.recordsInserted]
         options = row[Columns.options]
+        // Kept in the options (no column of its own): the system apps' share of the excluded rows.
+        if options.contains(ReadFingerprint.systemAppRowsKey) {
+            counts.systemApps = ReadFingerprint.value(ReadFingerprint.systemAppRowsKey, in: options).flatMap { Int($0) } ?? 0
+        }
         readFingerprint = row[Columns.readFingerprint]
         startedAt = row[Columns.startedAt]
         finishedAt = row[Columns.finishedAt]

@@ -96,6 +96,7 @@ struct ImportCommand: ParsableCommand {
                     }
                 }
                 if summary.status == .nothingAccepted { failed(ImportRenderer.nothingAccepted(summary)) }
+                if let unmatched = ImportRenderer.unmatchedContext(summary) { Terminal.warning(unmatched) }
             }
         }
         if format == .json {

@@ -39,7 +39,8 @@ struct InspectCommand: ParsableCommand {
         let queries = UsageQueries(database: try FetchLabDatabase(path: database.db, readOnly: true))
         let report = InspectReport(
             launches: InspectRenderer.topApps(try queries.appUsage(user: user, app: app), top: top),
-            context: app == nil ? try queries.contextCoverage(user: user) : [])
+            context: app == nil ? try queries.contextCoverage(user: user) : [],
+            notes: app == nil ? try queries.importNotes() : ImportNotes())
         if format == .json {
             print(Format.json(report))
         } else if let text = InspectRenderer.text(report) {

@@ -63,6 +63,14 @@ struct ReadingOptions: ParsableArguments {
     @Option(name: .customLong("exclude"), help: "Skip apps matching this glob (e.g. '*launcher*'). Repeatable.")
     var excludes: [String] = []
 
+    @Flag(
+        name: .customLong("keep-system-apps"),
+        help: """
+            Foreground logs and usagestats dumps: keep the rows of launchers, system UI, android and the \
+            logger (dropped by default, as the evaluation protocol says).
+            """)
+    var keepSystemApps = false
+
     @Option(help: "Reject timestamps before this date (ISO-8601).")
     var earliest = InstantArgument(ReadOptions().earliest)
 
@@ -104,6 +112,7 @@ struct ReadingOptions: ParsableArguments {
         options.sessionGap = sessionGap.microseconds
         options.reorderWindow = reorderWindow.microseconds
         options.excludedApps = excludes
+        options.keepSystemApps = keepSystemApps
         options.earliest = earliest.microseconds
         options.latest = latest.microseconds
         return options

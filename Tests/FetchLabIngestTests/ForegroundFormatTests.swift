@@ -90,6 +90,46 @@ import _FetchLabTestSupport
         #expect(result.counts.merged == 0)
     }
 
+    // MARK: System apps, dropped by default
+
+    /// Without options, the launcher, `android`, system UI and the logger are dropped before
+    /// sessions (DOMAIN.md's protocol): "A, launcher, A" is one use of A, and each dropped row is
+    /// counted as excluded and as a system app's.
+    @Test func systemAppsAreDroppedByDefault() throws {
+        let lines = [
+            "2023-12-19 13:00:00,com.a", "2023-12-19 13:00:10,com.sec.android.app.launcher",
+            "2023-12-19 13:00:20,android", "2023-12-19 13:00:30,com.android.systemui",
+            "2023-12-19 13:00:40,com.example.nextapp", "2023-12-19 13:00:50,com.a", "2023-12-19 13:10:00,com.b",
+        ]
+        let result = try Self.readForeground(lines)
+        #expect(result.usageApps == ["com.a", "com.b"])
+        #expect(result.counts.excluded == 4 && result.counts.systemApps == 4)
+        #expect(result.counts.merged == 1)
+
+        let kept = try Self.readForeground(lines) { $0.keepSystemApps = true }
+        #expect(
+            kept.usageApps == [
+                "com.a", "com.sec.android.app.launcher", "android", "com.android.systemui", "com.example.nextapp",
+                "com.a", "com.b",
+            ])
+        #expect(kept.counts.excluded == 0 && kept.counts.systemApps == 0)
+    }
+
+    /// `--exclude` still counts as excluded, not as a system app's, even for a launcher.
+    @Test func anExcludeOfASystemAppCountsAsTheExclude() throws {
+        let result = try Self.readForeground([
+            "2023-12-19 13:00:00,com.a", "2023-12-19 13:00:10,com.android.launcher", "2023-12-19 13:00:20,android",
+        ]) { $0.excludedApps = ["*launcher*"] }
+        #expect(result.counts.excluded == 2 && result.counts.systemApps == 1)
+    }
+
+    /// FetchLab's own usage format keeps every app it is given: only the Android logs that record
+    /// whatever is in front drop system apps.
+    @Test func otherFormatsKeepSystemApps() throws {
+        let result = try read("timestamp,user,app\n2024-03-01T12:00:00Z,u,com.android.launcher\n")
+        #expect(result.usage.count == 1 && result.counts.systemApps == 0)
+    }
+
     @Test func anotherAppBetweenEndsTheSession() throws {
         let result = try Self.readForeground([
             "2023-12-19 13:00:00,com.a", "2023-12-19 13:00:10,com.b", "2023-12-19 13:00:20,com.a",

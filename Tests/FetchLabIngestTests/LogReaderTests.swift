@@ -180,9 +180,32 @@ func readError(
         let result = try read("timestamp,user,app\n1999-12-31T23:59:59Z,u,com.a\n")
         #expect(
             result.rejects.map(\.reason) == [
-                "timestamp \"1999-12-31T23:59:59Z\" is outside 2000-01-01..2100-01-01 (a placeholder?); "
+                "timestamp \"1999-12-31T23:59:59Z\" is outside 2000-01-01..2100-01-01; "
                     + "change the range with --earliest/--latest"
             ])
+        #expect(result.counts.placeholders == 0)
+    }
+
+    /// A 1970 timestamp (epoch 0, or a zone away from it) is a placeholder: rejected with a reason
+    /// that says so and counted, not a hint to widen the range.
+    @Test func placeholderTimestampsAreNamedAsSuch() throws {
+        let result = try read(
+            "timestamp,user,app\n1970-01-01T00:00:00Z,u,com.a\n1970-01-01 01:00:00,u,com.a\n0,u,com.a\n"
+                + "2024-03-01T12:00:00Z,u,com.a\n")
+        #expect(result.usage.count == 1)
+        #expect(result.counts.rejected == 3 && result.counts.placeholders == 3)
+        #expect(
+            result.rejects.first?.reason
+                == "timestamp \"1970-01-01T00:00:00Z\" is a placeholder (epoch 0, 1970-01-01): rejected; nothing to change unless it is real"
+        )
+        #expect(result.rejects.allSatisfy { !$0.reason.contains("--earliest") })
+        // Accepted when the range says 1970 is real.
+        let widened = try read("timestamp,user,app\n1970-01-01T00:00:00Z,u,com.a\n") { $0.earliest = -1 }
+        #expect(widened.usage.count == 1 && widened.counts.placeholders == 0)
+        // Milliseconds read as microseconds land weeks into 1970: a unit to change, not a placeholder.
+        let unit = try read("timestamp,user,app\n1709294400000,u,com.a\n") { $0.epochUnit = .microseconds }
+        #expect(unit.counts.placeholders == 0)
+        #expect(unit.rejects.first?.reason.contains("change the range with --earliest/--latest") == true)
     }
 }
 

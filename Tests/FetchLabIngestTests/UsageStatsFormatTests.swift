@@ -96,6 +96,30 @@ import _FetchLabTestSupport
         #expect(Self.events(longer) == ["phone-user0 com.news launch"])
     }
 
+    /// The launcher between two uses of an app is dropped by default: the app's return within the
+    /// gap is the same use, and the launcher is no launch of its own (`--keep-system-apps` keeps it).
+    @Test func theLauncherIsDroppedByDefault() throws {
+        let lines =
+            Self.header + [
+                Self.event("2024-03-01 12:00:00", "ACTIVITY_RESUMED", "com.news", class: "M"),
+                Self.event("2024-03-01 12:01:00", "ACTIVITY_PAUSED", "com.news", class: "M"),
+                Self.event("2024-03-01 12:01:00", "ACTIVITY_RESUMED", "com.google.android.apps.nexuslauncher", class: "L"),
+                Self.event("2024-03-01 12:01:30", "ACTIVITY_PAUSED", "com.google.android.apps.nexuslauncher", class: "L"),
+                Self.event("2024-03-01 12:01:30", "ACTIVITY_RESUMED", "com.news", class: "M"),
+            ]
+        let r = try Self.readDump(lines)
+        #expect(Self.events(r) == ["phone-user0 com.news launch"])
+        #expect(r.counts.systemApps == 2 && r.counts.excluded == 2)
+        let kept = try Self.readDump(lines) { $0.keepSystemApps = true }
+        #expect(
+            Self.events(kept) == [
+                "phone-user0 com.news launch", "phone-user0 com.news close",
+                "phone-user0 com.google.android.apps.nexuslauncher launch",
+                "phone-user0 com.google.android.apps.nexuslauncher close", "phone-user0 com.news launch",
+            ])
+        #expect(kept.counts.systemApps == 0)
+    }
+
     @Test func severalUsersInterleavedSections() throws {
         let r = try Self.readDump([
             "user=0",

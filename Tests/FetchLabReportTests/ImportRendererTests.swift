@@ -65,3 +65,44 @@ import Testing
             ImportRenderer.total([s, summary(merged: 39)], failed: 1).hasPrefix("total: 1 file imported, 1 failed"))
     }
 }
+
+/// Issue 25: the summary's notes on system apps and placeholders, and the unmatched-context warning.
+@Suite struct ImportNotesRendererTests {
+    func summary(_ configure: (inout ImportSummary) -> Void) -> ImportSummary {
+        var s = ImportSummary(path: "battery-0826c5.csv.gz", status: .imported, importID: 1, format: "battery", bytes: 1)
+        configure(&s)
+        return s
+    }
+
+    @Test func systemAppsAndPlaceholdersAreSaid() {
+        let s = summary {
+            $0.format = "foreground"
+            $0.counts.rows = 2_000
+            $0.counts.excluded = 1_234
+            $0.counts.systemApps = 1_234
+            $0.counts.rejected = 1
+            $0.counts.placeholders = 1
+        }
+        let text = ImportRenderer.text(s)
+        #expect(text.contains("\n  dropped 1,234 rows of system apps (launchers, system UI, android, the logger)"))
+        #expect(text.contains("--keep-system-apps keeps them"))
+        #expect(text.contains("\n  1 row at 1970-01-01 looks like a placeholder timestamp (epoch 0): it is rejected"))
+        let plain = ImportRenderer.text(summary { $0.format = "foreground" })
+        #expect(!plain.contains("dropped") && !plain.contains("placeholder"))
+    }
+
+    @Test func unmatchedDevicesAreNamedShort() {
+        #expect(ImportRenderer.unmatchedContext(summary { _ in }) == nil)
+        let one = ImportRenderer.unmatchedContext(summary { $0.unmatchedContextUsers = ["0826c571f98a4a818945860bc9091705"] })
+        #expect(
+            one
+                == "battery-0826c5.csv.gz: device 0826c5… matches no user with launches: its samples are stored but no "
+                + "user's replay will use them; map it with --user NAME (the user of the launches)")
+        let many = ImportRenderer.unmatchedContext(
+            summary {
+                $0.format = "context"
+                $0.unmatchedContextUsers = ["a", "b", "c", "d"]
+            })
+        #expect(many?.contains("users a, b, c and 1 more match no user with launches: their samples") == true)
+    }
+}

@@ -90,6 +90,7 @@ import _FetchLabTestSupport
             ("session gap", { $0.sessionGap = .minutes(Int64(2)) }),
             ("reorder window", { $0.reorderWindow = .hours(2) }),
             ("excludes", { $0.excludedApps = ["*launcher*"] }),
+            ("keep system apps", { $0.keepSystemApps = true }),
             ("earliest", { $0.earliest = 0 }),
             ("latest", { $0.latest = .days(365) }),
         ]

@@ -134,7 +134,8 @@ struct Fixture {
         #expect(reasons[1].contains("unknown event \"fly\""))
         #expect(reasons[2] == "empty user")
         #expect(reasons[3] == "expected 4 fields, found 2")
-        #expect(reasons[4].contains("outside 2000-01-01"))
+        #expect(reasons[4].contains("is a placeholder (epoch 0, 1970-01-01)"))
+        #expect(s.counts.placeholders == 1)
         #expect(rejects[0]["raw"] as String == "17x,u1,com.a,launch")
     }
 
@@ -533,6 +534,38 @@ struct Fixture {
         #expect(try f.count("app") == 1)
     }
 
+    /// Without options the launcher, `android`, system UI and the logger are dropped; the summary
+    /// and the stored import say how many, and `--keep-system-apps` (another read, another
+    /// fingerprint) keeps them.
+    @Test func systemAppsAreDroppedByDefaultAndTheImportSaysSo() throws {
+        let log = """
+            2023-12-19 13:00:00,com.a
+            2023-12-19 13:01:00,com.android.launcher
+            2023-12-19 13:01:30,com.example.nextapp
+            2023-12-19 13:02:00,com.a
+            2023-12-19 13:30:00,android
+            2023-12-19 13:31:00,com.b
+
+            """
+        let (f, s) = try importForeground(log)
+        #expect(s.counts.systemApps == 3 && s.counts.excluded == 3)
+        #expect(try f.launches("foreground-user_x").map(\.0) == ["com.a", "com.b"])
+        let stored = try #require(try UsageQueries(database: f.db).imports().first)
+        #expect(stored.counts.systemApps == 3)
+        #expect(stored.options.contains("\"system_apps\":\"drop\""))
+
+        let path = f.dir.path("foreground-user_x.csv.gz")
+        #expect(try f.importer.importFile(path).status == .unchanged)
+        var keep = ReadOptions()
+        keep.keepSystemApps = true
+        let kept = try f.importer.importFile(path, options: keep)
+        #expect(kept.status == .imported && kept.counts.systemApps == 0)
+        #expect(
+            try f.launches("foreground-user_x").map(\.0) == [
+                "com.a", "com.android.launcher", "com.example.nextapp", "com.a", "android", "com.b",
+            ])
+    }
+
     @Test func userOptionNamesTheUser() throws {
         let (f, _) = try importForeground("2023-12-19 13:00:00,com.a\n") { $0.user = "pat" }
         #expect(try f.launches("pat").count == 1)
@@ -598,5 +631,49 @@ struct Fixture {
         let applied = try db.writer.read { try Schema.migrator.appliedMigrations($0) }
         #expect(applied == ["v1", "v2: Background App Refresh events", Schema.v3, Schema.v4, Schema.v5, Schema.v6, Schema.v7])
         #expect(try db.writer.read { try String.fetchOne($0, sql: "SELECT event FROM usage_events") } == "refresh_off")
+    }
+}
+
+
+/// Context samples are matched to launches by user name: a device that matches no user is said so
+/// in the summary (for a warning), against the users in the database when the file is imported.
+@Suite struct UnmatchedContextTests {
+    static let battery = """
+        _id,ID,level,status,WiFi,Cellular,isInteractive,Timestamp
+        1,0826c571f98a4a818945860bc9091705,80,3,true,false,true,1709294400000
+        2,0826c571f98a4a818945860bc9091705,79,3,true,false,true,1709294410000
+        3,pat,50,2,false,true,true,1709294400000
+
+        """
+
+    @Test func devicesWithoutLaunchesAreListed() throws {
+        let f = try Fixture()
+        let usage = try f.dir.write("u.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,pat,com.a\n")
+        _ = try f.importer.importFile(usage)
+        let s = try f.importer.importFile(try f.dir.write("battery-x.csv", Self.battery))
+        #expect(s.format == "battery")
+        #expect(s.inserted.contextSamples == 3)
+        #expect(s.unmatchedContextUsers == ["0826c571f98a4a818945860bc9091705"])
+    }
+
+    @Test func everyDeviceMatchedListsNone() throws {
+        let f = try Fixture()
+        var options = ReadOptions()
+        options.user = "pat"
+        let usage = try f.dir.write("u.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,pat,com.a\n")
+        _ = try f.importer.importFile(usage)
+        let s = try f.importer.importFile(try f.dir.write("battery-x.csv", Self.battery), options: options)
+        #expect(s.unmatchedContextUsers.isEmpty)
+    }
+
+    /// Usage imported after the context: the import could not know; `inspect` says so then.
+    @Test func contextImportedBeforeItsUsageIsListedByTheQueries() throws {
+        let f = try Fixture()
+        let s = try f.importer.importFile(try f.dir.write("battery-x.csv", Self.battery))
+        #expect(s.unmatchedContextUsers == ["0826c571f98a4a818945860bc9091705", "pat"])
+        let queries = UsageQueries(database: f.db)
+        #expect(try queries.importNotes().unmatchedContextUsers == ["0826c571f98a4a818945860bc9091705", "pat"])
+        _ = try f.importer.importFile(try f.dir.write("u.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,pat,com.a\n"))
+        #expect(try queries.importNotes().unmatchedContextUsers == ["0826c571f98a4a818945860bc9091705"])
     }
 }

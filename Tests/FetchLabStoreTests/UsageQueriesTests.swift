@@ -70,7 +70,7 @@ import _FetchLabTestSupport
         #expect(reasons.count == totalRejected)
         #expect(
             reasons.allSatisfy {
-                $0.contains("outside") || $0.contains("NUL") || $0.contains("fields, found") || $0.contains("conflicts")
+                $0.contains("placeholder") || $0.contains("outside") || $0.contains("NUL") || $0.contains("fields, found") || $0.contains("conflicts")
                     || $0.contains("out of order")
             })
     }

@@ -10,7 +10,8 @@ import HeapModule
 /// Android foreground-app polling logs: headerless `YYYY-MM-DD HH:MM:SS[.ffffff],package` lines, one
 /// sample of the app in the foreground every few seconds, turned into launches.
 ///
-/// The rule that defines a launch: drop the samples of excluded packages (`--exclude`); then a
+/// The rule that defines a launch: drop the samples of excluded packages (`--exclude`, and the
+/// system apps, ``ReadOptions/systemApps``, unless `--keep-system-apps`); then a
 /// sample of app A is a new launch unless the previous remaining sample is also A and at most the
 /// session gap earlier (then it is *merged* into that use). Exact duplicate lines are dropped.
 ///
@@ -160,8 +161,7 @@ struct ForegroundFormat: LineFormat {
         }
         lastTime = sample.time
         lastApp = sample.app
-        if sink.isExcluded(sample.app) {
-            sink.batch.counts.excluded += 1
+        if sink.drops(sample.app) {
             return
         }
         defer {

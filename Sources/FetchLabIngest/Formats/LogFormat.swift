@@ -47,6 +47,11 @@ extension LogFormat {
         }
     }
 
+    /// Whether rows of ``ReadOptions/systemApps`` are dropped by default (`--keep-system-apps`
+    /// keeps them): the Android logs that record every app in front, the launcher and the system's
+    /// own screens among them.
+    public var dropsSystemApps: Bool { self == .foreground || self == .usagestats }
+
     /// Decodes one delimited row: a static call per format, no existential dispatch per row.
     @inline(__always)
     func decode(_ row: Row, into sink: inout RecordSink) throws(RowProblem) {

@@ -14,7 +14,9 @@ struct RecordSink {
     private let earliest: Microseconds
     private let latest: Microseconds
     private let excludes: GlobSet
-    /// Per app id: -1 not yet matched against `--exclude`, 0 kept, 1 excluded.
+    /// ``ReadOptions/systemApps`` when the format drops them (``dropSystemApps()``), else empty.
+    private var systemApps = GlobSet([])
+    /// Per app id: -1 not yet matched, 0 kept, 1 excluded by `--exclude`, 2 a system app.
     private var excludedApp: [Int8] = []
 
     /// User and app names longer than this are rejected (they are identifiers, not content).
@@ -69,11 +71,23 @@ struct RecordSink {
         let ts: ParsedTimestamp
         do { ts = try timestamps.parse(field) } catch { throw RowProblem(error.message) }
         if ts.microseconds < earliest || ts.microseconds >= latest {
+            if Self.isPlaceholder(ts.microseconds) {
+                batch.counts.placeholders += 1
+                throw RowProblem(
+                    "timestamp \(FieldText.quoted(field)) is a placeholder (epoch 0, 1970-01-01): rejected; nothing to change"
+                        + " unless it is real")
+            }
             throw RowProblem(
-                "timestamp \(FieldText.quoted(field)) is outside \(Self.isoDate(earliest))..\(Self.isoDate(latest))"
-                    + " (a placeholder?); change the range with --earliest/--latest")
+                "timestamp \(FieldText.quoted(field)) is outside \(Self.isoDate(earliest))..\(Self.isoDate(latest));"
+                    + " change the range with --earliest/--latest")
         }
         return ts
+    }
+
+    /// Whether an out-of-range instant is a placeholder within a day of epoch 0 (1970-01-01) rather than a
+    /// date outside the range: rejected all the same, but no range to change.
+    static func isPlaceholder(_ us: Microseconds) -> Bool {
+        us.magnitude < ReadOptions.placeholderDistance.magnitude
     }
 
     /// The instant of a row's timestamp column.
@@ -129,13 +143,30 @@ struct RecordSink {
 
     // MARK: Records
 
-    /// Whether `--exclude` drops this app (each app is matched once).
-    mutating func isExcluded(_ app: Int32) -> Bool {
-        if excludes.isEmpty { return false }
+    /// Drops the rows of ``ReadOptions/systemApps`` from now on (formats where
+    /// ``ReadOptions/dropsSystemApps(_:)``).
+    mutating func dropSystemApps() {
+        systemApps = GlobSet(ReadOptions.systemApps)
+        excludedApp.removeAll()
+    }
+
+    /// Whether this app's rows are dropped (`--exclude`, or a system app the format drops); a row
+    /// dropped is counted as excluded (and as a system app's) here. Each app is matched once.
+    mutating func drops(_ app: Int32) -> Bool {
+        if excludes.isEmpty && systemApps.isEmpty { return false }
         let index = Int(app)
         while excludedApp.count <= index { excludedApp.append(-1) }
-        if excludedApp[index] < 0 { excludedApp[index] = excludes.matches(apps.name(app)) ? 1 : 0 }
-        return excludedApp[index] == 1
+        if excludedApp[index] < 0 {
+            let name = apps.name(app)
+            excludedApp[index] = excludes.matches(name) ? 1 : systemApps.matches(name) ? 2 : 0
+        }
+        switch excludedApp[index] {
+        case 0: return false
+        case 2: batch.counts.systemApps += 1
+        default: break
+        }
+        batch.counts.excluded += 1
+        return true
     }
 
     /// A valid usage event: kept, or counted as excluded.
@@ -154,11 +185,7 @@ struct RecordSink {
     @inline(__always)
     private mutating func keeps(_ app: Int32) -> Bool {
         batch.counts.accepted += 1
-        if isExcluded(app) {
-            batch.counts.excluded += 1
-            return false
-        }
-        return true
+        return !drops(app)
     }
 
     /// A valid device-context sample, with the row it came from.

@@ -30,6 +30,8 @@ import Foundation
 ///   no app in front. `SCREEN_INTERACTIVE`/`SCREEN_NON_INTERACTIVE` are screen-on/off context
 ///   samples. Keyguard and every other type are valid rows skipped on purpose (`excluded`): the
 ///   keyguard shows when the screen goes off and when it comes on, so it says neither.
+/// - The events of excluded apps (`--exclude`, and the system apps of ``ReadOptions/systemApps``
+///   unless `--keep-system-apps`) are dropped (`excluded`) before sessions are formed.
 /// - An event line repeated exactly in one user's sections is a duplicate; an event earlier than
 ///   the user's previous event is rejected (the dump lists each user's events in time order).
 struct UsageStatsFormat: LineFormat {
@@ -170,8 +172,7 @@ struct UsageStatsFormat: LineFormat {
         if state.left && time - state.leftAt > sessionGap { settle(&state, user: user, into: &sink) }
         switch kind {
         case .resume:
-            if sink.isExcluded(app) {
-                sink.batch.counts.excluded += 1
+            if sink.drops(app) {
                 return
             }
             if app == state.front {
@@ -189,8 +190,7 @@ struct UsageStatsFormat: LineFormat {
             sink.batch.usage.append(
                 UsageEvent(time: time, user: user, app: app, kind: .launch, utcOffset: ts.utcOffsetSeconds))
         case .leave:
-            if sink.isExcluded(app) {
-                sink.batch.counts.excluded += 1
+            if sink.drops(app) {
                 return
             }
             if app == state.front && !state.left && state.resumed.remove(activity) != nil && state.resumed.isEmpty {

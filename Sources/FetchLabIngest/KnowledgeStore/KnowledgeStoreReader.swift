@@ -334,8 +334,7 @@ public final class KnowledgeStoreReader: RecordSource {
             let app = try sink.app(bytes, noun: "bundle id")
             let user = try user(s, 5)
             sink.batch.counts.accepted += 1
-            if sink.isExcluded(app) {
-                sink.batch.counts.excluded += 1
+            if sink.drops(app) {
                 return
             }
             if var use = open[user], use.app == app, start - use.end <= options.sessionGap {

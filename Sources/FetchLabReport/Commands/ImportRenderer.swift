@@ -26,7 +26,46 @@ public enum ImportRenderer {
                 "  … \(TextFormat.count(s.counts.rejected - 3)) more rejects in the rejected_rows view (import #\(s.importID))"
             )
         }
+        if let placeholders = placeholders(s) { lines.append("  " + placeholders) }
+        if let systemApps = systemApps(s) { lines.append("  " + systemApps) }
         return lines.joined(separator: "\n")
+    }
+
+    /// How many rows of system apps the file's format dropped by default, and how to keep them;
+    /// nil when none.
+    public static func systemApps(_ s: ImportSummary) -> String? {
+        guard s.counts.systemApps > 0 else { return nil }
+        let n = s.counts.systemApps
+        return "dropped \(TextFormat.count(n)) row\(n == 1 ? "" : "s") of system apps (\(ReadOptions.systemAppsInWords)): "
+            + "not apps the user chose, as the evaluation protocol says; --keep-system-apps keeps them"
+    }
+
+    /// How many rows were rejected for a placeholder timestamp (near 1970-01-01); nil when none.
+    public static func placeholders(_ s: ImportSummary) -> String? {
+        guard s.counts.placeholders > 0 else { return nil }
+        let n = s.counts.placeholders
+        return
+            "\(TextFormat.count(n)) row\(n == 1 ? "" : "s") at 1970-01-01 \(n == 1 ? "looks like a placeholder timestamp" : "look like placeholder timestamps") (epoch 0): "
+            + "\(n == 1 ? "it is" : "they are") rejected; nothing to change unless \(n == 1 ? "it is" : "they are") real"
+    }
+
+    /// The warning for a file whose context samples belong to devices (users) with no launches in
+    /// the database: stored, but read by no replay. Nil when every device matched a user.
+    public static func unmatchedContext(_ s: ImportSummary) -> String? {
+        let names = s.unmatchedContextUsers
+        guard !names.isEmpty else { return nil }
+        let noun = s.format == LogFormat.battery.rawValue ? "device" : "user"
+        let shown = names.prefix(3).map { TextFormat.escaped(shortName($0)) }.joined(separator: ", ")
+            + (names.count > 3 ? " and \(TextFormat.count(names.count - 3)) more" : "")
+        let one = names.count == 1
+        return "\(TextFormat.escaped(s.path)): \(noun)\(one ? "" : "s") \(shown) match\(one ? "es" : "") no user with launches: "
+            + "\(one ? "its" : "their") samples are stored but no user's replay will use them; "
+            + "map \(one ? "it" : "them") with --user NAME (the user of the launches)"
+    }
+
+    /// A long device id cut to its first 6 characters and "…" (ids are often 32 hex digits).
+    public static func shortName(_ name: String) -> String {
+        name.count > 12 ? String(name.prefix(6)) + "…" : name
     }
 
     /// Where every row read went: new, duplicate, rejected, excluded, merged into a session (shown

@@ -1,3 +1,4 @@
+import FetchLabIngest
 import FetchLabStore
 import Foundation
 
@@ -5,10 +6,13 @@ import Foundation
 public struct InspectReport: Encodable {
     public var launches: [AppUsage]
     public var context: [ContextCoverage]
+    /// What the imports dropped by default and the context they could not link to a user.
+    public var notes: ImportNotes
 
-    public init(launches: [AppUsage], context: [ContextCoverage]) {
+    public init(launches: [AppUsage], context: [ContextCoverage], notes: ImportNotes = ImportNotes()) {
         self.launches = launches
         self.context = context
+        self.notes = notes
     }
 }
 
@@ -29,7 +33,31 @@ public enum InspectRenderer {
         var parts: [String] = []
         if !report.launches.isEmpty { parts.append(table(report.launches)) }
         if !report.context.isEmpty { parts.append(contextTable(report.context)) }
+        if let notes = notes(report.notes) { parts.append(notes) }
         return parts.isEmpty ? nil : parts.joined(separator: "\n\n")
+    }
+
+    /// The import notes, one line each; nil when there are none.
+    public static func notes(_ notes: ImportNotes) -> String? {
+        var lines: [String] = []
+        if notes.systemAppRowsDropped > 0 {
+            let n = notes.systemAppRowsDropped
+            lines.append(
+                "Imports dropped \(TextFormat.count(n)) row\(n == 1 ? "" : "s") of system apps (\(ReadOptions.systemAppsInWords)) "
+                    + "from foreground logs and usagestats dumps, as the evaluation protocol says; "
+                    + "import them again with --keep-system-apps to keep them.")
+        }
+        let unmatched = notes.unmatchedContextUsers
+        if !unmatched.isEmpty {
+            let one = unmatched.count == 1
+            let shown = unmatched.prefix(3).map { TextFormat.escaped(ImportRenderer.shortName($0)) }
+                .joined(separator: ", ") + (unmatched.count > 3 ? " and \(TextFormat.count(unmatched.count - 3)) more" : "")
+            lines.append(
+                "Context samples of \(TextFormat.count(unmatched.count)) user\(one ? "" : "s") or device\(one ? "" : "s") "
+                    + "with no launches (\(shown)): no replay uses them; import \(one ? "its" : "each") file again with "
+                    + "--user NAME (the user of the launches).")
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
 
     public static func nothingStored(user: String?, app: String?) -> String {
