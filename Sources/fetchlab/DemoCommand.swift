@@ -46,9 +46,6 @@ struct DemoCommand: ParsableCommand {
     func validate() throws {
         var protected: [OutputGuard.Protected] = []
         if let db {
-            try OutputGuard.refuseExisting(db, option: "--db", force: output.force)
-            let report = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("report.html")
-            try OutputGuard.refuseExisting(report.path, option: "--db \(db): its report", force: output.force)
             protected.append(OutputGuard.database(db))
             let html = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("report.html").path
             if OutputGuard.resolved(html) == OutputGuard.resolved(db) {
@@ -61,6 +58,15 @@ struct DemoCommand: ParsableCommand {
             protected.append(OutputGuard.Protected(path: "\(file)", what: "a sample file", database: false))
         }
         try OutputGuard.refuse(output.output, protecting: protected)
+        try OutputGuard.refuseExisting(output.output, force: output.force)
+        if let db {
+            try OutputGuard.refuseExisting(db, option: "--db", force: output.force)
+            // The report is written next to the database for the table only.
+            if output.format == .table || output.format == .text {
+                let report = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("report.html")
+                try OutputGuard.refuseExisting(report.path, option: "--db \(db): its report", force: output.force)
+            }
+        }
     }
 
     func run() throws {

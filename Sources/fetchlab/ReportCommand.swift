@@ -36,6 +36,7 @@ struct ReportCommand: ParsableCommand {
         check.force = force
         try check.validate()
         try OutputGuard.refuse(output, protecting: [OutputGuard.database(database.db)])
+        try OutputGuard.refuseExisting(output, force: force)
     }
 
     func run() throws {

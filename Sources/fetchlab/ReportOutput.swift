@@ -30,7 +30,6 @@ struct ReportOutputOptions: ParsableArguments {
     func validate() throws {
         guard let output else { return }
         try Self.checkWritable(output)
-        try OutputGuard.refuseExisting(output, force: force)
     }
 
     /// Throws unless `output` names a file in an existing directory (`--output`).

@@ -52,6 +52,7 @@ struct RunsCommand: ParsableCommand {
 
         func validate() throws {
             try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
+            try OutputGuard.refuseExisting(output.output, force: output.force)
         }
 
         func run() throws {
@@ -75,6 +76,7 @@ extension RunsCommand {
 
         func validate() throws {
             try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
+            try OutputGuard.refuseExisting(output.output, force: output.force)
         }
 
         func run() throws {

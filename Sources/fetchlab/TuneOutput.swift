@@ -18,10 +18,7 @@ struct TuneOutputOptions: ParsableArguments {
     var force = false
 
     func validate() throws {
-        if let output {
-            try ReportOutputOptions.checkWritable(output)
-            try OutputGuard.refuseExisting(output, force: force)
-        }
+        if let output { try ReportOutputOptions.checkWritable(output) }
     }
 
     /// The tuning run in the chosen format (JSON with `run_id` when it is stored); `source` names

@@ -14,7 +14,7 @@ import _FetchLabTestSupport
         let file = try dir.write("existing.out", "keep me\n")
         for command in [
             ["compare", "--db", db, "--policies", "oracle", "--no-store"], ["runs", "show", "1", "--db", db],
-            ["report", "--db", db], ["tune", "--db", db, "--no-store"],
+            ["report", "--db", db], ["tune", "--db", db, "--family", "fixed", "--no-store"],
         ] {
             let refused = try dir.fetchlab(command + ["--output", file])
             expectOneLineError(refused, status: 64, [file, "--force"], context: command[0])
