@@ -64,6 +64,7 @@ rm -f "$WORK/sample.sqlite"*
 : > "$WORK/t-base.txt"; : > "$WORK/t-trial.txt"
 for _ in $(seq "$REPORTS"); do
   for kind in base trial; do
+    rm -f "$WORK/report-$kind.html"  # report refuses an existing file (no --force in older builds)
     /usr/bin/time -f %e -a -o "$WORK/t-$kind.txt" "$WORK/fetchlab-$kind" report --db "$WORK/sample.sqlite" \
       --output "$WORK/report-$kind.html" > /dev/null
   done

@@ -24,6 +24,7 @@ LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 run() {  # label db [flags]: one timed compare to a JSON file; "seconds peak_kb" kept
   local label=$1 db=$2
   shift 2
+  rm -f "$WORK/per-user-$label.json"  # --output refuses an existing file
   /usr/bin/time -o "$WORK/time-$label.txt" -f "%e %M" "$BIN" compare --db "$db" --format json \
     --output "$WORK/per-user-$label.json" "$@" 2> "$WORK/per-user-$label.stderr"
   echo "  $label: $(tail -n 1 "$WORK/time-$label.txt") (seconds, peak KB)" >&2

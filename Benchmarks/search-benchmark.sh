@@ -26,6 +26,7 @@ if [ ! -f "$DB" ]; then
 fi
 GRID="lead=2m,5m,10m,15m,20m,30m;threshold=0.05,0.1,0.15,0.2,0.3,0.4,0.5,0.6"
 for m in grid halving coordinate; do
+  rm -f "$WORK/search-$m.json"  # --output refuses an existing file
   start=$(date +%s.%N)
   "$BIN" tune --db "$DB" --family predictive --grid "$GRID" --subject-to "fetches<=2" --search "$m" \
     --format json --output "$WORK/search-$m.json" 2>/dev/null

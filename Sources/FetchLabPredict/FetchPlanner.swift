@@ -14,6 +14,9 @@ public struct FetchOutlook: Sendable, Codable, Equatable {
     public var joules: Double
     /// How many past days the shares come from.
     public var days: Int
+    /// No context sample of the user before the origin: every share is the stated default (Wi-Fi,
+    /// 80 %, not charging), assumed, not observed.
+    public var assumed = false
 
     public init(wifi: Double, cellular: Double, offline: Double, charging: Double, joules: Double, days: Int) {
         self.wifi = wifi
@@ -80,6 +83,24 @@ public struct FetchPlanner: Sendable, Codable {
         if !(0...1).contains(threshold) { out.append("the probability threshold must be in 0…1") }
         if freshnessMinutes <= 0 { out.append("the freshness window must be positive") }
         return out
+    }
+
+    /// The score of the forecast's busiest freshness window: its expected uses, capped at 1 (what
+    /// ``plan(_:)`` compares with the threshold first).
+    public func peakScore(_ forecast: Forecast) -> Double {
+        let curve = forecast.intensity ?? forecast.density
+        let n = curve.count
+        guard n > 0 else { return 0 }
+        let w = max(1, Int(freshnessMinutes))
+        var sum = curve[0..<min(w, n)].reduce(0, +)
+        var best = sum
+        if n > w {
+            for start in 1...(n - w) {
+                sum += curve[start + w - 1] - curve[start - 1]
+                best = max(best, sum)
+            }
+        }
+        return min(1, max(0, best))
     }
 
     /// The fetch moments for one app's forecast, in time order.

@@ -131,7 +131,8 @@ public enum CompareRenderer {
         let without =
             s.usersWithoutContext == 0
             ? "every user has context samples"
-            : "\(TextFormat.counted(s.usersWithoutContext, "user")) without context samples"
+            : "\(TextFormat.counted(s.usersWithoutContext, "user")) without context samples "
+                + "(\(PredictionRenderer.assumedContext(d)) for them)"
         let hold = Quantity.format(duration: d.hold)
         return "context: \(without); without a sample (or one older than \(hold)): \(defaults); "
             + "cost: \(Quantity.format(duration: s.cost.fetchDuration)) and "

@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabPredict
+import FetchLabResults
 
 /// `predict`'s text output.
 public enum PredictionRenderer {
@@ -21,7 +22,7 @@ public enum PredictionRenderer {
         let horizon = r.horizonMinutes % 60 == 0 ? "\(r.horizonMinutes / 60) h" : "\(r.horizonMinutes) min"
         var lines = [
             "\(TextFormat.escaped(r.user)) from \(stamp(r.origin, offset: r.utcOffset)), next \(horizon); "
-                + "lead \(Int(r.leadMinutes)) min, score ≥ \(r.threshold); "
+                + "lead \(Int(r.leadMinutes)) min; p: chance of a launch within \(Int(r.freshnessMinutes)) min after the fetch; "
                 + "blend of \(TextFormat.weights(r.blendWeights, skippingZero: true))"
         ]
         let apps = r.apps.map { TextFormat.escaped($0.app) }
@@ -32,8 +33,9 @@ public enum PredictionRenderer {
             if row.fetches.isEmpty {
                 if let next = row.expectedNext {
                     lines.append(
-                        "\(name)no fetch    next use expected \(at(next)) "
-                            + "(p=\(TextFormat.fixed(row.probability, 2)) within the horizon)")
+                        "\(name)no fetch    next use expected \(at(next)), "
+                            + "\(TextFormat.percent(row.probability)) likely within \(horizon)"
+                            + (row.noFetchReason.map { "; \($0)" } ?? ""))
                 } else {
                     lines.append("\(name)no fetch    no use expected")
                 }
@@ -43,7 +45,9 @@ public enum PredictionRenderer {
                 var line =
                     "\(name)fetch \(at(f.fetchAt))  → use expected \(at(f.expectedUse)) "
                     + "(±\(Int(half.rounded())) min, p=\(TextFormat.fixed(f.probability, 2)))"
-                if let o = f.outlook {
+                if let o = f.outlook, o.assumed {
+                    line += "; \(assumedContext()), ≈ \(TextFormat.fixed(o.joules, 1)) J"
+                } else if let o = f.outlook {
                     line +=
                         "; usually \(TextFormat.percent(o.wifi)) Wi-Fi, \(TextFormat.percent(o.cellular)) cellular"
                         + (o.charging > 0 ? ", \(TextFormat.percent(o.charging)) charging" : "")
@@ -53,6 +57,13 @@ public enum PredictionRenderer {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `no context samples: assumed Wi-Fi, 80 %, not charging`: the defaults a fetch's outlook
+    /// comes from when the user has no context sample.
+    public static func assumedContext(_ d: ContextDefaults = ContextDefaults()) -> String {
+        "no context samples: assumed \(d.network == .wifi ? "Wi-Fi" : d.network.name), "
+            + "\(TextFormat.decimal(d.battery)) %, \(d.charging ? "charging" : "not charging")"
     }
 
     /// The one-line summary of a prediction for every user.

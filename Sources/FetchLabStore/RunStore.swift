@@ -14,16 +14,24 @@ public struct RunSummary: Sendable, Hashable, Codable {
     public var users: Int
     public var pairs: Int
     public var scoredLaunches: Int
+    /// The primary τ, minutes; whether a launch refreshed its app; the platform model (`none`, `ios`, `android`).
+    public var tauMinutes: Double
+    public var launchRefreshes: Bool
+    public var platform: String
 
     enum CodingKeys: String, CodingKey {
         case id, createdAt = "created_at", command, fetchlabVersion = "fetchlab_version", policies, users, pairs
-        case scoredLaunches = "scored_launches"
+        case scoredLaunches = "scored_launches", tauMinutes = "tau_minutes", launchRefreshes = "launch_refreshes"
+        case platform
     }
 
     public init(
         id: Int64, createdAt: String, command: String, fetchlabVersion: String?, policies: Int, users: Int, pairs: Int,
-        scoredLaunches: Int
+        scoredLaunches: Int, tauMinutes: Double = 15, launchRefreshes: Bool = true, platform: String = "none"
     ) {
+        self.tauMinutes = tauMinutes
+        self.launchRefreshes = launchRefreshes
+        self.platform = platform
         self.id = id
         self.createdAt = createdAt
         self.command = command
@@ -97,13 +105,15 @@ public struct RunStore: Sendable {
             return try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, created_at, command, fetchlab_version, policies, users, pairs, scored_launches
+                    SELECT id, created_at, command, fetchlab_version, policies, users, pairs, scored_launches,
+                           tau_minutes, launch_refreshes = 'on', platform
                     FROM runs ORDER BY id
                     """
             ).map { row in
                 RunSummary(
                     id: row[0], createdAt: row[1], command: row[2], fetchlabVersion: row[3], policies: row[4],
-                    users: row[5], pairs: row[6], scoredLaunches: row[7])
+                    users: row[5], pairs: row[6], scoredLaunches: row[7], tauMinutes: row[8], launchRefreshes: row[9],
+                    platform: row[10])
             }
         }
     }

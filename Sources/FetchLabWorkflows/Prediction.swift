@@ -45,11 +45,13 @@ public enum Prediction {
     /// user's past days.
     static func addOutlooks(_ report: inout PredictionReport, samples: [ContextSample], origin: Microseconds) {
         let cost = CostModel()
+        let assumed = !samples.contains { $0.time < origin }
         for a in report.apps.indices {
             for f in report.apps[a].fetches.indices {
                 report.apps[a].fetches[f].outlook = FetchOutlook.estimate(
                     at: report.apps[a].fetches[f].fetchAt, samples: samples, origin: origin,
                     duration: cost.fetch(of: report.apps[a].app).duration, cost: cost)
+                report.apps[a].fetches[f].outlook?.assumed = assumed
             }
         }
     }

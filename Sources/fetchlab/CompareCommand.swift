@@ -57,6 +57,7 @@ struct CompareCommand: ParsableCommand {
 
     func validate() throws {
         try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
+        try OutputGuard.refuseExisting(output.output, force: output.force)
         try Bounds.check("--tau", tau, .minutes(1) ... .hours(24))
         try Bounds.check("--warm-up", warmUp, 0...3_660)
         try Bounds.check("--min-launches", minLaunches, 1...1_000_000)

@@ -17,15 +17,26 @@ struct DemoCommand: ParsableCommand {
             updates) into a new database (a temporary one unless --db), replays the default policies \
             as `fetchlab compare` does, stores the run and prints the ranked table, then where the database \
             is, for `fetchlab inspect`, `predict`, `evaluate-predictors`, `compare --format json` and \
-            `runs`.
+            `runs`. The sample is found from any directory (see --data). It never replaces a file \
+            silently: an existing --db, the report.html next to it or --output is refused unless \
+            --force (which starts the demo database afresh); without --db every demo uses a new \
+            temporary directory, so it runs any number of times in a row.
             """
     )
 
     @Option(help: "The database to import into (default: a new one in a temporary directory).")
     var db: String?
 
-    @Option(help: "The sample to import (run from the top of the FetchLab repository, or name it).")
-    var data = "Datasets/sample"
+    @Option(
+        name: .customLong("data"),
+        help: """
+            The sample to import (default: the bundled sample: Datasets/sample here, else next to the \
+            binary, else in the repository it was built from).
+            """)
+    var dataOption: String?
+
+    /// Where the sample is: `--data`, else the bundled sample's first place that holds it.
+    var data: String { dataOption ?? BundledSample.locate() ?? BundledSample.relative }
 
     @OptionGroup var output: ReportOutputOptions
 
@@ -47,14 +58,28 @@ struct DemoCommand: ParsableCommand {
             protected.append(OutputGuard.Protected(path: "\(file)", what: "a sample file", database: false))
         }
         try OutputGuard.refuse(output.output, protecting: protected)
+        try OutputGuard.refuseExisting(output.output, force: output.force)
+        if let db {
+            try OutputGuard.refuseExisting(db, option: "--db", force: output.force)
+            // The report is written next to the database for the table only.
+            if output.format == .table || output.format == .text {
+                let report = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("report.html")
+                try OutputGuard.refuseExisting(report.path, option: "--db \(db): its report", force: output.force)
+            }
+        }
     }
 
     func run() throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: data, isDirectory: &isDirectory), isDirectory.boolValue else {
+            if dataOption != nil { throw CommandFailure("\(data): no such sample directory (--data)") }
             throw CommandFailure(
-                "\(data): no sample directory here; run fetchlab demo from the top of the FetchLab repository "
-                    + "or give --data DIR")
+                "no bundled sample found (looked in "
+                    + BundledSample.candidates().joined(separator: ", ") + "); give --data DIR")
+        }
+        if let db, output.force {
+            // --force: the demo database starts afresh.
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(db + suffix) }
         }
         let path = try db ?? Self.temporaryDatabase()
         let files = try InputFiles.expand([data])
@@ -87,8 +112,9 @@ struct DemoCommand: ParsableCommand {
             let tuning = try RunStore(database: store).latestTuningRun()
             try OutputFile.write(
                 HTMLReport.render(report, source: data, tuning: tuning.map { ($0.result, $0.platform) }), to: html)
-            var next = "`fetchlab inspect --db \(path)`, `fetchlab compare --db \(path) --format json`"
-            if let runID { next += ", `fetchlab runs show \(runID) --db \(path)`" }
+            let fetchlab = BundledSample.commandPrefix()
+            var next = "`\(fetchlab) inspect --db \(path)`, `\(fetchlab) compare --db \(path) --format json`"
+            if let runID { next += ", `\(fetchlab) runs show \(runID) --db \(path)`" }
             text =
                 "imported \(Format.counted(rows, "row")) of \(data) into \(path)\n\n\(text)\n\n"
                 + "The report: \(html) (open it in a browser).\n"

@@ -44,6 +44,9 @@ struct GenerateCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "Directory to write into (created if needed).")
     var output: String?
 
+    @Flag(help: "Replace the population files when --output already holds them.")
+    var force = false
+
     @Option(help: "A JSON file of population parameters overriding the defaults (see --print-config).")
     var config: String?
 
@@ -59,6 +62,14 @@ struct GenerateCommand: ParsableCommand {
     func validate() throws {
         if let output, output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw ValidationError("--output '\(output)': give a directory to write into")
+        }
+        if let output, !force {
+            for file in PopulationWriter.files {
+                let path = URL(fileURLWithPath: output).appendingPathComponent(file).path
+                guard FileManager.default.fileExists(atPath: path) else { continue }
+                throw ValidationError(
+                    "--output \(output): \(file) exists there; pass --force to replace the population (or choose another directory)")
+            }
         }
         try Bounds.check("--users", users, 1...Self.maxUsers)
         try Bounds.check("--days", days, 1...Self.maxDays)

@@ -38,6 +38,16 @@ enum OutputGuard {
         }
     }
 
+    /// Throws a one-line ``ValidationError`` (exit 64) when `path` is an existing regular file (a
+    /// link to one included) and `force` is off: no file is replaced silently. A device or a pipe
+    /// (/dev/null, /dev/stdout) is written to, not replaced, and is never refused.
+    static func refuseExisting(_ path: String?, option: String = "--output", force: Bool) throws {
+        guard let path, !force else { return }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
+        throw ValidationError("\(option) \(path): the file exists; pass --force to replace it (or choose another name)")
+    }
+
     /// The database of a command as a protected file.
     static func database(_ path: String) -> Protected { Protected(path: path, what: "the database", database: true) }
 

@@ -24,14 +24,19 @@ struct ReportCommand: ParsableCommand {
     @Option(name: .customLong("run"), help: "The run (see fetchlab runs; default: the latest).")
     var runID: Int64?
 
-    @Option(help: ArgumentHelp("The HTML file to write (replaced whole).", valueName: "file"))
+    @Option(help: ArgumentHelp("The HTML file to write (an existing file only with --force).", valueName: "file"))
     var output = "report.html"
+
+    @Flag(help: "Replace the --output file when it exists (without it, an existing file is refused).")
+    var force = false
 
     func validate() throws {
         var check = ReportOutputOptions()
         check.output = output
+        check.force = force
         try check.validate()
         try OutputGuard.refuse(output, protecting: [OutputGuard.database(database.db)])
+        try OutputGuard.refuseExisting(output, force: force)
     }
 
     func run() throws {

@@ -17,8 +17,11 @@ struct ReportOutputOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Write the output to this file (replaced whole) instead of standard output.", valueName: "file"))
+            "Write the output to this file instead of standard output (an existing file only with --force).", valueName: "file"))
     var output: String?
+
+    @Flag(help: "Replace the --output file when it exists (without it, an existing file is refused).")
+    var force = false
 
     @Option(help: "Order of the table: band (fresh@τ within budget bands), fresh, share, fetches, energy or given.")
     var sort: CompareSort = .band

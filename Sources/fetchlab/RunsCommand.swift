@@ -13,9 +13,10 @@ struct RunsCommand: ParsableCommand {
             run_policy_user (views runs, run_policies, run_policy_apps, run_policy_users for SQL). \
             `fetchlab runs show N` prints run N as compare printed it. Every `fetchlab tune` stores a \
             tuning run (numbered apart: tables tune_run and tune_setting, views tune_runs and \
-            tune_settings); `fetchlab runs show-tune N` prints tuning run N as tune printed it.
+            tune_settings); `fetchlab runs show-tune N` prints tuning run N as tune printed it. \
+            `fetchlab runs delete N…` deletes runs; `fetchlab runs diff A B` compares two runs policy by policy.
             """,
-        subcommands: [List.self, Show.self, ShowTune.self],
+        subcommands: [List.self, Show.self, ShowTune.self, Delete.self, Diff.self],
         defaultSubcommand: List.self
     )
 
@@ -51,6 +52,7 @@ struct RunsCommand: ParsableCommand {
 
         func validate() throws {
             try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
+            try OutputGuard.refuseExisting(output.output, force: output.force)
         }
 
         func run() throws {
@@ -74,6 +76,7 @@ extension RunsCommand {
 
         func validate() throws {
             try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
+            try OutputGuard.refuseExisting(output.output, force: output.force)
         }
 
         func run() throws {

@@ -84,6 +84,7 @@ struct TuneCommand: ParsableCommand {
 
     func validate() throws {
         try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
+        try OutputGuard.refuseExisting(output.output, force: output.force)
         try Bounds.check("--samples", samples, 1...10_000)
         try Bounds.check("--folds", folds, 1...20)
         try Bounds.check("--keep-users", keepUsers, 0...1_000_000)

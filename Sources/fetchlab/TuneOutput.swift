@@ -10,8 +10,12 @@ struct TuneOutputOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Write the output to this file (replaced whole) instead of standard output.", valueName: "file"))
+            "Write the output to this file instead of standard output (an existing file only with --force).",
+            valueName: "file"))
     var output: String?
+
+    @Flag(help: "Replace the --output file when it exists (without it, an existing file is refused).")
+    var force = false
 
     func validate() throws {
         if let output { try ReportOutputOptions.checkWritable(output) }

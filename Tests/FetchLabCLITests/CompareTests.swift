@@ -24,7 +24,9 @@ import _FetchLabTestSupport
         #expect(lines.first?.hasSuffix("platform none") == true)
         // Summary, context, the headline at 2 fetches/app/day, a warning (2 users), the table with the
         // standard set without push (no content updates here) in budget bands, the table of budgets.
-        #expect(lines[1].hasPrefix("context: 2 users without context samples; without a sample"))
+        #expect(
+            lines[1].hasPrefix(
+                "context: 2 users without context samples (no context samples: assumed Wi-Fi, 80 %, not charging for them); without a sample"))
         #expect(lines[2].hasPrefix("At 2 fetches/app/day "), "\(table.out)")
         #expect(lines[3].hasPrefix("warning: these figures rest on 2 users"), "\(table.out)")
         let standard = PolicyRegistry.standard(contentUpdates: false)

@@ -35,13 +35,4 @@ import _FetchLabTestSupport
         let oracle = policies.first { $0["name"] as? String == "oracle" }?["metrics"] as? [String: Any]
         #expect(oracle?["fresh_15m"] as? Double == 1)
     }
-
-    @Test func withoutTheSampleItSaysWhereToRunIt() throws {
-        let r = try dir.fetchlab(["demo", "--db", dir.path("x.sqlite")], cwd: dir.url.path)
-        #expect(r.status == 1)
-        #expect(
-            r.err.hasPrefix(
-                "fetchlab: error: Datasets/sample: no sample directory here; run fetchlab demo from the top"))
-        #expect(r.err.split(separator: "\n").count == 1)
-    }
 }

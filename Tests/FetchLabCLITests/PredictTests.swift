@@ -34,8 +34,8 @@ import _FetchLabTestSupport
         #expect(!apps.isEmpty)
         for app in apps {
             for fetch in app["fetches"] as? [[String: Any]] ?? [] {
-                let at = try #require(fetch["fetchAt"] as? Int64)
-                let use = try #require(fetch["expectedUse"] as? Int64)
+                let at = try #require(fetch["fetchAt_us"] as? Int64)
+                let use = try #require(fetch["expectedUse_us"] as? Int64)
                 #expect(abs((use - at).inMinutes - 15) < 0.01)
                 // The network and energy expected then, from the same moments of past days.
                 let outlook = try #require(fetch["outlook"] as? [String: Any])

@@ -19,7 +19,8 @@ import Testing
             report(weights: ["profile": 0.25, "gap": 0.25, "sequence": 0.25, "android": 0.25]))
         #expect(
             text
-                == "u1 from 2024-03-20 00:00 (+02:00), next 24 h; lead 10 min, score ≥ 0.5; "
+                == "u1 from 2024-03-20 00:00 (+02:00), next 24 h; lead 10 min; "
+                + "p: chance of a launch within 30 min after the fetch; "
                 + "blend of android 0.25, gap 0.25, profile 0.25, sequence 0.25")
     }
 
@@ -50,8 +51,34 @@ import Testing
         #expect(lines.count == 4)
         #expect(lines[1] == "com.mail            fetch 07:50  → use expected 08:00 (±0 min, p=1.00)")
         #expect(
-            lines[2] == "com.news            no fetch    next use expected 23:30 +1d (p=0.10 within the horizon)")
+            lines[2]
+                == "com.news            no fetch    next use expected 23:30 +1d, 10% likely within 24 h; "
+                + "unlikely to be used: the busiest 30-min window holds 0.10 expected uses, below the 0.50 a fetch needs")
         #expect(lines[3] == "com.chat            no fetch    no use expected")
+    }
+
+    /// A use certain within the day but spread evenly over it: no fetch, and the reason.
+    @Test func aLikelyAppWithoutAFetchSaysWhy() {
+        var spread = Forecast.none(origin: origin, minutes: 1440)
+        for m in 0..<1440 { spread.density[m] = 1.0 / 1440 }
+        spread.beyond = 0
+        let row = PredictionRow(app: "com.spread", forecast: spread, planner: FetchPlanner())
+        #expect(row.fetches.isEmpty && row.probability > 0.99)
+        let text = PredictionRenderer.text(report(weights: ["profile": 1], apps: [row]))
+        #expect(text.contains("uses spread out: the busiest 30-min window holds 0.02 expected uses, below the 0.50"), "\(text)")
+    }
+
+    /// An outlook from no context samples is shown as assumed, never as "usually".
+    @Test func anAssumedOutlookSaysSo() {
+        var mail = Forecast.none(origin: origin, minutes: 1440)
+        mail.density[480] = 1
+        mail.beyond = 0
+        var row = PredictionRow(app: "com.mail", forecast: mail, planner: FetchPlanner())
+        row.fetches[0].outlook = FetchOutlook(wifi: 1, cellular: 0, offline: 0, charging: 0, joules: 1.7, days: 14)
+        row.fetches[0].outlook?.assumed = true
+        let text = PredictionRenderer.text(report(weights: ["profile": 1], apps: [row]))
+        #expect(text.hasSuffix("; no context samples: assumed Wi-Fi, 80 %, not charging, ≈ 1.7 J"), "\(text)")
+        #expect(!text.contains("usually"))
     }
 
     @Test func stampsAndClocksWithNegativeOffsets() {

@@ -57,7 +57,8 @@ public enum RunsRenderer {
         var lines = [
             [
                 pad("id", 5, true), pad("created (UTC)", 19, false), pad("command", 8, false), pad("policies", 8, true),
-                pad("users", 7, true), pad("scored launches", 15, true),
+                pad("users", 7, true), pad("scored launches", 15, true), pad("τ", 6, true),
+                pad("launch refreshes", 16, false), "platform",
             ].joined(separator: "  ")
         ]
         for r in runs {
@@ -67,6 +68,8 @@ public enum RunsRenderer {
                     pad(TextFormat.escaped(r.command), 8, false),
                     pad(TextFormat.count(r.policies), 8, true), pad(TextFormat.count(r.users), 7, true),
                     pad(TextFormat.count(r.scoredLaunches), 15, true),
+                    pad(CompareRenderer.minutes(r.tauMinutes), 6, true), pad(r.launchRefreshes ? "on" : "off", 16, false),
+                    TextFormat.escaped(r.platform),
                 ].joined(separator: "  "))
         }
         return lines.joined(separator: "\n")

@@ -1,0 +1,191 @@
+import FetchLabCore
+
+/// Two stored comparison runs side by side (`fetchlab runs diff A B`): for each policy present in
+/// both, fresh at the primary τ, fetches per app per day and energy per user per day in each run
+/// and the difference B − A; the difference in fresh has a 95 % bootstrap interval over users when
+/// both runs hold per-user figures (`compare --per-user`), and none otherwise (never an invented
+/// one).
+public struct RunDiff: Sendable, Hashable, Encodable {
+    /// The figures of one policy in one run (or their difference).
+    public struct Figures: Sendable, Hashable, Encodable {
+        public var fresh: Double
+        public var fetchesPerAppDay: Double
+        public var energyJoulesPerDay: Double
+
+        enum CodingKeys: String, CodingKey {
+            case fresh, fetchesPerAppDay = "fetches_per_app_day", energyJoulesPerDay = "energy_j_per_day"
+        }
+
+        public static func - (b: Figures, a: Figures) -> Figures {
+            Figures(
+                fresh: b.fresh - a.fresh, fetchesPerAppDay: b.fetchesPerAppDay - a.fetchesPerAppDay,
+                energyJoulesPerDay: b.energyJoulesPerDay - a.energyJoulesPerDay)
+        }
+    }
+
+    /// One policy present in both runs.
+    public struct Row: Sendable, Hashable, Encodable {
+        public var name: String
+        public var a: Figures
+        public var b: Figures
+        public var difference: Figures
+        /// 95 % bootstrap interval of the difference in fresh (B − A); nil without per-user figures.
+        public var freshDifferenceInterval: ConfidenceInterval?
+
+        enum CodingKeys: String, CodingKey {
+            case name, a, b, difference, freshDifferenceInterval = "fresh_difference_ci"
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(name, forKey: .name)
+            try c.encode(a, forKey: .a)
+            try c.encode(b, forKey: .b)
+            try c.encode(difference, forKey: .difference)
+            try c.encode(freshDifferenceInterval, forKey: .freshDifferenceInterval)
+        }
+    }
+
+    public var runA: Int64
+    public var runB: Int64
+    /// The primary τ of each run, minutes.
+    public var tauMinutesA: Double
+    public var tauMinutesB: Double
+    /// The settings that differ between the runs, one phrase each (`τ 15 min vs 30 min`).
+    public var differingSettings: [String]
+    /// Why there is no interval, when there is none (`no interval: runs stored without per-user figures`).
+    public var intervalNote: String?
+    /// Whether the interval resamples the same users in both runs (paired) or each run's own.
+    public var pairedUsers: Bool
+    public var policies: [Row]
+    public var onlyInA: [String]
+    public var onlyInB: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case runA = "run_a", runB = "run_b", tauMinutesA = "tau_minutes_a", tauMinutesB = "tau_minutes_b"
+        case differingSettings = "differing_settings", intervalNote = "interval_note", pairedUsers = "paired_users"
+        case policies, onlyInA = "only_in_a", onlyInB = "only_in_b"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(runA, forKey: .runA)
+        try c.encode(runB, forKey: .runB)
+        try c.encode(tauMinutesA, forKey: .tauMinutesA)
+        try c.encode(tauMinutesB, forKey: .tauMinutesB)
+        try c.encode(differingSettings, forKey: .differingSettings)
+        try c.encode(intervalNote, forKey: .intervalNote)
+        try c.encode(pairedUsers, forKey: .pairedUsers)
+        try c.encode(policies, forKey: .policies)
+        try c.encode(onlyInA, forKey: .onlyInA)
+        try c.encode(onlyInB, forKey: .onlyInB)
+    }
+
+    public static let noPerUserNote = "no interval: runs stored without per-user figures"
+
+    /// The diff of run `a` (id `idA`) and run `b`; `resamples` draws of users for the interval.
+    public init(_ a: ComparisonReport, id idA: Int64, _ b: ComparisonReport, id idB: Int64, resamples: Int = 1_000) {
+        runA = idA
+        runB = idB
+        tauMinutesA = a.settings.tauMinutes
+        tauMinutesB = b.settings.tauMinutes
+        differingSettings = Self.differences(a.settings, b.settings)
+        let namesA = a.policies.map(\.name)
+        let namesB = b.policies.map(\.name)
+        onlyInA = namesA.filter { !namesB.contains($0) }
+        onlyInB = namesB.filter { !namesA.contains($0) }
+        let tauA = a.primaryTauIndex
+        let tauB = b.primaryTauIndex
+        func figures(_ p: PolicyResult, tau: Int) -> Figures {
+            Figures(
+                fresh: p.metrics.fresh.indices.contains(tau) ? p.metrics.fresh[tau] : 0,
+                fetchesPerAppDay: p.metrics.fetchesPerAppDay, energyJoulesPerDay: p.metrics.energyJoulesPerDay)
+        }
+        let withUsers = { (r: ComparisonReport) in r.policies.contains { !($0.perUser ?? []).isEmpty } }
+        let perUser = withUsers(a) && withUsers(b)
+        var paired = false
+        var rows: [Row] = []
+        for pa in a.policies {
+            guard let pb = b.policies.first(where: { $0.name == pa.name }) else { continue }
+            let fa = figures(pa, tau: tauA)
+            let fb = figures(pb, tau: tauB)
+            var interval: ConfidenceInterval? = nil
+            if perUser, let ua = pa.perUser, let ub = pb.perUser, !ua.isEmpty, !ub.isEmpty {
+                let counts = { (users: [GroupResult], tau: Int) in
+                    Dictionary(
+                        users.map { u -> (String, (fresh: Int, scored: Int)) in
+                            let rate = u.metrics.fresh.indices.contains(tau) ? u.metrics.fresh[tau] : 0
+                            let scored = u.metrics.scoredLaunches
+                            return (u.name, (Int((rate * Double(scored)).rounded()), scored))
+                        }, uniquingKeysWith: { x, _ in x })
+                }
+                let ca = counts(ua, tauA)
+                let cb = counts(ub, tauB)
+                let samePeople = Set(ca.keys) == Set(cb.keys)
+                paired = samePeople
+                interval = Self.bootstrap(ca, cb, paired: samePeople, resamples: resamples)
+            }
+            rows.append(Row(name: pa.name, a: fa, b: fb, difference: fb - fa, freshDifferenceInterval: interval))
+        }
+        policies = rows
+        pairedUsers = paired
+        intervalNote = perUser ? nil : Self.noPerUserNote
+    }
+
+    /// The settings of the evaluation protocol that differ, as phrases.
+    static func differences(_ a: ComparisonSettings, _ b: ComparisonSettings) -> [String] {
+        func minutes(_ m: Double) -> String { m == m.rounded() ? "\(Int(m)) min" : "\(m) min" }
+        var out: [String] = []
+        if a.tauMinutes != b.tauMinutes { out.append("τ \(minutes(a.tauMinutes)) vs \(minutes(b.tauMinutes))") }
+        if a.launchRefreshes != b.launchRefreshes {
+            out.append("launch refreshes \(a.launchRefreshes ? "on" : "off") vs \(b.launchRefreshes ? "on" : "off")")
+        }
+        if a.warmUpDays != b.warmUpDays { out.append("warm-up \(a.warmUpDays) vs \(b.warmUpDays) days") }
+        if a.minLaunches != b.minLaunches { out.append("min launches \(a.minLaunches) vs \(b.minLaunches)") }
+        if a.platform != b.platform { out.append("platform \(a.platform) vs \(b.platform)") }
+        if a.contextDefaults != b.contextDefaults { out.append("context defaults differ") }
+        if a.cost != b.cost { out.append("cost model differs") }
+        if a.platformRules != b.platformRules { out.append("platform rules differ") }
+        return out
+    }
+
+    /// The 2.5th and 97.5th percentiles of fresh(B) − fresh(A) over `resamples` draws of users with
+    /// replacement (the same draw in both runs when `paired`); nil with fewer than two users a side.
+    static func bootstrap(
+        _ a: [String: (fresh: Int, scored: Int)], _ b: [String: (fresh: Int, scored: Int)], paired: Bool,
+        resamples: Int, seed: UInt64 = 1
+    ) -> ConfidenceInterval? {
+        let names = a.keys.sorted()
+        let usersA = names.map { a[$0]! }
+        let usersB = paired ? names.map { b[$0]! } : b.keys.sorted().map { b[$0]! }
+        guard usersA.count >= 2, usersB.count >= 2, resamples >= 2 else { return nil }
+        var rng = SplitMix64(seed: seed)
+        var diffs: [Double] = []
+        diffs.reserveCapacity(resamples)
+        for _ in 0..<resamples {
+            var (fa, sa, fb, sb) = (0, 0, 0, 0)
+            for _ in usersA.indices {
+                let k = Int(rng.next() % UInt64(usersA.count))
+                fa += usersA[k].fresh
+                sa += usersA[k].scored
+                if paired {
+                    fb += usersB[k].fresh
+                    sb += usersB[k].scored
+                }
+            }
+            if !paired {
+                for _ in usersB.indices {
+                    let u = usersB[Int(rng.next() % UInt64(usersB.count))]
+                    fb += u.fresh
+                    sb += u.scored
+                }
+            }
+            guard sa > 0, sb > 0 else { continue }
+            diffs.append(Double(fb) / Double(sb) - Double(fa) / Double(sa))
+        }
+        guard diffs.count >= 2 else { return nil }
+        diffs.sort()
+        let at = { (q: Double) in diffs[min(diffs.count - 1, max(0, Int((q * Double(diffs.count - 1)).rounded())))] }
+        return ConfidenceInterval(low: at(0.025), high: at(0.975))
+    }
+}

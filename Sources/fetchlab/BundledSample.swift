@@ -1,0 +1,52 @@
+import Foundation
+
+/// Where `fetchlab demo` finds its sample when `--data` is not given, and how the user ran it.
+///
+/// The sample (`Datasets/sample`, 1.1 MB of gzip files) is not a SwiftPM resource: a resource
+/// must live inside the target's directory, and `Bundle.module` stops the program when its bundle
+/// is not where the build left it (a binary copied to another machine). The demo looks, in order:
+/// `Datasets/sample` in the working directory; `fetchlab-sample` next to the binary, then
+/// `../share/fetchlab/sample` from it (where `make install` puts it); and the repository the
+/// binary was built from (this file's `#filePath`), so a binary copied elsewhere on the same machine
+/// still finds it.
+enum BundledSample {
+    /// The default `--data`.
+    static let relative = "Datasets/sample"
+
+    /// The real path of the running binary (links resolved), when known.
+    static var executable: String? {
+        guard let url = Bundle.main.executableURL else { return nil }
+        return url.resolvingSymlinksInPath().path
+    }
+
+    /// The places looked at, in order.
+    static func candidates(executable: String? = executable, filePath: String = #filePath) -> [String] {
+        var out = [relative]
+        if let executable {
+            let dir = URL(fileURLWithPath: executable).deletingLastPathComponent()
+            out.append(dir.appendingPathComponent("fetchlab-sample").path)
+            out.append(dir.deletingLastPathComponent().appendingPathComponent("share/fetchlab/sample").path)
+        }
+        // Sources/fetchlab/BundledSample.swift → the repository's top.
+        let top = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        out.append(top.appendingPathComponent(relative).path)
+        return out
+    }
+
+    /// The first candidate that is a directory holding the sample's usage log.
+    static func locate() -> String? {
+        candidates().first { dir in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory) && isDirectory.boolValue
+                && FileManager.default.fileExists(atPath: (dir as NSString).appendingPathComponent("usage.csv.gz"))
+        }
+    }
+
+    /// How to run fetchlab again, as the user ran it: `swift run fetchlab` when this binary is a
+    /// build product of a SwiftPM package (under `.build/`), else `fetchlab`.
+    static func commandPrefix(executable: String? = executable) -> String {
+        guard let executable, executable.contains("/.build/") else { return "fetchlab" }
+        return "swift run fetchlab"
+    }
+}
