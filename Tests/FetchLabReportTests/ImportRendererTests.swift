@@ -69,14 +69,14 @@ import Testing
 /// Issue 25: the summary's notes on system apps and placeholders, and the unmatched-context warning.
 @Suite struct ImportNotesRendererTests {
     func summary(_ configure: (inout ImportSummary) -> Void) -> ImportSummary {
-        var s = ImportSummary(path: "battery-0826c5.csv.gz", status: .imported, importID: 1, format: "battery", bytes: 1)
+        var s = ImportSummary(path: "battery-0826c5.csv.gz", status: .imported, importID: 1, format: .battery, bytes: 1)
         configure(&s)
         return s
     }
 
     @Test func systemAppsAndPlaceholdersAreSaid() {
         let s = summary {
-            $0.format = "foreground"
+            $0.format = .foreground
             $0.counts.rows = 2_000
             $0.counts.excluded = 1_234
             $0.counts.systemApps = 1_234
@@ -87,7 +87,7 @@ import Testing
         #expect(text.contains("\n  dropped 1,234 rows of system apps (launchers, system UI, android, the logger)"))
         #expect(text.contains("--keep-system-apps keeps them"))
         #expect(text.contains("\n  1 row at 1970-01-01 looks like a placeholder timestamp (epoch 0): it is rejected"))
-        let plain = ImportRenderer.text(summary { $0.format = "foreground" })
+        let plain = ImportRenderer.text(summary { $0.format = .foreground })
         #expect(!plain.contains("dropped") && !plain.contains("placeholder"))
     }
 
@@ -100,7 +100,7 @@ import Testing
                 + "user's replay will use them; map it with --user NAME (the user of the launches)")
         let many = ImportRenderer.unmatchedContext(
             summary {
-                $0.format = "context"
+                $0.format = .context
                 $0.unmatchedContextUsers = ["a", "b", "c", "d"]
             })
         #expect(many?.contains("users a, b, c and 1 more match no user with launches: their samples") == true)

@@ -651,7 +651,7 @@ struct Fixture {
         let usage = try f.dir.write("u.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,pat,com.a\n")
         _ = try f.importer.importFile(usage)
         let s = try f.importer.importFile(try f.dir.write("battery-x.csv", Self.battery))
-        #expect(s.format == "battery")
+        #expect(s.format == .battery)
         #expect(s.inserted.contextSamples == 3)
         #expect(s.unmatchedContextUsers == ["0826c571f98a4a818945860bc9091705"])
     }

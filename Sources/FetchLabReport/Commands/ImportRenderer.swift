@@ -54,7 +54,7 @@ public enum ImportRenderer {
     public static func unmatchedContext(_ s: ImportSummary) -> String? {
         let names = s.unmatchedContextUsers
         guard !names.isEmpty else { return nil }
-        let noun = s.format == LogFormat.battery.rawValue ? "device" : "user"
+        let noun = s.format == .battery ? "device" : "user"
         let shown = names.prefix(3).map { TextFormat.escaped(shortName($0)) }.joined(separator: ", ")
             + (names.count > 3 ? " and \(TextFormat.count(names.count - 3)) more" : "")
         let one = names.count == 1
