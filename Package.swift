@@ -85,7 +85,7 @@ let package = Package(
         ),
         .target(
             name: "_FetchLabTestSupport",
-            dependencies: ["FetchLabCore", .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+            dependencies: ["FetchLabCore", "FetchLabResults", .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .testTarget(name: "FetchLabCoreTests", dependencies: ["FetchLabCore"]),
         .testTarget(
             name: "FetchLabIngestTests",
