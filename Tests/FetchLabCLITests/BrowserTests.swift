@@ -271,6 +271,10 @@ struct BrowserTests {
                     let recommendation = try #require(selftest["recommendation"] as? [String: Any])
                     #expect((recommendation["headline"] as? String)?.isEmpty == false)
                 }
+                // The hostile page's users have no context samples: its strip is drawn as assumed;
+                // the demo's users all have samples.
+                let charts = selftest["charts"] as? [String: [String: Int]]
+                #expect(charts?["timeline"]?["assumed-context"] == (name == "hostile" ? 1 : 0))
             }
         }
     }

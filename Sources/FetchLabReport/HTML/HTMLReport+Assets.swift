@@ -26,9 +26,10 @@ extension HTMLReport {
             h1 { font-size: 1.5rem; margin: 0.5rem 0 0.25rem; }
             h2 { font-size: 1.2rem; margin: 2rem 0 0.5rem; border-bottom: 1px solid var(--grid); padding-bottom: 0.2rem; }
             code { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-size: 0.9em; }
-            .source { color: var(--muted); margin: 0; }
+            .source { color: var(--muted); margin: 0; overflow-wrap: anywhere; }
             .headline { font-size: 1.08rem; background: var(--panel); border-left: 4px solid var(--c1); padding: 0.6rem 0.8rem; }
-            dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; margin: 0.5rem 0; }
+            .tuned { font-size: 1.02rem; background: var(--panel); border-left: 4px solid var(--muted); padding: 0.5rem 0.8rem; }
+            dl.facts { display: grid; grid-template-columns: minmax(auto, max-content) minmax(0, 1fr); gap: 0.2rem 1rem; margin: 0.5rem 0; }
             dl.facts dt { color: var(--muted); }
             dl.facts dd { margin: 0; }
             .caption, figcaption { color: var(--muted); font-size: 0.92rem; margin: 0.4rem 0; }
@@ -44,7 +45,12 @@ extension HTMLReport {
             thead th[aria-sort="ascending"]::after { content: " ▲"; }
             thead th[aria-sort="descending"]::after { content: " ▼"; }
             tr.recommended { background: var(--rec); font-weight: 600; }
-            select { font: inherit; }
+            select { font: inherit; max-width: 100%; }
+            tr.tuned, tr.differs { background: var(--panel); font-weight: 600; }
+            .hatch { stroke: var(--muted); stroke-width: 1.5; }
+            .assumed { stroke: var(--muted); stroke-dasharray: 3 2; }
+            .assumed-label { fill: var(--fg); font-weight: 600; paint-order: stroke; stroke: var(--bg); stroke-width: 3px; }
+            .label.recommended { font-weight: 700; }
             .grid { stroke: var(--grid); stroke-width: 1; }
             .axis { stroke: var(--fg); fill: none; }
             .tick, .legend, .label { fill: var(--fg); }
@@ -66,7 +72,10 @@ extension HTMLReport {
             .fixed-curve { fill: none; stroke: var(--muted, #888); stroke-width: 2; }
             .never-line { stroke: var(--muted, #888); stroke-width: 1; stroke-dasharray: 2 3; }
             .budget-mark { stroke: var(--muted, #888); stroke-width: 0.5; opacity: 0.5; }
-            #budget-table td { text-align: right; white-space: nowrap; vertical-align: top; }
+            #budget-table td { text-align: right; white-space: normal; vertical-align: top; min-width: 7.5em; }
+            #ranking th, #ranking td { padding: 0.25rem 0.3rem; }
+            #ranking thead th { white-space: normal; overflow-wrap: normal; vertical-align: bottom; }
+            #ranking tbody th { white-space: normal; min-width: 9em; }
             #budget-table td small { color: var(--muted, #888); font-size: 0.8em; }
             .curve { fill: none; stroke-width: 2; }
             .dash1 { stroke-dasharray: 6 3; } .dash2 { stroke-dasharray: 2 3; } .dash3 { stroke-dasharray: 8 3 2 3; }
