@@ -20,10 +20,14 @@ public struct DayTrace: Codable, Sendable, Hashable {
     public var context: [ContextStretch]
     /// One entry per policy of the report, in the report's order.
     public var policies: [PolicyDay]
+    /// True when the user had no context samples, so `context` is the assumed defaults
+    /// (``ComparisonSettings/contextDefaults``), not observed. Encoded only when true (a run
+    /// stored without it reads as false).
+    public var assumedContext: Bool
 
     public init(
         user: String, day: String, utcOffset: Int32, start: Microseconds, end: Microseconds, choice: String,
-        apps: [String], context: [ContextStretch], policies: [PolicyDay]
+        apps: [String], context: [ContextStretch], policies: [PolicyDay], assumedContext: Bool = false
     ) {
         self.user = user
         self.day = day
@@ -34,10 +38,40 @@ public struct DayTrace: Codable, Sendable, Hashable {
         self.apps = apps
         self.context = context
         self.policies = policies
+        self.assumedContext = assumedContext
     }
 
     enum CodingKeys: String, CodingKey {
         case user, day, utcOffset = "utc_offset", start, end, choice, apps, context, policies
+        case assumedContext = "assumed_context"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(user, forKey: .user)
+        try c.encode(day, forKey: .day)
+        try c.encode(utcOffset, forKey: .utcOffset)
+        try c.encode(start, forKey: .start)
+        try c.encode(end, forKey: .end)
+        try c.encode(choice, forKey: .choice)
+        try c.encode(apps, forKey: .apps)
+        try c.encode(context, forKey: .context)
+        try c.encode(policies, forKey: .policies)
+        if assumedContext { try c.encode(true, forKey: .assumedContext) }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        user = try c.decode(String.self, forKey: .user)
+        day = try c.decode(String.self, forKey: .day)
+        utcOffset = try c.decode(Int32.self, forKey: .utcOffset)
+        start = try c.decode(Microseconds.self, forKey: .start)
+        end = try c.decode(Microseconds.self, forKey: .end)
+        choice = try c.decode(String.self, forKey: .choice)
+        apps = try c.decode([String].self, forKey: .apps)
+        context = try c.decode([ContextStretch].self, forKey: .context)
+        policies = try c.decode([PolicyDay].self, forKey: .policies)
+        assumedContext = try c.decodeIfPresent(Bool.self, forKey: .assumedContext) ?? false
     }
 }
 

@@ -95,6 +95,6 @@ extension Simulator {
         return DayTrace(
             user: history.user.name, day: CivilDate(daysSince1970: chosen).description, utcOffset: offset, start: start,
             end: end, choice: choice, apps: user.pairs.map { history.apps[Int($0.app)].name }, context: context,
-            policies: days)
+            policies: days, assumedContext: user.timeline.isEmpty)
     }
 }

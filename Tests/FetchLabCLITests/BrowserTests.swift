@@ -154,6 +154,23 @@ struct BrowserTests {
     /// without errors, the override is shown (⟨U+202E⟩) not obeyed, and the page is no wider than
     /// the window (it was 8,341 px).
     @Test func aReportOfHostileNamesStaysReadable() throws {
+        let html = try hostileReport()
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(!page.contains("\u{202E}"))
+        #expect(page.contains("⟨U+202E⟩gpj.exe"))
+        let dom = try Browser.run(
+            ["--dump-dom", "--window-size=1300,1700"], url: "file://\(html)#selftest", profile: dir.path("profile-h"))
+        #expect(dom.status == 0, "\(dom.err)")
+        let selftest = try Self.selftest(dom.out)
+        #expect((selftest["errors"] as? [Any])?.isEmpty == true, "script errors: \(selftest["errors"] ?? "?")")
+        let width = try #require(selftest["pageWidth"] as? Int)
+        let view = try #require(selftest["viewWidth"] as? Int)
+        #expect(width <= view, "the page is \(width) px wide in a \(view) px window")
+    }
+
+    /// `compare --format html` of apps named with a right-to-left override and with 990
+    /// characters, never, fixed(1h) and a predictive policy: the page's path.
+    func hostileReport() throws -> String {
         let db = dir.path("hostile.sqlite")
         let long = String(repeating: "verylongappname.", count: 62)
         var csv = "timestamp,user,app\n"
@@ -174,16 +191,92 @@ struct BrowserTests {
                 "--output", html,
             ])
         #expect(compared.status == 0, "\(compared.err)")
-        let page = try String(contentsOfFile: html, encoding: .utf8)
-        #expect(!page.contains("\u{202E}"))
-        #expect(page.contains("⟨U+202E⟩gpj.exe"))
-        let dom = try Browser.run(
-            ["--dump-dom", "--window-size=1300,1700"], url: "file://\(html)#selftest", profile: dir.path("profile-h"))
-        #expect(dom.status == 0, "\(dom.err)")
-        let selftest = try Self.selftest(dom.out)
-        #expect((selftest["errors"] as? [Any])?.isEmpty == true, "script errors: \(selftest["errors"] ?? "?")")
-        let width = try #require(selftest["pageWidth"] as? Int)
-        let view = try #require(selftest["viewWidth"] as? Int)
-        #expect(width <= view, "the page is \(width) px wide in a \(view) px window")
+        return html
+    }
+
+    /// The layout and recommendation failures in a self-test summary (`layout`, `recommendation`),
+    /// each naming the element; tables wider than their scrolling box count only when `tables`.
+    static func failures(_ selftest: [String: Any], tables: Bool) -> [String] {
+        let layout = selftest["layout"] as? [String: Any] ?? [:]
+        var out: [String] = []
+        for key in ["overflow", "textOutside", "labelOverlaps"] + (tables ? ["clippedTables"] : []) {
+            guard let list = layout[key] as? [String] else {
+                out.append("no \(key) in the self-test")
+                continue
+            }
+            out += list.map { "\(key): \($0)" }
+        }
+        let recommendation = selftest["recommendation"] as? [String: Any] ?? [:]
+        if let problems = recommendation["problems"] as? [String] {
+            out += problems.map { "recommendation: \($0)" }
+        } else {
+            out.append("no recommendation check in the self-test")
+        }
+        return out
+    }
+
+    /// The DOM of `html#selftest` in a viewport `width` px wide: the browser's window, or under
+    /// Chromium's least window width (500 px) a frame of that width in a page that copies the
+    /// frame's self-test out.
+    static func load(_ html: String, width: Int, in dir: TemporaryDirectory, profile: String) throws -> ProcessResult {
+        guard width < 500 else {
+            return try Browser.run(
+                ["--dump-dom", "--window-size=\(width),2000"], url: "file://\(html)#selftest", profile: dir.path(profile))
+        }
+        let frame = try dir.write(
+            "\(profile).html",
+            """
+            <!DOCTYPE html><html><body style="margin:0">
+            <iframe id="f" src="file://\(html)#selftest" style="width:\(width)px;height:2000px;border:0"></iframe>
+            <pre id="selftest"></pre><script>
+            document.getElementById("f").onload = function () {
+              var d = this.contentDocument, pre = d && d.getElementById("selftest");
+              document.getElementById("selftest").textContent = pre ? pre.textContent : '{"errors":["no access to the frame"]}';
+            };
+            </script></body></html>
+            """)
+        return try Browser.run(
+            ["--dump-dom", "--window-size=800,2100", "--allow-file-access-from-files"], url: "file://\(frame)",
+            profile: dir.path(profile))
+    }
+
+    /// The page fits the screen and says one thing, in a 1400 px window and on a phone (390 px):
+    /// nothing overflows the page or a section horizontally, every SVG text lies inside its SVG's
+    /// box, no two labels overlap; at 1400 px no table needs its scroll bar; the headline names
+    /// the recommended policy, the ranking highlights that row alone and the tuning section shows
+    /// its tuned setting as the tuning's result, not a second recommendation. Two pages: the
+    /// demo's comparison with a tuning run of another family, and a comparison of apps with long
+    /// and hostile names.
+    @Test func theReportFitsTheScreenAndSaysOneThing() throws {
+        let root = packageRoot().path
+        let db = dir.path("fit.sqlite")
+        #expect(try dir.fetchlab(["demo", "--db", db, "--format", "json"], cwd: root).status == 0)
+        let tuned = try dir.fetchlab(
+            ["tune", "--db", db, "--family", "fixed", "--grid", "interval=1h,4h", "--format", "json"], cwd: root)
+        #expect(tuned.status == 0, "\(tuned.err)")
+        let demo = dir.path("fit.html")
+        #expect(try dir.fetchlab(["report", "--db", db, "--output", demo], cwd: root).status == 0)
+        let hostile = try hostileReport()
+        for (name, html) in [("demo", demo), ("hostile", hostile)] {
+            for width in [1400, 390] {
+                let dom = try Self.load(html, width: width, in: dir, profile: "profile-\(name)-\(width)")
+                #expect(dom.status == 0, "\(dom.err)")
+                let selftest = try Self.selftest(dom.out)
+                #expect((selftest["errors"] as? [Any])?.isEmpty == true, "script errors: \(selftest["errors"] ?? "?")")
+                let layout = selftest["layout"] as? [String: Any]
+                #expect(layout?["width"] as? Int == width)
+                let failures = Self.failures(selftest, tables: width >= 1400)
+                #expect(failures.isEmpty, "\(name) at \(width) px:\n\(failures.joined(separator: "\n"))")
+                if name == "demo" {
+                    let recommendation = try #require(selftest["recommendation"] as? [String: Any])
+                    #expect((recommendation["headline"] as? String)?.isEmpty == false)
+                }
+                // The hostile page's users have no context samples: its strip is drawn as assumed;
+                // the demo's users all have samples.
+                let charts = selftest["charts"] as? [String: [String: Int]]
+                #expect(charts?["timeline"]?["assumed-context"] == (name == "hostile" ? 1 : 0))
+            }
+        }
     }
 }
+

@@ -423,13 +423,14 @@ extension HTMLReportTests {
         }
         #expect(html.contains("⟨U+202E⟩gpj.exe"))
         #expect(html.contains("⟨U+202D⟩"))
-        // No SVG label longer than its limit; the whole name in its title.
+        // No SVG label longer than its margin (at most 300 units, about 44 characters of this
+        // name; the browser test checks each lies inside its chart); the whole name in its title.
         let labels = html.components(separatedBy: "<text class=\"label\"").dropFirst().compactMap { piece -> String? in
             guard let close = piece.range(of: "</title>"), let end = piece.range(of: "</text>") else { return nil }
             return String(piece[close.upperBound..<end.lowerBound])
         }
         #expect(labels.contains { $0.hasSuffix("…") }, "\(labels)")
-        #expect(labels.allSatisfy { $0.count <= 40 }, "\(labels.map(\.count))")
+        #expect(labels.allSatisfy { $0.count <= 48 }, "\(labels.map(\.count))")
         #expect(html.contains("<title>\(long)</title>"))
         #expect(html.contains("overflow-wrap: anywhere"))
         // On a terminal too.

@@ -26,9 +26,10 @@ extension HTMLReport {
             h1 { font-size: 1.5rem; margin: 0.5rem 0 0.25rem; }
             h2 { font-size: 1.2rem; margin: 2rem 0 0.5rem; border-bottom: 1px solid var(--grid); padding-bottom: 0.2rem; }
             code { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-size: 0.9em; }
-            .source { color: var(--muted); margin: 0; }
+            .source { color: var(--muted); margin: 0; overflow-wrap: anywhere; }
             .headline { font-size: 1.08rem; background: var(--panel); border-left: 4px solid var(--c1); padding: 0.6rem 0.8rem; }
-            dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; margin: 0.5rem 0; }
+            .tuned { font-size: 1.02rem; background: var(--panel); border-left: 4px solid var(--muted); padding: 0.5rem 0.8rem; }
+            dl.facts { display: grid; grid-template-columns: minmax(auto, max-content) minmax(0, 1fr); gap: 0.2rem 1rem; margin: 0.5rem 0; }
             dl.facts dt { color: var(--muted); }
             dl.facts dd { margin: 0; }
             .caption, figcaption { color: var(--muted); font-size: 0.92rem; margin: 0.4rem 0; }
@@ -44,7 +45,12 @@ extension HTMLReport {
             thead th[aria-sort="ascending"]::after { content: " ▲"; }
             thead th[aria-sort="descending"]::after { content: " ▼"; }
             tr.recommended { background: var(--rec); font-weight: 600; }
-            select { font: inherit; }
+            select { font: inherit; max-width: 100%; }
+            tr.tuned, tr.differs { background: var(--panel); font-weight: 600; }
+            .hatch { stroke: var(--muted); stroke-width: 1.5; }
+            .assumed { stroke: var(--muted); stroke-dasharray: 3 2; }
+            .assumed-label { fill: var(--fg); font-weight: 600; paint-order: stroke; stroke: var(--bg); stroke-width: 3px; }
+            .label.recommended { font-weight: 700; }
             .grid { stroke: var(--grid); stroke-width: 1; }
             .axis { stroke: var(--fg); fill: none; }
             .tick, .legend, .label { fill: var(--fg); }
@@ -66,7 +72,10 @@ extension HTMLReport {
             .fixed-curve { fill: none; stroke: var(--muted, #888); stroke-width: 2; }
             .never-line { stroke: var(--muted, #888); stroke-width: 1; stroke-dasharray: 2 3; }
             .budget-mark { stroke: var(--muted, #888); stroke-width: 0.5; opacity: 0.5; }
-            #budget-table td { text-align: right; white-space: nowrap; vertical-align: top; }
+            #budget-table td { text-align: right; white-space: normal; vertical-align: top; min-width: 7.5em; }
+            #ranking th, #ranking td { padding: 0.25rem 0.3rem; }
+            #ranking thead th { white-space: normal; overflow-wrap: normal; vertical-align: bottom; }
+            #ranking tbody th { white-space: normal; min-width: 9em; }
             #budget-table td small { color: var(--muted, #888); font-size: 0.8em; }
             .curve { fill: none; stroke-width: 2; }
             .dash1 { stroke-dasharray: 6 3; } .dash2 { stroke-dasharray: 2 3; } .dash3 { stroke-dasharray: 8 3 2 3; }
@@ -104,7 +113,10 @@ extension HTMLReport {
         /// The sortable table, the timeline's policy choice, and the `#selftest` summary:
         /// `{"errors": [...], "rows": n, "sortColumn": "...", "sortedOk": bool, "timelineSwitchOk": bool | null,
         /// "sections": [ids], "charts": {svg id: {data attribute (without "data-"): number}},
-        /// "resources": the number of resources the page loaded (0: no request left the file)}`.
+        /// "resources": the number of resources the page loaded (0: no request left the file),
+        /// "layout": {"width": window width, "overflow", "textOutside", "labelOverlaps", "clippedTables":
+        /// [each failure naming its element]}, "recommendation": {"headline": the policy the headline
+        /// recommends, "rows": the ranking's highlighted rows, "problems": [...]}}`.
         static let script = """
             (function () {
               "use strict";
@@ -143,6 +155,120 @@ extension HTMLReport {
               }
               if (select) { select.addEventListener("change", function () { showDay(select.value); }); }
 
+              /// How an element is named in a failure: tag#id.class "text".
+              function describe(el) {
+                var name = el.tagName.toLowerCase() + (el.id ? "#" + el.id : "");
+                var cls = el.getAttribute("class");
+                if (cls) { name += "." + cls.trim().split(/\\s+/).join("."); }
+                var text = (el.textContent || "").replace(/\\s+/g, " ").trim();
+                if (text) { name += " \\"" + (text.length > 60 ? text.slice(0, 59) + "…" : text) + "\\""; }
+                return name;
+              }
+              /// The deepest elements under `root` whose right edge passes `limit` (at most 5).
+              function pastRight(root, limit) {
+                var found = [];
+                (function walk(el) {
+                  var kids = Array.prototype.filter.call(el.children, function (k) {
+                    return k.getBoundingClientRect().right > limit + 1;
+                  });
+                  var deeper = false;
+                  kids.forEach(function (k) {
+                    if (k.tagName.toLowerCase() !== "svg" && k.children.length > 0) { deeper = walk(k) || deeper; }
+                  });
+                  if (!deeper) { kids.forEach(function (k) { if (found.length < 5) { found.push(describe(k)); } }); }
+                  return kids.length > 0;
+                })(root);
+                return found;
+              }
+              /// The page's layout at this window width: what overflows the page or a section
+              /// horizontally, SVG text outside its SVG's box, labels drawn over each other, and
+              /// tables wider than the box they scroll in.
+              function layoutChecks() {
+                var res = { width: window.innerWidth, overflow: [], textOutside: [], labelOverlaps: [], clippedTables: [] };
+                var doc = document.documentElement;
+                if (doc.scrollWidth > doc.clientWidth) {
+                  res.overflow.push("document: scrollWidth " + doc.scrollWidth + " > clientWidth " + doc.clientWidth
+                    + " (" + pastRight(document.body, doc.clientWidth).join("; ") + ")");
+                }
+                Array.prototype.forEach.call(document.querySelectorAll("section"), function (s) {
+                  if (s.scrollWidth > s.clientWidth) {
+                    res.overflow.push("section#" + s.id + ": scrollWidth " + s.scrollWidth + " > clientWidth " + s.clientWidth
+                      + " (" + pastRight(s, s.getBoundingClientRect().right).join("; ") + ")");
+                  }
+                });
+                Array.prototype.forEach.call(document.querySelectorAll("svg"), function (svg) {
+                  var box = svg.getBoundingClientRect();
+                  var labels = [];
+                  Array.prototype.forEach.call(svg.querySelectorAll("text"), function (t) {
+                    var r = t.getBoundingClientRect();
+                    if (r.width === 0 && r.height === 0) { return; }
+                    if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5) {
+                      res.textOutside.push("svg#" + svg.id + " " + describe(t) + ": [" + Math.round(r.left - box.left) + ", "
+                        + Math.round(r.right - box.left) + "] × [" + Math.round(r.top - box.top) + ", " + Math.round(r.bottom - box.top)
+                        + "] outside [0, " + Math.round(box.width) + "] × [0, " + Math.round(box.height) + "]");
+                    }
+                    if (/\\blabel\\b/.test(t.getAttribute("class") || "")) { labels.push([t, r]); }
+                  });
+                  for (var i = 0; i < labels.length; i++) {
+                    for (var j = i + 1; j < labels.length; j++) {
+                      var a = labels[i][1], b = labels[j][1];
+                      var dx = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+                      var dy = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+                      if (dx > 1 && dy > 1) {
+                        res.labelOverlaps.push("svg#" + svg.id + ": " + describe(labels[i][0]) + " over " + describe(labels[j][0]));
+                      }
+                    }
+                  }
+                });
+                Array.prototype.forEach.call(document.querySelectorAll(".scroll > table"), function (t) {
+                  var wrap = t.parentElement;
+                  if (t.getBoundingClientRect().width > wrap.clientWidth + 1) {
+                    res.clippedTables.push("table#" + t.id + ": " + Math.round(t.getBoundingClientRect().width) + " px in "
+                      + wrap.clientWidth + " px");
+                  }
+                });
+                return res;
+              }
+              /// The page says one thing: one headline; the policy it recommends (`data-recommended`)
+              /// is named in it and is the ranking's one highlighted row; no other table highlights
+              /// a recommendation; the recommended point of the Pareto chart has a label.
+              function recommendationChecks() {
+                var res = { headline: null, rows: [], problems: [] };
+                var heads = document.querySelectorAll(".headline");
+                if (heads.length > 1) {
+                  res.problems.push(heads.length + " headlines: " + Array.prototype.map.call(heads, describe).join("; "));
+                }
+                Array.prototype.forEach.call(document.querySelectorAll("table"), function (t) {
+                  var marked = t.querySelectorAll("tr.recommended");
+                  if (marked.length > 1) { res.problems.push("table#" + t.id + " has " + marked.length + " recommended rows"); }
+                  if (marked.length > 0 && t.id !== "ranking") {
+                    res.problems.push("table#" + t.id + " highlights a second recommendation: " + describe(marked[0]));
+                  }
+                });
+                var h = document.getElementById("headline");
+                var ranking = document.getElementById("ranking");
+                if (!h || !ranking) { return res; }
+                var named = h.getAttribute("data-recommended");
+                res.headline = named;
+                res.rows = Array.prototype.map.call(ranking.querySelectorAll("tr.recommended"), function (r) {
+                  return r.cells[1].textContent;
+                });
+                if (named === null) { res.problems.push("p#headline has no data-recommended"); return res; }
+                if (named && h.textContent.indexOf(named) < 0) {
+                  res.problems.push("the headline does not name " + named + ": " + describe(h));
+                }
+                if (named ? !(res.rows.length === 1 && res.rows[0] === named) : res.rows.length > 0) {
+                  res.problems.push("headline recommends \\"" + named + "\\", the ranking highlights [" + res.rows.join(", ") + "]");
+                }
+                var pareto = document.getElementById("pareto");
+                if (named && pareto) {
+                  var labelled = Array.prototype.some.call(pareto.querySelectorAll("text.label"), function (t) {
+                    return t.getAttribute("data-name") === named;
+                  });
+                  if (!labelled) { res.problems.push("svg#pareto: the recommended " + named + " has no label"); }
+                }
+                return res;
+              }
               if (location.hash !== "#selftest") { return; }
               var out = { errors: window.fetchlabErrors || [], rows: 0, sortColumn: null, sortedOk: false,
                 timelineSwitchOk: null, sections: [], charts: {},
@@ -179,6 +305,8 @@ extension HTMLReport {
                   });
                   out.charts[svg.id] = counts;
                 });
+                out.layout = layoutChecks();
+                out.recommendation = recommendationChecks();
               } catch (e) {
                 out.errors.push(String(e && e.message ? e.message : e));
               }

@@ -36,18 +36,27 @@ extension HTMLReport {
                 "<circle class=\"pt f\(picks.colour(p.family))\(onFront ? " on-front" : "")\" cx=\"\(cx)\" cy=\"\(cy)\" r=\"\(onFront ? 6 : 4)\">"
                 + "<title>\(HTML.escape(tip))</title></circle>"
         }
-        // Names of the front's points, leaving out those that would overlap a name already written.
-        var written: [(x: Double, y: Double, width: Double)] = []
-        for i in front {
+        // Names of the recommended policy and of the front's points, each beside its point inside
+        // the chart, clear of every point and of the names already written (a front point's name
+        // left out when no place is free; the recommended one's always written).
+        var placer = LabelPlacer(width: frame.width, height: frame.height)
+        for (i, p) in ps.enumerated() {
+            placer.avoid(
+                x: x.position(p.metrics.energyJoulesPerDay), y: y.position(picks.fresh(p)),
+                r: front.contains(i) ? 6 : 4)
+        }
+        let recommended = ps.firstIndex { $0.name == picks.recommended?.name }
+        var labelled: [Int] = []
+        for i in (recommended.map { [$0] } ?? []) + front where !labelled.contains(i) {
+            labelled.append(i)
             let p = ps[i]
-            let lx = x.position(p.metrics.energyJoulesPerDay) + 8
-            let ly = y.position(picks.fresh(p)) - 6
-            let width = Double(p.name.count) * 6.2
-            guard !written.contains(where: { abs($0.y - ly) < 12 && lx < $0.x + $0.width && $0.x < lx + width })
-            else { continue }
-            written.append((lx, ly, width))
-            body +=
-                "<text class=\"label\" x=\"\(n(lx))\" y=\"\(n(ly))\"><title>\(HTML.escape(p.name))</title>\(HTML.label(p.name))</text>"
+            if let text = placer.place(
+                p.name, x: x.position(p.metrics.energyJoulesPerDay), y: y.position(picks.fresh(p)),
+                r: front.contains(i) ? 6 : 4, cls: i == recommended ? "label recommended" : "label",
+                force: i == recommended)
+            {
+                body += text
+            }
         }
         body += legend(picks.families, picks, x: frame.x0, y: frame.height + 10, width: frame.x1 - frame.x0)
         let svg = svg(
@@ -102,21 +111,30 @@ extension HTMLReport {
         let apps = rec.perApp.map(\.name)
         let bar = 9.0
         let rowHeight = Double(present.count) * bar + 10
-        let left = 170.0
+        let left = labelMargin(apps, least: 170, most: 300)
         let width = 760.0
-        let height = Double(apps.count) * rowHeight + 56
+        let rowsEnd = 4 + Double(apps.count) * rowHeight
+        let legend = flowLegend(
+            present.map { (name, p) in
+                (
+                    mark: { (cx: Double, cy: Double) in
+                        "<rect class=\"\(barClass(p, rec, picks))\" x=\"\(SVGChart.n(cx - 5))\" y=\"\(SVGChart.n(cy - 5))\" width=\"10\" height=\"10\"/>"
+                    }, label: name
+                )
+            }, x: left, y: rowsEnd + 40, width: width - 20 - left)
+        let height = rowsEnd + 40 + legend.height
         let x = LinearScale(domain: 0...1, from: left, to: width - 60)
         let n = SVGChart.n
         var body = ""
         for t in x.ticks() {
             body +=
-                "<line class=\"grid\" x1=\"\(n(x.position(t)))\" x2=\"\(n(x.position(t)))\" y1=\"4\" y2=\"\(n(height - 48))\"/>"
-                + "<text class=\"tick\" x=\"\(n(x.position(t)))\" y=\"\(n(height - 32))\" text-anchor=\"middle\">\(percentTick(t))</text>"
+                "<line class=\"grid\" x1=\"\(n(x.position(t)))\" x2=\"\(n(x.position(t)))\" y1=\"4\" y2=\"\(n(rowsEnd + 4))\"/>"
+                + "<text class=\"tick\" x=\"\(n(x.position(t)))\" y=\"\(n(rowsEnd + 20))\" text-anchor=\"middle\">\(percentTick(t))</text>"
         }
         for (a, app) in apps.enumerated() {
             let top = 4 + Double(a) * rowHeight
             body +=
-                "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(top + rowHeight / 2 - 3))\" dy=\"0.32em\" text-anchor=\"end\"><title>\(HTML.escape(app))</title>\(HTML.label(app, limit: 28))</text>"
+                "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(top + rowHeight / 2 - 3))\" dy=\"0.32em\" text-anchor=\"end\"><title>\(HTML.escape(app))</title>\(HTML.escape(HTML.fit(app, width: left - 12)))</text>"
             for (k, (name, p)) in present.enumerated() {
                 guard let v = value(p, app) else { continue }
                 let cls = barClass(p, rec, picks)
@@ -125,15 +143,9 @@ extension HTMLReport {
                     + "height=\"\(n(bar - 1))\"><title>\(HTML.escape("\(app), \(name): \(picks.tauText) \(percent(v))"))</title></rect>"
             }
         }
-        var lx = left
-        for (name, p) in present {
-            body +=
-                "<rect class=\"\(barClass(p, rec, picks))\" x=\"\(n(lx))\" y=\"\(n(height - 15))\" width=\"10\" height=\"10\"/>"
-                + "<text class=\"legend\" x=\"\(n(lx + 14))\" y=\"\(n(height - 6))\">\(HTML.escape(name))</text>"
-            lx += 30 + Double(name.count) * 6.5
-        }
+        body += legend.svg
         body +=
-            "<text class=\"axis-title\" x=\"\(n(left - 6))\" y=\"\(n(height - 6))\" text-anchor=\"end\">"
+            "<text class=\"axis-title\" x=\"\(n(left - 6))\" y=\"\(n(rowsEnd + 40))\" dy=\"0.32em\" text-anchor=\"end\">"
             + "\(HTML.escape(picks.tauText))</text>"
         let chart = svg(
             id: "per-app", width: width, height: height, data: [("apps", apps.count)],
@@ -182,22 +194,31 @@ extension HTMLReport {
         }
         let reasons = SkipReason.allCases.filter { reason in with.contains { ($0.metrics.skips[reason] ?? 0) > 0 } }
         let most = with.map(\.metrics.skipped).max() ?? 1
-        let left = 200.0
+        let left = labelMargin(with.map(\.name), least: 200, most: 320)
         let width = 760.0
         let row = 20.0
-        let height = Double(with.count) * row + 60
+        let rowsEnd = 4 + Double(with.count) * row
+        let legend = flowLegend(
+            reasons.map { reason in
+                (
+                    mark: { (cx: Double, cy: Double) in
+                        "<rect class=\"\(reasonClass(reason))\" x=\"\(SVGChart.n(cx - 5))\" y=\"\(SVGChart.n(cy - 5))\" width=\"10\" height=\"10\"/>"
+                    }, label: reason.label
+                )
+            }, x: left, y: rowsEnd + 34, width: width - 20 - left)
+        let height = rowsEnd + 34 + legend.height
         let x = LinearScale(covering: [Double(most)], including: [0], from: left, to: width - 20)
         let n = SVGChart.n
         var body = ""
         for t in x.ticks() {
             body +=
-                "<line class=\"grid\" x1=\"\(n(x.position(t)))\" x2=\"\(n(x.position(t)))\" y1=\"4\" y2=\"\(n(height - 52))\"/>"
-                + "<text class=\"tick\" x=\"\(n(x.position(t)))\" y=\"\(n(height - 38))\" text-anchor=\"middle\">\(tick(t))</text>"
+                "<line class=\"grid\" x1=\"\(n(x.position(t)))\" x2=\"\(n(x.position(t)))\" y1=\"4\" y2=\"\(n(rowsEnd))\"/>"
+                + "<text class=\"tick\" x=\"\(n(x.position(t)))\" y=\"\(n(rowsEnd + 14))\" text-anchor=\"middle\">\(tick(t))</text>"
         }
         for (i, p) in with.enumerated() {
             let top = 4 + Double(i) * row
             body +=
-                "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(top + row / 2 - 1))\" dy=\"0.32em\" text-anchor=\"end\"><title>\(HTML.escape(p.name))</title>\(HTML.label(p.name, limit: 28))</text>"
+                "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(top + row / 2 - 1))\" dy=\"0.32em\" text-anchor=\"end\"><title>\(HTML.escape(p.name))</title>\(HTML.escape(HTML.fit(p.name, width: left - 12)))</text>"
             var at = 0
             for reason in reasons {
                 let count = p.metrics.skips[reason] ?? 0
@@ -210,13 +231,7 @@ extension HTMLReport {
                 at += count
             }
         }
-        var lx = left
-        for reason in reasons {
-            body +=
-                "<rect class=\"\(reasonClass(reason))\" x=\"\(n(lx))\" y=\"\(n(height - 22))\" width=\"10\" height=\"10\"/>"
-                + "<text class=\"legend\" x=\"\(n(lx + 14))\" y=\"\(n(height - 13))\">\(HTML.escape(reason.label))</text>"
-            lx += 24 + Double(reason.label.count) * 6.5
-        }
+        body += legend.svg
         let chart = svg(
             id: "skips", width: width, height: height, data: [("policies", with.count), ("reasons", reasons.count)],
             title: "Fetches refused or expired, by reason, per policy", body)
@@ -285,7 +300,7 @@ extension HTMLReport {
             let ly = frame.y1 + 14 + Double(k) * 16
             body +=
                 "<line class=\"curve s\(c) dash\(k)\" x1=\"\(n(frame.x0 + 10))\" x2=\"\(n(frame.x0 + 34))\" y1=\"\(n(ly))\" y2=\"\(n(ly))\"/>"
-                + "<text class=\"legend\" x=\"\(n(frame.x0 + 40))\" y=\"\(n(ly))\" dy=\"0.32em\">\(HTML.escape("\(p.name) (\(role))"))</text>"
+                + "<text class=\"legend\" x=\"\(n(frame.x0 + 40))\" y=\"\(n(ly))\" dy=\"0.32em\">\(HTML.escape(HTML.fit("\(p.name) (\(role))", width: frame.x1 - frame.x0 - 50)))</text>"
         }
         let chart = svg(
             id: "staleness-cdf", width: frame.width, height: frame.height, data: [("lines", keys.count)],
@@ -311,7 +326,8 @@ extension HTMLReport {
         for (family, place) in zip(families, legendPlaces(families, x: x, y: y, width: width)) {
             out +=
                 "<circle class=\"f\(picks.colour(family))\" cx=\"\(n(place.x + 5))\" cy=\"\(n(place.y - 4))\" r=\"4\"/>"
-                + "<text class=\"legend\" x=\"\(n(place.x + 12))\" y=\"\(n(place.y))\">\(HTML.label(family))</text>"
+                + "<text class=\"legend\" x=\"\(n(place.x + 12))\" y=\"\(n(place.y))\">"
+                + "\(HTML.escape(HTML.fit(family, width: width - 16)))</text>"
         }
         return out + "</g>"
     }
@@ -322,8 +338,8 @@ extension HTMLReport {
         var at = x
         var line = y
         return families.map { family in
-            let w = 24 + Double(family.count) * 6.5
-            if at > x, at + w > x + width {
+            let w = 24 + HTML.textWidth(HTML.fit(family, width: width - 16))
+            if at > x, at + w - 12 > x + width {
                 at = x
                 line += 16
             }
@@ -335,6 +351,38 @@ extension HTMLReport {
     /// The height a legend of `families` adds below a chart.
     static func legendHeight(_ families: [String], width: Double) -> Double {
         (legendPlaces(families, x: 0, y: 0, width: width).last?.y ?? 0) + 16
+    }
+
+    /// Legend entries left to right from `x`, each a mark (drawn by `mark` around its centre) and
+    /// a label (elided to the width), on a new row 16 units down when the next would pass
+    /// `x + width`; `y` is the first row's centre line. The SVG and the height from `y` down to
+    /// below the last row.
+    static func flowLegend(
+        _ items: [(mark: (Double, Double) -> String, label: String)], x: Double, y: Double, width: Double
+    ) -> (svg: String, height: Double) {
+        let n = SVGChart.n
+        var out = "<g class=\"legend\">"
+        var at = x
+        var line = y
+        for item in items {
+            let label = HTML.fit(item.label, width: width - 16)
+            let w = 16 + HTML.textWidth(label)
+            if at > x, at + w > x + width {
+                at = x
+                line += 16
+            }
+            out +=
+                item.mark(at + 5, line)
+                + "<text class=\"legend\" x=\"\(n(at + 14))\" y=\"\(n(line))\" dy=\"0.32em\">\(HTML.escape(label))</text>"
+            at += w + 12
+        }
+        return (out + "</g>", line - y + 16)
+    }
+
+    /// The left margin of a chart whose rows are named on the left: room for the longest name,
+    /// at least `least` and at most `most` (longer names are elided).
+    static func labelMargin(_ names: [String], least: Double, most: Double) -> Double {
+        min(most, max(least, (names.map { HTML.textWidth($0) }.max() ?? 0) + 14))
     }
 
     /// A tick label: `0.5`, `24`, `1,440`.

@@ -19,7 +19,7 @@ extension HTMLReport {
         let shown = trace.policies.firstIndex { $0.name == picks.recommended?.name } ?? 0
         let n = SVGChart.n
         let width = 960.0
-        let left = 150.0
+        let left = labelMargin(trace.apps, least: 150, most: 300)
         let right = 16.0
         let contextTop = 8.0
         let batteryHeight = 36.0
@@ -27,7 +27,8 @@ extension HTMLReport {
         let rowsTop = networkTop + 14
         let row = 24.0
         let rowsBottom = rowsTop + Double(trace.apps.count) * row
-        let height = rowsBottom + 64
+        let legend = timelineLegend(y: rowsBottom + 34, x: 30, width: width - right - 30)
+        let height = rowsBottom + 34 + legend.height + 14
         let hours = Double(max(trace.end - trace.start, Microseconds.perHour)) / Double(Microseconds.perHour)
         let x = LinearScale(domain: 0...hours, from: left, to: width - right)
         func px(_ t: Microseconds) -> Double {
@@ -56,7 +57,8 @@ extension HTMLReport {
             let x0 = px(s.start)
             let x1 = px(s.end)
             let tip =
-                "\(clock(max(s.start, trace.start)))–\(clock(min(s.end, trace.end))): battery \(String(format: "%.0f", s.battery)) %"
+                (trace.assumedContext ? "assumed (no context samples) " : "")
+                + "\(clock(max(s.start, trace.start)))–\(clock(min(s.end, trace.end))): battery \(String(format: "%.0f", s.battery)) %"
                 + (s.charging ? ", charging" : "") + ", network \(networkLabel(s.network))"
                 + (s.lowPower ? ", Low Power Mode" : "")
             if s.charging {
@@ -74,12 +76,23 @@ extension HTMLReport {
             "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(contextTop + batteryHeight / 2))\" dy=\"0.32em\" text-anchor=\"end\">battery</text>"
             + "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(networkTop + 4))\" dy=\"0.32em\" text-anchor=\"end\">network</text>"
             + "<rect class=\"frame\" x=\"\(n(left))\" y=\"\(n(contextTop))\" width=\"\(n(width - right - left))\" height=\"\(n(batteryHeight))\"/>"
-            + "</g>"
+        if trace.assumedContext {
+            // Not observed: the defaults, hatched over the strip and labelled.
+            let label = assumedContextText(r.settings.contextDefaults)
+            body +=
+                "<defs><pattern id=\"hatch-assumed\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
+                + "patternTransform=\"rotate(45)\"><line class=\"hatch\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\"/></pattern></defs>"
+                + "<rect class=\"assumed\" fill=\"url(#hatch-assumed)\" x=\"\(n(left))\" y=\"\(n(contextTop))\" "
+                + "width=\"\(n(width - right - left))\" height=\"\(n(networkTop + 8 - contextTop))\"><title>\(HTML.escape(label))</title></rect>"
+                + "<text class=\"assumed-label\" x=\"\(n(left + 8))\" y=\"\(n(contextTop + 14))\">"
+                + "\(HTML.escape(HTML.fit(label, width: width - right - left - 16)))</text>"
+        }
+        body += "</g>"
         // App rows.
         for (i, name) in trace.apps.enumerated() {
             body +=
                 "<line class=\"row\" x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(centre(i)))\" y2=\"\(n(centre(i)))\"/>"
-                + "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(centre(i)))\" dy=\"0.32em\" text-anchor=\"end\"><title>\(HTML.escape(name))</title>\(HTML.label(name, limit: 28))</text>"
+                + "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(centre(i)))\" dy=\"0.32em\" text-anchor=\"end\"><title>\(HTML.escape(name))</title>\(HTML.escape(HTML.fit(name, width: left - 12)))</text>"
         }
         // One group per policy, all but one hidden.
         for (k, day) in trace.policies.enumerated() {
@@ -127,10 +140,13 @@ extension HTMLReport {
             }
             body += "</g>"
         }
-        body += timelineLegend(y: rowsBottom + 34, left: left)
+        body += legend.svg
         let chart = svg(
             id: "timeline", width: width, height: height,
-            data: [("policies", trace.policies.count), ("apps", trace.apps.count), ("shown", shown)],
+            data: [
+                ("policies", trace.policies.count), ("apps", trace.apps.count), ("shown", shown),
+                ("assumed-context", trace.assumedContext ? 1 : 0),
+            ],
             title: "User \(trace.user)'s day \(trace.day) under each policy", body)
         var options = ""
         for (k, day) in trace.policies.enumerated() {
@@ -142,7 +158,10 @@ extension HTMLReport {
             "User \(trace.user) on \(trace.day) (UTC\(TextFormat.offset(Int(trace.utcOffset)))), "
             + "\(trace.choice == "chosen" ? "the day asked for" : "picked as \(trace.choice)"): one row per app, "
             + "launches as circles (filled: fresh at τ, hollow: stale), fetches above them by outcome, refused fetches "
-            + "below (the reason in the tooltip); above, the battery level, charging (shaded) and the network. "
+            + "below (the reason in the tooltip); above, the battery level, charging (shaded) and the network"
+            + (trace.assumedContext
+                ? " — hatched: this user has no context samples, so they are the assumed defaults, not observed. "
+                : ". ")
             + "Under \(first.name) \(fresh) of \(first.launches.count) launches were fresh with \(first.fetches.count) fetches"
             + (first.skips.isEmpty ? "." : " and \(first.skips.count) refused.")
         return """
@@ -178,7 +197,14 @@ extension HTMLReport {
         }
     }
 
-    static func timelineLegend(y: Double, left: Double) -> String {
+    /// What the timeline's strip shows for a user without context samples:
+    /// "assumed: no context samples (Wi-Fi, 80 %, not charging)".
+    static func assumedContextText(_ d: ContextDefaults) -> String {
+        "assumed: no context samples (\(networkLabel(d.network)), \(TextFormat.decimal(d.battery)) %, "
+            + "\(d.charging ? "charging" : "not charging")\(d.lowPower ? ", Low Power Mode" : ""))"
+    }
+
+    static func timelineLegend(y: Double, x: Double, width: Double) -> (svg: String, height: Double) {
         let n = SVGChart.n
         let items: [(String, String)] = [
             ("<circle class=\"lkey fresh\" cx=\"X\" cy=\"Y\" r=\"4\"/>", "fresh launch"),
@@ -214,16 +240,15 @@ extension HTMLReport {
                 "no network"
             ),
         ]
-        var out = "<g class=\"legend\">"
-        var at = left - 120
-        for (mark, label) in items {
-            out += mark.replacingOccurrences(of: "\"X\"", with: "\"\(n(at + 5))\"").replacingOccurrences(
-                of: "\"Y\"", with: "\"\(n(y))\""
-            )
-            .replacingOccurrences(of: "translate(X Y)", with: "translate(\(n(at + 5)) \(n(y)))")
-            out += "<text class=\"legend\" x=\"\(n(at + 13))\" y=\"\(n(y))\" dy=\"0.32em\">\(HTML.escape(label))</text>"
-            at += 26 + Double(label.count) * 6
-        }
-        return out + "</g>"
+        return flowLegend(
+            items.map { (mark, label) in
+                (
+                    mark: { (cx: Double, cy: Double) in
+                        mark.replacingOccurrences(of: "\"X\"", with: "\"\(n(cx))\"")
+                            .replacingOccurrences(of: "\"Y\"", with: "\"\(n(cy))\"")
+                            .replacingOccurrences(of: "translate(X Y)", with: "translate(\(n(cx)) \(n(cy)))")
+                    }, label: label
+                )
+            }, x: x, y: y, width: width)
     }
 }

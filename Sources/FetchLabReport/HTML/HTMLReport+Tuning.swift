@@ -12,7 +12,14 @@ extension HTMLReport {
     /// the best fixed interval `.best-fixed`, or a `rect.best-fixed` when it was not among the
     /// settings), the held-out comparison `table#tuning-heldout` (`data-rows`), the platform
     /// settings (`div#tuning-platform`, snippets in `pre`) and captions computed from the numbers.
-    public static func tuning(_ r: TuningResult, platform: [PlatformOutcome]) -> String {
+    ///
+    /// With the `comparison` of the same page the section presents its choice as the tuning's
+    /// result (`p.tuned#tuning-headline`, "Tuned setting: …"), not as a second recommendation, and
+    /// says in one line why it differs from the comparison's recommendation; alone (`tune --format
+    /// html`) that sentence is the page's headline.
+    public static func tuning(
+        _ r: TuningResult, platform: [PlatformOutcome], comparison: ComparisonReport? = nil
+    ) -> String {
         guard let fold = r.folds.last else {
             return """
                 <section id="tuning-section"><h2>Tuning</h2><p class="caption">The tuning run has no fold.</p></section>
@@ -27,7 +34,7 @@ extension HTMLReport {
                 ? "; the choice is the best by the mean over all \(r.folds.count) training parts." : ".")
         return """
             <section id="tuning-section"><h2>Tuning</h2>
-            <p class="headline" id="tuning-headline">\(HTML.escape(tuningHeadline(r, fold)))</p>
+            <p class="\(comparison == nil ? "headline" : "tuned")" id="tuning-headline">\(HTML.escape(tuningHeadline(r, fold)))\(comparison.flatMap { whyBoth(r, fold, $0) }.map { " " + HTML.escape($0) } ?? "")</p>
             <p class="caption">\(HTML.escape(intro))</p>
             \(figure(tuningScatter(fold), caption: tuningScatterCaption(fold)))
             \(tuningHeldOut(r))
@@ -83,13 +90,20 @@ extension HTMLReport {
                 "<rect class=\"best-fixed\" data-name=\"\(HTML.escape(name))\" x=\"\(n(px - 6))\" y=\"\(n(py - 6))\" "
                 + "width=\"12\" height=\"12\"><title>\(HTML.escape(tip))</title></rect>"
         }
-        // Names of the chosen setting and of the best fixed interval.
+        // Names of the chosen setting and of the best fixed interval, inside the chart and clear
+        // of the points and of each other.
+        var placer = LabelPlacer(width: frame.width, height: frame.height)
+        for t in tried {
+            let big = t.name == fold.chosen || t.name == fold.bestFixed
+            placer.avoid(x: x.position(t.train.energyJoulesPerDay), y: y.position(t.train.fresh15), r: big ? 7 : 4.5)
+        }
+        for s in extra { placer.avoid(x: x.position(s.energyJoulesPerDay), y: y.position(s.fresh15), r: 7) }
         for (name, s) in [(fold.chosen, fold.chosenTrain)]
             + (fold.bestFixed.flatMap { b in fixedTrain.map { [(b, $0)] } } ?? [])
         {
             body +=
-                "<text class=\"label\" x=\"\(n(x.position(s.energyJoulesPerDay) + 10))\" y=\"\(n(y.position(s.fresh15) - 8))\">"
-                + "\(HTML.escape(name))</text>"
+                placer.place(
+                    name, x: x.position(s.energyJoulesPerDay), y: y.position(s.fresh15), r: 7, force: true) ?? ""
         }
         return svg(
             id: "tuning-scatter", width: frame.width, height: frame.height,
@@ -126,11 +140,28 @@ extension HTMLReport {
         return out
     }
 
+    /// Why a page shows the comparison's recommendation and a different tuned setting (nil when
+    /// they are the same policy).
+    static func whyBoth(_ r: TuningResult, _ fold: TuningFold, _ comparison: ComparisonReport) -> String? {
+        let recommended = comparison.recommended?.name
+        guard recommended != fold.chosen else { return nil }
+        let subject = r.constraints.isEmpty ? "" : " subject to \(r.constraints.joined(separator: ", "))"
+        let question =
+            "this tuning searched only the \(r.family) family, by \(TuningRenderer.objectiveName(r))\(subject), "
+            + "and measured its choice on held-out data"
+        guard let recommended, let rec = comparison.recommendation else {
+            return "It is the tuning's result, not a recommendation: the comparison above recommends no policy, and "
+                + question + "."
+        }
+        return "It differs from the page's recommendation, \(recommended), because that is the freshest of every family "
+            + "compared within \(CompareRenderer.budgetText(rec.point.budget)) fetches/app/day, while " + question + "."
+    }
+
     /// One sentence: the tuned setting against the best fixed interval on held-out data.
     static func tuningHeadline(_ r: TuningResult, _ fold: TuningFold) -> String {
         let t = fold.chosenTest
         var out =
-            "Tuned: \(fold.chosen). On held-out data it keeps \(percent(t.fresh15)) of launches fresh within 15 min "
+            "Tuned setting: \(fold.chosen). On held-out data it keeps \(percent(t.fresh15)) of launches fresh within 15 min "
             + "at \(fixed(t.energyJoulesPerDay, 1)) J/day and \(fixed(t.fetchesPerAppDay, 2)) fetches/app/day"
         guard let name = fold.bestFixed, let b = fold.bestFixedTest else {
             return out + "; no fixed interval meets the constraints on the training part."
@@ -173,7 +204,7 @@ extension HTMLReport {
                         fixed(s.fetchesPerAppDay, 2), TextFormat.count(s.scoredLaunches),
                     ]
                 body +=
-                    "<tr\(role == "tuned" ? " class=\"recommended\"" : "")>"
+                    "<tr\(role == "tuned" ? " class=\"tuned\"" : "")>"
                     + cells.map { "<td>\(HTML.escape($0))</td>" }.joined() + "</tr>"
             }
         }
@@ -268,7 +299,7 @@ extension HTMLReport {
                 TuningRenderer.number(g.gain),
             ]
             body +=
-                "<tr data-kind=\"\(g.kind.rawValue)\"\(g.chosen != fold.chosen ? " class=\"recommended\"" : "")>"
+                "<tr data-kind=\"\(g.kind.rawValue)\"\(g.chosen != fold.chosen ? " class=\"differs\"" : "")>"
                 + cells.map { "<td>\(HTML.escape($0))</td>" }.joined() + "</tr>"
         }
         var caption =

@@ -43,7 +43,7 @@ public enum HTMLReport {
             skips(report),
             staleness(report, picks),
         ]
-        if let tuning { sections.append(self.tuning(tuning.result, platform: tuning.platform)) }
+        if let tuning { sections.append(self.tuning(tuning.result, platform: tuning.platform, comparison: report)) }
         return page(
             title: "FetchLab policy comparison: \(source)", heading: "Background-fetch policies compared",
             source: source,
@@ -158,16 +158,31 @@ public enum HTMLReport {
         let list = rows.map { "<dt>\(HTML.escape($0.0))</dt><dd>\(HTML.escape($0.1))</dd>" }.joined()
         return """
             <section id="summary"><h2>What was compared</h2>
-            <p class="headline" id="headline">\(HTML.escape(headline(r, picks)))</p>
+            <p class="headline" data-recommended="\(HTML.escape(picks.recommended?.name ?? ""))" id="headline">\(HTML.escape(headline(r, picks)))</p>
             <dl class="facts">\(list)</dl></section>
             """
     }
 
-    /// One sentence: the best family at the headline budget against the fixed-interval baseline
-    /// and the clairvoyant bound (``CompareRenderer/headline(_:)``).
+    /// The page's one recommendation and its reason: the best family at the headline budget
+    /// against the fixed-interval baseline and the clairvoyant bound (``CompareRenderer/headline(_:)``),
+    /// then the recommended policy (``ComparisonReport/recommendation``) named once more, or why
+    /// none is.
     static func headline(_ r: ComparisonReport, _ picks: Picks) -> String {
         if r.scoredNothing { return "Nothing was scored: no launch fell in a scored span." }
-        return CompareRenderer.headline(r) ?? "This run has no budget figures (it was stored before they existed)."
+        guard let line = CompareRenderer.headline(r) else {
+            return "This run has no budget figures (it was stored before they existed)."
+        }
+        return line + " " + recommendationLine(r)
+    }
+
+    /// "Recommended: X, the freshest … within B fetches/app/day", or why no single policy is.
+    static func recommendationLine(_ r: ComparisonReport) -> String {
+        guard let rec = r.recommendation else { return "No policy is recommended: none beats fixed intervals there." }
+        let budget = CompareRenderer.budgetText(rec.point.budget)
+        guard let policy = rec.policy else {
+            return "No single policy is recommended: every \(rec.family) setting spends more than \(budget) fetches/app/day."
+        }
+        return "Recommended: \(policy.name), the freshest \(rec.family) setting within \(budget) fetches/app/day."
     }
 
     static func platformText(_ p: PlatformModel, name: String) -> String {
@@ -228,11 +243,21 @@ public enum HTMLReport {
             }
             body += "</tr>"
         }
-        let caption =
+        let dashed = policies.filter { $0.metrics.shareOfPossible == nil }.map(\.name)
+        var caption =
             "Policies ranked by fresh@τ within budget bands (policies spending up to 0.5, 1, 2, 5, 10 fetches/app/day "
             + "together, cheapest band first; the clairvoyant oracles after, unranked). "
-            + "Click a column title to sort by it."
-            + (picks.recommended.map { " The recommended policy, \($0.name), is highlighted." } ?? "")
+        caption +=
+            "share: the share of the possible gain at the policy's own fetches/app/day, (policy − fixed) / (bound − fixed)"
+        if dashed.isEmpty {
+            caption += "."
+        } else {
+            caption +=
+                "; “–” where it is not defined (no budget figures, or the clairvoyant bound less than 2 points above "
+                + "fixed intervals at that cost): \(dashed.joined(separator: ", "))."
+        }
+        caption += " Click a column title to sort by it."
+        if let rec = picks.recommended { caption += " The recommended policy, \(rec.name), is highlighted." }
         return """
             <section id="ranking-section"><h2>Ranking</h2>
             <p class="caption">\(HTML.escape(caption))</p>

@@ -204,12 +204,94 @@ struct PlotFrame {
     }
 }
 
+/// Places point labels in a chart so that each stays inside the chart's box and clear of the
+/// labels already placed and of every point: beside its point, to the right or the left, above or
+/// below, further away when those are taken.
+struct LabelPlacer {
+    typealias Box = (x0: Double, y0: Double, x1: Double, y1: Double)
+    var width: Double
+    var height: Double
+    /// What a label must not cover: the labels placed and the points.
+    var taken: [Box] = []
+
+    init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+
+    /// A point the labels keep clear of.
+    mutating func avoid(x: Double, y: Double, r: Double) {
+        taken.append((x - r - 1, y - r - 1, x + r + 1, y + r + 1))
+    }
+
+    /// A `text` element naming the point at (`x`, `y`) of radius `r`, at the first free place
+    /// (the name elided to at most `maxWidth`, its whole in the `<title>`); nil when every place
+    /// is taken, unless `force`, when it goes to the first place inside the box.
+    mutating func place(
+        _ name: String, x: Double, y: Double, r: Double, cls: String = "label", maxWidth: Double = 200,
+        force: Bool = false
+    ) -> String? {
+        let shown = HTML.fit(name, width: min(maxWidth, width - 8))
+        let w = HTML.textWidth(shown)
+        let gap = r + 3
+        var candidates: [(x: Double, y: Double, anchor: String)] = []
+        for k in 0...4 {
+            let up = y - r - 2 - 13 * Double(k)
+            let down = y + r + 11 + 13 * Double(k)
+            candidates += [
+                (x + gap, up, "start"), (x + gap, down, "start"), (x - gap, up, "end"), (x - gap, down, "end"),
+            ]
+        }
+        func box(_ c: (x: Double, y: Double, anchor: String)) -> Box {
+            let x0 = c.anchor == "end" ? c.x - w : c.x
+            return (x0, c.y - 10, x0 + w, c.y + 3)
+        }
+        func inside(_ b: Box) -> Bool { b.x0 >= 1 && b.x1 <= width - 1 && b.y0 >= 1 && b.y1 <= height - 1 }
+        func free(_ b: Box) -> Bool { !taken.contains { $0.x0 < b.x1 && b.x0 < $0.x1 && $0.y0 < b.y1 && b.y0 < $0.y1 } }
+        guard
+            let c = candidates.first(where: { inside(box($0)) && free(box($0)) })
+                ?? (force ? candidates.first(where: { inside(box($0)) }) : nil)
+        else { return nil }
+        taken.append(box(c))
+        let n = SVGChart.n
+        return "<text class=\"\(cls)\" data-name=\"\(HTML.escape(name))\" x=\"\(n(c.x))\" y=\"\(n(c.y))\""
+            + (c.anchor == "end" ? " text-anchor=\"end\"" : "")
+            + "><title>\(HTML.escape(name))</title>\(HTML.escape(shown))</text>"
+    }
+}
+
 /// HTML text helpers.
 enum HTML {
     /// A name for an SVG label (SVG text does not wrap): at most `limit` characters, the rest
     /// elided (`…`), escaped; the whole name goes in the element's `<title>`.
     static func label(_ name: String, limit: Int = 40) -> String {
         escape(name.count > limit ? String(name.prefix(limit - 1)) + "…" : name)
+    }
+
+    /// `name` elided (`…`) to fit `width` units of an SVG label in `size`-unit type (by
+    /// ``textWidth(_:size:)``), not escaped.
+    static func fit(_ name: String, width: Double, size: Double = 11) -> String {
+        guard textWidth(name, size: size) > width else { return name }
+        var chars = Array(name)
+        while !chars.isEmpty, textWidth(String(chars) + "…", size: size) > width { chars.removeLast() }
+        return String(chars) + "…"
+    }
+
+    /// An upper estimate of the width of `text` in a proportional sans-serif of `size` units:
+    /// narrow letters a third of the size, capitals and m, w most of it, other ASCII 0.6 of it,
+    /// anything else (accents aside, CJK, symbols) the full size.
+    static func textWidth(_ text: String, size: Double = 11) -> Double {
+        var em = 0.0
+        for c in text.unicodeScalars {
+            switch c {
+            case "i", "l", "j", "t", "f", "r", ".", ",", ":", ";", "'", "|", "!", "(", ")", "[", "]", " ", "I":
+                em += 0.36
+            case "m", "w", "M", "W", "@", "%": em += 0.92
+            case "A"..."Z": em += 0.72
+            default: em += c.isASCII ? 0.6 : 1.0
+            }
+        }
+        return em * size
     }
 
     /// `text` safe in HTML text and in double- or single-quoted attribute values.
