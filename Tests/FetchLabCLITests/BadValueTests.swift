@@ -75,10 +75,11 @@ import _FetchLabTestSupport
 
     @Test func aFailingGenerateLeavesNoPartialFiles() throws {
         // A directory where a finished file should go: the rename fails after everything was written.
+        // (--force: without it, generate refuses at once to replace what is at context.csv.gz.)
         let out = dir.path("blocked")
         try FileManager.default.createDirectory(
             atPath: out + "/context.csv.gz/inside", withIntermediateDirectories: true)
-        let r = try dir.fetchlab(["generate", "--users", "3", "--days", "3", "--output", out])
+        let r = try dir.fetchlab(["generate", "--users", "3", "--days", "3", "--output", out, "--force"])
         #expect(r.status == 1, "\(r.err)")
         #expect(r.err.split(separator: "\n").count == 1, "\(r.err)")
         #expect(partialFiles(in: out).isEmpty, "\(partialFiles(in: out))")
