@@ -8,7 +8,7 @@ import Foundation
 /// strict mode, throws at the first one). Memory stays bounded by the batch size, whatever the file
 /// size. This type is the driver shared by the formats — lines, quoted records that span lines,
 /// blank and repeated header lines, rejects, name tables, batches; what a row means is each
-/// format's own (`Formats/`): a ``DelimitedFormat`` per row, or a ``LineFormat`` (a format with
+/// format's own (`Formats/`): a `DelimitedFormat` per row, or a `LineFormat` (a format with
 /// state across lines) per line, which the reader asks instead of testing which format it reads.
 public final class LogReader: RecordSource {
     /// The file as the user named it.

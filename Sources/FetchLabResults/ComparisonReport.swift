@@ -136,7 +136,7 @@ public struct PolicyResult: Codable, Sendable, Hashable {
     public var perApp: [GroupResult]
     /// The same metrics per user, when asked for (`nil`: not encoded).
     public var perUser: [GroupResult]?
-    /// The same metrics per group of users, when the run groups them (``ComparisonRun/userGroups``;
+    /// The same metrics per group of users, when the run groups them (`ComparisonRun.userGroups`;
     /// `nil`: not encoded).
     public var perGroup: [GroupResult]?
     /// Set when the per-user metrics are in a ``PerUserSpool`` instead of ``perUser`` (its policy

@@ -19,7 +19,7 @@ public enum PlatformKind: String, Sendable, Hashable, Codable, CaseIterable {
 ///   refused; silent pushes are limited to a rate per app (Apple's guidance: two or three an hour).
 ///   The system decides when an app runs: a requested interval (`fixed(T)`,
 ///   `setMinimumBackgroundFetchInterval(T)`) is a floor, replayed as the system's scheduler runs it
-///   (``systemScheduler(minimumInterval:)``), and every background fetch counts against a daily
+///   (`PlatformModel.systemScheduler(minimumInterval:)`, in FetchLabSimulation), and every background fetch counts against a daily
 ///   wake budget per app that follows how much the user used the app (``wakeBudget(launches:)``).
 /// - Android: force-stop and restriction as above, Battery Saver, no network, the 15-minute
 ///   minimum period, and App Standby bucket quotas: an app's bucket follows how recently it was

@@ -44,7 +44,7 @@ public struct GroupRecommendation: Sendable, Codable, Hashable {
 
 /// The tuner's per-app recommendation: a setting for each app, chosen together so that the
 /// user-level constraints hold for the whole (see `Tuner.allocate(_:names:global:constraints:)`), replayed
-/// as one ``PerAppPolicy`` on the held-out data.
+/// as one `PerAppPolicy` on the held-out data.
 public struct PerAppRecommendation: Sendable, Codable, Hashable {
     public struct Assignment: Sendable, Codable, Hashable {
         public var app: String
@@ -57,7 +57,7 @@ public struct PerAppRecommendation: Sendable, Codable, Hashable {
     /// Every evaluated app's setting (apps with fewer than the tuner's `minGroupLaunches` scored
     /// training launches keep the overall choice).
     public var assignments: [Assignment]
-    /// The ``PerAppPolicy`` name.
+    /// The `PerAppPolicy` name.
     public var policy: String
     /// The training figures of the combination, summed from each app's own figures (an estimate:
     /// fetches of different apps share radio wake-ups differently once combined).

@@ -72,7 +72,7 @@ public struct DurationHistogram: Sendable, Hashable {
 }
 
 /// Sums of pair outcomes over a group (all pairs, one app's pairs, one user's pairs), from which
-/// the group's ``PolicyMetrics`` follow. Fresh rates are launch-weighted; fetches per app per day
+/// the group's `PolicyMetrics` follow. Fresh rates are launch-weighted; fetches per app per day
 /// are averaged over pairs; energy and cellular data per day are averaged over `costUnits`
 /// (users for the overall and per-user figures, pairs for per-app figures).
 struct MetricSums: Sendable {

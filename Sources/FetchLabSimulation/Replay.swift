@@ -25,7 +25,7 @@ public struct PairOutcome: Sendable {
     public var wasted = 0
     /// Fetches in [S, E] that ran on a battery below the low level, not charging.
     public var lowBattery = 0
-    /// Requests refused or expired in [S, E], by ``SkipReason`` (indexed as `allCases`).
+    /// Requests refused or expired in [S, E], by `SkipReason` (indexed as `allCases`).
     public var skips = [Int](repeating: 0, count: SkipReason.allCases.count)
     /// Battery energy (not while charging) of the fetches in [S, E], joules; cellular bytes.
     public var batteryJoules = 0.0

@@ -182,7 +182,7 @@ public struct ComparisonRun: Sendable {
 
     /// Writes each user's metrics (`--per-user`) to temporary files in `directory` as the user is
     /// summed, instead of holding them: the report's policies then carry
-    /// ``PolicyResult/spooledPerUser`` and the rows are read from ``perUserSpool``. Call before
+    /// `PolicyResult.spooledPerUser` and the rows are read from ``perUserSpool``. Call before
     /// adding users.
     public mutating func spoolPerUser(in directory: String = NSTemporaryDirectory()) throws(SpoolError) {
         precondition(users == 0, "spool before adding users")

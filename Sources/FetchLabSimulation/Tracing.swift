@@ -2,7 +2,7 @@ import FetchLabCore
 import FetchLabResults
 
 extension Simulator {
-    /// One user's local day under each policy (see ``DayTrace``): `day` or, when nil, the user's
+    /// One user's local day under each policy (see `DayTrace`): `day` or, when nil, the user's
     /// scored day with the most launches of evaluated apps. Nil when the user has no scored pair
     /// or the day is not scored.
     public func trace(

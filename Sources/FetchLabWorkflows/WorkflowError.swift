@@ -20,7 +20,7 @@ public struct WorkflowError: FetchLabError, Hashable {
 
     public var code: Code
     public var message: String
-    /// The error underneath (a ``StoreError``, a tuning failure), when this one reports another.
+    /// The error underneath (a `StoreError`, a tuning failure), when this one reports another.
     public var cause: (any Error & Sendable)?
 
     public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {

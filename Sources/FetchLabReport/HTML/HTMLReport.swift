@@ -12,7 +12,7 @@ import Foundation
 /// `ranking-section` (table `#ranking` with `data-rows`; each
 /// cell's sort value in `data-v`), `pareto-section`, `per-app-section`,
 /// `timeline-section` (`select#timeline-policy`), `skips-section`, `staleness-section`, and
-/// `tuning-section` when a tuning run is given (see ``tuning(_:platform:)``).
+/// `tuning-section` when a tuning run is given (see `tuning(_:platform:)`).
 /// Charts: `svg#budget-curve`, `svg#pareto` (`data-points`, `data-front`), `svg#per-app`
 /// (`data-apps`), `svg#timeline` (`data-policies`, `data-apps`, `data-shown`; one `g.day` per
 /// policy with `data-policy`, `data-launches`, `data-fetches`, `data-skips`, all but one with
@@ -28,7 +28,7 @@ public enum HTMLReport {
     /// - Parameters:
     ///   - report: the comparison.
     ///   - source: what data it ran on (a database path, `Datasets/sample`), shown as given.
-    ///   - tuning: a tuning run to show after the comparison (``tuning(_:platform:)``), if any.
+    ///   - tuning: a tuning run to show after the comparison (`tuning(_:platform:)`), if any.
     public static func render(
         _ report: ComparisonReport, source: String, tuning: (result: TuningResult, platform: [PlatformOutcome])? = nil
     ) -> String {
@@ -165,7 +165,7 @@ public enum HTMLReport {
 
     /// The page's one recommendation and its reason: the best family at the headline budget
     /// against the fixed-interval baseline and the clairvoyant bound (``CompareRenderer/headline(_:)``),
-    /// then the recommended policy (``ComparisonReport/recommendation``) named once more, or why
+    /// then the recommended policy (`ComparisonReport.recommendation`) named once more, or why
     /// none is.
     static func headline(_ r: ComparisonReport, _ picks: Picks) -> String {
         if r.scoredNothing { return "Nothing was scored: no launch fell in a scored span." }

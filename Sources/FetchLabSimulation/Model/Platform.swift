@@ -3,8 +3,8 @@ import FetchLabResults
 
 extension PlatformModel {
     /// The model of iOS's own scheduler that runs a requested minimum interval (a floor): it
-    /// fetches ``iosSystemLead`` before the launches it expects, never closer than the interval,
-    /// iOS's 15-minute floor or ``iosMinimumInterval``.
+    /// fetches `iosSystemLead` before the launches it expects, never closer than the interval,
+    /// iOS's 15-minute floor or `iosMinimumInterval`.
     public func systemScheduler(minimumInterval: Microseconds) -> IOSAdaptivePolicy {
         IOSAdaptivePolicy(
             lead: iosSystemLead,

@@ -29,7 +29,7 @@ public struct DoneFetch: Sendable, Hashable {
 public struct PairRun: Sendable {
     /// Fetches that ran, ascending.
     public var fetches: [DoneFetch] = []
-    /// Requests refused or expired in [S, E], by ``SkipReason`` (indexed as `allCases`).
+    /// Requests refused or expired in [S, E], by `SkipReason` (indexed as `allCases`).
     public var skips = [Int](repeating: 0, count: SkipReason.allCases.count)
     /// The probability the policy stated for each granted fetch in [S, E] (time, p).
     public var stated: [(time: Microseconds, p: Double)] = []

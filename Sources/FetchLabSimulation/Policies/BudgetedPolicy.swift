@@ -12,7 +12,7 @@ import FetchLabResults
 /// so the best learned slots get the budget and what they leave is spent by the end of the day.
 ///
 /// Cost: 1 per fetch for `budgeted(k)`. For `budgeted(<J>j)`, the energy of one lone fetch of the
-/// app under the default ``CostModel`` on the network of the moment (cellular ≈ 16.5 J for a 3 s
+/// app under the default `CostModel` on the network of the moment (cellular ≈ 16.5 J for a 3 s
 /// fetch, Wi-Fi ≈ 1.7 J); a slot's expected cost is the decayed mean of the costs seen at its
 /// start. A fetch while charging costs the Wi-Fi energy (nothing from the battery, but the budget
 /// still bounds how many run). A request the platform refuses is refunded.
