@@ -315,6 +315,9 @@ public struct PolicyMetrics: Codable, Sendable, Hashable {
     /// Fetches refused or expired, all reasons.
     public var skipped: Int { skips.values.reduce(0, +) }
 
+    /// fresh@τ at index `tau` of `fresh` (0 when the run has no such τ).
+    public func fresh(at tau: Int) -> Double { fresh.indices.contains(tau) ? fresh[tau] : 0 }
+
     struct Key: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }

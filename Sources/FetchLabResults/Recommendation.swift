@@ -46,7 +46,7 @@ extension ComparisonReport {
     /// `fetchesPerAppDay` (the first of equals, in the run's order); nil when none does.
     public func bestFixed(spendingAtMost fetchesPerAppDay: Double = .infinity) -> PolicyResult? {
         let tau = primaryTauIndex
-        func fresh(_ p: PolicyResult) -> Double { p.metrics.fresh.indices.contains(tau) ? p.metrics.fresh[tau] : 0 }
+        func fresh(_ p: PolicyResult) -> Double { p.metrics.fresh(at: tau) }
         return policies.filter { $0.role == .baseline && $0.metrics.fetchesPerAppDay <= fetchesPerAppDay }
             .reduce(nil) { (b: PolicyResult?, p) in b.map { fresh(p) > fresh($0) ? p : $0 } ?? p }
     }

@@ -98,7 +98,7 @@ public struct RunDiff: Sendable, Hashable, Encodable {
         let tauB = b.primaryTauIndex
         func figures(_ p: PolicyResult, tau: Int) -> Figures {
             Figures(
-                fresh: p.metrics.fresh.indices.contains(tau) ? p.metrics.fresh[tau] : 0,
+                fresh: p.metrics.fresh(at: tau),
                 fetchesPerAppDay: p.metrics.fetchesPerAppDay, energyJoulesPerDay: p.metrics.energyJoulesPerDay)
         }
         let withUsers = { (r: ComparisonReport) in r.policies.contains { !($0.perUser ?? []).isEmpty } }
@@ -114,7 +114,7 @@ public struct RunDiff: Sendable, Hashable, Encodable {
                 let counts = { (users: [GroupResult], tau: Int) in
                     Dictionary(
                         users.map { u -> (String, (fresh: Int, scored: Int)) in
-                            let rate = u.metrics.fresh.indices.contains(tau) ? u.metrics.fresh[tau] : 0
+                            let rate = u.metrics.fresh(at: tau)
                             let scored = u.metrics.scoredLaunches
                             return (u.name, (Int((rate * Double(scored)).rounded()), scored))
                         }, uniquingKeysWith: { x, _ in x })

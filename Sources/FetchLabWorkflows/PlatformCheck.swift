@@ -73,7 +73,7 @@ public enum PlatformCheck {
             for (s, p) in zip(mine, policies) {
                 out.append(
                     PlatformOutcome(
-                        setting: s, fresh: p.metrics.fresh.indices.contains(primary) ? p.metrics.fresh[primary] : 0,
+                        setting: s, fresh: p.metrics.fresh(at: primary),
                         fetchesPerAppDay: p.metrics.fetchesPerAppDay, joulesPerDay: p.metrics.energyJoulesPerDay,
                         skipped: p.metrics.skipped,
                         skips: Dictionary(uniqueKeysWithValues: p.metrics.skips.map { ($0.key.rawValue, $0.value) }),

@@ -114,11 +114,11 @@ enum Exit {
     /// test collects it instead) and exit 1.
     static func reporting<T>(report: (String) -> Void = { Terminal.error($0) }, _ body: () throws -> T) throws -> T {
         do {
-            return try body()
-        } catch let error as any FetchLabError {
             // Every module's error, in one place: a mistake in how the command was given is
-            // ArgumentParser's usage error (exit 64); anything else is one line and exit 1.
-            if error.isUsageError { throw ValidationError(error.description) }
+            // ArgumentParser's usage error (exit 64, as in `validate()`); anything else is one
+            // line and exit 1.
+            return try validating(body)
+        } catch let error as any FetchLabError {
             report(Terminal.oneLine(error.description))
         } catch let error as ExitCode {
             throw error

@@ -111,7 +111,7 @@ public enum HTMLReport {
         }
 
         func fresh(_ p: PolicyResult) -> Double { fresh(p.metrics) }
-        func fresh(_ m: PolicyMetrics) -> Double { m.fresh.indices.contains(tau) ? m.fresh[tau] : 0 }
+        func fresh(_ m: PolicyMetrics) -> Double { m.fresh(at: tau) }
 
         /// The colour class index of a family (7 colours, cycling).
         func colour(_ family: String) -> Int { (families.firstIndex(of: family) ?? 0) % 7 }
