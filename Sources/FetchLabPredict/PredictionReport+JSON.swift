@@ -3,27 +3,6 @@ import FetchLabCore
 /// `predict --format json`: every time as ISO-8601 on the user's clock with its offset
 /// (`"fetchAt": "2024-03-20T07:50:00+02:00"`) and as UTC microseconds next to it
 /// (`"fetchAt_us": 1710913800000000`).
-struct JSONKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ s: String) { stringValue = s }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
-
-extension KeyedEncodingContainer where K == JSONKey {
-    /// `key`: the ISO-8601 text of `t` at `offset`; `key_us`: `t`. Both null when `t` is nil.
-    mutating func encodeTime(_ t: Microseconds?, offset: Int, forKey key: String) throws {
-        guard let t else {
-            try encodeNil(forKey: JSONKey(key))
-            try encodeNil(forKey: JSONKey(key + "_us"))
-            return
-        }
-        try encode(ISO8601.local(t, offset: offset), forKey: JSONKey(key))
-        try encode(t, forKey: JSONKey(key + "_us"))
-    }
-}
-
 extension PredictionReport {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: JSONKey.self)

@@ -2,7 +2,9 @@ import FetchLabCore
 
 /// One user's local day under each policy, for the report's timeline: the launches (fresh or
 /// not), the fetches (useful, wasted, expired), the refused fetches with their reason, and the
-/// device context over the day. Times are UTC microseconds; `start` is the local midnight.
+/// device context over the day. Times are UTC microseconds; `start` is the local midnight. In JSON
+/// every time is ISO-8601 on the user's clock (`"start": "2024-03-14T00:00:00+01:00"`) with the
+/// microseconds beside it (`"start_us"`); a run stored before that reads the same.
 public struct DayTrace: Codable, Sendable, Hashable {
     public var user: String
     /// The local day, `YYYY-MM-DD`.
@@ -41,37 +43,53 @@ public struct DayTrace: Codable, Sendable, Hashable {
         self.assumedContext = assumedContext
     }
 
-    enum CodingKeys: String, CodingKey {
-        case user, day, utcOffset = "utc_offset", start, end, choice, apps, context, policies
-        case assumedContext = "assumed_context"
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(user, forKey: .user)
-        try c.encode(day, forKey: .day)
-        try c.encode(utcOffset, forKey: .utcOffset)
-        try c.encode(start, forKey: .start)
-        try c.encode(end, forKey: .end)
-        try c.encode(choice, forKey: .choice)
-        try c.encode(apps, forKey: .apps)
-        try c.encode(context, forKey: .context)
-        try c.encode(policies, forKey: .policies)
-        if assumedContext { try c.encode(true, forKey: .assumedContext) }
+        var c = encoder.container(keyedBy: JSONKey.self)
+        let offset = Int(utcOffset)
+        try c.encode(user, forKey: JSONKey("user"))
+        try c.encode(day, forKey: JSONKey("day"))
+        try c.encode(utcOffset, forKey: JSONKey("utc_offset"))
+        try c.encodeTime(start, offset: offset, forKey: "start")
+        try c.encodeTime(end, offset: offset, forKey: "end")
+        try c.encode(choice, forKey: JSONKey("choice"))
+        try c.encode(apps, forKey: JSONKey("apps"))
+        try c.encode(context.map { AtOffset($0, offset) }, forKey: JSONKey("context"))
+        try c.encode(policies.map { AtOffset($0, offset) }, forKey: JSONKey("policies"))
+        if assumedContext { try c.encode(true, forKey: JSONKey("assumed_context")) }
     }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        user = try c.decode(String.self, forKey: .user)
-        day = try c.decode(String.self, forKey: .day)
-        utcOffset = try c.decode(Int32.self, forKey: .utcOffset)
-        start = try c.decode(Microseconds.self, forKey: .start)
-        end = try c.decode(Microseconds.self, forKey: .end)
-        choice = try c.decode(String.self, forKey: .choice)
-        apps = try c.decode([String].self, forKey: .apps)
-        context = try c.decode([ContextStretch].self, forKey: .context)
-        policies = try c.decode([PolicyDay].self, forKey: .policies)
-        assumedContext = try c.decodeIfPresent(Bool.self, forKey: .assumedContext) ?? false
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        user = try c.decode(String.self, forKey: JSONKey("user"))
+        day = try c.decode(String.self, forKey: JSONKey("day"))
+        utcOffset = try c.decode(Int32.self, forKey: JSONKey("utc_offset"))
+        start = try c.decodeTime(forKey: "start")
+        end = try c.decodeTime(forKey: "end")
+        choice = try c.decode(String.self, forKey: JSONKey("choice"))
+        apps = try c.decode([String].self, forKey: JSONKey("apps"))
+        context = try c.decode([ContextStretch].self, forKey: JSONKey("context"))
+        policies = try c.decode([PolicyDay].self, forKey: JSONKey("policies"))
+        assumedContext = try c.decodeIfPresent(Bool.self, forKey: JSONKey("assumed_context")) ?? false
+    }
+}
+
+/// A part of a day's trace that writes its times on the user's clock (see
+/// `KeyedEncodingContainer.encodeTime(_:offset:forKey:)`).
+protocol EncodableAtOffset {
+    func encode(to c: inout KeyedEncodingContainer<JSONKey>, offset: Int) throws
+}
+
+/// `value` encoded with its times at `offset` seconds east of UTC.
+struct AtOffset<Value: EncodableAtOffset>: Encodable {
+    var value: Value
+    var offset: Int
+    init(_ value: Value, _ offset: Int) {
+        self.value = value
+        self.offset = offset
+    }
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: JSONKey.self)
+        try value.encode(to: &c, offset: offset)
     }
 }
 
@@ -96,29 +114,32 @@ public struct ContextStretch: Codable, Sendable, Hashable {
         self.lowPower = lowPower
     }
 
-    enum CodingKeys: String, CodingKey {
-        case start, end, battery, charging, network, lowPower = "low_power"
-    }
-
+    /// Encoded on its own (without a day's clock), times are UTC.
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(start, forKey: .start)
-        try c.encode(end, forKey: .end)
-        try c.encode(battery, forKey: .battery)
-        try c.encode(charging, forKey: .charging)
-        try c.encode(network.name, forKey: .network)
-        try c.encode(lowPower, forKey: .lowPower)
+        var c = encoder.container(keyedBy: JSONKey.self)
+        try encode(to: &c, offset: 0)
     }
 
     /// A name no reader knows (a run stored by a later FetchLab) reads as `none`.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        start = try c.decode(Microseconds.self, forKey: .start)
-        end = try c.decode(Microseconds.self, forKey: .end)
-        battery = try c.decode(Double.self, forKey: .battery)
-        charging = try c.decode(Bool.self, forKey: .charging)
-        network = NetworkType(name: try c.decode(String.self, forKey: .network)) ?? .none
-        lowPower = try c.decode(Bool.self, forKey: .lowPower)
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        start = try c.decodeTime(forKey: "start")
+        end = try c.decodeTime(forKey: "end")
+        battery = try c.decode(Double.self, forKey: JSONKey("battery"))
+        charging = try c.decode(Bool.self, forKey: JSONKey("charging"))
+        network = NetworkType(name: try c.decode(String.self, forKey: JSONKey("network"))) ?? .none
+        lowPower = try c.decode(Bool.self, forKey: JSONKey("low_power"))
+    }
+}
+
+extension ContextStretch: EncodableAtOffset {
+    func encode(to c: inout KeyedEncodingContainer<JSONKey>, offset: Int) throws {
+        try c.encodeTime(start, offset: offset, forKey: "start")
+        try c.encodeTime(end, offset: offset, forKey: "end")
+        try c.encode(battery, forKey: JSONKey("battery"))
+        try c.encode(charging, forKey: JSONKey("charging"))
+        try c.encode(network.name, forKey: JSONKey("network"))
+        try c.encode(lowPower, forKey: JSONKey("low_power"))
     }
 }
 
@@ -134,6 +155,29 @@ public struct PolicyDay: Codable, Sendable, Hashable {
         self.launches = launches
         self.fetches = fetches
         self.skips = skips
+    }
+
+    /// Encoded on its own (without a day's clock), times are UTC.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: JSONKey.self)
+        try encode(to: &c, offset: 0)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        name = try c.decode(String.self, forKey: JSONKey("name"))
+        launches = try c.decode([TracedLaunch].self, forKey: JSONKey("launches"))
+        fetches = try c.decode([TracedFetch].self, forKey: JSONKey("fetches"))
+        skips = try c.decode([TracedSkip].self, forKey: JSONKey("skips"))
+    }
+}
+
+extension PolicyDay: EncodableAtOffset {
+    func encode(to c: inout KeyedEncodingContainer<JSONKey>, offset: Int) throws {
+        try c.encode(name, forKey: JSONKey("name"))
+        try c.encode(launches.map { AtOffset($0, offset) }, forKey: JSONKey("launches"))
+        try c.encode(fetches.map { AtOffset($0, offset) }, forKey: JSONKey("fetches"))
+        try c.encode(skips.map { AtOffset($0, offset) }, forKey: JSONKey("skips"))
     }
 }
 
@@ -153,7 +197,28 @@ public struct TracedLaunch: Codable, Sendable, Hashable {
         self.stalenessMinutes = stalenessMinutes
     }
 
-    enum CodingKeys: String, CodingKey { case time, app, fresh, stalenessMinutes = "staleness_min" }
+    /// Encoded on its own (without a day's clock), the time is UTC.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: JSONKey.self)
+        try encode(to: &c, offset: 0)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        time = try c.decodeTime(forKey: "time")
+        app = try c.decode(Int.self, forKey: JSONKey("app"))
+        fresh = try c.decode(Bool.self, forKey: JSONKey("fresh"))
+        stalenessMinutes = try c.decodeIfPresent(Double.self, forKey: JSONKey("staleness_min"))
+    }
+}
+
+extension TracedLaunch: EncodableAtOffset {
+    func encode(to c: inout KeyedEncodingContainer<JSONKey>, offset: Int) throws {
+        try c.encodeTime(time, offset: offset, forKey: "time")
+        try c.encode(app, forKey: JSONKey("app"))
+        try c.encode(fresh, forKey: JSONKey("fresh"))
+        try c.encodeIfPresent(stalenessMinutes, forKey: JSONKey("staleness_min"))
+    }
 }
 
 public struct TracedFetch: Codable, Sendable, Hashable {
@@ -169,6 +234,27 @@ public struct TracedFetch: Codable, Sendable, Hashable {
         self.app = app
         self.outcome = outcome
     }
+
+    /// Encoded on its own (without a day's clock), the time is UTC.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: JSONKey.self)
+        try encode(to: &c, offset: 0)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        time = try c.decodeTime(forKey: "time")
+        app = try c.decode(Int.self, forKey: JSONKey("app"))
+        outcome = try c.decode(String.self, forKey: JSONKey("outcome"))
+    }
+}
+
+extension TracedFetch: EncodableAtOffset {
+    func encode(to c: inout KeyedEncodingContainer<JSONKey>, offset: Int) throws {
+        try c.encodeTime(time, offset: offset, forKey: "time")
+        try c.encode(app, forKey: JSONKey("app"))
+        try c.encode(outcome, forKey: JSONKey("outcome"))
+    }
 }
 
 public struct TracedSkip: Codable, Sendable, Hashable {
@@ -180,5 +266,26 @@ public struct TracedSkip: Codable, Sendable, Hashable {
         self.time = time
         self.app = app
         self.reason = reason
+    }
+
+    /// Encoded on its own (without a day's clock), the time is UTC.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: JSONKey.self)
+        try encode(to: &c, offset: 0)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        time = try c.decodeTime(forKey: "time")
+        app = try c.decode(Int.self, forKey: JSONKey("app"))
+        reason = try c.decode(SkipReason.self, forKey: JSONKey("reason"))
+    }
+}
+
+extension TracedSkip: EncodableAtOffset {
+    func encode(to c: inout KeyedEncodingContainer<JSONKey>, offset: Int) throws {
+        try c.encodeTime(time, offset: offset, forKey: "time")
+        try c.encode(app, forKey: JSONKey("app"))
+        try c.encode(reason, forKey: JSONKey("reason"))
     }
 }

@@ -2,9 +2,8 @@ import FetchLabCore
 
 /// Two stored comparison runs side by side (`fetchlab runs diff A B`): for each policy present in
 /// both, fresh at the primary τ, fetches per app per day and energy per user per day in each run
-/// and the difference B − A; the difference in fresh has a 95 % bootstrap interval over users when
-/// both runs hold per-user figures (`compare --per-user`), and none otherwise (never an invented
-/// one).
+/// and the difference B − A; each difference has a 95 % bootstrap interval over users when both
+/// runs hold per-user figures (`compare --per-user`), and none otherwise (never an invented one).
 public struct RunDiff: Sendable, Hashable, Encodable {
     /// The figures of one policy in one run (or their difference).
     public struct Figures: Sendable, Hashable, Encodable {
@@ -29,11 +28,15 @@ public struct RunDiff: Sendable, Hashable, Encodable {
         public var a: Figures
         public var b: Figures
         public var difference: Figures
-        /// 95 % bootstrap interval of the difference in fresh (B − A); nil without per-user figures.
+        /// 95 % bootstrap intervals of the differences (B − A) in fresh, fetches per app per day and
+        /// energy per user per day; nil without per-user figures.
         public var freshDifferenceInterval: ConfidenceInterval?
+        public var fetchesDifferenceInterval: ConfidenceInterval? = nil
+        public var energyDifferenceInterval: ConfidenceInterval? = nil
 
         enum CodingKeys: String, CodingKey {
             case name, a, b, difference, freshDifferenceInterval = "fresh_difference_ci"
+            case fetchesDifferenceInterval = "fetches_difference_ci", energyDifferenceInterval = "energy_difference_ci"
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -43,6 +46,8 @@ public struct RunDiff: Sendable, Hashable, Encodable {
             try c.encode(b, forKey: .b)
             try c.encode(difference, forKey: .difference)
             try c.encode(freshDifferenceInterval, forKey: .freshDifferenceInterval)
+            try c.encode(fetchesDifferenceInterval, forKey: .fetchesDifferenceInterval)
+            try c.encode(energyDifferenceInterval, forKey: .energyDifferenceInterval)
         }
     }
 
@@ -109,23 +114,33 @@ public struct RunDiff: Sendable, Hashable, Encodable {
             guard let pb = b.policies.first(where: { $0.name == pa.name }) else { continue }
             let fa = figures(pa, tau: tauA)
             let fb = figures(pb, tau: tauB)
-            var interval: ConfidenceInterval? = nil
+            var row = Row(name: pa.name, a: fa, b: fb, difference: fb - fa, freshDifferenceInterval: nil)
             if perUser, let ua = pa.perUser, let ub = pb.perUser, !ua.isEmpty, !ub.isEmpty {
-                let counts = { (users: [GroupResult], tau: Int) in
+                let sums = { (users: [GroupResult], tau: Int) in
                     Dictionary(
-                        users.map { u -> (String, (fresh: Int, scored: Int)) in
-                            let rate = u.metrics.fresh(at: tau)
-                            let scored = u.metrics.scoredLaunches
-                            return (u.name, (Int((rate * Double(scored)).rounded()), scored))
+                        users.map { u -> (String, UserSums) in
+                            let m = u.metrics
+                            let fresh = (m.fresh(at: tau) * Double(m.scoredLaunches)).rounded()
+                            return (u.name, [fresh, Double(m.scoredLaunches), m.fetchesPerAppDay, 1, m.energyJoulesPerDay, 1])
                         }, uniquingKeysWith: { x, _ in x })
                 }
-                let ca = counts(ua, tauA)
-                let cb = counts(ub, tauB)
-                let samePeople = Set(ca.keys) == Set(cb.keys)
+                let sa = sums(ua, tauA)
+                let sb = sums(ub, tauB)
+                let samePeople = Set(sa.keys) == Set(sb.keys)
                 paired = samePeople
-                interval = Self.bootstrap(ca, cb, paired: samePeople, resamples: resamples)
+                let intervals = Self.bootstrap(sa, sb, paired: samePeople, resamples: resamples)
+                row.freshDifferenceInterval = intervals[0]
+                // Per-user rows weigh users equally; the run's fetches per app per day weighs pairs (and
+                // its energy, users with scored launches), so these two intervals are the bootstrap's
+                // spread about the users' difference, placed on the run's difference.
+                let centre = Self.ratioDifference(sa, sb)
+                let shifted = { (k: Int, point: Double) in
+                    intervals[k].map { ConfidenceInterval(low: point + $0.low - centre[k], high: point + $0.high - centre[k]) }
+                }
+                row.fetchesDifferenceInterval = shifted(1, row.difference.fetchesPerAppDay)
+                row.energyDifferenceInterval = shifted(2, row.difference.energyJoulesPerDay)
             }
-            rows.append(Row(name: pa.name, a: fa, b: fb, difference: fb - fa, freshDifferenceInterval: interval))
+            rows.append(row)
         }
         policies = rows
         pairedUsers = paired
@@ -149,43 +164,63 @@ public struct RunDiff: Sendable, Hashable, Encodable {
         return out
     }
 
-    /// The 2.5th and 97.5th percentiles of fresh(B) − fresh(A) over `resamples` draws of users with
-    /// replacement (the same draw in both runs when `paired`); nil with fewer than two users a side.
+    /// One user's figures as (numerator, denominator) pairs, one pair per statistic: fresh launches
+    /// and scored launches; fetches per app per day and 1; energy per day and 1.
+    typealias UserSums = [Double]
+
+    /// Each statistic's Σ numerator / Σ denominator in B minus the same in A, over all users.
+    static func ratioDifference(_ a: [String: UserSums], _ b: [String: UserSums]) -> [Double] {
+        let total = { (users: [String: UserSums]) -> UserSums in
+            users.keys.sorted().reduce(into: UserSums(repeating: 0, count: users.values.first?.count ?? 0)) {
+                for (i, v) in users[$1]!.enumerated() { $0[i] += v }
+            }
+        }
+        let (ta, tb) = (total(a), total(b))
+        func ratio(_ t: UserSums, _ i: Int) -> Double { t[i + 1] > 0 ? t[i] / t[i + 1] : 0 }
+        return stride(from: 0, to: min(ta.count, tb.count), by: 2).map { (i: Int) -> Double in
+            ratio(tb, i) - ratio(ta, i)
+        }
+    }
+
+    /// For each statistic of ``UserSums``, the 2.5th and 97.5th percentiles of its difference
+    /// B − A over `resamples` draws of users with replacement (the same draw in both runs when
+    /// `paired`); nil with fewer than two users a side.
     static func bootstrap(
-        _ a: [String: (fresh: Int, scored: Int)], _ b: [String: (fresh: Int, scored: Int)], paired: Bool,
-        resamples: Int, seed: UInt64 = 1
-    ) -> ConfidenceInterval? {
+        _ a: [String: UserSums], _ b: [String: UserSums], paired: Bool, resamples: Int, seed: UInt64 = 1
+    ) -> [ConfidenceInterval?] {
         let names = a.keys.sorted()
         let usersA = names.map { a[$0]! }
         let usersB = paired ? names.map { b[$0]! } : b.keys.sorted().map { b[$0]! }
-        guard usersA.count >= 2, usersB.count >= 2, resamples >= 2 else { return nil }
+        let width = min(usersA.first?.count ?? 0, usersB.first?.count ?? 0)
+        let statistics = width / 2
+        guard usersA.count >= 2, usersB.count >= 2, resamples >= 2, statistics > 0 else {
+            return [ConfidenceInterval?](repeating: nil, count: max(statistics, 1))
+        }
         var rng = SplitMix64(seed: seed)
-        var diffs: [Double] = []
-        diffs.reserveCapacity(resamples)
+        var diffs = [[Double]](repeating: [], count: statistics)
         for _ in 0..<resamples {
-            var (fa, sa, fb, sb) = (0, 0, 0, 0)
+            var sa = [Double](repeating: 0, count: width)
+            var sb = [Double](repeating: 0, count: width)
             for _ in usersA.indices {
                 let k = Int(rng.next() % UInt64(usersA.count))
-                fa += usersA[k].fresh
-                sa += usersA[k].scored
-                if paired {
-                    fb += usersB[k].fresh
-                    sb += usersB[k].scored
-                }
+                for i in 0..<width { sa[i] += usersA[k][i] }
+                if paired { for i in 0..<width { sb[i] += usersB[k][i] } }
             }
             if !paired {
                 for _ in usersB.indices {
                     let u = usersB[Int(rng.next() % UInt64(usersB.count))]
-                    fb += u.fresh
-                    sb += u.scored
+                    for i in 0..<width { sb[i] += u[i] }
                 }
             }
-            guard sa > 0, sb > 0 else { continue }
-            diffs.append(Double(fb) / Double(sb) - Double(fa) / Double(sa))
+            for s in 0..<statistics where sa[2 * s + 1] > 0 && sb[2 * s + 1] > 0 {
+                diffs[s].append(sb[2 * s] / sb[2 * s + 1] - sa[2 * s] / sa[2 * s + 1])
+            }
         }
-        guard diffs.count >= 2 else { return nil }
-        diffs.sort()
-        let at = { (q: Double) in diffs[min(diffs.count - 1, max(0, Int((q * Double(diffs.count - 1)).rounded())))] }
-        return ConfidenceInterval(low: at(0.025), high: at(0.975))
+        return diffs.map { d -> ConfidenceInterval? in
+            guard d.count >= 2 else { return nil }
+            let d = d.sorted()
+            let at = { (q: Double) in d[min(d.count - 1, max(0, Int((q * Double(d.count - 1)).rounded())))] }
+            return ConfidenceInterval(low: at(0.025), high: at(0.975))
+        }
     }
 }

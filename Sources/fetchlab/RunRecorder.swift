@@ -27,12 +27,20 @@ struct Recording {
 /// Storing is part of the command: a run that cannot be stored (a read-only file, a full disk) is
 /// an error, printed before the results, and the command exits 1 after printing them.
 enum RunRecorder {
+    /// Where the recorder's one-line messages go: stderr, or (in tests) a list.
+    struct Messages {
+        var note: (String) -> Void = Terminal.note
+        var error: (String) -> Void = Terminal.error
+        static var terminal: Messages { Messages() }
+    }
+
     /// Stores `report` as a run of `command` and says so on stderr (`run 3 stored in DB`).
     /// `perUser`: the per-user rows, when the comparison spooled them.
     static func store(
-        _ report: ComparisonReport, command: String, in database: FetchLabDatabase, perUser: PerUserSpool? = nil
+        _ report: ComparisonReport, command: String, in database: FetchLabDatabase, perUser: PerUserSpool? = nil,
+        messages: Messages = .terminal
     ) -> Recording {
-        record("run", in: database) {
+        record("run", in: database, messages) {
             try $0.saveRun(
                 report, command: command, fetchlabVersion: FetchLabCommand.configuration.version, perUser: perUser)
         }
@@ -49,7 +57,7 @@ enum RunRecorder {
     /// stderr (`tuning run 2 stored in DB`).
     static func store(_ result: TuningResult, platform: [PlatformOutcome], path: String) -> Recording {
         opened(path, for: "tuning run") { database in
-            record("tuning run", in: database) {
+            record("tuning run", in: database, .terminal) {
                 try $0.saveTuningRun(result, platform: platform, fetchlabVersion: FetchLabCommand.configuration.version)
             }
         }
@@ -58,22 +66,22 @@ enum RunRecorder {
     /// Runs `save` on `database` and writes the log into the file, saying `<what> N stored in DB`,
     /// or the error `<what> not stored: …`.
     private static func record(
-        _ what: String, in database: FetchLabDatabase, _ save: (RunStore) throws -> Int64
+        _ what: String, in database: FetchLabDatabase, _ messages: Messages, _ save: (RunStore) throws -> Int64
     ) -> Recording {
         do {
             let id = try save(RunStore(database: database))
             // A copy of the file alone holds the run (best effort: the run is stored either way).
             try? database.checkpoint()
-            Terminal.note("\(what) \(id) stored in \(database.path)")
+            messages.note("\(what) \(id) stored in \(database.path)")
             return Recording(id: id, failure: nil)
         } catch {
-            return failed(what, Terminal.oneLine("\(error)"))
+            return failed(what, Terminal.oneLine("\(error)"), messages)
         }
     }
 
-    private static func failed(_ what: String, _ reason: String) -> Recording {
+    private static func failed(_ what: String, _ reason: String, _ messages: Messages = .terminal) -> Recording {
         let message = "\(what) not stored: \(reason) (--no-store runs without storing)"
-        Terminal.error(message)
+        messages.error(message)
         return Recording(id: nil, failure: message)
     }
 

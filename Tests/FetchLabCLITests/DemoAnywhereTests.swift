@@ -67,15 +67,33 @@ import _FetchLabTestSupport
         }
     }
 
-    /// `make install` builds release, copies the binary and the sample (dry run: the commands).
-    @Test func makeInstallCopiesTheBinaryAndTheSample() throws {
+    /// `make install` builds release, then copies the binary and the sample (the build step: dry
+    /// run; the copy: for real, of the binary under test, into a temporary prefix, then removed).
+    @Test func makeInstallCopiesTheBinaryAndTheSampleAndUninstallRemovesThem() throws {
         let dir = TemporaryDirectory()
-        let r = try run(
-            "/usr/bin/make", ["-n", "-C", packageRoot().path, "install", "PREFIX=\(dir.path("p"))"], cwd: dir.url.path)
-        #expect(r.status == 0, "\(r.err)")
-        #expect(r.out.contains("swift build -c release"))
-        #expect(r.out.contains("install -m 755") && r.out.contains("\(dir.path("p"))/bin"))
-        #expect(r.out.contains("\(dir.path("p"))/share/fetchlab/sample"))
+        let prefix = dir.path("p")
+        let make = { (args: [String]) in
+            try run("/usr/bin/make", ["-s", "-C", packageRoot().path] + args + ["PREFIX=\(prefix)"], cwd: dir.url.path)
+        }
+        let dry = try make(["-n", "install"])
+        #expect(dry.status == 0, "\(dry.err)")
+        #expect(dry.out.contains("swift build -c release"))
+        let installed = try make(["install-built", "BINARY=\(fetchlabBinary())"])
+        #expect(installed.status == 0, "\(installed.err)")
+        let bin = prefix + "/bin/fetchlab"
+        #expect(FileManager.default.isExecutableFile(atPath: bin))
+        let sample = packageRoot().appendingPathComponent("Datasets/sample").path
+        for name in try FileManager.default.contentsOfDirectory(atPath: sample) {
+            #expect(
+                FileManager.default.contentsEqual(
+                    atPath: "\(sample)/\(name)", andPath: "\(prefix)/share/fetchlab/sample/\(name)"), "\(name)")
+        }
+        let version = try run(bin, ["--version"], cwd: dir.url.path)
+        #expect(version.status == 0 && !version.out.isEmpty, "\(version.err)")
+        let removed = try make(["uninstall"])
+        #expect(removed.status == 0, "\(removed.err)")
+        #expect(!FileManager.default.fileExists(atPath: bin))
+        #expect(!FileManager.default.fileExists(atPath: prefix + "/share/fetchlab"))
         // The documentation names both.
         let docs = try String(
             contentsOf: packageRoot().appendingPathComponent("Docs/install.md"), encoding: .utf8)

@@ -18,11 +18,18 @@ import _FetchLabTestSupport
                 tauMinutes: 15, tausMinutes: [15], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
                 platform: .none, users: 1, pairs: 1, scoredLaunches: 1),
             policies: [])
-        let failed = RunRecorder.store(report, command: "compare", in: try FetchLabDatabase(path: path, readOnly: true))
+        // The messages go to a list, not into the test output.
+        var said: [String] = []
+        let messages = RunRecorder.Messages(note: { said.append("note: " + $0) }, error: { said.append("error: " + $0) })
+        let failed = RunRecorder.store(
+            report, command: "compare", in: try FetchLabDatabase(path: path, readOnly: true), messages: messages)
         #expect(failed.id == nil)
         #expect(failed.failure?.hasPrefix("run not stored: ") == true)
         #expect(throws: (any Error).self) { try failed.requireStored() }
-        let stored = RunRecorder.store(report, command: "compare", in: try FetchLabDatabase(path: path))
+        #expect(said.count == 1 && said[0].hasPrefix("error: run not stored: ") && said[0].contains("ro.sqlite"))
+        let stored = RunRecorder.store(
+            report, command: "compare", in: try FetchLabDatabase(path: path), messages: messages)
+        #expect(said.last == "note: run 1 stored in \(path)")
         #expect(stored.id == 1 && stored.failure == nil)
         try stored.requireStored()
         #expect(throws: Never.self) { try Recording.skipped.requireStored() }

@@ -80,6 +80,10 @@ import _FetchLabTestSupport
             }
             let ci = try #require(row["fresh_difference_ci"] as? [Double])
             #expect(ci.count == 2 && ci[0] <= (d["fresh"] as? Double ?? .nan) + 1e-12)
+            for key in ["fetches_difference_ci", "energy_difference_ci"] {
+                let interval = try #require(row[key] as? [Double], "\(key)")
+                #expect(interval.count == 2 && interval[0] <= interval[1], "\(key)")
+            }
         }
         let text = try dir.fetchlab(["runs", "diff", "1", "2", "--db", db])
         #expect(text.status == 0, "\(text.err)")
@@ -98,6 +102,7 @@ import _FetchLabTestSupport
             try dir.fetchlab(["runs", "diff", "1", "2", "--db", db, "--format", "json"]).json()["policies"]
                 as? [[String: Any]])
         #expect(rows.allSatisfy { $0["fresh_difference_ci"] is NSNull })
+        #expect(rows.allSatisfy { $0["fetches_difference_ci"] is NSNull && $0["energy_difference_ci"] is NSNull })
     }
 
     @Test func diffRefusesRunsOfDifferentSettingsUnlessForced() throws {

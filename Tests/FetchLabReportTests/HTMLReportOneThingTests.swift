@@ -77,3 +77,52 @@ import _FetchLabTestSupport
         #expect(try JSONDecoder().decode(DayTrace.self, from: assumed).assumedContext)
     }
 }
+
+/// The timeline's JSON gives every time as ISO-8601 on the user's clock with the microseconds
+/// beside it, and runs stored before (microseconds under the plain key) read the same.
+@Suite struct DayTraceTimeTests {
+    @Test func timesAreISO8601OnTheUsersClockWithMicrosecondsBeside() throws {
+        let trace = HTMLReportTests.trace(["never"])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: try JSONEncoder().encode(trace)) as? [String: Any])
+        #expect(object["start"] as? String == "2024-03-08T01:00:00+01:00")
+        #expect(object["start_us"] as? Int64 == trace.start)
+        #expect(object["end"] as? String == "2024-03-09T01:00:00+01:00")
+        let stretch = try #require((object["context"] as? [[String: Any]])?.last)
+        #expect(stretch["start"] as? String == "2024-03-08T08:00:00+01:00")
+        let day = try #require((object["policies"] as? [[String: Any]])?.first)
+        let fetch = try #require((day["fetches"] as? [[String: Any]])?.first)
+        #expect(fetch["time"] as? String == "2024-03-08T08:54:00+01:00")
+        #expect(fetch["time_us"] as? Int64 == trace.policies[0].fetches[0].time)
+        let skip = try #require((day["skips"] as? [[String: Any]])?.first)
+        #expect(skip["time"] as? String == "2024-03-08T23:00:00+01:00")
+        let launch = try #require((day["launches"] as? [[String: Any]])?.first)
+        #expect((launch["time"] as? String)?.hasSuffix("+01:00") == true && launch["time_us"] is Int64)
+        #expect(try JSONDecoder().decode(DayTrace.self, from: try JSONEncoder().encode(trace)) == trace)
+    }
+
+    @Test func aTraceStoredWithMicrosecondsOnlyReadsTheSame() throws {
+        let trace = HTMLReportTests.trace(["never"])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: try JSONEncoder().encode(trace)) as? [String: Any])
+        // The form of runs stored before: the microseconds under the plain key, no `_us`.
+        func old(_ o: [String: Any], _ keys: [String]) -> [String: Any] {
+            var o = o
+            for k in keys {
+                o[k] = o[k + "_us"]
+                o[k + "_us"] = nil
+            }
+            return o
+        }
+        object = old(object, ["start", "end"])
+        object["context"] = (object["context"] as? [[String: Any]])?.map { old($0, ["start", "end"]) }
+        object["policies"] = (object["policies"] as? [[String: Any]])?.map { day in
+            var day = day
+            for k in ["launches", "fetches", "skips"] { day[k] = (day[k] as? [[String: Any]])?.map { old($0, ["time"]) } }
+            return day
+        }
+        let data = try JSONSerialization.data(withJSONObject: object)
+        #expect(!String(decoding: data, as: UTF8.self).contains("_us"))
+        #expect(try JSONDecoder().decode(DayTrace.self, from: data) == trace)
+    }
+}

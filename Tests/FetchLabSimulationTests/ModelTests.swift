@@ -352,6 +352,14 @@ let scoredDay = day0 + .days(1)
         #expect(none.context.map(\.network) == [NetworkType.wifi, .cellular, .wifi])
         #expect(none.context[2].start == s + .hours(9) + 1)
         #expect(none.context.first?.start == none.start && none.context.last?.end == none.end)
+        #expect(!none.assumedContext)
+        // Without a single context sample the day's context is the assumed defaults, and says so.
+        let unsampled = user(
+            launches: [day0] + launches, events: [(s + .hours(7), .forceQuit), (s + .hours(10), .close)], context: [])
+        let assumed = try #require(simulator(.none, refreshes: true).trace(unsampled, policies: [policy], choice: "t"))
+        #expect(assumed.assumedContext)
+        let defaults = ContextDefaults()
+        #expect(assumed.context.allSatisfy { $0.network == defaults.network && $0.battery == defaults.battery })
         // The force-quit and spacing rules alone (the daily wake budget, one fetch here, aside).
         var rules = simulator(.ios, refreshes: true)
         rules.settings.platform.iosWakeBudgetMax = 0
