@@ -32,6 +32,7 @@ extension CompareRenderer {
             out.append(line(["never"] + curve.map { pct($0.never) }))
         }
         out += systemLine(r.settings.platformRules).map { ["", cell($0)] } ?? []
+        out += assumedContextNote(r.settings).map { ["", cell($0)] } ?? []
         return out.joined(separator: "\n")
     }
 

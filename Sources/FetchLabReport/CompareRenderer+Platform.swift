@@ -30,6 +30,15 @@ extension CompareRenderer {
             + [SkipReason.notPredicted, .systemBudget].map(\.label).joined(separator: ", ") + ")"
     }
 
+    /// One line when the platform's device rules read assumed context, not observed, for some users
+    /// (they have no context sample); nil under `none` or when every user has samples.
+    public static func assumedContextNote(_ s: ComparisonSettings) -> String? {
+        guard s.platformRules.kind != .none, s.usersWithoutContext > 0 else { return nil }
+        return "platform \(s.platformRules.kind.rawValue): its battery, power-saving and network rules read assumed context, "
+            + "not observed, for \(s.usersWithoutContext) of \(TextFormat.counted(s.users, "user")) "
+            + "(\(PredictionRenderer.assumedContext(s.contextDefaults)))"
+    }
+
     /// One line when the platform model had nothing in the logs for its device rules to act on
     /// (no context sample, force-quit or refresh switch for any user); nil under `none` or when
     /// it had.

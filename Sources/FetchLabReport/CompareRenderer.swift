@@ -38,6 +38,7 @@ public enum CompareRenderer {
         let budget = budgetTable(r)
         if !budget.isEmpty { out += [""] + budget }
         out += systemLine(r.settings.platformRules).map { ["", $0] } ?? []
+        out += assumedContextNote(r.settings).map { [$0] } ?? []
         return (out + skipLines(r)).joined(separator: "\n")
     }
 

@@ -282,9 +282,16 @@ public enum TuningRenderer {
     }
 
     /// One line when the logs the platform settings were replayed on hold nothing for the
-    /// platforms' device rules; nil otherwise.
+    /// platforms' device rules, or when some users have no context samples (their device rules
+    /// read assumed context); nil otherwise.
     public static func platformNote(_ inputs: PlatformInputs) -> String? {
-        guard inputs.isInert else { return nil }
+        guard inputs.isInert else {
+            let without = inputs.users - inputs.usersWithContext
+            guard without > 0 else { return nil }
+            return "\(without) of \(TextFormat.counted(inputs.users, "user")) read have no context samples: for them "
+                + "the iOS and Android rules on battery, power saving and network read assumed context (the "
+                + "context defaults), not observed"
+        }
         return "no context samples, force-quits or refresh switches in the logs of the "
             + "\(TextFormat.counted(inputs.users, "user")) read: the iOS and Android rules on battery, power saving, "
             + "network, force-quit and refresh switch had nothing to act on; only their scheduling rules applied"

@@ -58,6 +58,20 @@ import _FetchLabTestSupport
         #expect(!text.out.contains("usually"))
         let compare = try dir.fetchlab(["compare", "--db", db, "--policies", "oracle", "--no-store"])
         #expect(compare.out.contains("without context samples (no context samples: assumed Wi-Fi, 80 %, not charging"))
+        #expect(!compare.out.contains("rules read assumed context"))
+        // Under a platform model, its device rules are said to read assumed context.
+        for platform in ["ios", "android"] {
+            let modelled = try dir.fetchlab(
+                ["compare", "--db", db, "--policies", "oracle", "--platform", platform, "--no-store"])
+            #expect(modelled.status == 0, "\(modelled.err)")
+            #expect(
+                modelled.out.contains(
+                    "platform \(platform): its battery, power-saving and network rules read assumed context, not observed, "
+                        + "for 2 of 2 users (no context samples: assumed Wi-Fi, 80 %, not charging)"), "\(modelled.out)")
+            let markdown = try dir.fetchlab(
+                ["compare", "--db", db, "--policies", "oracle", "--platform", platform, "--no-store", "--format", "markdown"])
+            #expect(markdown.out.contains("rules read assumed context, not observed"))
+        }
     }
 
     @Test func jsonTimesAreISO8601WithTheOffsetAndMicrosecondsBeside() throws {

@@ -45,6 +45,20 @@ import _FetchLabTestSupport
         for name in dashed { #expect(caption.contains(name), "\(name) not in: \(caption)") }
     }
 
+    /// Under a platform model, users without context samples: the settings say its device rules
+    /// read assumed context for them; under `none`, or with every user sampled, nothing is said.
+    @Test func thePlatformsRulesAreSaidToReadAssumedContext() throws {
+        var r = HTMLReportTests.report()
+        r.settings.usersWithoutContext = 2
+        #expect(!HTMLReport.render(r, source: "x").contains("rules read assumed context"))
+        r.settings.platform = .ios
+        r.settings.platformRules = PlatformModel(kind: .ios)
+        let html = HTMLReport.render(r, source: "x")
+        #expect(html.contains("its battery, power-saving and network rules read assumed context, not observed, for 2 of"))
+        r.settings.usersWithoutContext = 0
+        #expect(!HTMLReport.render(r, source: "x").contains("rules read assumed context"))
+    }
+
     /// A user without context samples: the timeline's strip is hatched and labelled with the
     /// defaults the replay assumed.
     @Test func aUserWithoutContextSamplesIsDrawnAsAssumed() throws {

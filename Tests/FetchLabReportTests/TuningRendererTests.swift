@@ -248,3 +248,21 @@ import _FetchLabTestSupport
         #expect(!HTMLReport.tuning(try Self.result(), platform: []).contains("tuning-folds"))
     }
 }
+
+/// The tuning's platform note: nothing to act on, some users' context assumed, or nothing to say.
+@Suite struct TuningPlatformNoteTests {
+    @Test func usersWithoutContextAreSaidToHaveAssumedContext() throws {
+        var inputs = PlatformInputs()
+        inputs.users = 3
+        inputs.usersWithContext = 1
+        inputs.forceQuits = 2
+        let note = try #require(TuningRenderer.platformNote(inputs))
+        #expect(note.hasPrefix("2 of 3 users read have no context samples"))
+        #expect(note.contains("read assumed context (the context defaults), not observed"))
+        inputs.usersWithContext = 3
+        #expect(TuningRenderer.platformNote(inputs) == nil)
+        inputs.usersWithContext = 0
+        inputs.forceQuits = 0
+        #expect(TuningRenderer.platformNote(inputs)?.contains("had nothing to act on") == true)
+    }
+}

@@ -124,7 +124,9 @@ public enum HTMLReport {
         let d = s.contextDefaults
         var span = "warm-up \(s.warmUpDays) d"
         if let a = s.firstScoredDay, let b = s.lastScoredDay { span = "scored \(a) to \(b) (after a \(span))" }
-        let rules = platformText(s.platformRules, name: s.platform.rawValue)
+        let rules =
+            platformText(s.platformRules, name: s.platform.rawValue)
+            + (CompareRenderer.assumedContextNote(s).map { "; " + $0.drop { $0 != ":" }.dropFirst(2) } ?? "")
         let cost =
             "\(Quantity.format(duration: s.cost.fetchDuration)) and \(TextFormat.bytes(s.cost.fetchBytes)) a fetch"
             + (s.cost.perApp.isEmpty ? "" : " (\(TextFormat.counted(s.cost.perApp.count, "app")) with their own)")
