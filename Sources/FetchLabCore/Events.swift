@@ -1,4 +1,9 @@
 /// What happened to an app in a usage event.
+///
+/// Besides what the user did to an app (launch, close, force-quit, refresh switch), the logs may
+/// hold **signals**: events that precede use and that a scheduler may act on (``isSignal``) —
+/// the device unlocked or its screen turned on, a notification posted for an app, a launcher or
+/// system-UI screen in the foreground. Signals are never launches: no figure counts them as use.
 public enum UsageEventKind: Int, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// The user brought the app to the foreground.
     case launch = 0
@@ -10,6 +15,18 @@ public enum UsageEventKind: Int, Sendable, Hashable, Codable, CaseIterable, Cust
     case refreshOff = 3
     /// Background App Refresh was switched back on.
     case refreshOn = 4
+    /// The device was unlocked (Android `KEYGUARD_HIDDEN`, iOS `/device/isLocked` going to 0). A
+    /// device signal: its app is ``AppID/device``.
+    case unlock = 5
+    /// The screen turned on (Android `SCREEN_INTERACTIVE`, iOS `/display/isBacklit` going to 1, the
+    /// battery sampler's `isInteractive` turning true). A device signal: its app is ``AppID/device``.
+    case screenOn = 6
+    /// A notification was posted for the app (Android `NOTIFICATION_INTERRUPTION`, iOS
+    /// `/notification/usage`).
+    case notification = 7
+    /// A launcher or system-UI screen came to the foreground (the rows foreground logs hold for
+    /// the home screen): the user is at the device, about to open something.
+    case systemUI = 8
 
     /// The name used in logs and in the database views.
     public var name: String {
@@ -19,10 +36,15 @@ public enum UsageEventKind: Int, Sendable, Hashable, Codable, CaseIterable, Cust
         case .forceQuit: "force_quit"
         case .refreshOff: "refresh_off"
         case .refreshOn: "refresh_on"
+        case .unlock: "unlock"
+        case .screenOn: "screen_on"
+        case .notification: "notification"
+        case .systemUI: "system_ui"
         }
     }
 
-    /// Reads a log's event name (`launch`, `close`, `force_quit`, `refresh_off`, `refresh_on`; case-insensitive).
+    /// Reads a log's event name (`launch`, `close`, `force_quit`, `refresh_off`, `refresh_on`,
+    /// `unlock`, `screen_on`, `notification`, `system_ui`; case-insensitive, with common spellings).
     public init?(name: String) {
         switch name.lowercased() {
         case "launch", "open", "opened", "foreground": self = .launch
@@ -30,9 +52,20 @@ public enum UsageEventKind: Int, Sendable, Hashable, Codable, CaseIterable, Cust
         case "force_quit", "force-quit", "forcequit", "kill", "killed": self = .forceQuit
         case "refresh_off", "refresh-off": self = .refreshOff
         case "refresh_on", "refresh-on": self = .refreshOn
+        case "unlock", "unlocked", "keyguard_hidden": self = .unlock
+        case "screen_on", "screen-on", "screenon", "screen_interactive": self = .screenOn
+        case "notification", "notified", "notification_interruption": self = .notification
+        case "system_ui", "system-ui", "systemui", "home", "launcher": self = .systemUI
         default: return nil
         }
     }
+
+    /// A signal that precedes use (unlock, screen on, notification, system UI), not something done
+    /// to an app: a trigger a scheduler may act on, never counted as a launch.
+    public var isSignal: Bool { rawValue >= UsageEventKind.unlock.rawValue }
+
+    /// A signal of the device, not of one app (unlock, screen on): its app is ``AppID/device``.
+    public var isDeviceSignal: Bool { self == .unlock || self == .screenOn }
 
     public var description: String { name }
 }

@@ -15,3 +15,9 @@ public struct AppID: Hashable, Comparable, Sendable, Codable, CustomStringConver
     public var description: String { name }
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.name < rhs.name }
 }
+
+extension AppID {
+    /// The app of a device signal (``UsageEventKind/unlock``, ``UsageEventKind/screenOn``):
+    /// `(device)`, never a real package name. It has no launches, so it is never evaluated.
+    public static let device = AppID("(device)")
+}

@@ -45,7 +45,7 @@ public struct PlatformInputs: Sendable, Hashable, Codable {
             switch e.kind {
             case .forceQuit: forceQuits += 1
             case .refreshOff, .refreshOn: refreshSwitches += 1
-            case .launch, .close: break
+            case .launch, .close, .unlock, .screenOn, .notification, .systemUI: break
             }
         }
     }

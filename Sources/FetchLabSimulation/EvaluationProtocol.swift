@@ -24,12 +24,16 @@ public struct EvaluationProtocol: Sendable, Hashable {
     /// The τ list with the primary τ included, ascending.
     public var reportedTaus: [Microseconds] { Array(Set(taus + [primaryTau])).sorted() }
 
-    /// The scored window of a user: t0 (first event), S (end of the warm-up), E (last event) and the
+    /// The scored window of a user: t0 (first event), S (end of the warm-up), E (last event; signals
+    /// aside) and the
     /// clock offset used for local days; nil when the log ends before S (or at S).
     public func window(of history: UserHistory) -> UserWindow? {
         guard let firstLaunch = history.launches.first else { return nil }
-        let t0 = min(firstLaunch.time, history.events.first?.time ?? firstLaunch.time)
-        var end = max(history.launches.last!.time, history.events.last?.time ?? firstLaunch.time)
+        // Signals (unlocks, notifications, system UI) are not use: they neither start nor end a span.
+        let first = history.events.first { !$0.kind.isSignal }
+        let last = history.events.last { !$0.kind.isSignal }
+        let t0 = min(firstLaunch.time, first?.time ?? firstLaunch.time)
+        var end = max(history.launches.last!.time, last?.time ?? firstLaunch.time)
         let offset = firstLaunch.offset
         // The first midnight at or after t0 + warm-up ("at least 7 days after t0").
         var start = LocalCalendar.midnight(after: t0 + .days(Int64(warmUpDays)) - 1, offset: offset)

@@ -194,12 +194,29 @@ enum Schema {
             // (their report JSON holds the per-user arrays).
             try db.execute(sql: "ALTER TABLE run_policy_user ADD COLUMN user_position INTEGER")
         },
+        Migration(identifier: v8) { db in
+            // Signals (kinds 5–8): unlock, screen_on (app "(device)"), notification, system_ui.
+            try db.execute(
+                sql: """
+                    DROP VIEW usage_events;
+                    CREATE VIEW usage_events AS
+                    SELECT u.name AS user, a.name AS app,
+                           strftime('%Y-%m-%dT%H:%M:%fZ', e.time / 1000000.0, 'unixepoch') AS time_utc,
+                           CASE e.kind WHEN 0 THEN 'launch' WHEN 1 THEN 'close' WHEN 2 THEN 'force_quit'
+                                       WHEN 3 THEN 'refresh_off' WHEN 4 THEN 'refresh_on' WHEN 5 THEN 'unlock'
+                                       WHEN 6 THEN 'screen_on' WHEN 7 THEN 'notification' WHEN 8 THEN 'system_ui' END
+                               AS event,
+                           e.utc_offset, e.time AS time_us, e.import_id
+                    FROM usage_event e JOIN user u ON u.id = e.user_id JOIN app a ON a.id = e.app_id;
+                    """)
+        },
     ]
 
     static let v3 = "v3: read-options fingerprint and merged rows of imports"
     static let v4 = "v4: stored runs"
     static let v5 = "v5: stored tuning runs"
     static let v6 = "v6: gain over fixed intervals and share of the possible gain"
-    /// The latest migration.
     static let v7 = "v7: the order of a run's users"
+    /// The latest migration.
+    static let v8 = "v8: signal events (unlock, screen on, notification, system UI)"
 }

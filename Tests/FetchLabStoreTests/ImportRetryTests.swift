@@ -136,7 +136,7 @@ import _FetchLabTestSupport
             try queue.close()
         }
         let db = try FetchLabDatabase(path: path)
-        #expect(try db.writer.read { try Schema.migrator.appliedMigrations($0) }.last == Schema.v7)
+        #expect(try db.writer.read { try Schema.migrator.appliedMigrations($0) }.last == Schema.v8)
         let old = try #require(try UsageQueries(database: db).imports().first)
         #expect(old.readFingerprint == nil)
         #expect(old.counts.merged == 0 && old.counts.rows == 1)

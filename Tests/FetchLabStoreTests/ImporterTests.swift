@@ -629,7 +629,7 @@ struct Fixture {
         }
         let db = try FetchLabDatabase(path: path)
         let applied = try db.writer.read { try Schema.migrator.appliedMigrations($0) }
-        #expect(applied == ["v1", "v2: Background App Refresh events", Schema.v3, Schema.v4, Schema.v5, Schema.v6, Schema.v7])
+        #expect(applied == ["v1", "v2: Background App Refresh events", Schema.v3, Schema.v4, Schema.v5, Schema.v6, Schema.v7, Schema.v8])
         #expect(try db.writer.read { try String.fetchOne($0, sql: "SELECT event FROM usage_events") } == "refresh_off")
     }
 }

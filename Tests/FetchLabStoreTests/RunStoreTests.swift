@@ -233,7 +233,7 @@ import _FetchLabTestSupport
         let state = try db.writer.read(SchemaState.read)
         #expect(state.verdict == .complete && state.userVersion == Schema.version)
         #expect(state.tables == Schema.tables)
-        #expect(try db.writer.read { try Schema.migrator.appliedMigrations($0) }.last == Schema.v7)
+        #expect(try db.writer.read { try Schema.migrator.appliedMigrations($0) }.last == Schema.v8)
         #expect(try db.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM usage_events") } == 1)
         let id = try RunStore(database: db).saveRun(Self.report(), command: "compare")
         #expect(try RunStore(database: db).loadRun(id) == Self.report())

@@ -166,9 +166,9 @@ import _FetchLabTestSupport
         }
         let db = try FetchLabDatabase(path: path)
         let state = try db.writer.read(SchemaState.read)
-        #expect(state.verdict == .complete && state.userVersion == 7 && Schema.version == 7)
+        #expect(state.verdict == .complete && state.userVersion == 8 && Schema.version == 8)
         #expect(state.tables == Schema.tables && Schema.tables.isSuperset(of: ["tune_run", "tune_setting"]))
-        #expect(try db.writer.read { try Schema.migrator.appliedMigrations($0) }.last == Schema.v7)
+        #expect(try db.writer.read { try Schema.migrator.appliedMigrations($0) }.last == Schema.v8)
         let store = RunStore(database: db)
         let id = try store.saveTuningRun(try Self.result())
         #expect(try store.loadTuningRun(id).result == (try Self.result()))

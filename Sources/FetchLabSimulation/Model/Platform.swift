@@ -50,7 +50,7 @@ public struct PlatformGate: Sendable {
         self.offset = offset
     }
 
-    /// The app's own usage event (launch, close, force-quit, refresh switch).
+    /// The app's own usage event (launch, close, force-quit, refresh switch; signals change nothing).
     public mutating func observe(_ event: UsageEvent) {
         switch event.kind {
         case .launch:
@@ -61,6 +61,7 @@ public struct PlatformGate: Sendable {
         case .forceQuit: forceQuit = true
         case .refreshOff: refreshOff = true
         case .refreshOn: refreshOff = false
+        case .unlock, .screenOn, .notification, .systemUI: break
         }
     }
 
