@@ -81,8 +81,14 @@ public struct Generator: Sendable {
         var context: [SimulatedContext] = []
         for d in 0..<options.days { sim.simulateDay(d, events: &events, context: &context) }
         let all = events.map(\.usageEvent)
+        var truth = truth
+        var apps = truth.apps.map { AppID($0.app) }
+        if options.config.hasSignals {
+            truth.signals = sim.signalTruth
+            apps.append(.device)  // the app of unlocks and screen-on (UserSimulator.deviceApp)
+        }
         let history = UserHistory(
-            user: UserID(truth.name), apps: truth.apps.map { AppID($0.app) },
+            user: UserID(truth.name), apps: apps,
             launches: all.filter { $0.kind == .launch }, events: all.filter { $0.kind != .launch },
             context: context.map(\.contextSample))
         return SimulatedUser(truth: truth, history: history)

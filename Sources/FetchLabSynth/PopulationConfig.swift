@@ -80,8 +80,34 @@ public struct PopulationConfig: Codable, Sendable, Equatable {
     /// Device-context samples: every this many minutes, and at every change of charging,
     /// network or Low Power Mode.
     public var contextIntervalMinutes = 60
+    /// Signals that precede use (all off by default; they never change the launches): the chance
+    /// a session (a launch after more than a minute with the screen off) starts with the screen
+    /// turning on and an unlock a few seconds before its first launch; the chance its first launch
+    /// was prompted by a notification for that app 1–10 minutes before; notifications a day that
+    /// no launch follows (for a random app of the user's); screen-on glances a day with no launch.
+    public var unlockProbability = 0.0
+    public var notificationProbability = 0.0
+    public var spuriousNotificationsPerDay = 0.0
+    public var glancesPerDay = 0.0
 
     public init() {}
+
+    /// The defaults with signals on (`fetchlab generate --signals`): unlocks before 80 % of
+    /// sessions, a notification before 25 % of session-opening launches, 3 notifications and 4
+    /// glances a day that no launch follows.
+    public static var withSignals: PopulationConfig {
+        var c = PopulationConfig()
+        c.unlockProbability = 0.8
+        c.notificationProbability = 0.25
+        c.spuriousNotificationsPerDay = 3
+        c.glancesPerDay = 4
+        return c
+    }
+
+    /// Whether the population carries signals (unlocks, screen-on, notifications).
+    public var hasSignals: Bool {
+        unlockProbability > 0 || notificationProbability > 0 || spuriousNotificationsPerDay > 0 || glancesPerDay > 0
+    }
 
     public init(from decoder: any Decoder) throws {
         // Every key is optional: a config file names only what it changes.
@@ -124,6 +150,12 @@ public struct PopulationConfig: Codable, Sendable, Equatable {
         cellularAtWorkShare = try c.decodeIfPresent(Double.self, forKey: .cellularAtWorkShare) ?? d.cellularAtWorkShare
         contextIntervalMinutes =
             try c.decodeIfPresent(Int.self, forKey: .contextIntervalMinutes) ?? d.contextIntervalMinutes
+        unlockProbability = try c.decodeIfPresent(Double.self, forKey: .unlockProbability) ?? d.unlockProbability
+        notificationProbability =
+            try c.decodeIfPresent(Double.self, forKey: .notificationProbability) ?? d.notificationProbability
+        spuriousNotificationsPerDay =
+            try c.decodeIfPresent(Double.self, forKey: .spuriousNotificationsPerDay) ?? d.spuriousNotificationsPerDay
+        glancesPerDay = try c.decodeIfPresent(Double.self, forKey: .glancesPerDay) ?? d.glancesPerDay
     }
 
     /// Problems that make the config unusable, as readable sentences.
@@ -150,6 +182,12 @@ public struct PopulationConfig: Codable, Sendable, Equatable {
         share("sequenceShare", sequenceShare)
         share("noNetworkProbability", noNetworkProbability)
         share("cellularAtWorkShare", cellularAtWorkShare)
+        share("unlockProbability", unlockProbability)
+        share("notificationProbability", notificationProbability)
+        if !(0...200).contains(spuriousNotificationsPerDay) {
+            out.append("spuriousNotificationsPerDay must be in 0…200, not \(spuriousNotificationsPerDay)")
+        }
+        if !(0...200).contains(glancesPerDay) { out.append("glancesPerDay must be in 0…200, not \(glancesPerDay)") }
         func bounded(_ name: String, _ r: DoubleRange, below limit: Double = 1) {
             if !(r.min >= 0 && r.min <= r.max && r.max <= limit) {
                 out.append("\(name) must have 0 ≤ min ≤ max ≤ \(limit), not \(r.min)…\(r.max)")
@@ -186,8 +224,11 @@ public struct PopulationConfig: Codable, Sendable, Equatable {
 }
 
 extension PopulationConfig {
-    /// Reads a population config from JSON; the error names the field at fault.
-    public static func decode(_ data: Data) throws(SynthError) -> PopulationConfig {
+    /// Reads a population config from JSON, each key it names overriding `base` (the defaults
+    /// unless given); the error names the field at fault.
+    public static func decode(_ data: Data, over base: PopulationConfig = PopulationConfig()) throws(SynthError)
+        -> PopulationConfig
+    {
         // A key this build does not know (a typo, a key of another version) is an error, not ignored.
         if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let defaults = try? JSONEncoder().encode(PopulationConfig()),
@@ -198,6 +239,14 @@ extension PopulationConfig {
                     "\(unknown): unknown key; the keys are \(known.keys.sorted().joined(separator: ", ")) "
                         + "(fetchlab generate --print-config shows them)", code: .config)
             }
+        }
+        var data = data
+        if base != PopulationConfig(), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let encoded = try? JSONEncoder().encode(base),
+            var merged = (try? JSONSerialization.jsonObject(with: encoded)) as? [String: Any]
+        {
+            merged.merge(object) { _, file in file }
+            if let again = try? JSONSerialization.data(withJSONObject: merged) { data = again }
         }
         do {
             return try JSONDecoder().decode(PopulationConfig.self, from: data)

@@ -201,6 +201,23 @@ public struct UserTruth: Codable, Sendable, Equatable {
     public var apps: [AppHabit]
     /// Multi-app sessions (nil: single-app sessions).
     public var sessions: SessionHabits? = nil
+    /// What the signals were (nil: the population has none; see `PopulationConfig.unlockProbability`).
+    public var signals: SignalTruth? = nil
+}
+
+/// A user's signals as simulated: sessions (a launch after more than a minute with the screen
+/// off), those opened by an unlock (the screen on just before), launches prompted by a
+/// notification, sessions with no signal before them, and the notifications and glances no
+/// launch followed.
+public struct SignalTruth: Codable, Sendable, Equatable {
+    public var sessions = 0
+    public var unlockedSessions = 0
+    public var notifiedLaunches = 0
+    public var sessionsWithoutSignal = 0
+    public var spuriousNotifications = 0
+    public var glances = 0
+
+    public init() {}
 }
 
 /// A truth file as `fetchlab generate` writes it: the parts a reader needs.

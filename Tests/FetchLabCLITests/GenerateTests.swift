@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import _FetchLabTestSupport
 
@@ -98,5 +99,34 @@ import _FetchLabTestSupport
         #expect(badDate.err.contains("'2024-02-30' is invalid for '--start <start>'"))
         #expect(badDate.err.contains("YYYY-MM-DD"))
         #expect(badDate.err.split(separator: "\n").count == 1, "a usage error is one line: \(badDate.err)")
+    }
+}
+
+/// `generate --signals`, imported: the signals land in the database by kind, the recorded
+/// command says `--signals`, and the truth file holds each user's signals.
+@Suite struct GenerateSignalsTests {
+    @Test func signalsAreWrittenRecordedAndImported() throws {
+        let dir = TemporaryDirectory()
+        let out = dir.path("pop")
+        let made = try dir.fetchlab(["generate", "--users", "4", "--days", "10", "--signals", "--output", out])
+        #expect(made.status == 0, "\(made.err)")
+        let truth = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/truth.json")))
+                as? [String: Any])
+        let generator = try #require(truth["generator"] as? [String: Any])
+        #expect((generator["command"] as? String)?.hasSuffix("--signals") == true)
+        let users = try #require(truth["users"] as? [[String: Any]])
+        #expect(users.allSatisfy { $0["signals"] is [String: Any] })
+        let db = dir.path("s.sqlite")
+        let imported = try dir.fetchlab(["import", out + "/usage.csv.gz", "--db", db])
+        #expect(imported.status == 0, "\(imported.err)")
+        let counts = try DatabaseQueue(path: db).read { db in
+            try [String: Int](
+                uniqueKeysWithValues: Row.fetchAll(
+                    db, sql: "SELECT app || ' ' || event, count(*) FROM usage_events GROUP BY 1"
+                ).map { ($0[0] as String, $0[1] as Int) }.filter { $0.0.hasPrefix("(device)") || $0.0.hasSuffix("notification") })
+        }
+        #expect((counts["(device) unlock"] ?? 0) > 0 && (counts["(device) screen_on"] ?? 0) > 0, "\(counts)")
+        #expect(counts.keys.contains { $0.hasSuffix(" notification") && !$0.hasPrefix("(device)") }, "\(counts)")
     }
 }
