@@ -20,6 +20,10 @@ public enum SignalSet: String, Codable, Sendable, Hashable, CaseIterable, Compar
         }
     }
 
+    /// The event kinds whose moments this set adds to the one before it: `launch` (of another app)
+    /// for `launches`, its signals for the others, none for `anywhere` (every moment).
+    public var addedKinds: [UsageEventKind] { self == .launches ? [.launch] : addedSignals }
+
     /// For people: "launches of other apps", "+ unlock, screen on, system UI", …
     public var label: String {
         switch self {
@@ -125,7 +129,7 @@ public struct SignalCeilings: Codable, Sendable, Hashable {
         for s in sets {
             var o = list.nestedContainer(keyedBy: SetKeys.self)
             try o.encode(s.set, forKey: .set)
-            try o.encode(s.set.addedSignals.map(\.name), forKey: .adds)
+            try o.encode(s.set.addedKinds.map(\.name), forKey: .adds)
             try o.encode(s.signalsPresent, forKey: .signalsPresent)
             var points = o.nestedUnkeyedContainer(forKey: .freshAtBudget)
             for (b, f) in zip(budgets, s.fresh) {

@@ -173,6 +173,8 @@ import _FetchLabTestSupport
         rules.minLaunches = 3
         let tau = rules.primaryTau
         let budgets = [0.5, 1, 2, 5, 10, 20, 50]
+        // Seeds where a set reaches strictly more than the one before (unlimited): the loop tests something.
+        var strictlyMore: [SignalSet: Int] = [:]
         for seed in 0..<150 {
             var rng = SplitMix64(seed: UInt64(seed))
             func draw(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
@@ -228,11 +230,15 @@ import _FetchLabTestSupport
             for (small, large) in zip(SignalSet.allCases, SignalSet.allCases.dropFirst()) {
                 let (a, z) = (try #require(c[small]), try #require(c[large]))
                 #expect(a.unlimited <= z.unlimited + 1e-12, "seed \(seed)")
+                if z.unlimited > a.unlimited + 1e-12 { strictlyMore[large, default: 0] += 1 }
                 for i in budgets.indices {
                     #expect(a.fresh[i] <= z.fresh[i] + 1e-9, "seed \(seed) \(small) budget \(budgets[i])")
                     #expect(a.fresh[i] <= bound[i] + 1e-9)
                 }
             }
+        }
+        for set in [SignalSet.device, .notifications, .anywhere] {
+            #expect(strictlyMore[set, default: 0] >= 5, "\(set)")
         }
     }
 
