@@ -59,3 +59,26 @@ import _FetchLabTestSupport
         #expect(text.out.contains("Ceilings (fresh@15 min") && text.out.contains("  launches of other apps"))
     }
 }
+
+/// The figure on the real dev logs, imported with no options.
+@Suite struct DevLogCeilingTests {
+    let dir = TemporaryDirectory()
+
+    @Test(.enabled(if: sharedDatasets() != nil, "../shared/datasets is not here"))
+    func launchOnlyCeilingOnTheDevLogs() throws {
+        let data = try #require(sharedDatasets())
+        let logs = try FileManager.default.contentsOfDirectory(atPath: data.path)
+            .filter { $0.hasPrefix("foreground") && $0.hasSuffix(".csv.gz") }.sorted()
+            .map { data.appendingPathComponent($0).path }
+        let db = dir.path("dev.sqlite")
+        let imported = try dir.fetchlab(["import", "--db", db] + logs)
+        #expect(imported.status == 0, "\(imported.err)")
+        let json = try dir.fetchlab(["compare", "--db", db, "--format", "json", "--no-store"])
+        #expect(json.status == 0, "\(json.err)")
+        let ceilings = try #require(try json.json()["ceilings"] as? [String: Any])
+        let sets = try #require(ceilings["sets"] as? [[String: Any]])
+        let launches = try #require(sets.first { $0["set"] as? String == "launches" })
+        let unlimited = try #require(launches["fresh_unlimited"] as? Double)
+        #expect(abs(unlimited - 0.674) <= 0.005, "\(unlimited)")
+    }
+}

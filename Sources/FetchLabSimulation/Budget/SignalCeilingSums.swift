@@ -1,7 +1,7 @@
 import FetchLabCore
 import FetchLabResults
 
-/// What one user (or many, merged) adds to the per-signal ceilings (``SignalCeilings``): per
+/// What one user (or many, merged) adds to the per-signal ceilings (`SignalCeilings`): per
 /// restricted signal set (launches, + device, + notifications), the bound's pairs with fetches
 /// only at that set's moments, the targets those moments can cover, and the signal events counted.
 ///
