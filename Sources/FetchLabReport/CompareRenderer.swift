@@ -37,6 +37,8 @@ public enum CompareRenderer {
         out += [""] + lines
         let budget = budgetTable(r)
         if !budget.isEmpty { out += [""] + budget }
+        let ceilings = ceilingsTable(r.ceilings)
+        if !ceilings.isEmpty { out += [""] + ceilings }
         out += systemLine(r.settings.platformRules).map { ["", $0] } ?? []
         out += assumedContextNote(r.settings).map { [$0] } ?? []
         return (out + skipLines(r)).joined(separator: "\n")

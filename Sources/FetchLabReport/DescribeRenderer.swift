@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabPredict
+import FetchLabResults
 
 /// What `fetchlab describe` reports: the population pooled, and one description per user when asked.
 public struct DescribeReport: Encodable, Sendable {
@@ -17,10 +18,13 @@ public struct DescribeReport: Encodable, Sendable {
     public var population: UsageDescription
     /// Empty unless asked for (`--per-user`).
     public var perUser: [UserRow]
+    /// The per-signal ceilings with no budget, under the protocol's defaults (nil: not computed).
+    public var ceilings: SignalCeilings?
 
-    public init(population: UsageDescription, perUser: [UserRow] = []) {
+    public init(population: UsageDescription, perUser: [UserRow] = [], ceilings: SignalCeilings? = nil) {
         self.population = population
         self.perUser = perUser
+        self.ceilings = ceilings
     }
 }
 
@@ -111,7 +115,7 @@ public enum DescribeRenderer {
         ]
         let width = sections.flatMap { $0.1.map(\.0.count) }.max() ?? 0
         var lines: [String] = []
-        for (heading, rows) in sections {
+        for (heading, rows) in sections + ceilings(report.ceilings) {
             if !lines.isEmpty { lines.append("") }
             lines.append(heading)
             for (name, value) in rows { lines.append("  " + TextFormat.pad(name, width) + "  " + value) }
@@ -121,6 +125,21 @@ public enum DescribeRenderer {
             lines.append(userTable(report.perUser))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The unlimited-budget ceilings as one more section (none without them).
+    static func ceilings(_ c: SignalCeilings?) -> [(String, [(String, String)])] {
+        guard let c, !c.sets.isEmpty else { return [] }
+        let tau = c.tauMinutes == c.tauMinutes.rounded() ? "\(Int(c.tauMinutes)) min" : "\(c.tauMinutes) min"
+        return [
+            (
+                "Ceilings (fresh@\(tau) of a clairvoyant scheduler fetching only at these moments, no budget; "
+                    + "launch refreshes \(c.launchRefreshes ? "on" : "off"); evaluated apps after the warm-up)",
+                c.sets.map { s in
+                    (s.set.label, s.signalsPresent ? percent(s.unlimited) : "none in these logs (as the row above)")
+                }
+            )
+        ]
     }
 
     /// One row per user: launches, days, the classes, the median same-app gap, apps per session,

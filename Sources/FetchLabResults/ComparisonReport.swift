@@ -2,7 +2,7 @@ import FetchLabPredict
 
 /// The result of `fetchlab compare`. Encodes to
 /// `{"settings": {...}, "budget": {...}, "budget_curve": [...], "fixed_curve": [[x, y]],
-/// "bound_curve": [[x, y]], "policies": [{"name", "family", "params", "metrics": {...}}]}`.
+/// "bound_curve": [[x, y]], "ceilings": {...}, "policies": [{"name", "family", "params", "metrics": {...}}]}`.
 public struct ComparisonReport: Codable, Sendable, Hashable {
     public var settings: ComparisonSettings
     public var policies: [PolicyResult]
@@ -15,12 +15,15 @@ public struct ComparisonReport: Codable, Sendable, Hashable {
     public var fixedCurve: [[Double]] = []
     /// The clairvoyant bound at increasing budgets [fetches/app/day, fresh rate], up to saturation.
     public var boundCurve: [[Double]] = []
+    /// The clairvoyant bound restricted to the fetch moments of each signal set, at each budget and
+    /// with no budget (nil: a report stored before they existed, or without budget figures).
+    public var ceilings: SignalCeilings? = nil
     /// One user's day under every policy, for the report's timeline (encoded when present).
     public var timeline: DayTrace? = nil
 
     enum CodingKeys: String, CodingKey {
         case settings, budget, budgetCurve = "budget_curve", fixedCurve = "fixed_curve", boundCurve = "bound_curve"
-        case policies, timeline
+        case ceilings, policies, timeline
     }
 
     public init(settings: ComparisonSettings, policies: [PolicyResult]) {
@@ -36,6 +39,7 @@ public struct ComparisonReport: Codable, Sendable, Hashable {
         budgetCurve = try c.decodeIfPresent([BudgetPoint].self, forKey: .budgetCurve) ?? []
         fixedCurve = try c.decodeIfPresent([[Double]].self, forKey: .fixedCurve) ?? []
         boundCurve = try c.decodeIfPresent([[Double]].self, forKey: .boundCurve) ?? []
+        ceilings = try c.decodeIfPresent(SignalCeilings.self, forKey: .ceilings)
         timeline = try c.decodeIfPresent(DayTrace.self, forKey: .timeline)
     }
 
@@ -46,6 +50,7 @@ public struct ComparisonReport: Codable, Sendable, Hashable {
         try c.encode(budgetCurve, forKey: .budgetCurve)
         try c.encode(fixedCurve, forKey: .fixedCurve)
         try c.encode(boundCurve, forKey: .boundCurve)
+        try c.encodeIfPresent(ceilings, forKey: .ceilings)
         try c.encode(policies, forKey: .policies)
         try c.encodeIfPresent(timeline, forKey: .timeline)
     }

@@ -177,6 +177,8 @@ public struct ComparisonRun: Sendable {
         if budgetFigures {
             let extra = policies.compactMap { ($0 as? FixedIntervalPolicy)?.interval }
             budget = BudgetAnalysis(policies: policies, intervals: FixedBaseline.intervals(adding: extra))
+            budget?.tau = simulator.evaluation.primaryTau
+            budget?.launchRefreshes = simulator.evaluation.launchRefreshes
         }
     }
 
@@ -364,6 +366,7 @@ public struct ComparisonRun: Sendable {
             report.budgetCurve = figures.curve
             report.fixedCurve = figures.fixedCurve
             report.boundCurve = figures.boundCurve
+            report.ceilings = figures.ceilings
         }
         return report
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FetchLabCore
 import FetchLabPredict
 import FetchLabReport
+import FetchLabSimulation
 import FetchLabStore
 import FetchLabWorkflows
 import Foundation
@@ -50,15 +51,21 @@ struct DescribeCommand: ParsableCommand {
     /// Users in batches: tallied on all cores, merged in order.
     private func describe(_ names: [UserID], _ queries: UsageQueries) throws -> DescribeReport {
         var total = UsageDescription.Tally()
+        var ceilings = SignalCeilingSums()
         var rows: [DescribeReport.UserRow] = []
         let bar = ProgressBar(total: names.count, unit: "users", visible: Terminal.stderrIsTerminal && format == .text)
         defer { bar.finish() }
         try HistoryBatches(queries: queries).map(names, progress: { done, _ in bar.update(done: done) }) {
-            UsageDescription.Tally($0)
-        } consume: { h, tally in
+            (UsageDescription.Tally($0), SignalCeilingSums($0))
+        } consume: { h, sums in
+            let (tally, ceiling) = sums
             total.merge(tally)
+            ceilings.merge(ceiling)
             if perUser { rows.append(DescribeReport.UserRow(user: h.user.name, statistics: tally.description)) }
         }
-        return DescribeReport(population: total.description, perUser: rows)
+        let rules = EvaluationProtocol()
+        return DescribeReport(
+            population: total.description, perUser: rows,
+            ceilings: ceilings.ceilings(tau: rules.primaryTau, launchRefreshes: rules.launchRefreshes))
     }
 }

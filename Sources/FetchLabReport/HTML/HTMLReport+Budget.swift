@@ -91,7 +91,7 @@ extension HTMLReport {
         return """
             <section id="budget-section"><h2>Freshness at a budget</h2>
             \(figure(chart, caption: caption))
-            \(budgetTable(r))</section>
+            \(budgetTable(r))\(ceilings(r))</section>
             """
     }
 

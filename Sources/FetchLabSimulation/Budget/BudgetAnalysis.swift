@@ -18,6 +18,8 @@ struct UserBudgetSums: Sendable {
     /// Pairs / scored days: fetches per day summed over the user's pairs = this × fixed fetches.
     var pairsPerDay = 0.0
     var bound = ClairvoyantBound()
+    /// The bound restricted to the moments of each signal set (per-signal ceilings).
+    var ceilings = SignalCeilingSums()
 
     /// The sums of one replayed user.
     init(
@@ -39,6 +41,9 @@ struct UserBudgetSums: Sendable {
                 freeFresh: scored - targets.count)
             FixedBaseline.addCovered(targets: targets, t0: w.firstEvent, tau: tau, intervals: intervals, into: &covered)
         }
+        ceilings = SignalCeilingSums(
+            history: user.history, window: w, pairs: user.pairs.map { ($0.app, $0.launches) }, tau: tau,
+            launchRefreshes: launchRefreshes, keepPairs: true)
         let free = self.free
         fixedFresh = covered.map { Int32($0 + free) }
         fixedFetches = intervals.map { Int32(clamping: FixedBaseline.fetchesInSpan(interval: $0, window: w)) }
@@ -52,6 +57,9 @@ struct BudgetAnalysis: Sendable {
     var policies: [any FetchPolicy]
     var intervals: [Microseconds]
     var users: [UserBudgetSums] = []
+    /// The primary τ and whether launches refresh (what the ceilings say they were read at).
+    var tau: Microseconds = .minutes(15)
+    var launchRefreshes = true
     var resamples = 1_000
     var seed: UInt64 = 1
 
@@ -143,6 +151,7 @@ struct BudgetAnalysis: Sendable {
         var fixedCurve: [[Double]]
         var boundCurve: [[Double]]
         var saturation: Double
+        var ceilings: SignalCeilings
     }
 
     /// The share of the possible gain, nil when the bound is less than 2 points above the baseline.
@@ -152,7 +161,11 @@ struct BudgetAnalysis: Sendable {
 
     func result(budgets: [Double]) -> Result {
         var bound = ClairvoyantBound()
-        for u in users { bound.add(u.bound) }
+        var ceilingSums = SignalCeilingSums()
+        for u in users {
+            bound.add(u.bound)
+            ceilingSums.merge(u.ceilings)
+        }
         let point = estimate(weights: nil)
         let families = familyIndices
         // Bootstrap over users: multinomial draws of the users, resample r from its own seeded
@@ -236,9 +249,12 @@ struct BudgetAnalysis: Sendable {
                 never: point.never, families: byFamily)
         }
         let boundCurve = xs.map { [$0, $0 == 0 ? point.never : boundFresh($0)] }
+        let ceilings = ceilingSums.ceilings(
+            budgets: budgets, anywhere: budgets.map(boundFresh), tau: tau, launchRefreshes: launchRefreshes)
         return Result(
             freshIntervals: freshDraws.map { ConfidenceInterval.percentile($0) }, gains: gains,
             gainIntervals: gainDraws.map { ConfidenceInterval.percentile($0) }, shares: shares, curve: curve,
-            fixedCurve: point.fixed.points.map { [$0.x, $0.y] }, boundCurve: boundCurve, saturation: saturation)
+            fixedCurve: point.fixed.points.map { [$0.x, $0.y] }, boundCurve: boundCurve, saturation: saturation,
+            ceilings: ceilings)
     }
 }

@@ -17,8 +17,8 @@ public struct ClairvoyantBound: Sendable, Hashable {
     /// One pair's targets, as the index of the first target a fetch at each target no longer
     /// covers, and its scored days.
     public struct Pair: Sendable, Hashable {
-        /// `next[i]`: the first target later than `targets[i] + τ` (targets ascending); empty for a
-        /// unit pair (where it would be i + 1).
+        /// `next[i]`: the first target later than `targets[i] + τ` (targets ascending; for a ceiling,
+        /// later than the fetch moment of target i + τ); empty for a unit pair (where it would be i + 1).
         var next: [Int32]
         /// The number of targets.
         public private(set) var targets: Int
@@ -29,11 +29,20 @@ public struct ClairvoyantBound: Sendable, Hashable {
 
         /// Targets `times` (ascending) of a pair with `days` scored days, at `tau`.
         public init(targets times: [Microseconds], days: Double, tau: Microseconds) {
+            self.init(targets: times, fetchMoments: times, days: days, tau: tau)
+        }
+
+        /// Targets `times` (ascending) that fetches only at some moments can cover: `moments[i]` is
+        /// the latest such moment at or before `times[i]` (at most τ before it, non-decreasing), where
+        /// a fetch covering target i as its earliest is best (per-signal ceilings); the bound's own
+        /// pairs fetch at the targets themselves.
+        init(targets times: [Microseconds], fetchMoments moments: [Microseconds], days: Double, tau: Microseconds) {
+            precondition(moments.count == times.count, "one fetch moment per target")
             var next = [Int32](repeating: 0, count: times.count)
             var j = 0
             for i in times.indices {
                 if j < i { j = i }
-                while j < times.count, times[j] <= times[i] + tau { j += 1 }
+                while j < times.count, times[j] <= moments[i] + tau { j += 1 }
                 next[i] = Int32(j)
             }
             self.days = days
