@@ -189,7 +189,7 @@ import _FetchLabTestSupport
         let compared = try dir.fetchlab(["compare", "--db", db, "--policies", "oracle"])
         #expect(compared.err == "run 1 stored in \(db)\n")
         let queue = try DatabaseQueue(path: db)
-        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 7)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 8)
         #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM run_policies") } == 1)
     }
 }
