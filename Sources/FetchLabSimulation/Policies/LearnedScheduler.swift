@@ -78,6 +78,9 @@ struct LearnedScheduler: FetchScheduler {
         -> FetchRequest?
     {
         advance(to: t)
+        // Within τ after a launch of the app (when launches refresh) a launch is fresh anyway:
+        // neither a moment to fetch nor a trial of "a launch that needs a fetch".
+        if launchRefreshes, let last = model.lastLaunch, t - last <= tau { return nil }
         let p = model.ask(trigger, app: other, at: t)
         let covered = lastRefresh.map { min(1, Double(max(0, t - $0)) / Double(tau)) } ?? 1
         let c = cost(state)
