@@ -118,7 +118,10 @@ let package = Package(
             name: "FetchLabResultsTests", dependencies: ["FetchLabResults", "FetchLabCore", "_FetchLabTestSupport"]),
         .testTarget(
             name: "FetchLabSimulationTests",
-            dependencies: ["FetchLabResults", "FetchLabSimulation", "FetchLabReport", "FetchLabCore", "_FetchLabTestSupport"]),
+            dependencies: [
+                "FetchLabResults", "FetchLabSimulation", "FetchLabReport", "FetchLabCore", "FetchLabSynth",
+                "_FetchLabTestSupport",
+            ]),
         .testTarget(
             name: "FetchLabWorkflowsTests",
             dependencies: ["FetchLabResults", 

@@ -51,7 +51,8 @@ public enum PolicyRegistry {
     /// (``PolicyFamily`` is a `SendableMetatype`: the metatypes are shared by every thread.)
     public static let families: [any PolicyFamily.Type] = [
         NeverPolicy.self, FixedIntervalPolicy.self, IOSAdaptivePolicy.self, WorkManagerPolicy.self,
-        AndroidPrefetchPolicy.self, PredictivePolicy.self, BudgetedPolicy.self, PushPolicy.self, OraclePolicy.self,
+        AndroidPrefetchPolicy.self, PredictivePolicy.self, BudgetedPolicy.self, LearnedPolicy.self, PushPolicy.self,
+        OraclePolicy.self,
         BudgetOraclePolicy.self,
     ]
 
@@ -77,7 +78,8 @@ public enum PolicyRegistry {
         "never, fixed(15m,30m,1h,2h,4h,8h,24h), ios-adaptive, workmanager, android-prefetch(7h,8h), android-prefetch, "
         + "android-prefetch(7h,2h), predictive(15m,0.55), predictive(15m,0.4), predictive(15m,0.3), "
         + "predictive(15m,0.2), predictive(15m,0.15), predictive-cost-aware(15m,0.55), predictive-cost-aware(15m,0.3), "
-        + "predictive-cost-aware(15m,0.2), budgeted(1,2,4,8), push(0.5), push, oracle, budget-oracle(1,2,4,8,16)"
+        + "predictive-cost-aware(15m,0.2), budgeted(1,2,4,8), learned(0.5,1,2,5,10), learned-cost-aware(10j,40j), "
+        + "push(0.5), push, oracle, budget-oracle(1,2,4,8,16)"
 
     /// The standard set; families that need content updates (push) only when some exist.
     public static func standard(contentUpdates: Bool = true) -> [any FetchPolicy] {

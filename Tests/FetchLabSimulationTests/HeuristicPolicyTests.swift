@@ -292,6 +292,7 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
                 + Array(repeating: "fixed", count: 7) + ["ios-adaptive", "workmanager"]
                 + Array(repeating: "android-prefetch", count: 3) + Array(repeating: "predictive", count: 5)
                 + Array(repeating: "predictive-cost-aware", count: 3) + Array(repeating: "budgeted", count: 4)
+                + Array(repeating: "learned", count: 5) + Array(repeating: "learned-cost-aware", count: 2)
                 + ["push", "push", "oracle"] + Array(repeating: "budget-oracle", count: 5))
     }
 
@@ -401,7 +402,8 @@ struct SpyScheduler: FetchScheduler {
             launches: launches.map { UsageEvent(time: $0.0, offset: 0, app: $0.1) },
             events: closes, context: context, contentUpdates: updates)
         let policies = try PolicyRegistry.parseList(
-            "ios-adaptive, workmanager(1h,15m,unmetered), android-prefetch, budgeted, budgeted(100j), push(6)")
+            "ios-adaptive, workmanager(1h,15m,unmetered), android-prefetch, budgeted, budgeted(100j), push(6), "
+                + "learned(2), learned-cost-aware(40j)")
         for kind in PlatformKind.allCases {
             for policy in policies {
                 let spy = SpyPolicy(inner: policy)

@@ -75,13 +75,7 @@ import struct _FetchLabTestSupport.HistoryBuilder
         e.minLaunches = 20
         for name in ["predictive", "predictive-cost-aware", "predictive(5m,0.2)"] {
             let policy = try #require(PolicyRegistry.parse(name).first)
-            func requests(_ h: UserHistory) throws -> [Microseconds] {
-                let window = try #require(e.window(of: h))
-                let setup = UserSetup(history: h, window: window, evaluation: e, context: ContextDefaults())
-                return PolicyRunner.run(policy, pair: 0, of: setup, settings: ReplaySettings()).fetches.map(\.time)
-                    .filter { $0 < cut }
-            }
-            #expect(try requests(full) == requests(other))
+            #expect(try requestTimes(policy, full, e, before: cut) == requestTimes(policy, other, e, before: cut))
         }
     }
 

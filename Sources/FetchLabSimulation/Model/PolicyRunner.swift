@@ -141,6 +141,8 @@ enum PolicyRunner {
             // the opened existential (no box to project or keep unique at every call).
             if let s = scheduler as? PredictiveScheduler {
                 drive(s, user: user, pair: pair, index: index, state: &state)
+            } else if let s = scheduler as? LearnedScheduler {
+                drive(s, user: user, pair: pair, index: index, state: &state)
             } else if let s = scheduler as? IOSAdaptiveScheduler {
                 drive(s, user: user, pair: pair, index: index, state: &state)
             } else if let s = scheduler as? WorkManagerScheduler {

@@ -113,13 +113,7 @@ struct BudgetedScheduler: FetchScheduler {
             cellularCost = 1
         case .joules(let j):
             daily = j
-            let model = CostModel()
-            let energy = model.energy(of: [
-                RadioUse(start: 0, duration: pair.fetchDuration, network: .wifi),
-                RadioUse(start: .days(1), duration: pair.fetchDuration, network: .cellular),
-            ])
-            wifiCost = energy[0]
-            cellularCost = energy[1]
+            (wifiCost, cellularCost) = CostModel().loneFetchEnergy(duration: pair.fetchDuration)
         }
         benefit = SlotHistogram(offset: pair.offset)
         cost = SlotHistogram(offset: pair.offset)
@@ -192,4 +186,16 @@ extension BudgetedPolicy: TunableFamily {
             return "\(next)"
         }
     ]
+}
+
+extension CostModel {
+    /// The energy of one fetch of `duration` alone (no other radio use near it), on Wi-Fi and on
+    /// cellular, joules: what a joule budget counts.
+    func loneFetchEnergy(duration: Microseconds) -> (wifi: Double, cellular: Double) {
+        let energy = energy(of: [
+            RadioUse(start: 0, duration: duration, network: .wifi),
+            RadioUse(start: .days(1), duration: duration, network: .cellular),
+        ])
+        return (energy[0], energy[1])
+    }
 }

@@ -1,0 +1,232 @@
+import FetchLabCore
+import Foundation
+
+/// What prompted a decision of a learned scheduler: the moments a policy may act.
+enum DecisionTrigger: Int, CaseIterable {
+    /// A launch of another app.
+    case launch = 0
+    case unlock, screenOn, systemUI
+    /// A notification posted for the pair's app.
+    case notification
+    /// The scheduler's own timer.
+    case timer
+}
+
+/// The online model of "a launch of the app comes within τ after now", for one (user, app) pair:
+/// per-user hit-rate tables (trigger → app, app before → app, time since the app's last use, hour
+/// of the week) combined by a logistic regression that starts from ``prior`` and learns online
+/// (AdaGrad), then recalibrated by the hit rate of its 5 %-wide bin. Strictly causal: a decision
+/// is a trial whose label is known when the app is launched within τ (a hit) or when τ has passed
+/// (a miss); nothing is learned from a trial before then.
+struct NextUseModel {
+    typealias Features = SIMD16<Double>
+
+    /// The starting weights, a design default (not fitted to any figure): the trigger's hit rate
+    /// counts most, then the hazard of the time since last use, the app before and the hour.
+    static let prior: Features = [0, 0.6, 0.15, 0.3, 0.1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    static let learningRate = 0.05
+    /// Pull of the weights back toward ``prior`` per update.
+    static let shrink = 1e-3
+    static let calibrationBins = 20
+    static let calibrationWeight = 10.0
+    /// Pseudo-trials at the pair's overall hit rate in each table entry.
+    static let tableWeight = 2.0
+    static let gapBins = 17
+    static let slots = 48
+    static let sessionGap: Microseconds = .minutes(15)
+    /// The half-life of the app's launch rate.
+    static let rateHalfLife = 7.0 * 86_400e6
+
+    let app: Int32
+    let tau: Microseconds
+    let offset: Int32
+    let keys: Int
+    var weights = prior
+    var squares = Features(repeating: 1)
+    /// Hit-rate tables: trigger key (apps, then the other trigger kinds), app before, gap bin, slot.
+    var triggerHits: [Double]
+    var triggerTrials: [Double]
+    var beforeHits: [Double]
+    var beforeTrials: [Double]
+    var gapHits = [Double](repeating: 0, count: gapBins)
+    var gapTrials = [Double](repeating: 0, count: gapBins)
+    var slotHits = [Double](repeating: 0, count: slots)
+    var slotTrials = [Double](repeating: 0, count: slots)
+    var totalHits = 0.0
+    var totalTrials = 0.0
+    /// The raw probabilities of all resolved trials, summed (the pair's hits per raw p scale).
+    var rawSum = 0.0
+    var binHits = [Double](repeating: 0, count: calibrationBins)
+    var binTrials = [Double](repeating: 0, count: calibrationBins)
+
+    // What the model knows of the past.
+    var lastLaunch: Microseconds? = nil
+    var lastAnyLaunch: Microseconds? = nil
+    var lastAnyApp: Int32 = -1
+    var beforeLastApp: Int32 = -1
+    var sessionLength = 0
+    var rate = 0.0
+    var rateTime: Microseconds = 0
+
+    /// Trials awaiting their label, oldest first from `head`.
+    struct Trial {
+        var time: Microseconds
+        var x: Features
+        var raw: Double
+        var trigger: Int32
+        var before: Int32
+        var gap: Int16
+        var slot: Int16
+    }
+    var pending: [Trial] = []
+    var head = 0
+
+    init(app: Int32, tau: Microseconds, offset: Int32, appCount: Int) {
+        self.app = app
+        self.tau = tau
+        self.offset = offset
+        keys = max(appCount, Int(app) + 1) + DecisionTrigger.allCases.count
+        triggerHits = [Double](repeating: 0, count: keys)
+        triggerTrials = triggerHits
+        beforeHits = [Double](repeating: 0, count: keys)
+        beforeTrials = beforeHits
+    }
+
+    /// The trigger's key in the trigger table: the app launched, or the trigger kind.
+    func key(_ trigger: DecisionTrigger, app other: Int32) -> Int {
+        trigger == .launch && Int(other) < keys - DecisionTrigger.allCases.count
+            ? Int(other) : keys - DecisionTrigger.allCases.count + trigger.rawValue
+    }
+
+    @inline(__always) static func logit(_ p: Double) -> Double {
+        let q = min(0.999, max(0.001, p))
+        return log(q / (1 - q))
+    }
+    @inline(__always) static func sigmoid(_ z: Double) -> Double { 1 / (1 + exp(-z)) }
+
+    var base: Double { (totalHits + 0.5) / (totalTrials + 10) }
+    @inline(__always) func rate(_ hits: Double, _ trials: Double) -> Double {
+        (hits + Self.tableWeight * base) / (trials + Self.tableWeight)
+    }
+
+    static func gapBin(_ since: Microseconds?) -> Int {
+        guard let since else { return gapBins - 1 }
+        let minutes = Double(max(0, since)) / 60e6
+        return min(gapBins - 2, Int(log2(1 + minutes)))
+    }
+
+    func slot(_ t: Microseconds) -> Int {
+        let local = LocalCalendar.localSeconds(t, offset: offset)
+        let day = LocalCalendar.day(localSeconds: local)
+        let hour = Int((local - Int64(day) * Seconds.perDay) / 3_600)
+        return min(23, max(0, hour)) + (UseSignals.isWeekend(day) ? 24 : 0)
+    }
+
+    /// Asks the model at `t`, triggered by `trigger` (`other`: the app launched, for a launch);
+    /// the trial is kept for learning once its label is known. Returns the calibrated probability.
+    mutating func ask(_ trigger: DecisionTrigger, app other: Int32, at t: Microseconds) -> Double {
+        let k = key(trigger, app: other)
+        // The app before the trigger: for a launch, the one before it (it was already learned).
+        let beforeApp = trigger == .launch ? beforeLastApp : lastAnyApp
+        let b = beforeApp >= 0 && Int(beforeApp) < keys ? Int(beforeApp) : keys - 1
+        let since = lastLaunch.map { t - $0 }
+        let g = Self.gapBin(since)
+        let s = slot(t)
+        let previousAny = trigger == .launch ? nil : lastAnyLaunch
+        var x = Features(repeating: 0)
+        x[0] = 1
+        x[1] = Self.logit(rate(triggerHits[k], triggerTrials[k]))
+        x[2] = Self.logit(rate(beforeHits[b], beforeTrials[b]))
+        x[3] = Self.logit(rate(gapHits[g], gapTrials[g]))
+        x[4] = Self.logit(rate(slotHits[s], slotTrials[s]))
+        x[5] = since.map { $0 <= tau ? 1 : 0 } ?? 0
+        let idle = previousAny.map { Double(t - $0) / 60e6 } ?? 0
+        x[6] = log1p(max(0, idle)) / 5
+        let inSession = trigger == .launch || previousAny.map { t - $0 <= Self.sessionGap } ?? false
+        x[7] = inSession ? log1p(Double(sessionLength)) / 3 : 0
+        x[8] = log1p(currentRate(at: t)) / 3
+        x[9] = trigger == .timer ? 1 : 0
+        x[10] = trigger == .unlock || trigger == .screenOn || trigger == .systemUI ? 1 : 0
+        x[11] = trigger == .notification ? 1 : 0
+        x[12] = since.map { log1p(Double($0) / 60e6) / 7 } ?? 1.5
+        x[13] = log1p(triggerTrials[k]) / 5
+        let raw = Self.sigmoid((weights * x).sum())
+        pending.append(
+            Trial(time: t, x: x, raw: raw, trigger: Int32(k), before: Int32(b), gap: Int16(g), slot: Int16(s)))
+        return calibrated(raw)
+    }
+
+    /// The hit rate of the raw probability's bin, pulled toward the raw probability times the
+    /// pair's hits per raw probability (a bin with few trials borrows the pair's overall scale).
+    func calibrated(_ raw: Double) -> Double {
+        let bin = min(Self.calibrationBins - 1, Int(raw * Double(Self.calibrationBins)))
+        let prior = min(1, raw * (totalHits + 5) / (rawSum + 5))
+        return (binHits[bin] + Self.calibrationWeight * prior) / (binTrials[bin] + Self.calibrationWeight)
+    }
+
+    /// The app's launches per day, decayed.
+    func currentRate(at t: Microseconds) -> Double {
+        rate * exp(-Double(t - rateTime) / Self.rateHalfLife * M_LN2) * 86_400e6 / (Self.rateHalfLife / M_LN2)
+    }
+
+    /// Resolves the trials whose τ has passed by `t` as misses.
+    mutating func expire(before t: Microseconds) {
+        while head < pending.count, pending[head].time + tau < t {
+            learn(pending[head], hit: false)
+            head += 1
+        }
+        compact()
+    }
+
+    /// A launch at `t` of any app: the pair's app resolves every open trial as a hit.
+    mutating func launched(_ other: Int32, at t: Microseconds) {
+        expire(before: t)
+        if other == app {
+            while head < pending.count, pending[head].time < t {
+                learn(pending[head], hit: true)
+                head += 1
+            }
+            compact()
+            rate = rate * exp(-Double(t - rateTime) / Self.rateHalfLife * M_LN2) + 1
+            rateTime = t
+            lastLaunch = t
+        }
+        if lastAnyLaunch.map({ t - $0 > Self.sessionGap }) ?? true { sessionLength = 0 }
+        sessionLength += 1
+        beforeLastApp = lastAnyApp
+        lastAnyApp = other
+        lastAnyLaunch = t
+    }
+
+    private mutating func compact() {
+        if head == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 256, head * 2 > pending.count {
+            pending.removeFirst(head)
+            head = 0
+        }
+    }
+
+    private mutating func learn(_ trial: Trial, hit: Bool) {
+        let y = hit ? 1.0 : 0.0
+        let g = trial.raw - y
+        let grad = g * trial.x
+        squares += grad * grad
+        weights -= Self.learningRate * grad / squares.squareRoot() + Self.shrink * (weights - Self.prior)
+        let bin = min(Self.calibrationBins - 1, Int(trial.raw * Double(Self.calibrationBins)))
+        binTrials[bin] += 1
+        binHits[bin] += y
+        totalTrials += 1
+        rawSum += trial.raw
+        totalHits += y
+        triggerTrials[Int(trial.trigger)] += 1
+        triggerHits[Int(trial.trigger)] += y
+        beforeTrials[Int(trial.before)] += 1
+        beforeHits[Int(trial.before)] += y
+        gapTrials[Int(trial.gap)] += 1
+        gapHits[Int(trial.gap)] += y
+        slotTrials[Int(trial.slot)] += 1
+        slotHits[Int(trial.slot)] += y
+    }
+}

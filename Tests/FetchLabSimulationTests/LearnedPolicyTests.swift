@@ -1,0 +1,239 @@
+import FetchLabCore
+import FetchLabResults
+import FetchLabSynth
+import Foundation
+import Testing
+
+import struct _FetchLabTestSupport.HistoryBuilder
+
+@testable import FetchLabSimulation
+
+/// The times of the requests a policy made for pair 0 of `h` before `cut`.
+func requestTimes(_ policy: any FetchPolicy, _ h: UserHistory, _ e: EvaluationProtocol, before cut: Microseconds)
+    throws -> [Microseconds]
+{
+    let window = try #require(e.window(of: h))
+    let setup = UserSetup(history: h, window: window, evaluation: e, context: ContextDefaults())
+    return PolicyRunner.run(policy, pair: 0, of: setup, settings: ReplaySettings()).fetches.map(\.time).filter {
+        $0 < cut
+    }
+}
+
+@Suite struct LearnedPolicyTests {
+    /// Apps 0 (A), 1 (X) and 2 (a filler): for `days` days, X three times a day at varying
+    /// minutes, A three minutes after each X (hours apart, so every A needs a fetch), and the filler
+    /// at other hours, never followed by A.
+    func sequenceHabit(days: Int, seed: UInt64 = 11) -> UserHistory {
+        var x = seed
+        var h = HistoryBuilder(apps: ["a", "x", "filler"], firstDay: Int(day0 / .perDay))
+        for d in 0..<days {
+            for k in 0..<3 {
+                x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let b = h.launch(1, day: d, hour: 8 + 4 * k, minute: Int(x >> 58))
+                h.launch(0, at: b + .minutes(3))
+                h.launch(2, day: d, hour: 10 + 4 * k, minute: Int((x >> 40) % 50))
+            }
+        }
+        return h.build()
+    }
+
+    /// A generated population (the synthetic generator's sessions and habits).
+    static let population: [UserHistory] = {
+        let options = GenerateOptions(users: 8, days: 35, seed: 26, startDay: Int(day0 / .perDay))
+        guard let generator = try? Generator(options: options) else { return [] }
+        return generator.simulate(users: 0..<8).map(\.history)
+    }()
+
+    /// Runs `policies` on the generated population: per policy, every evaluated pair's outcome.
+    func replayPopulation(_ policies: [any FetchPolicy]) -> [[PairOutcome]] {
+        var out = [[PairOutcome]](repeating: [], count: policies.count)
+        let sim = Simulator(evaluation: EvaluationProtocol())
+        for h in Self.population {
+            for (k, pairs) in sim.replay(h, policies: policies).enumerated() { out[k] += pairs }
+        }
+        return out
+    }
+
+    @Test func aSequenceHabitFetchesAtThePredecessorsLaunch() throws {
+        let h = sequenceHabit(days: 21)
+        var e = EvaluationProtocol()
+        e.minLaunches = 20
+        let policy = try #require(PolicyRegistry.parse("learned(3)").first)
+        let pairs = try runs(h, policy, evaluation: e)
+        let window = try #require(e.window(of: h))
+        let xLaunches = Set(h.launches.filter { $0.app == 1 && window.isScored($0.time) }.map(\.time))
+        let aFetches = Set(pairs[0].fetches.map(\.time))
+        // A fetch of A at (almost) every scored launch of X: the moment the habit offers.
+        #expect(xLaunches.count == 13 * 3)
+        #expect(xLaunches.filter { aFetches.contains($0) }.count >= xLaunches.count * 9 / 10)
+        let out = Simulator(evaluation: e).replay(h, policies: [NeverPolicy(), policy])
+        #expect(out[0][0].fresh[1] == 0)  // A's launches are hours apart: never fresh without a fetch
+        #expect(out[1][0].fresh[1] >= out[1][0].scored * 9 / 10)
+        // Each fetch states a probability, high for these.
+        #expect(out[1][0].stated.count == out[1][0].fetches)
+        let atX = out[1][0].stated.filter { $0.launched }
+        #expect(atX.count >= xLaunches.count * 9 / 10)
+        #expect(atX.allSatisfy { $0.p > 0.5 })
+    }
+
+    /// Causal by construction: two logs equal up to an instant and different after it (launches
+    /// and signals) give the same requests up to that instant.
+    @Test func neverReadsTheFuture() throws {
+        var full = sequenceHabit(days: 20)
+        full.apps.append(AppID.device)
+        // An unlock a minute before every launch of X.
+        full.events = full.launches.filter { $0.app == 1 }.map {
+            UsageEvent(time: $0.time - .minutes(1), offset: 0, app: 3, kind: .unlock)
+        }
+        let cut = day0 + .days(12) + .hours(10)
+        var other = full
+        other.launches =
+            full.launches.filter { $0.time < cut }
+            + (0..<50).map { UsageEvent(time: cut + .minutes(Int64($0) * 37), offset: 0, app: Int32($0 % 3)) }
+        other.events =
+            full.events.filter { $0.time < cut }
+            + (0..<50).map { UsageEvent(time: cut + .minutes(Int64($0) * 41), offset: 0, app: 3, kind: .unlock) }
+        var e = EvaluationProtocol()
+        e.minLaunches = 20
+        for name in ["learned(0.5)", "learned(2)", "learned(10)", "learned-cost-aware(40j)"] {
+            let policy = try #require(PolicyRegistry.parse(name).first)
+            let before = try requestTimes(policy, full, e, before: cut)
+            #expect(!before.isEmpty, "\(name)")
+            #expect(try before == requestTimes(policy, other, e, before: cut), "\(name)")
+        }
+    }
+
+    /// When A follows an unlock (and no launch of another app comes before it), the unlock is
+    /// the moment to fetch: with the unlocks shown, A is fresh; without them, much less often.
+    @Test func anUnlockBeforeAColdLaunchIsAMomentToFetch() throws {
+        var h = HistoryBuilder(apps: ["a", "filler", AppID.device], firstDay: Int(day0 / .perDay))
+        var unlocks: [UsageEvent] = []
+        var x: UInt64 = 5
+        for d in 0..<21 {
+            for k in 0..<3 {
+                x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let u = h.time(day: d, hour: 8 + 4 * k, minute: Int(x >> 58))
+                unlocks.append(UsageEvent(time: u, offset: 0, app: 2, kind: .unlock))
+                h.launch(0, at: u + .minutes(2))
+                h.launch(1, day: d, hour: 10 + 4 * k, minute: Int((x >> 40) % 50))
+            }
+        }
+        let plain = h.build()
+        var signalled = plain
+        signalled.events = unlocks
+        var e = EvaluationProtocol()
+        e.minLaunches = 20
+        let policy = LearnedPolicy(budget: .fetches(3))
+        let with = Simulator(evaluation: e).replay(signalled, policies: [policy])[0][0]
+        let without = Simulator(evaluation: e).replay(plain, policies: [policy])[0][0]
+        #expect(with.fresh[1] >= with.scored * 9 / 10)
+        #expect(without.fresh[1] * 2 < with.fresh[1])
+    }
+
+    @Test(arguments: [1.0, 2.0, 5.0])
+    func spendsAboutItsBudget(budget: Double) throws {
+        #expect(Self.population.count == 8)
+        let policy = LearnedPolicy(budget: .fetches(budget))
+        let pairs = replayPopulation([policy])[0]
+        try #require(pairs.count >= 20)
+        let perDay = pairs.map(\.fetchesPerDay).reduce(0, +) / Double(pairs.count)
+        #expect(abs(perDay - budget) <= 0.15 * budget, "learned(\(budget)) spent \(perDay) fetches/app/day")
+    }
+
+    @Test func moreBudgetBuysMoreFreshness() throws {
+        let out = replayPopulation([LearnedPolicy(budget: .fetches(1)), LearnedPolicy(budget: .fetches(5))])
+        let fresh = out.map { pairs in pairs.map { $0.fresh[1] }.reduce(0, +) }
+        #expect(fresh[1] > fresh[0])
+    }
+
+    /// In every 0.1-wide bin of stated probability holding at least 100 fetches, the share
+    /// followed by a launch within τ is close to the mean stated probability.
+    @Test func statedProbabilitiesMatchTheObservedRate() throws {
+        let out = replayPopulation([LearnedPolicy(budget: .fetches(2)), LearnedPolicy(budget: .fetches(5))])
+        var stated = [Double](repeating: 0, count: 10)
+        var hits = [Double](repeating: 0, count: 10)
+        var count = [Double](repeating: 0, count: 10)
+        for pairs in out {
+            for pair in pairs {
+                for s in pair.stated {
+                    let b = min(9, Int(s.p * 10))
+                    stated[b] += s.p
+                    hits[b] += s.launched ? 1 : 0
+                    count[b] += 1
+                }
+            }
+        }
+        let filled = (0..<10).filter { count[$0] >= 100 }
+        #expect(filled.count >= 2)
+        for b in filled {
+            let gap = abs(stated[b] / count[b] - hits[b] / count[b])
+            #expect(gap <= 0.07, "bin \(b): stated \(stated[b] / count[b]), observed \(hits[b] / count[b])")
+        }
+    }
+
+    @Test func namesParseAndExpand() throws {
+        #expect(
+            try PolicyRegistry.parse("learned(0.5,1,2,5,10)").map(\.name) == [
+                "learned(0.5)", "learned(1)", "learned(2)", "learned(5)", "learned(10)",
+            ])
+        #expect(try PolicyRegistry.parse("learned").map(\.name) == ["learned(2)"])
+        #expect(try PolicyRegistry.parse("learned-cost-aware(40)").map(\.name) == ["learned-cost-aware(40j)"])
+        #expect(
+            try PolicyRegistry.parse("Learned-Cost-Aware(10j, 2.5j)").map(\.name) == [
+                "learned-cost-aware(10j)", "learned-cost-aware(2.5j)",
+            ])
+        for name in ["learned(0.5)", "learned(12.5)", "learned-cost-aware(40j)"] {
+            let p = try #require(PolicyRegistry.parse(name).first)
+            #expect(p.name == name)
+            #expect(try PolicyRegistry.parse(p.name).first?.name == name)
+        }
+        let p = try #require(PolicyRegistry.parse("learned(5)").first)
+        #expect(p.family == "learned")
+        #expect(p.parameters == ["budget": 5])
+        #expect(!p.isClairvoyant)
+        #expect(try PolicyRegistry.parse("learned-cost-aware(40j)").first?.family == "learned-cost-aware")
+        for bad in ["learned(0)", "learned(x)", "learned(-1)", "learned(2h)", "learned-cost-aware(0j)"] {
+            #expect(throws: PolicyRegistry.ParseError.self) { try PolicyRegistry.parse(bad) }
+        }
+        // The standard set reads the family at every standard budget; the tuner searches it.
+        let standard = PolicyRegistry.standard().filter { $0.family == "learned" }.map(\.name)
+        #expect(standard == ["learned(0.5)", "learned(1)", "learned(2)", "learned(5)", "learned(10)"])
+        let family = try #require(SearchSpace.Family(rawValue: "learned"))
+        #expect(family.widened("budget", ["1", "2"], cheaper: true) == "0.5")
+        #expect(family.widened("budget", ["1", "2"], cheaper: false) == "4")
+    }
+
+    @Test func costAwareSparesALowBatteryAndBuysFewerFetchesOnCellular() throws {
+        let h = sequenceHabit(days: 21)
+        var e = EvaluationProtocol()
+        e.minLaunches = 20
+        let aware = LearnedPolicy(budget: .joules(20))
+        func fetches(_ context: ContextSample) -> Int {
+            var withContext = h
+            withContext.context = [context]
+            var settings = ReplaySettings()
+            settings.context.hold = .days(365)
+            return Simulator(evaluation: e, settings: settings).replay(withContext, policies: [aware])[0][0].fetches
+        }
+        let wifi = fetches(ContextSample(time: day0, battery: 60, charging: false, network: .wifi))
+        let cellular = fetches(ContextSample(time: day0, battery: 60, charging: false, network: .cellular))
+        let low = fetches(ContextSample(time: day0, battery: 10, charging: false, network: .wifi))
+        #expect(wifi > 0)
+        #expect(cellular > 0 && cellular * 3 < wifi)
+        #expect(low == 0)
+    }
+
+    /// Under a platform model the policy asks for each fetch itself.
+    @Test(arguments: [PlatformKind.ios, .android])
+    func asksForEachFetchUnderAPlatform(platform: PlatformKind) throws {
+        let h = sequenceHabit(days: 21)
+        var e = EvaluationProtocol()
+        e.minLaunches = 20
+        let policy = LearnedPolicy(budget: .fetches(3))
+        let window = try #require(e.window(of: h))
+        let setup = UserSetup(history: h, window: window, evaluation: e, context: ContextDefaults())
+        #expect(policy.requestedMinimumInterval(for: PolicyRunner.info(pair: 0, of: setup)) == nil)
+        let pairs = try runs(h, policy, evaluation: e, platform: platform)
+        #expect(pairs[0].fetches.count > 0)
+    }
+}
