@@ -7,7 +7,8 @@ import Foundation
     import Darwin
 #endif
 
-/// The text of `adb shell dumpsys usagestats`, turned into launches, closes and screen samples.
+/// The text of `adb shell dumpsys usagestats`, turned into launches, closes, screen samples and
+/// signal events (screen on, unlock, notification).
 ///
 /// The dump (AOSP `UserUsageStatsService.printEvent`) has a section per Android user (`user=N`)
 /// and, among tables that are not events (daily/weekly/… stats, `ChooserCounts`, package lists,
@@ -28,8 +29,14 @@ import Foundation
 ///   still resumed, a stop after the pause, an app not in front) are merged.
 /// - `DEVICE_SHUTDOWN` closes the app in front (a close at the shutdown); `DEVICE_STARTUP` leaves
 ///   no app in front. `SCREEN_INTERACTIVE`/`SCREEN_NON_INTERACTIVE` are screen-on/off context
-///   samples. Keyguard and every other type are valid rows skipped on purpose (`excluded`): the
-///   keyguard shows when the screen goes off and when it comes on, so it says neither.
+///   samples; `SCREEN_INTERACTIVE` is also a `screenOn` signal event of the device (app
+///   `AppID.device`, counted as ``ReadCounts/derived``).
+/// - `KEYGUARD_HIDDEN` (the keyguard dismissed: the device unlocked) is an `unlock` signal of the
+///   device; `NOTIFICATION_INTERRUPTION` (a notification that made a sound, vibrated or lit the
+///   screen) a `notification` signal of its package (the events of excluded apps are excluded).
+///   Signals take no part in sessions. `KEYGUARD_SHOWN` (shown as the screen goes off and as it
+///   comes on, so it says neither) and every other type are valid rows skipped on purpose
+///   (`excluded`).
 /// - The events of excluded apps (`--exclude`, and the system apps of ``ReadOptions/systemApps``
 ///   unless `--keep-system-apps`) are dropped (`excluded`) before sessions are formed.
 /// - An event line repeated exactly in one user's sections is a duplicate; an event earlier than
@@ -37,7 +44,7 @@ import Foundation
 struct UsageStatsFormat: LineFormat {
     /// What an event type means for sessions.
     enum Kind {
-        case resume, leave, screenOn, screenOff, shutdown, startup, other
+        case resume, leave, screenOn, screenOff, shutdown, startup, unlock, notification, other
     }
 
     /// One user's state: the app in front and when it left the front.
@@ -96,6 +103,8 @@ struct UsageStatsFormat: LineFormat {
         case "SCREEN_NON_INTERACTIVE": .screenOff
         case "DEVICE_SHUTDOWN": .shutdown
         case "DEVICE_STARTUP": .startup
+        case "KEYGUARD_HIDDEN": .unlock
+        case "NOTIFICATION_INTERRUPTION": .notification
         default: .other
         }
     }
@@ -140,7 +149,7 @@ struct UsageStatsFormat: LineFormat {
         let kind = Self.kind(of: type)
         let package = pairs["package"].map { UnsafeRawBufferPointer(rebasing: line[$0]) }
         var app: Int32 = -1
-        if kind == .resume || kind == .leave {
+        if kind == .resume || kind == .leave || kind == .notification {
             guard let package, package.count > 0, !package.elementsEqual("null".utf8) else {
                 throw RowProblem("\(type) event without a package")
             }
@@ -207,6 +216,18 @@ struct UsageStatsFormat: LineFormat {
                         time: time, user: user, screenOn: kind == .screenOn, utcOffset: ts.utcOffsetSeconds),
                     line: number,
                     raw: String(decoding: raw.prefix(RejectedRow.maxRawBytes), as: UTF8.self)))
+            if kind == .screenOn {
+                let device = sink.device()
+                sink.signal(
+                    UsageEvent(time: time, user: user, app: device, kind: .screenOn, utcOffset: ts.utcOffsetSeconds),
+                    derived: true)
+            }
+        case .unlock:
+            let device = sink.device()
+            sink.signal(UsageEvent(time: time, user: user, app: device, kind: .unlock, utcOffset: ts.utcOffsetSeconds))
+        case .notification:
+            sink.signal(
+                UsageEvent(time: time, user: user, app: app, kind: .notification, utcOffset: ts.utcOffsetSeconds))
         case .shutdown:
             if state.left {
                 settle(&state, user: user, into: &sink)

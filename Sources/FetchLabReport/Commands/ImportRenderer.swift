@@ -27,17 +27,36 @@ public enum ImportRenderer {
             )
         }
         if let placeholders = placeholders(s) { lines.append("  " + placeholders) }
+        if let signals = signals(s) { lines.append("  " + signals) }
         if let systemApps = systemApps(s) { lines.append("  " + systemApps) }
         return lines.joined(separator: "\n")
     }
 
     /// How many rows of system apps the file's format dropped by default, and how to keep them;
-    /// nil when none.
+    /// nil when none. Foreground logs read launchers and system UI as signals (``signals(_:)``):
+    /// what they drop is the rest.
     public static func systemApps(_ s: ImportSummary) -> String? {
         guard s.counts.systemApps > 0 else { return nil }
         let n = s.counts.systemApps
-        return "dropped \(TextFormat.count(n)) row\(n == 1 ? "" : "s") of system apps (\(ReadOptions.systemAppsInWords)): "
+        let which = s.format == .foreground ? ReadOptions.droppedSystemAppsInWords : ReadOptions.systemAppsInWords
+        return "dropped \(TextFormat.count(n)) row\(n == 1 ? "" : "s") of system apps (\(which)): "
             + "not apps the user chose, as the evaluation protocol says; --keep-system-apps keeps them"
+    }
+
+    /// How many signal events the file gave (unlocks, screens on, notifications, system-UI
+    /// screens: moments before use, never launches) and, for foreground logs, from how many rows
+    /// of launchers and system UI; nil when none.
+    public static func signals(_ s: ImportSummary) -> String? {
+        let n = s.counts.signals
+        guard n > 0 else { return nil }
+        if s.format == .foreground {
+            let rows = s.counts.signalRows
+            return "\(TextFormat.count(rows)) row\(rows == 1 ? "" : "s") of \(ReadOptions.systemUIAppsInWords) became "
+                + "\(TextFormat.count(n)) system-UI signal\(n == 1 ? "" : "s") (\(TextFormat.counted(rows - n, "row")) continued the one before): "
+                + "moments before use a scheduler may act on, not launches; --keep-system-apps reads them as launches"
+        }
+        return "\(TextFormat.count(n)) signal event\(n == 1 ? "" : "s") (unlock, screen on, notification, system UI): "
+            + "moments before use a scheduler may act on, not launches"
     }
 
     /// How many rows were rejected for a placeholder timestamp (near 1970-01-01); nil when none.
