@@ -341,7 +341,9 @@ struct BatchWriter {
         guard !contextUsers.isEmpty else { return [] }
         var names: [String] = []
         let usage = try db.makeStatement(
-            sql: "SELECT EXISTS (SELECT 1 FROM usage_event WHERE user_id = ? AND kind = \(UsageEventKind.launch.rawValue))")
+            sql:
+                "SELECT EXISTS (SELECT 1 FROM usage_event WHERE user_id = ? AND kind = \(UsageEventKind.launch.rawValue))"
+        )
         let name = try db.makeStatement(sql: "SELECT name FROM user WHERE id = ?")
         for id in contextUsers where try Bool.fetchOne(usage, arguments: [id]) != true {
             if let n = try String.fetchOne(name, arguments: [id]) { names.append(n) }

@@ -29,7 +29,8 @@ import _FetchLabTestSupport
         #expect(
             result.out.contains(
                 "\n  3 rows of launchers and system UI became 2 system-UI signals (1 row continued the one before): "
-                    + "moments before use a scheduler may act on, not launches; --keep-system-apps reads them as launches"),
+                    + "moments before use a scheduler may act on, not launches; --keep-system-apps reads them as launches"
+            ),
             "\(result.out)")
         #expect(
             result.out.contains(
@@ -40,7 +41,9 @@ import _FetchLabTestSupport
         #expect(counts["signals"] as? Int == 2 && counts["signalRows"] as? Int == 3)
         #expect(counts["systemApps"] as? Int == 2 && counts["excluded"] as? Int == 2)
 
-        let usage = try dir.fetchlab(["import", "--db", dir.path("usage.sqlite"), try dir.write("usage.csv", Self.usage)])
+        let usage = try dir.fetchlab([
+            "import", "--db", dir.path("usage.sqlite"), try dir.write("usage.csv", Self.usage),
+        ])
         #expect(usage.status == 0, "\(usage.err)")
         #expect(
             usage.out.contains(
@@ -70,7 +73,9 @@ import _FetchLabTestSupport
         let plain = dir.path("plain.sqlite")
         try dir.importUsage(into: plain)
         let none = try dir.fetchlab(["inspect", "--db", plain])
-        #expect(none.out.contains("No unlock or screen-on events: figures that act on them equal those without."), "\(none.out)")
+        #expect(
+            none.out.contains("No unlock or screen-on events: figures that act on them equal those without."),
+            "\(none.out)")
     }
 
     @Test func describeCountsSignalsPerKind() throws {
@@ -80,7 +85,9 @@ import _FetchLabTestSupport
         #expect(text.status == 0, "\(text.err)")
         let lines = text.out.split(separator: "\n").map(String.init)
         let start = try #require(lines.firstIndex(of: "Signals (moments before use, not launches)"), "\(text.out)")
-        let rows = lines[(start + 1)...].prefix(4).map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        let rows = lines[(start + 1)...].prefix(4).map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
         #expect(rows == ["unlock 0", "screen on 0", "notification 0", "system UI 2 (1 user)"])
         let json = try dir.fetchlab(["describe", "--db", db, "--format", "json"]).json()
         let signals = try #require(json["signals"] as? [String: [String: Int]])

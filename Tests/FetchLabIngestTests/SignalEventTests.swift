@@ -52,9 +52,10 @@ import _FetchLabTestSupport
             "2023-12-19 13:10:00,com.android.launcher", "2023-12-19 13:11:00,com.a",
             "2023-12-19 13:12:00,com.android.launcher", "2023-12-19 13:12:30,com.android.systemui",
         ])
-        #expect(r.usage.filter { $0.kind == .systemUI }.map(\.time).map(ForegroundTimes.clock) == [
-            "13:00:00", "13:10:00", "13:12:00", "13:12:30",
-        ])
+        #expect(
+            r.usage.filter { $0.kind == .systemUI }.map(\.time).map(ForegroundTimes.clock) == [
+                "13:00:00", "13:10:00", "13:12:00", "13:12:30",
+            ])
         #expect(Self.launches(r) == ["com.a"])
         #expect(r.counts.signalRows == 6 && r.counts.signals == 4 && r.counts.merged == 2)
     }
@@ -149,7 +150,8 @@ import _FetchLabTestSupport
             [
                 "user=0", event("08:00:00", "SCREEN_INTERACTIVE"), event("08:00:01", "KEYGUARD_SHOWN"),
                 event("08:00:05", "KEYGUARD_HIDDEN"), event("08:01:00", "NOTIFICATION_INTERRUPTION", "com.chat"),
-                event("08:01:10", "ACTIVITY_RESUMED", "com.chat"), event("08:02:00", "NOTIFICATION_INTERRUPTION", "android"),
+                event("08:01:10", "ACTIVITY_RESUMED", "com.chat"),
+                event("08:02:00", "NOTIFICATION_INTERRUPTION", "android"),
                 event("08:03:00", "SCREEN_NON_INTERACTIVE"),
             ].joined(separator: "\n") + "\n", name: "phone.txt")
         #expect(r.format == .usagestats)
@@ -162,7 +164,8 @@ import _FetchLabTestSupport
         // The keyguard shown is skipped; the notification of `android` is a system app's, dropped.
         #expect(r.counts.excluded == 2 && r.counts.systemApps == 1)
         #expect(r.counts.derived == 1 && r.counts.signals == 3)
-        let noPackage = try read("user=0\n" + event("08:00:00", "NOTIFICATION_INTERRUPTION", "null") + "\n", name: "p.txt")
+        let noPackage = try read(
+            "user=0\n" + event("08:00:00", "NOTIFICATION_INTERRUPTION", "null") + "\n", name: "p.txt")
         #expect(noPackage.rejects.map(\.reason) == ["NOTIFICATION_INTERRUPTION event without a package"])
     }
 
@@ -193,9 +196,10 @@ import _FetchLabTestSupport
         #expect(r.format == .battery)
         #expect(r.context.count == 8)
         #expect(r.usage.allSatisfy { $0.kind == .screenOn && r.apps[Int($0.app)] == AppID.device.name })
-        #expect(r.usage.map { "\(r.users[Int($0.user)]) \(($0.time / 1_000) - t0)" } == [
-            "d1 0", "d2 30000", "d1 40000",
-        ])
+        #expect(
+            r.usage.map { "\(r.users[Int($0.user)]) \(($0.time / 1_000) - t0)" } == [
+                "d1 0", "d2 30000", "d1 40000",
+            ])
         #expect(r.counts.derived == 3 && r.counts.signals == 3 && r.counts.rows == 8)
     }
 }

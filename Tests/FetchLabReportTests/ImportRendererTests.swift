@@ -87,10 +87,11 @@ import Testing
         // Foreground logs read launchers and system UI as signals: what they drop is the rest.
         #expect(text.contains("\n  dropped 1,234 rows of system apps (android and the logger)"))
         #expect(text.contains("--keep-system-apps keeps them"))
-        let dump = ImportRenderer.text(summary {
-            $0.format = .usagestats
-            $0.counts.systemApps = 2
-        })
+        let dump = ImportRenderer.text(
+            summary {
+                $0.format = .usagestats
+                $0.counts.systemApps = 2
+            })
         #expect(dump.contains("\n  dropped 2 rows of system apps (launchers, system UI, android, the logger)"))
         #expect(text.contains("\n  1 row at 1970-01-01 looks like a placeholder timestamp (epoch 0): it is rejected"))
         let plain = ImportRenderer.text(summary { $0.format = .foreground })
@@ -99,11 +100,12 @@ import Testing
 
     /// Issue 26: the rows that became signals, and the signal events of other formats.
     @Test func signalsAreSaid() {
-        let foreground = ImportRenderer.signals(summary {
-            $0.format = .foreground
-            $0.counts.signals = 1
-            $0.counts.signalRows = 3
-        })
+        let foreground = ImportRenderer.signals(
+            summary {
+                $0.format = .foreground
+                $0.counts.signals = 1
+                $0.counts.signalRows = 3
+            })
         #expect(
             foreground
                 == "3 rows of launchers and system UI became 1 system-UI signal (2 rows continued the one before): "

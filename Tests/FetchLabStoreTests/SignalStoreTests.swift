@@ -89,7 +89,8 @@ import _FetchLabTestSupport
     @Test func aFailedImportLeavesTheDatabaseUnchanged() throws {
         let f = try Fixture()
         let path = try f.dir.write(
-            "bad.csv", "timestamp,user,app,event\n2024-03-01T12:00:00Z,u,,unlock\n2024-03-01T12:00:01Z,u,,notification\n")
+            "bad.csv",
+            "timestamp,user,app,event\n2024-03-01T12:00:00Z,u,,unlock\n2024-03-01T12:00:01Z,u,,notification\n")
         var options = ReadOptions()
         options.strict = true
         #expect {

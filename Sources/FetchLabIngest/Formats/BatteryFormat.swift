@@ -44,7 +44,8 @@ enum BatteryFormat: DatasetFormat {
                 let device = sink.device()
                 sink.signal(
                     UsageEvent(
-                        time: sample.time, user: sample.user, app: device, kind: .screenOn, utcOffset: ts.utcOffsetSeconds),
+                        time: sample.time, user: sample.user, app: device, kind: .screenOn,
+                        utcOffset: ts.utcOffsetSeconds),
                     derived: true)
             }
         }

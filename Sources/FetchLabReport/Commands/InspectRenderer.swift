@@ -51,7 +51,9 @@ public enum InspectRenderer {
     /// One line: the signal events stored per kind (with their users), and what a figure acting on
     /// unlocks can mean when there are none.
     public static func signals(_ counts: SignalCounts) -> String {
-        let parts = SignalCounts.kinds.map { "\(DescribeRenderer.signalName($0)) \(DescribeRenderer.tally(counts[$0]))" }
+        let parts = SignalCounts.kinds.map {
+            "\(DescribeRenderer.signalName($0)) \(DescribeRenderer.tally(counts[$0]))"
+        }
         var line = "Signals (moments before use, never launches): " + parts.joined(separator: ", ") + "."
         if counts.unlock.events == 0 && counts.screenOn.events == 0 {
             line += " No unlock or screen-on events: figures that act on them equal those without."
@@ -65,9 +67,11 @@ public enum InspectRenderer {
         if notes.systemAppRowsDropped > 0 {
             let n = notes.systemAppRowsDropped
             lines.append(
-                "Imports dropped \(TextFormat.count(n)) row\(n == 1 ? "" : "s") of system apps (\(ReadOptions.droppedSystemAppsInWords) "
-                    + "from foreground logs, whose \(ReadOptions.systemUIAppsInWords) are signals; all four kinds from usagestats dumps), "
-                    + "as the evaluation protocol says; import them again with --keep-system-apps to keep them as launches.")
+                "Imports dropped \(TextFormat.count(n)) row\(n == 1 ? "" : "s") of system apps "
+                    + "(\(ReadOptions.droppedSystemAppsInWords) from foreground logs, whose "
+                    + "\(ReadOptions.systemUIAppsInWords) are signals; all four kinds from usagestats dumps), "
+                    + "as the evaluation protocol says; "
+                    + "import them again with --keep-system-apps to keep them as launches.")
         }
         let unmatched = notes.unmatchedContextUsers
         if !unmatched.isEmpty {
