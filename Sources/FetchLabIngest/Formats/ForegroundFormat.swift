@@ -18,9 +18,9 @@ import HeapModule
 /// The samples of launchers and system UI (``ReadOptions/systemUIApps``) are not launches but
 /// not lost either: they are `systemUI` signal events of their package (the user is at the
 /// device, about to open something), formed by the same rule over the samples that are not
-/// dropped (apps and system UI together): a sample of system app S is a new signal unless the
-/// previous such sample is also S and at most the session gap earlier (then merged into that
-/// signal). They take no part in the launches' rule, which stays the protocol's.
+/// dropped (apps and system UI together): a sample of system-UI app S is a new signal unless the
+/// previous sample not dropped is also S and at most the session gap earlier (then merged into
+/// that signal). They take no part in the launches' rule, which stays the protocol's.
 ///
 /// Lines may be out of order by up to the reorder window: samples wait in a ``ReorderBuffer`` and
 /// are sessionised in (time, app, arrival) order as soon as they are further back than the window
