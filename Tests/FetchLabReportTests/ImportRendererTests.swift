@@ -112,8 +112,23 @@ import Testing
                 + "moments before use a scheduler may act on, not launches; --keep-system-apps reads them as launches")
         #expect(ImportRenderer.signals(summary { $0.format = .foreground }) == nil)
         let battery = ImportRenderer.signals(summary { $0.counts.signals = 1_200 })
-        #expect(battery?.hasPrefix("1,200 signal events (unlock, screen on, notification, system UI)") == true)
-        #expect(ImportRenderer.text(summary { $0.counts.signals = 2 }).contains("\n  2 signal events"))
+        #expect(battery?.hasPrefix("1,200 screen-on signals (isInteractive turning true): ") == true)
+        let usage = ImportRenderer.signals(
+            summary {
+                $0.format = .usage
+                $0.counts.signals = 2
+            })
+        #expect(usage?.hasPrefix("2 signal events (unlock, screen on, notification, system UI): ") == true)
+        #expect(ImportRenderer.text(summary { $0.counts.signals = 2 }).contains("\n  2 screen-on signals"))
+    }
+
+    /// A file that gave records of two tables says how many of each (a battery log's screen-on
+    /// events beside its samples), not all of them as its main noun.
+    @Test func recordsOfTwoTablesAreSplit() {
+        let both = summary { $0.inserted = ImportSummary.Inserted(usageEvents: 163, contextSamples: 9_893) }
+        #expect(ImportRenderer.newRecords(both) == "10,056 new records (163 events, 9,893 context samples)")
+        let one = summary { $0.inserted = ImportSummary.Inserted(contextSamples: 12) }
+        #expect(ImportRenderer.newRecords(one) == "12 new context samples")
     }
 
     @Test func unmatchedDevicesAreNamedShort() {
