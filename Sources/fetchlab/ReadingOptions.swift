@@ -66,8 +66,9 @@ struct ReadingOptions: ParsableArguments {
     @Flag(
         name: .customLong("keep-system-apps"),
         help: """
-            Foreground logs and usagestats dumps: keep the rows of launchers, system UI, android and the \
-            logger (dropped by default, as the evaluation protocol says).
+            Foreground logs and usagestats dumps: read the rows of launchers, system UI, android and the \
+            logger as launches (by default they are not, as the evaluation protocol says: foreground logs \
+            make launchers and system UI signal events and drop the others).
             """)
     var keepSystemApps = false
 
