@@ -28,9 +28,9 @@ public struct ReadOptions: Sendable {
     public var excludedApps: [String] = []
     /// Foreground logs and usagestats dumps: keep the rows of ``systemApps`` (launchers, system UI,
     /// `android`, the logger) as launches, as other apps' (`--keep-system-apps`). By default they
-    /// are not launches, as the evaluation protocol says: foreground logs read the rows of
-    /// ``systemUIApps`` as system-UI signals and drop the others; usagestats dumps drop them all.
-    /// Other formats never drop them.
+    /// are not launches, as the evaluation protocol says: the rows of ``systemUIApps`` that bring
+    /// them to the front (a foreground log's samples, a dump's resumes) are system-UI signals, the
+    /// others are dropped. Other formats never drop them.
     public var keepSystemApps = false
     /// Stop at the first bad row instead of recording it as a reject.
     public var strict = false

@@ -67,8 +67,8 @@ struct ReadingOptions: ParsableArguments {
         name: .customLong("keep-system-apps"),
         help: """
             Foreground logs and usagestats dumps: read the rows of launchers, system UI, android and the \
-            logger as launches (by default they are not, as the evaluation protocol says: foreground logs \
-            make launchers and system UI signal events and drop the others).
+            logger as launches (by default they are not, as the evaluation protocol says: launchers and \
+            system UI coming to the front are signal events, the other rows are dropped).
             """)
     var keepSystemApps = false
 

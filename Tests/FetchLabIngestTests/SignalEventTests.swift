@@ -169,6 +169,32 @@ import _FetchLabTestSupport
         #expect(noPackage.rejects.map(\.reason) == ["NOTIFICATION_INTERRUPTION event without a package"])
     }
 
+    /// A dump's launcher resumes are system-UI signals, one per visit: a resume of the same
+    /// launcher within the gap with no app between continues it; the launches are unchanged.
+    @Test func usageStatsLauncherResumesAreSignals() throws {
+        func event(_ time: String, _ type: String, _ package: String, _ cls: String) -> String {
+            "    time=\"2024-03-01 \(time)\" type=\(type) package=\(package) class=\(cls) flags=0x0"
+        }
+        let launcher = "com.android.launcher3"
+        let lines = [
+            "user=0", event("09:00:00", "ACTIVITY_RESUMED", launcher, "L"),
+            event("09:00:20", "ACTIVITY_PAUSED", launcher, "L"), event("09:00:30", "ACTIVITY_RESUMED", launcher, "L"),
+            event("09:00:40", "ACTIVITY_PAUSED", launcher, "L"), event("09:00:40", "ACTIVITY_RESUMED", "com.a", "A"),
+            event("09:02:00", "ACTIVITY_PAUSED", "com.a", "A"), event("09:02:00", "ACTIVITY_RESUMED", launcher, "L"),
+            event("09:09:00", "ACTIVITY_RESUMED", "com.android.systemui", "S"),
+        ]
+        let r = try read(lines.joined(separator: "\n") + "\n", name: "phone.txt")
+        #expect(
+            Self.events(r) == [
+                "\(launcher) system_ui", "com.a launch", "\(launcher) system_ui", "com.a close",
+                "com.android.systemui system_ui",
+            ])
+        #expect(r.counts.signals == 3 && r.counts.signalRows == 4 && r.counts.merged == 1)
+        #expect(r.counts.systemApps == 2)
+        let kept = try read(lines.joined(separator: "\n") + "\n", name: "phone.txt") { $0.keepSystemApps = true }
+        #expect(kept.counts.signals == 0 && kept.usage.filter { $0.kind == .launch }.count == 4)
+    }
+
     // MARK: The battery sampler
 
     static let batteryHeader =

@@ -38,7 +38,10 @@ import Foundation
 ///   comes on, so it says neither) and every other type are valid rows skipped on purpose
 ///   (`excluded`).
 /// - The events of excluded apps (`--exclude`, and the system apps of ``ReadOptions/systemApps``
-///   unless `--keep-system-apps`) are dropped (`excluded`) before sessions are formed.
+///   unless `--keep-system-apps`) are dropped (`excluded`) before sessions are formed, except the
+///   resumes of launchers and system UI (``ReadOptions/systemUIApps``): each is a `systemUI` signal
+///   of its package, or merged into the one before when the previous resume not dropped is of the
+///   same app at most the session gap earlier. Their pauses and stops are dropped.
 /// - An event line repeated exactly in one user's sections is a duplicate; an event earlier than
 ///   the user's previous event is rejected (the dump lists each user's events in time order).
 struct UsageStatsFormat: LineFormat {
@@ -57,6 +60,10 @@ struct UsageStatsFormat: LineFormat {
         var leftAt = Microseconds.min
         var leftOffset: Int32?
         var newest = Microseconds.min
+        /// The app of the last resume not dropped (a use's or a system-UI screen's), and when: the
+        /// signal a resume of the same system-UI app within the gap continues.
+        var resumedApp: Int32 = -1
+        var resumedAt = Microseconds.min
     }
 
     let sessionGap: Microseconds
@@ -181,9 +188,15 @@ struct UsageStatsFormat: LineFormat {
         if state.left && time - state.leftAt > sessionGap { settle(&state, user: user, into: &sink) }
         switch kind {
         case .resume:
-            if sink.drops(app) {
+            switch sink.route(app) {
+            case .use: break
+            case .dropped: return
+            case .systemUI:
+                signal(app, at: time, offset: ts.utcOffsetSeconds, user: user, state: &state, into: &sink)
                 return
             }
+            state.resumedApp = app
+            state.resumedAt = time
             if app == state.front {
                 state.resumed.insert(activity)
                 if state.left {  // back within the gap: the pause and this resume join the use
@@ -246,6 +259,26 @@ struct UsageStatsFormat: LineFormat {
         case .other:
             sink.batch.counts.excluded += 1
         }
+    }
+
+    /// A resume of a launcher or system UI: a `systemUI` signal, or merged into the one it
+    /// continues (the previous resume not dropped is of the same app, at most the gap earlier).
+    /// Sessions do not see it.
+    private func signal(
+        _ app: Int32, at time: Microseconds, offset: Int32?, user: Int32, state: inout UserState,
+        into sink: inout RecordSink
+    ) {
+        defer {
+            state.resumedApp = app
+            state.resumedAt = time
+        }
+        sink.batch.counts.signalRows += 1
+        if app == state.resumedApp && time - state.resumedAt <= sessionGap {
+            sink.batch.counts.merged += 1
+            return
+        }
+        sink.batch.counts.signals += 1
+        sink.batch.usage.append(UsageEvent(time: time, user: user, app: app, kind: .systemUI, utcOffset: offset))
     }
 
     /// Emits the close of the app that left the front.

@@ -68,8 +68,8 @@ public enum InspectRenderer {
             let n = notes.systemAppRowsDropped
             lines.append(
                 "Imports dropped \(TextFormat.count(n)) row\(n == 1 ? "" : "s") of system apps "
-                    + "(\(ReadOptions.droppedSystemAppsInWords) from foreground logs, whose "
-                    + "\(ReadOptions.systemUIAppsInWords) are signals; all four kinds from usagestats dumps), "
+                    + "(\(ReadOptions.droppedSystemAppsInWords); from usagestats dumps also the pauses of "
+                    + "\(ReadOptions.systemUIAppsInWords), whose screens are signals), "
                     + "as the evaluation protocol says; "
                     + "import them again with --keep-system-apps to keep them as launches.")
         }
