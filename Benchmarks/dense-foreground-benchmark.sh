@@ -51,8 +51,8 @@ for r in $(seq "$REPEATS"); do
   echo "run $r/$REPEATS (seconds so far): sparse ${T[sparse]}| dense ${T[dense]}| baseline ${T[base_sparse]}| ${T[base_dense]}" >&2
 done
 
-SPARSE_EVENTS=$(sqlite3 "$WORK/fg-sparse.sqlite" 'SELECT count(*) FROM usage_event' 2>/dev/null || echo "?")
-DENSE_EVENTS=$(sqlite3 "$WORK/fg-dense.sqlite" 'SELECT count(*) FROM usage_event' 2>/dev/null || echo "?")
+SPARSE_EVENTS=$(sqlite3 "$WORK/fg-sparse.sqlite" 'SELECT count(*) FROM usage_event WHERE kind = 0' 2>/dev/null || echo "?")
+DENSE_EVENTS=$(sqlite3 "$WORK/fg-dense.sqlite" 'SELECT count(*) FROM usage_event WHERE kind = 0' 2>/dev/null || echo "?")
 python3 - "$LINES" "$WINDOW" "$SPARSE_EVENTS" "$DENSE_EVENTS" "${T[sparse]}" "${T[dense]}" "${M[sparse]}" "${M[dense]}" \
   "${T[base_sparse]}" "${T[base_dense]}" "${M[base_sparse]}" "${M[base_dense]}" <<'PY'
 import json, statistics, sys, datetime, platform, os

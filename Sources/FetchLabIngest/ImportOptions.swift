@@ -27,8 +27,10 @@ public struct ReadOptions: Sendable {
     /// samples are dropped before sessions are formed: they do not end the session around them.
     public var excludedApps: [String] = []
     /// Foreground logs and usagestats dumps: keep the rows of ``systemApps`` (launchers, system UI,
-    /// `android`, the logger), which are dropped by default as the evaluation protocol says
-    /// (`--keep-system-apps`). Other formats never drop them.
+    /// `android`, the logger) as launches, as other apps' (`--keep-system-apps`). By default they
+    /// are not launches, as the evaluation protocol says: the rows of ``systemUIApps`` that bring
+    /// them to the front (a foreground log's samples, a dump's resumes) are system-UI signals, the
+    /// others are dropped. Other formats never drop them.
     public var keepSystemApps = false
     /// Stop at the first bad row instead of recording it as a reject.
     public var strict = false
@@ -48,11 +50,27 @@ public struct ReadOptions: Sendable {
     /// The apps that are not the user's choice of app: launchers (the home screen shows between
     /// two apps), `android` (the system's own dialogs), system UI (notification shade, lock screen)
     /// and the logging app itself. Glob patterns, as for ``excludedApps``; one list, used by
-    /// every format that drops them (``LogFormat/dropsSystemApps``).
-    public static let systemApps = ["*launcher*", "android", "com.android.systemui", "com.example.nextapp"]
+    /// every format that drops them (``LogFormat/dropsSystemApps``): ``systemUIApps`` and
+    /// ``droppedSystemApps``.
+    public static let systemApps = systemUIApps + droppedSystemApps
+
+    /// The system apps whose screens show the user at the device, about to open something (the
+    /// home screen, the notification shade, the lock screen): foreground logs read their rows as
+    /// `systemUI` signal events of that package, never as launches.
+    public static let systemUIApps = ["*launcher*", "com.android.systemui"]
+
+    /// The system apps whose rows say nothing of the user (the system's own dialogs, the logger):
+    /// dropped.
+    public static let droppedSystemApps = ["android", "com.example.nextapp"]
 
     /// What ``systemApps`` stand for, in words, for messages.
     public static let systemAppsInWords = "launchers, system UI, android, the logger"
+
+    /// What ``systemUIApps`` stand for, in words, for messages.
+    public static let systemUIAppsInWords = "launchers and system UI"
+
+    /// What ``droppedSystemApps`` stand for, in words, for messages.
+    public static let droppedSystemAppsInWords = "android and the logger"
 
     /// Whether a file of `format` read with these options drops the rows of ``systemApps``.
     public func dropsSystemApps(_ format: LogFormat) -> Bool { !keepSystemApps && format.dropsSystemApps }

@@ -74,6 +74,12 @@ public struct ReadCounts: Sendable, Hashable, Codable {
     /// Lines that are not events (`dumpsys usagestats` tables, section headers); not rows, and
     /// not rejects.
     public var notEvents = 0
+    /// Signal events the reader made (unlock, screen on, notification, system UI: never launches),
+    /// from rows of their own or derived from a row (a screen turning on in a battery sample).
+    public var signals = 0
+    /// Of the rows, those read as signals: each made a signal event or was merged into the one
+    /// before it (a launcher or system-UI screen polled again within the session gap).
+    public var signalRows = 0
 
     public init() {}
 
@@ -88,6 +94,8 @@ public struct ReadCounts: Sendable, Hashable, Codable {
         lhs.merged += rhs.merged
         lhs.derived += rhs.derived
         lhs.notEvents += rhs.notEvents
+        lhs.signals += rhs.signals
+        lhs.signalRows += rhs.signalRows
     }
 }
 

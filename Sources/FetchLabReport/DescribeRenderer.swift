@@ -1,6 +1,7 @@
 import FetchLabCore
 import FetchLabPredict
 import FetchLabResults
+import FetchLabStore
 
 /// What `fetchlab describe` reports: the population pooled, and one description per user when asked.
 public struct DescribeReport: Encodable, Sendable {
@@ -18,12 +19,18 @@ public struct DescribeReport: Encodable, Sendable {
     public var population: UsageDescription
     /// Empty unless asked for (`--per-user`).
     public var perUser: [UserRow]
+    /// The signal events of the users described, per kind (nil when not counted).
+    public var signals: SignalCounts?
     /// The per-signal ceilings with no budget, under the protocol's defaults (nil: not computed).
     public var ceilings: SignalCeilings?
 
-    public init(population: UsageDescription, perUser: [UserRow] = [], ceilings: SignalCeilings? = nil) {
+    public init(
+        population: UsageDescription, perUser: [UserRow] = [], signals: SignalCounts? = nil,
+        ceilings: SignalCeilings? = nil
+    ) {
         self.population = population
         self.perUser = perUser
+        self.signals = signals
         self.ceilings = ceilings
     }
 }
@@ -35,7 +42,7 @@ public enum DescribeRenderer {
         let d = report.population
         let window = "\(UsageDescription.window / Microseconds.perMinute) min"
         let regular = "≥ \(UsageDescription.regularMinimumLaunches) launches"
-        let sections: [(String, [(String, String)])] = [
+        var sections: [(String, [(String, String)])] = [
             (
                 "Population",
                 [
@@ -113,6 +120,7 @@ public enum DescribeRenderer {
                 ]
             ),
         ]
+        if let signals = report.signals { sections.append(signalSection(signals)) }
         let width = sections.flatMap { $0.1.map(\.0.count) }.max() ?? 0
         var lines: [String] = []
         for (heading, rows) in sections + ceilings(report.ceilings) {
@@ -140,6 +148,22 @@ public enum DescribeRenderer {
                 }
             )
         ]
+    }
+
+    /// The signal events per kind, with their users: whether a figure that acts on a signal has
+    /// anything to act on.
+    static func signalSection(_ counts: SignalCounts) -> (String, [(String, String)]) {
+        ("Signals (moments before use, not launches)", SignalCounts.kinds.map { (signalName($0), tally(counts[$0])) })
+    }
+
+    /// A signal kind in words: `unlock`, `screen on`, `notification`, `system UI`.
+    static func signalName(_ kind: UsageEventKind) -> String {
+        kind == .systemUI ? "system UI" : kind.name.replacingOccurrences(of: "_", with: " ")
+    }
+
+    /// A kind's events, and its users when there are any: `2 (1 user)`, `0`.
+    static func tally(_ t: SignalCounts.Tally) -> String {
+        TextFormat.count(t.events) + (t.events > 0 ? " (\(TextFormat.counted(t.users, "user")))" : "")
     }
 
     /// One row per user: launches, days, the classes, the median same-app gap, apps per session,

@@ -334,12 +334,16 @@ struct BatchWriter {
         return summary
     }
 
-    /// The users (devices) of this file's context samples who have no usage event in the database
-    /// now: no replay reads their samples (context is matched to launches by user name).
+    /// The users (devices) of this file's context samples who have no launch in the database now:
+    /// no replay reads their samples (context is matched to launches by user name). Signal events
+    /// (a battery sampler's screen turning on) do not make a device a user with launches.
     private func unmatchedContextUsers() throws -> [String] {
         guard !contextUsers.isEmpty else { return [] }
         var names: [String] = []
-        let usage = try db.makeStatement(sql: "SELECT EXISTS (SELECT 1 FROM usage_event WHERE user_id = ?)")
+        let usage = try db.makeStatement(
+            sql:
+                "SELECT EXISTS (SELECT 1 FROM usage_event WHERE user_id = ? AND kind = \(UsageEventKind.launch.rawValue))"
+        )
         let name = try db.makeStatement(sql: "SELECT name FROM user WHERE id = ?")
         for id in contextUsers where try Bool.fetchOne(usage, arguments: [id]) != true {
             if let n = try String.fetchOne(name, arguments: [id]) { names.append(n) }

@@ -26,6 +26,11 @@ extension UsageQueries {
     /// A user's history: launches and other usage events, context samples and the content updates
     /// of the user's apps, each in time order; only what happened before `before`, when given. Nil
     /// when the user is unknown. Apps are those the user launched or has events of, sorted by name.
+    ///
+    /// Signal events (unlock, screen on, notification, system UI) are among the other events
+    /// (`UserHistory.events`), never launches; their apps are in `UserHistory.apps` like any other
+    /// (`AppID.device` for the device's, launchers and system UI for theirs), with no launch, so never
+    /// evaluated.
     public func history(of user: UserID, before: Microseconds? = nil) throws(StoreError) -> UserHistory? {
         try read { db -> UserHistory? in
             guard

@@ -3,10 +3,11 @@ import GRDB
 /// What the database's imports left out or could not link, for `fetchlab inspect`: rows of system
 /// apps dropped by default, and context samples of users (devices) with no launches.
 public struct ImportNotes: Sendable, Codable, Hashable {
-    /// Rows of system apps (launchers, system UI, `android`, the logger) the imports of foreground
-    /// logs and usagestats dumps dropped (`--keep-system-apps` keeps them).
+    /// Rows of system apps the imports dropped: `android` and the logger in foreground logs (whose
+    /// launcher and system-UI rows are signals), every system app in usagestats dumps
+    /// (`--keep-system-apps` keeps them as launches).
     public var systemAppRowsDropped: Int
-    /// Users (devices) with context samples but no usage event, by name: no replay reads their
+    /// Users (devices) with context samples but no launch, by name: no replay reads their
     /// samples (context is matched to launches by user name).
     public var unmatchedContextUsers: [String]
 
@@ -35,7 +36,7 @@ extension UsageQueries {
                 sql: """
                     SELECT u.name FROM user u
                     WHERE EXISTS (SELECT 1 FROM context_sample c WHERE c.user_id = u.id)
-                      AND NOT EXISTS (SELECT 1 FROM usage_event e WHERE e.user_id = u.id)
+                      AND NOT EXISTS (SELECT 1 FROM usage_event e WHERE e.user_id = u.id AND e.kind = 0)
                     ORDER BY u.name
                     """)
             return ImportNotes(systemAppRowsDropped: dropped, unmatchedContextUsers: unmatched)

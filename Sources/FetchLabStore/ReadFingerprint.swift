@@ -27,6 +27,9 @@ enum ReadFingerprint {
         // Always written: imports made before the system apps were dropped by default (which kept
         // them, and had no such key) are then "the same import" as neither choice.
         parts["system_apps"] = options.keepSystemApps ? "keep" : "drop"
+        // The readers make signal events (issue 26): a file imported by a reader that made none is
+        // read again, so that its signals are added (its other records are duplicates).
+        parts["signals"] = 1
         // Only when given, so that fingerprints of imports made without it stay the same.
         if let layout = options.dateLayout { parts["date_format"] = layout.description }
         return json(parts)

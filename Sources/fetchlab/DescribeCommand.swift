@@ -41,7 +41,8 @@ struct DescribeCommand: ParsableCommand {
         guard !names.isEmpty else {
             throw CommandFailure("\(database.db): no launches to describe (import some usage logs first)")
         }
-        let report = try describe(names, queries)
+        var report = try describe(names, queries)
+        report.signals = try queries.signalCounts(users: users.isEmpty ? [] : names.map(\.name))
         switch format {
         case .json: print(Format.json(report))
         case .text: print(DescribeRenderer.text(report))

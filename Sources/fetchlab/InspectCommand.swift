@@ -40,7 +40,8 @@ struct InspectCommand: ParsableCommand {
         let report = InspectReport(
             launches: InspectRenderer.topApps(try queries.appUsage(user: user, app: app), top: top),
             context: app == nil ? try queries.contextCoverage(user: user) : [],
-            notes: app == nil ? try queries.importNotes() : ImportNotes())
+            notes: app == nil ? try queries.importNotes() : ImportNotes(),
+            signals: app == nil ? try queries.signalCounts(users: user.map { [$0] } ?? []) : nil)
         if format == .json {
             print(Format.json(report))
         } else if let text = InspectRenderer.text(report) {

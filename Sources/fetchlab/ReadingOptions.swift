@@ -66,8 +66,9 @@ struct ReadingOptions: ParsableArguments {
     @Flag(
         name: .customLong("keep-system-apps"),
         help: """
-            Foreground logs and usagestats dumps: keep the rows of launchers, system UI, android and the \
-            logger (dropped by default, as the evaluation protocol says).
+            Foreground logs and usagestats dumps: read the rows of launchers, system UI, android and the \
+            logger as launches (by default they are not, as the evaluation protocol says: launchers and \
+            system UI coming to the front are signal events, the other rows are dropped).
             """)
     var keepSystemApps = false
 

@@ -28,21 +28,24 @@ import _FetchLabTestSupport
         let file = try dir.writeGzip("foreground-user_x.csv.gz", foreground)
         let result = try dir.fetchlab(["import", "--db", db, file])
         #expect(result.status == 0, "\(result.err)")
+        // The launcher and system UI are signals, not launches (issue 26); the logger and `android`
+        // are dropped.
         #expect(
             result.out.contains(
-                "dropped 4 rows of system apps (launchers, system UI, android, the logger): not apps the user chose, "
+                "dropped 2 rows of system apps (android and the logger): not apps the user chose, "
                     + "as the evaluation protocol says; --keep-system-apps keeps them"), "\(result.out)")
+        #expect(result.out.contains("2 rows of launchers and system UI became 2 system-UI signals"), "\(result.out)")
         let inspect = try dir.fetchlab(["inspect", "--db", db])
         #expect(!inspect.out.contains("com.sec.android.app.launcher") && !inspect.out.contains("com.example.nextapp"), "\(inspect.out)")
-        #expect(inspect.out.contains("Imports dropped 4 rows of system apps"), "\(inspect.out)")
+        #expect(inspect.out.contains("Imports dropped 2 rows of system apps"), "\(inspect.out)")
         let notes = try #require(try dir.fetchlab(["inspect", "--db", db, "--format", "json"]).json()["notes"] as? [String: Any])
-        #expect(notes["systemAppRowsDropped"] as? Int == 4)
+        #expect(notes["systemAppRowsDropped"] as? Int == 2)
 
         // JSON: the count is in the file's counts.
         let other = dir.path("json.sqlite")
         let json = try dir.fetchlab(["import", "--db", other, "--format", "json", file]).json()
         let counts = try #require(((json["files"] as? [[String: Any]])?.first?["counts"]) as? [String: Any])
-        #expect(counts["systemApps"] as? Int == 4 && counts["excluded"] as? Int == 4)
+        #expect(counts["systemApps"] as? Int == 2 && counts["excluded"] as? Int == 2 && counts["signals"] as? Int == 2)
         #expect(counts["placeholders"] as? Int == 2)
     }
 

@@ -92,18 +92,23 @@ import _FetchLabTestSupport
 
     // MARK: System apps, dropped by default
 
-    /// Without options, the launcher, `android`, system UI and the logger are dropped before
-    /// sessions (DOMAIN.md's protocol): "A, launcher, A" is one use of A, and each dropped row is
-    /// counted as excluded and as a system app's.
-    @Test func systemAppsAreDroppedByDefault() throws {
+    /// Without options, the launcher, `android`, system UI and the logger are removed before
+    /// sessions (DOMAIN.md's protocol): "A, launcher, A" is one use of A. `android` and the logger
+    /// are dropped (counted as excluded and as a system app's); the launcher and system UI are
+    /// system-UI signals (issue 26), never launches.
+    @Test func systemAppsAreNotLaunchesByDefault() throws {
         let lines = [
             "2023-12-19 13:00:00,com.a", "2023-12-19 13:00:10,com.sec.android.app.launcher",
             "2023-12-19 13:00:20,android", "2023-12-19 13:00:30,com.android.systemui",
             "2023-12-19 13:00:40,com.example.nextapp", "2023-12-19 13:00:50,com.a", "2023-12-19 13:10:00,com.b",
         ]
         let result = try Self.readForeground(lines)
-        #expect(result.usageApps == ["com.a", "com.b"])
-        #expect(result.counts.excluded == 4 && result.counts.systemApps == 4)
+        #expect(result.usage.filter { $0.kind == .launch }.map { result.apps[Int($0.app)] } == ["com.a", "com.b"])
+        #expect(
+            result.usage.filter { $0.kind == .systemUI }.map { result.apps[Int($0.app)] } == [
+                "com.sec.android.app.launcher", "com.android.systemui",
+            ])
+        #expect(result.counts.excluded == 2 && result.counts.systemApps == 2)
         #expect(result.counts.merged == 1)
 
         let kept = try Self.readForeground(lines) { $0.keepSystemApps = true }
@@ -112,7 +117,7 @@ import _FetchLabTestSupport
                 "com.a", "com.sec.android.app.launcher", "android", "com.android.systemui", "com.example.nextapp",
                 "com.a", "com.b",
             ])
-        #expect(kept.counts.excluded == 0 && kept.counts.systemApps == 0)
+        #expect(kept.counts.excluded == 0 && kept.counts.systemApps == 0 && kept.counts.signals == 0)
     }
 
     /// `--exclude` still counts as excluded, not as a system app's, even for a launcher.

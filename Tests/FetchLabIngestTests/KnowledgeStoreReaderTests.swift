@@ -139,7 +139,8 @@ import _FetchLabTestSupport
             O(6, "/app/intents", start: "2024-03-01T12:00:00Z", string: "ignored"),
         ])
         let r = try read(path)
-        #expect(r.usage.isEmpty)
+        // The unlock (isLocked going to 0) is also a signal event of the device.
+        #expect(r.usage.map(\.kind) == [.unlock] && r.usage.first?.time == us("2024-03-01T11:30:00Z"))
         #expect(r.context.count == 4)
         #expect(
             r.context[0]
@@ -170,6 +171,31 @@ import _FetchLabTestSupport
             let e = error as? IngestError
             return e?.code == .malformedRow && e?.line == 7 && "\(error)" == "\(path):7: ZSTARTDATE is NULL"
         }
+    }
+
+    /// Issue 26: an unlock (`/device/isLocked` 0), the screen lit (`/display/isBacklit` 1) and a
+    /// notification (`/notification/usage`, of its bundle id) are signal events, never launches.
+    @Test func unlocksBacklightAndNotificationsAreSignals() throws {
+        let path = try store([
+            O(1, "/device/isLocked", start: "2024-03-01T08:00:00Z", integer: 1, offset: 3600),
+            O(2, "/display/isBacklit", start: "2024-03-01T08:00:05Z", integer: 1, offset: 3600),
+            O(3, "/device/isLocked", start: "2024-03-01T08:00:10Z", integer: 0, offset: 3600),
+            O(4, "/notification/usage", start: "2024-03-01T08:01:00Z", string: "com.chat", offset: 3600),
+            O(5, "/app/inFocus", start: "2024-03-01T08:01:30Z", end: "2024-03-01T08:05:00Z", string: "com.chat"),
+            O(6, "/display/isBacklit", start: "2024-03-01T08:06:00Z", integer: 0, offset: 3600),
+            O(7, "/notification/usage", start: "2024-03-01T08:07:00Z", offset: 3600),
+        ])
+        let r = try read(path)
+        #expect(
+            r.usage.map { "\(r.app($0)) \($0.kind)" } == [
+                "(device) screen_on", "(device) unlock", "com.chat notification", "com.chat launch", "com.chat close",
+            ])
+        #expect(r.usage.first?.time == us("2024-03-01T08:00:05Z") && r.usage.first?.utcOffset == 3600)
+        #expect(r.context.map(\.screenOn) == [false, true])
+        #expect(r.rejects.map(\.line) == [7] && r.rejects.first?.reason == "no bundle id (ZVALUESTRING is NULL)")
+        // Rows: 7 = 3 signals (one derived beside its sample) + 2 samples + a launch (its close derived)
+        // + the backlight off (excluded) + the reject.
+        #expect(r.counts.rows == 7 && r.counts.signals == 3 && r.counts.derived == 2 && r.counts.excluded == 1)
     }
 
     @Test func theDeviceIsTheUserUnlessUserIsGiven() throws {

@@ -96,9 +96,10 @@ import _FetchLabTestSupport
         #expect(Self.events(longer) == ["phone-user0 com.news launch"])
     }
 
-    /// The launcher between two uses of an app is dropped by default: the app's return within the
-    /// gap is the same use, and the launcher is no launch of its own (`--keep-system-apps` keeps it).
-    @Test func theLauncherIsDroppedByDefault() throws {
+    /// The launcher between two uses of an app is no launch by default: the app's return within the
+    /// gap is the same use, and the launcher's resume is a system-UI signal (issue 26), its pause
+    /// dropped (`--keep-system-apps` reads it as a launch).
+    @Test func theLauncherIsASignalNotALaunchByDefault() throws {
         let lines =
             Self.header + [
                 Self.event("2024-03-01 12:00:00", "ACTIVITY_RESUMED", "com.news", class: "M"),
@@ -108,8 +109,12 @@ import _FetchLabTestSupport
                 Self.event("2024-03-01 12:01:30", "ACTIVITY_RESUMED", "com.news", class: "M"),
             ]
         let r = try Self.readDump(lines)
-        #expect(Self.events(r) == ["phone-user0 com.news launch"])
-        #expect(r.counts.systemApps == 2 && r.counts.excluded == 2)
+        #expect(
+            Self.events(r) == [
+                "phone-user0 com.news launch", "phone-user0 com.google.android.apps.nexuslauncher system_ui",
+            ])
+        #expect(r.usage[1].time == r.usage[0].time + .perMinute)
+        #expect(r.counts.systemApps == 1 && r.counts.excluded == 1 && r.counts.signals == 1)
         let kept = try Self.readDump(lines) { $0.keepSystemApps = true }
         #expect(
             Self.events(kept) == [
@@ -160,9 +165,15 @@ import _FetchLabTestSupport
                 Self.event("2024-03-01 12:20:05", "SCREEN_NON_INTERACTIVE"),
                 Self.event("2024-03-01 12:20:06", "KEYGUARD_SHOWN"),
             ])
-        #expect(Self.events(r) == ["phone-user0 com.a launch", "phone-user0 com.a close"])
+        // The screen on, the keyguard hidden and the notification are signals (issue 26), not uses.
+        #expect(
+            Self.events(r) == [
+                "phone-user0 (device) screen_on", "phone-user0 (device) unlock", "phone-user0 com.a launch",
+                "phone-user0 com.b notification", "phone-user0 com.a close",
+            ])
         #expect(r.context.map(\.sample.screenOn) == [true, false])
-        #expect(r.counts.excluded == 6)
+        // Configuration, standby bucket, startup and the keyguard shown.
+        #expect(r.counts.excluded == 4)
         #expect(r.counts.rows == 10)
     }
 

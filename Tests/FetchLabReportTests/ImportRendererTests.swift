@@ -84,11 +84,51 @@ import Testing
             $0.counts.placeholders = 1
         }
         let text = ImportRenderer.text(s)
-        #expect(text.contains("\n  dropped 1,234 rows of system apps (launchers, system UI, android, the logger)"))
+        // Foreground logs read launchers and system UI as signals: what they drop is the rest.
+        #expect(text.contains("\n  dropped 1,234 rows of system apps (android and the logger)"))
         #expect(text.contains("--keep-system-apps keeps them"))
+        let dump = ImportRenderer.text(
+            summary {
+                $0.format = .usagestats
+                $0.counts.systemApps = 2
+            })
+        #expect(dump.contains("\n  dropped 2 rows of system apps (launchers, system UI, android, the logger)"))
         #expect(text.contains("\n  1 row at 1970-01-01 looks like a placeholder timestamp (epoch 0): it is rejected"))
         let plain = ImportRenderer.text(summary { $0.format = .foreground })
         #expect(!plain.contains("dropped") && !plain.contains("placeholder"))
+    }
+
+    /// Issue 26: the rows that became signals, and the signal events of other formats.
+    @Test func signalsAreSaid() {
+        let foreground = ImportRenderer.signals(
+            summary {
+                $0.format = .foreground
+                $0.counts.signals = 1
+                $0.counts.signalRows = 3
+            })
+        #expect(
+            foreground
+                == "3 rows of launchers and system UI became 1 system-UI signal (2 rows continued the one before): "
+                + "moments before use a scheduler may act on, not launches; --keep-system-apps reads them as launches")
+        #expect(ImportRenderer.signals(summary { $0.format = .foreground }) == nil)
+        let battery = ImportRenderer.signals(summary { $0.counts.signals = 1_200 })
+        #expect(battery?.hasPrefix("1,200 screen-on signals (isInteractive turning true): ") == true)
+        let usage = ImportRenderer.signals(
+            summary {
+                $0.format = .usage
+                $0.counts.signals = 2
+            })
+        #expect(usage?.hasPrefix("2 signal events (unlock, screen on, notification, system UI): ") == true)
+        #expect(ImportRenderer.text(summary { $0.counts.signals = 2 }).contains("\n  2 screen-on signals"))
+    }
+
+    /// A file that gave records of two tables says how many of each (a battery log's screen-on
+    /// events beside its samples), not all of them as its main noun.
+    @Test func recordsOfTwoTablesAreSplit() {
+        let both = summary { $0.inserted = ImportSummary.Inserted(usageEvents: 163, contextSamples: 9_893) }
+        #expect(ImportRenderer.newRecords(both) == "10,056 new records (163 events, 9,893 context samples)")
+        let one = summary { $0.inserted = ImportSummary.Inserted(contextSamples: 12) }
+        #expect(ImportRenderer.newRecords(one) == "12 new context samples")
     }
 
     @Test func unmatchedDevicesAreNamedShort() {

@@ -3,6 +3,12 @@ import FetchLabCore
 /// Android battery-sampler logs: `_id,ID,level,…,status,…,WiFi,Cellular,…,isInteractive,…,Timestamp`.
 /// `ID` is the device (the user), `status` the Android battery status (2 charging, 5 full, 3 and 4
 /// not charging, 1 unknown), `WiFi`/`Cellular` the network, `isInteractive` the screen.
+///
+/// Each row is a context sample. The screen turning on is also a `screenOn` signal event of the
+/// device (app `AppID.device`, user the device): at a sample whose `isInteractive` is true when the
+/// device's previous sample that said was false, or when none said before (its first true). The
+/// previous sample is the previous row of the device in the file (the sampler writes in time order;
+/// a row out of order compares with the row before it in the file).
 enum BatteryFormat: DatasetFormat {
     static let columns: KeyValuePairs<String, Field> = [
         "ID": .user, "level": .battery, "status": .charging, "WiFi": .network, "Cellular": .cellular,
@@ -32,5 +38,16 @@ enum BatteryFormat: DatasetFormat {
         }
         if let s = row.value(.screenOn) { sample.screenOn = try FieldText.bool(s, column: "isInteractive") }
         sink.accept(sample, from: row)
+        if let on = sample.screenOn {
+            let wasOn = sink.screenWasOn.updateValue(on, forKey: sample.user)
+            if on && wasOn != true {
+                let device = sink.device()
+                sink.signal(
+                    UsageEvent(
+                        time: sample.time, user: sample.user, app: device, kind: .screenOn,
+                        utcOffset: ts.utcOffsetSeconds),
+                    derived: true)
+            }
+        }
     }
 }

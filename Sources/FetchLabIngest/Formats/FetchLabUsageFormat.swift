@@ -2,6 +2,10 @@ import FetchLabCore
 
 /// FetchLab usage events: `timestamp,user,app[,event]`. The user column may be left out when
 /// `--user` names the user (`timestamp,app[,event]`).
+///
+/// Besides launches, closes, force-quits and refresh switches, the events may be signals:
+/// `unlock` and `screen_on` (the device's: the app may be empty, and is `AppID.device` whatever
+/// it says), `notification` and `system_ui` (of the app named, which they need).
 enum FetchLabUsageFormat: DelimitedFormat {
     static func recognise(_ header: HeaderNames, statedUser: Bool) -> Recognition {
         let f = header.fields
@@ -16,9 +20,13 @@ enum FetchLabUsageFormat: DelimitedFormat {
     static func decode(_ row: Row, into sink: inout RecordSink) throws(RowProblem) {
         let ts = try sink.time(of: row)
         let user = try sink.user(of: row)
-        guard let appName = row.value(.app) else { throw RowProblem("empty app") }
         var kind = UsageEventKind.launch
         if let event = row.value(.event) { kind = try Self.kind(event) }
+        if kind.isSignal {
+            try signal(kind, row, at: ts, user: user, into: &sink)
+            return
+        }
+        guard let appName = row.value(.app) else { throw RowProblem("empty app") }
         // A use's length (`--map COLUMN=duration`) closes it that much later.
         var closeAfter: Microseconds? = nil
         if let text = row.value(.duration) {
@@ -34,6 +42,25 @@ enum FetchLabUsageFormat: DelimitedFormat {
                     time: ts.microseconds + closeAfter, user: user, app: app, kind: .close,
                     utcOffset: ts.utcOffsetSeconds))
         }
+    }
+
+    /// A signal row: of the device (unlock, screen on) or of its app (notification, system UI).
+    private static func signal(
+        _ kind: UsageEventKind, _ row: Row, at ts: ParsedTimestamp, user: Int32, into sink: inout RecordSink
+    ) throws(RowProblem) {
+        if row.value(.duration) != nil { throw RowProblem("a duration on a \(kind) event (only launches last)") }
+        let app: Int32
+        if kind.isDeviceSignal {
+            app = sink.device()
+        } else {
+            guard let appName = row.value(.app) else {
+                throw RowProblem(
+                    "empty app on a \(kind) event (only unlock and screen_on, the device's, may leave it empty)")
+            }
+            app = try sink.app(appName)
+        }
+        sink.batch.counts.accepted += 1
+        sink.signal(UsageEvent(time: ts.microseconds, user: user, app: app, kind: kind, utcOffset: ts.utcOffsetSeconds))
     }
 
     /// The longest use a duration may give.
@@ -77,12 +104,16 @@ enum FetchLabUsageFormat: DelimitedFormat {
         case 10 where b.elementsEqual("force_quit".utf8): return .forceQuit
         case 11 where b.elementsEqual("refresh_off".utf8): return .refreshOff
         case 10 where b.elementsEqual("refresh_on".utf8): return .refreshOn
+        case 6 where b.elementsEqual("unlock".utf8): return .unlock
+        case 9 where b.elementsEqual("screen_on".utf8): return .screenOn
+        case 12 where b.elementsEqual("notification".utf8): return .notification
+        case 9 where b.elementsEqual("system_ui".utf8): return .systemUI
         default:
             let name = String(decoding: b, as: UTF8.self)
             guard let kind = UsageEventKind(name: name) else {
                 throw RowProblem(
-                    "unknown event \(FieldText.quoted(b)) (expected launch, close, force_quit, refresh_off or refresh_on)"
-                )
+                    "unknown event \(FieldText.quoted(b)) (expected launch, close, force_quit, refresh_off, refresh_on, "
+                        + "unlock, screen_on, notification or system_ui)")
             }
             return kind
         }

@@ -15,11 +15,18 @@ import HeapModule
 /// sample of app A is a new launch unless the previous remaining sample is also A and at most the
 /// session gap earlier (then it is *merged* into that use). Exact duplicate lines are dropped.
 ///
+/// The samples of launchers and system UI (``ReadOptions/systemUIApps``) are not launches but
+/// not lost either: they are `systemUI` signal events of their package (the user is at the
+/// device, about to open something), formed by the same rule over the samples that are not
+/// dropped (apps and system UI together): a sample of system-UI app S is a new signal unless the
+/// previous sample not dropped is also S and at most the session gap earlier (then merged into
+/// that signal). They take no part in the launches' rule, which stays the protocol's.
+///
 /// Lines may be out of order by up to the reorder window: samples wait in a ``ReorderBuffer`` and
 /// are sessionised in (time, app, arrival) order as soon as they are further back than the window
 /// from the newest time seen (no later line can precede them then). A line further back than that
 /// is rejected, at any file size. Every row ends up counted once:
-/// rows = launches + duplicate + excluded + merged + rejected.
+/// rows = launches + signals + duplicate + excluded + merged + rejected.
 ///
 /// Memory: the samples of one window are held in memory (24 bytes each). More than
 /// ``defaultMaxPending`` of them at once fails the file with an error that names
@@ -44,9 +51,14 @@ struct ForegroundFormat: LineFormat {
     /// The last sample released (to drop exact duplicates).
     private var lastTime = Microseconds.min
     private var lastApp: Int32 = -1
-    /// The last sample that was not excluded: the session a sample of the same app may join.
+    /// The last sample that was neither dropped nor a signal: the session a sample of the same
+    /// app may join.
     private var sessionApp: Int32 = -1
     private var sessionLast = Microseconds.min
+    /// The last sample that was not dropped (an app's or a signal's): the signal a sample of the
+    /// same system-UI app may join.
+    private var streamApp: Int32 = -1
+    private var streamLast = Microseconds.min
     /// Set when the window held more than `maxPending` samples: the file cannot be read with this
     /// window. The reader stops with this message.
     private(set) var failure: String?
@@ -161,9 +173,15 @@ struct ForegroundFormat: LineFormat {
         }
         lastTime = sample.time
         lastApp = sample.app
-        if sink.drops(sample.app) {
+        switch sink.route(sample.app) {
+        case .use: break
+        case .dropped: return
+        case .systemUI:
+            signal(sample, into: &sink)
             return
         }
+        streamApp = sample.app
+        streamLast = sample.time
         defer {
             sessionApp = sample.app
             sessionLast = sample.time
@@ -175,6 +193,24 @@ struct ForegroundFormat: LineFormat {
         sink.batch.usage.append(
             UsageEvent(
                 time: sample.time, user: sink.fixedUser ?? 0, app: sample.app, kind: .launch,
+                utcOffset: sample.utcOffset))
+    }
+
+    /// A sample of a system-UI app: a new `systemUI` signal, or merged into the one it continues.
+    private mutating func signal(_ sample: Sample, into sink: inout RecordSink) {
+        defer {
+            streamApp = sample.app
+            streamLast = sample.time
+        }
+        sink.batch.counts.signalRows += 1
+        if sample.app == streamApp && sample.time - streamLast <= sessionGap {
+            sink.batch.counts.merged += 1
+            return
+        }
+        sink.batch.counts.signals += 1
+        sink.batch.usage.append(
+            UsageEvent(
+                time: sample.time, user: sink.fixedUser ?? 0, app: sample.app, kind: .systemUI,
                 utcOffset: sample.utcOffset))
     }
 }

@@ -16,8 +16,16 @@ struct RecordSink {
     private let excludes: GlobSet
     /// ``ReadOptions/systemApps`` when the format drops them (``dropSystemApps()``), else empty.
     private var systemApps = GlobSet([])
-    /// Per app id: -1 not yet matched, 0 kept, 1 excluded by `--exclude`, 2 a system app.
+    /// ``ReadOptions/systemUIApps`` when the format drops system apps, else empty.
+    private var systemUIApps = GlobSet([])
+    /// Per app id: -1 not yet matched, 0 kept, 1 excluded by `--exclude`, 2 a system app dropped,
+    /// 3 a system-UI app (a system app too, whose rows a format may read as signals).
     private var excludedApp: [Int8] = []
+    /// The id of `AppID.device` (the app of device signals), once named.
+    private var deviceApp: Int32?
+    /// Per user id: whether the screen was on at the user's last sample that said (the battery
+    /// sampler's screen-on transitions). Forgotten with the names when they start again.
+    var screenWasOn: [Int32: Bool] = [:]
 
     /// User and app names longer than this are rejected (they are identifiers, not content).
     static let maxNameBytes = 1024
@@ -147,22 +155,76 @@ struct RecordSink {
     /// ``ReadOptions/dropsSystemApps(_:)``).
     mutating func dropSystemApps() {
         systemApps = GlobSet(ReadOptions.systemApps)
+        systemUIApps = GlobSet(ReadOptions.systemUIApps)
         excludedApp.removeAll()
+    }
+
+    /// What a format that reads system-UI screens as signals does with an app's rows.
+    enum Route {
+        /// An app of the user's: its rows are uses.
+        case use
+        /// A system-UI app (``ReadOptions/systemUIApps``): its rows are signals, not uses.
+        case systemUI
+        /// Dropped: `--exclude`, or another system app (counted, as ``drops(_:)`` counts).
+        case dropped
+    }
+
+    /// Where an app's rows go in a format that reads system-UI screens as signals (foreground
+    /// logs): uses, signals, or dropped (then counted as excluded, and as a system app's when one).
+    @inline(__always)
+    mutating func route(_ app: Int32) -> Route {
+        if excludes.isEmpty && systemApps.isEmpty { return .use }
+        switch match(app) {
+        case 0: return .use
+        case 3: return .systemUI
+        case 2: batch.counts.systemApps += 1
+        default: break
+        }
+        batch.counts.excluded += 1
+        return .dropped
+    }
+
+    /// The match of an app against `--exclude` and the system apps (the codes of `excludedApp`),
+    /// made once per app.
+    @inline(__always)
+    private mutating func match(_ app: Int32) -> Int8 {
+        let index = Int(app)
+        while excludedApp.count <= index { excludedApp.append(-1) }
+        if excludedApp[index] < 0 {
+            let name = apps.name(app)
+            excludedApp[index] =
+                excludes.matches(name) ? 1 : systemUIApps.matches(name) ? 3 : systemApps.matches(name) ? 2 : 0
+        }
+        return excludedApp[index]
+    }
+
+    /// The app id of `AppID.device`, the app of every device signal (unlock, screen on).
+    mutating func device() -> Int32 {
+        if let deviceApp { return deviceApp }
+        let id = apps.id(of: AppID.device.name)
+        deviceApp = id
+        return id
+    }
+
+    /// A signal event (`UsageEventKind.isSignal`) of a row already counted as accepted: kept,
+    /// or counted as excluded (`--exclude`, or a system app a format drops). `derived` when the
+    /// row made another record first (a battery sample, a screen-on context sample).
+    @inline(__always)
+    mutating func signal(_ event: UsageEvent, derived: Bool = false) {
+        if derived { batch.counts.derived += 1 }
+        if drops(event.app) { return }
+        batch.counts.signals += 1
+        if !derived { batch.counts.signalRows += 1 }
+        batch.usage.append(event)
     }
 
     /// Whether this app's rows are dropped (`--exclude`, or a system app the format drops); a row
     /// dropped is counted as excluded (and as a system app's) here. Each app is matched once.
     mutating func drops(_ app: Int32) -> Bool {
         if excludes.isEmpty && systemApps.isEmpty { return false }
-        let index = Int(app)
-        while excludedApp.count <= index { excludedApp.append(-1) }
-        if excludedApp[index] < 0 {
-            let name = apps.name(app)
-            excludedApp[index] = excludes.matches(name) ? 1 : systemApps.matches(name) ? 2 : 0
-        }
-        switch excludedApp[index] {
+        switch match(app) {
         case 0: return false
-        case 2: batch.counts.systemApps += 1
+        case 2, 3: batch.counts.systemApps += 1
         default: break
         }
         batch.counts.excluded += 1

@@ -7,7 +7,8 @@ import Foundation
     import Darwin
 #endif
 
-/// The text of `adb shell dumpsys usagestats`, turned into launches, closes and screen samples.
+/// The text of `adb shell dumpsys usagestats`, turned into launches, closes, screen samples and
+/// signal events (screen on, unlock, notification).
 ///
 /// The dump (AOSP `UserUsageStatsService.printEvent`) has a section per Android user (`user=N`)
 /// and, among tables that are not events (daily/weekly/… stats, `ChooserCounts`, package lists,
@@ -28,16 +29,25 @@ import Foundation
 ///   still resumed, a stop after the pause, an app not in front) are merged.
 /// - `DEVICE_SHUTDOWN` closes the app in front (a close at the shutdown); `DEVICE_STARTUP` leaves
 ///   no app in front. `SCREEN_INTERACTIVE`/`SCREEN_NON_INTERACTIVE` are screen-on/off context
-///   samples. Keyguard and every other type are valid rows skipped on purpose (`excluded`): the
-///   keyguard shows when the screen goes off and when it comes on, so it says neither.
+///   samples; `SCREEN_INTERACTIVE` is also a `screenOn` signal event of the device (app
+///   `AppID.device`, counted as ``ReadCounts/derived``).
+/// - `KEYGUARD_HIDDEN` (the keyguard dismissed: the device unlocked) is an `unlock` signal of the
+///   device; `NOTIFICATION_INTERRUPTION` (a notification that made a sound, vibrated or lit the
+///   screen) a `notification` signal of its package (the events of excluded apps are excluded).
+///   Signals take no part in sessions. `KEYGUARD_SHOWN` (shown as the screen goes off and as it
+///   comes on, so it says neither) and every other type are valid rows skipped on purpose
+///   (`excluded`).
 /// - The events of excluded apps (`--exclude`, and the system apps of ``ReadOptions/systemApps``
-///   unless `--keep-system-apps`) are dropped (`excluded`) before sessions are formed.
+///   unless `--keep-system-apps`) are dropped (`excluded`) before sessions are formed, except the
+///   resumes of launchers and system UI (``ReadOptions/systemUIApps``): each is a `systemUI` signal
+///   of its package, or merged into the one before when the previous resume not dropped is of the
+///   same app at most the session gap earlier. Their pauses and stops are dropped.
 /// - An event line repeated exactly in one user's sections is a duplicate; an event earlier than
 ///   the user's previous event is rejected (the dump lists each user's events in time order).
 struct UsageStatsFormat: LineFormat {
     /// What an event type means for sessions.
     enum Kind {
-        case resume, leave, screenOn, screenOff, shutdown, startup, other
+        case resume, leave, screenOn, screenOff, shutdown, startup, unlock, notification, other
     }
 
     /// One user's state: the app in front and when it left the front.
@@ -50,6 +60,10 @@ struct UsageStatsFormat: LineFormat {
         var leftAt = Microseconds.min
         var leftOffset: Int32?
         var newest = Microseconds.min
+        /// The app of the last resume not dropped (a use's or a system-UI screen's), and when: the
+        /// signal a resume of the same system-UI app within the gap continues.
+        var resumedApp: Int32 = -1
+        var resumedAt = Microseconds.min
     }
 
     let sessionGap: Microseconds
@@ -96,6 +110,8 @@ struct UsageStatsFormat: LineFormat {
         case "SCREEN_NON_INTERACTIVE": .screenOff
         case "DEVICE_SHUTDOWN": .shutdown
         case "DEVICE_STARTUP": .startup
+        case "KEYGUARD_HIDDEN": .unlock
+        case "NOTIFICATION_INTERRUPTION": .notification
         default: .other
         }
     }
@@ -140,7 +156,7 @@ struct UsageStatsFormat: LineFormat {
         let kind = Self.kind(of: type)
         let package = pairs["package"].map { UnsafeRawBufferPointer(rebasing: line[$0]) }
         var app: Int32 = -1
-        if kind == .resume || kind == .leave {
+        if kind == .resume || kind == .leave || kind == .notification {
             guard let package, package.count > 0, !package.elementsEqual("null".utf8) else {
                 throw RowProblem("\(type) event without a package")
             }
@@ -172,9 +188,15 @@ struct UsageStatsFormat: LineFormat {
         if state.left && time - state.leftAt > sessionGap { settle(&state, user: user, into: &sink) }
         switch kind {
         case .resume:
-            if sink.drops(app) {
+            switch sink.route(app) {
+            case .use: break
+            case .dropped: return
+            case .systemUI:
+                signal(app, at: time, offset: ts.utcOffsetSeconds, user: user, state: &state, into: &sink)
                 return
             }
+            state.resumedApp = app
+            state.resumedAt = time
             if app == state.front {
                 state.resumed.insert(activity)
                 if state.left {  // back within the gap: the pause and this resume join the use
@@ -207,6 +229,18 @@ struct UsageStatsFormat: LineFormat {
                         time: time, user: user, screenOn: kind == .screenOn, utcOffset: ts.utcOffsetSeconds),
                     line: number,
                     raw: String(decoding: raw.prefix(RejectedRow.maxRawBytes), as: UTF8.self)))
+            if kind == .screenOn {
+                let device = sink.device()
+                sink.signal(
+                    UsageEvent(time: time, user: user, app: device, kind: .screenOn, utcOffset: ts.utcOffsetSeconds),
+                    derived: true)
+            }
+        case .unlock:
+            let device = sink.device()
+            sink.signal(UsageEvent(time: time, user: user, app: device, kind: .unlock, utcOffset: ts.utcOffsetSeconds))
+        case .notification:
+            sink.signal(
+                UsageEvent(time: time, user: user, app: app, kind: .notification, utcOffset: ts.utcOffsetSeconds))
         case .shutdown:
             if state.left {
                 settle(&state, user: user, into: &sink)
@@ -225,6 +259,26 @@ struct UsageStatsFormat: LineFormat {
         case .other:
             sink.batch.counts.excluded += 1
         }
+    }
+
+    /// A resume of a launcher or system UI: a `systemUI` signal, or merged into the one it
+    /// continues (the previous resume not dropped is of the same app, at most the gap earlier).
+    /// Sessions do not see it.
+    private func signal(
+        _ app: Int32, at time: Microseconds, offset: Int32?, user: Int32, state: inout UserState,
+        into sink: inout RecordSink
+    ) {
+        defer {
+            state.resumedApp = app
+            state.resumedAt = time
+        }
+        sink.batch.counts.signalRows += 1
+        if app == state.resumedApp && time - state.resumedAt <= sessionGap {
+            sink.batch.counts.merged += 1
+            return
+        }
+        sink.batch.counts.signals += 1
+        sink.batch.usage.append(UsageEvent(time: time, user: user, app: app, kind: .systemUI, utcOffset: offset))
     }
 
     /// Emits the close of the app that left the front.

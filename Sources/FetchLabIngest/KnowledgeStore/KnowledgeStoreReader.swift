@@ -16,6 +16,11 @@ import GRDBSQLite
 ///   (`ZVALUEDOUBLE`, or `ZVALUEINTEGER` when the column is missing: battery), `/device/isLocked`
 ///   (screen on = not locked) and `/device/lowPowerMode` become context samples at `ZSTARTDATE`;
 ///   rows of one device at the same instant make one sample.
+/// - Signal events (never launches): `/device/isLocked` with value 0 (the device unlocked) is
+///   also an `unlock` of the device (app `AppID.device`; a record its row gives beside the
+///   sample, ``ReadCounts/derived``); `/display/isBacklit` with value 1 a `screenOn` of the device
+///   (value 0 is a valid row skipped, `excluded`); `/notification/usage` a `notification` of the
+///   bundle id in `ZVALUESTRING`.
 ///
 /// The user is `--user`, else the row's device (`ZSOURCE.ZDEVICEID`, set on rows synced from
 /// another device), else the file's name without extensions.
@@ -60,6 +65,7 @@ public final class KnowledgeStoreReader: RecordSource {
     static let referenceDate: Double = 978_307_200
     static let deviceStreams = [
         "/device/isPluggedIn", "/device/batteryPercentage", "/device/isLocked", "/device/lowPowerMode",
+        "/display/isBacklit", "/notification/usage",
     ]
 
     private var db: OpaquePointer?
@@ -304,7 +310,8 @@ public final class KnowledgeStoreReader: RecordSource {
             let streams = Self.deviceStreams.map { "'\($0)'" }.joined(separator: ",")
             statement = try prepare(
                 """
-                SELECT o.Z_PK, o.ZSTARTDATE, o.ZENDDATE, o.ZVALUEINTEGER, \(offset), \(device), o.ZSTREAMNAME, \(value)
+                SELECT o.Z_PK, o.ZSTARTDATE, o.ZENDDATE, o.ZVALUEINTEGER, \(offset), \(device), o.ZSTREAMNAME, \(value),
+                       o.ZVALUESTRING
                 FROM ZOBJECT o \(join) WHERE o.ZSTREAMNAME IN (\(streams)) ORDER BY o.ZSTARTDATE, \(device), o.Z_PK
                 """)
         case .done:
@@ -320,18 +327,7 @@ public final class KnowledgeStoreReader: RecordSource {
             let end = try time(s, 2, "ZENDDATE")
             if end < start { throw RowProblem("ZENDDATE is before ZSTARTDATE") }
             let offset = try utcOffset(s, 4)
-            let type = sqlite3_column_type(s, 3)
-            guard type == SQLITE_TEXT || type == SQLITE_BLOB, let raw = sqlite3_column_blob(s, 3) ?? sqlite3_column_text(s, 3).map(UnsafeRawPointer.init)
-            else {
-                throw RowProblem(type == SQLITE_NULL ? "no bundle id (ZVALUESTRING is NULL)" : "empty bundle id (ZVALUESTRING)")
-            }
-            let bytes = UnsafeRawBufferPointer(start: raw, count: Int(sqlite3_column_bytes(s, 3)))
-            if bytes.isEmpty { throw RowProblem("empty bundle id (ZVALUESTRING)") }
-            if bytes.contains(0) { throw RowProblem("bundle id contains a NUL byte (ZVALUESTRING)") }
-            if String(validating: bytes, as: UTF8.self) == nil {
-                throw RowProblem("bundle id is not UTF-8 text (ZVALUESTRING)")
-            }
-            let app = try sink.app(bytes, noun: "bundle id")
+            let app = try bundleID(s, 3)
             let user = try user(s, 5)
             sink.batch.counts.accepted += 1
             if sink.drops(app) {
@@ -354,6 +350,23 @@ public final class KnowledgeStoreReader: RecordSource {
         }
     }
 
+    /// The app of a bundle id column (`ZVALUESTRING`).
+    private func bundleID(_ s: OpaquePointer, _ column: Int32) throws(RowProblem) -> Int32 {
+        let type = sqlite3_column_type(s, column)
+        guard type == SQLITE_TEXT || type == SQLITE_BLOB,
+            let raw = sqlite3_column_blob(s, column) ?? sqlite3_column_text(s, column).map(UnsafeRawPointer.init)
+        else {
+            throw RowProblem(type == SQLITE_NULL ? "no bundle id (ZVALUESTRING is NULL)" : "empty bundle id (ZVALUESTRING)")
+        }
+        let bytes = UnsafeRawBufferPointer(start: raw, count: Int(sqlite3_column_bytes(s, column)))
+        if bytes.isEmpty { throw RowProblem("empty bundle id (ZVALUESTRING)") }
+        if bytes.contains(0) { throw RowProblem("bundle id contains a NUL byte (ZVALUESTRING)") }
+        if String(validating: bytes, as: UTF8.self) == nil {
+            throw RowProblem("bundle id is not UTF-8 text (ZVALUESTRING)")
+        }
+        return try sink.app(bytes, noun: "bundle id")
+    }
+
     /// The close of a use: a record its row gave beyond the launch (``ReadCounts/derived``).
     private func close(_ use: OpenUse, user: Int32) {
         sink.batch.counts.derived += 1
@@ -372,7 +385,14 @@ public final class KnowledgeStoreReader: RecordSource {
             let offset = try utcOffset(s, 4)
             let user = try user(s, 5)
             let stream = Self.text(s, 6) ?? ""
+            if stream == "/notification/usage" {
+                let app = try bundleID(s, 8)
+                sink.batch.counts.accepted += 1
+                sink.signal(UsageEvent(time: start, user: user, app: app, kind: .notification, utcOffset: offset))
+                return
+            }
             var sample = ContextSample(time: start, user: user, utcOffset: offset)
+            var signal: UsageEventKind?
             switch stream {
             case "/device/batteryPercentage":
                 let column: Int32 = sqlite3_column_type(s, 7) != SQLITE_NULL ? 7 : 3
@@ -392,11 +412,27 @@ public final class KnowledgeStoreReader: RecordSource {
                 guard value == 0 || value == 1 else { throw RowProblem("ZVALUEINTEGER \(value) is not 0 or 1") }
                 switch stream {
                 case "/device/isPluggedIn": sample.charging = value == 1
-                case "/device/isLocked": sample.screenOn = value == 0
+                case "/device/isLocked":
+                    sample.screenOn = value == 0
+                    if value == 0 { signal = .unlock }
+                case "/display/isBacklit":
+                    sink.batch.counts.accepted += 1
+                    if value == 1 {
+                        let device = sink.device()
+                        sink.signal(UsageEvent(time: start, user: user, app: device, kind: .screenOn, utcOffset: offset))
+                    } else {
+                        sink.batch.counts.excluded += 1
+                    }
+                    return
                 default: sample.lowPower = value == 1
                 }
             }
             sink.batch.counts.accepted += 1
+            if let signal {
+                let device = sink.device()
+                sink.signal(
+                    UsageEvent(time: start, user: user, app: device, kind: signal, utcOffset: offset), derived: true)
+            }
             let raw = Self.describe(s)
             if var current = gathering, current.sample.time == start, current.sample.user == user {
                 if let merged = Self.merge(current.sample, sample) {

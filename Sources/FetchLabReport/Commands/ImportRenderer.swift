@@ -27,17 +27,39 @@ public enum ImportRenderer {
             )
         }
         if let placeholders = placeholders(s) { lines.append("  " + placeholders) }
+        if let signals = signals(s) { lines.append("  " + signals) }
         if let systemApps = systemApps(s) { lines.append("  " + systemApps) }
         return lines.joined(separator: "\n")
     }
 
     /// How many rows of system apps the file's format dropped by default, and how to keep them;
-    /// nil when none.
+    /// nil when none. Foreground logs read launchers and system UI as signals (``signals(_:)``):
+    /// what they drop is the rest.
     public static func systemApps(_ s: ImportSummary) -> String? {
         guard s.counts.systemApps > 0 else { return nil }
         let n = s.counts.systemApps
-        return "dropped \(TextFormat.count(n)) row\(n == 1 ? "" : "s") of system apps (\(ReadOptions.systemAppsInWords)): "
+        let which = s.format == .foreground ? ReadOptions.droppedSystemAppsInWords : ReadOptions.systemAppsInWords
+        return "dropped \(TextFormat.count(n)) row\(n == 1 ? "" : "s") of system apps (\(which)): "
             + "not apps the user chose, as the evaluation protocol says; --keep-system-apps keeps them"
+    }
+
+    /// How many signal events the file gave (unlocks, screens on, notifications, system-UI
+    /// screens: moments before use, never launches) and, for foreground logs, from how many rows
+    /// of launchers and system UI; nil when none.
+    public static func signals(_ s: ImportSummary) -> String? {
+        let n = s.counts.signals
+        guard n > 0 else { return nil }
+        if s.format == .foreground {
+            let rows = s.counts.signalRows
+            return "\(TextFormat.count(rows)) row\(rows == 1 ? "" : "s") of \(ReadOptions.systemUIAppsInWords) became "
+                + "\(TextFormat.count(n)) system-UI signal\(n == 1 ? "" : "s") (\(TextFormat.counted(rows - n, "row")) continued the one before): "
+                + "moments before use a scheduler may act on, not launches; --keep-system-apps reads them as launches"
+        }
+        let what =
+            s.format == .battery
+            ? "screen-on signal\(n == 1 ? "" : "s") (isInteractive turning true)"
+            : "signal event\(n == 1 ? "" : "s") (unlock, screen on, notification, system UI)"
+        return "\(TextFormat.count(n)) \(what): moments before use a scheduler may act on, not launches"
     }
 
     /// How many rows were rejected for a placeholder timestamp (near 1970-01-01); nil when none.
@@ -72,7 +94,7 @@ public enum ImportRenderer {
     /// for foreground logs, or whenever there are some) and, should a reader miscount, unaccounted.
     public static func counts(_ s: ImportSummary) -> String {
         var parts = [
-            "\(TextFormat.count(s.inserted.total)) new \(recordNoun(s))",
+            newRecords(s),
             "\(TextFormat.count(s.counts.duplicate)) duplicate",
             "\(TextFormat.count(s.counts.rejected)) rejected", "\(TextFormat.count(s.counts.excluded)) excluded",
         ]
@@ -84,6 +106,20 @@ public enum ImportRenderer {
         }
         if s.unaccounted != 0 { parts.append("\(TextFormat.count(s.unaccounted)) unaccounted") }
         return parts.joined(separator: ", ")
+    }
+
+    /// The new records, in the file's own noun; split by table when it gave more than one kind
+    /// (a battery log's screen-on events beside its samples, a dump's screen samples beside its
+    /// events): "10,056 new records (9,893 context samples, 163 events)".
+    public static func newRecords(_ s: ImportSummary) -> String {
+        let i = s.inserted
+        let tables = [
+            (i.usageEvents, "events"), (i.contextSamples, "context samples"), (i.contentUpdates, "content updates"),
+        ]
+        let present = tables.filter { $0.0 > 0 }
+        guard present.count > 1 else { return "\(TextFormat.count(i.total)) new \(recordNoun(s))" }
+        return "\(TextFormat.count(i.total)) new records ("
+            + present.map { "\(TextFormat.count($0.0)) \($0.1)" }.joined(separator: ", ") + ")"
     }
 
     public static func recordNoun(_ s: ImportSummary) -> String {

@@ -1,18 +1,27 @@
+import FetchLabCore
 import FetchLabIngest
 import FetchLabStore
 import Foundation
 
-/// What `fetchlab inspect` shows: launches per user and app, and device-context coverage per user.
+/// What `fetchlab inspect` shows: launches per user and app, device-context coverage per user and
+/// the signal events stored.
 public struct InspectReport: Encodable {
     public var launches: [AppUsage]
     public var context: [ContextCoverage]
     /// What the imports dropped by default and the context they could not link to a user.
     public var notes: ImportNotes
+    /// The signal events stored, per kind (unlock, screen on, notification, system UI); nil when
+    /// not counted (`--app`).
+    public var signals: SignalCounts?
 
-    public init(launches: [AppUsage], context: [ContextCoverage], notes: ImportNotes = ImportNotes()) {
+    public init(
+        launches: [AppUsage], context: [ContextCoverage], notes: ImportNotes = ImportNotes(),
+        signals: SignalCounts? = nil
+    ) {
         self.launches = launches
         self.context = context
         self.notes = notes
+        self.signals = signals
     }
 }
 
@@ -28,13 +37,28 @@ public enum InspectRenderer {
         return shown
     }
 
-    /// The launch table, then the context table; nil when there is neither.
+    /// The launch table, then the context table, the signals and the notes; nil when there is
+    /// nothing to show.
     public static func text(_ report: InspectReport) -> String? {
         var parts: [String] = []
         if !report.launches.isEmpty { parts.append(table(report.launches)) }
         if !report.context.isEmpty { parts.append(contextTable(report.context)) }
+        if let counts = report.signals, !parts.isEmpty || counts.events > 0 { parts.append(signals(counts)) }
         if let notes = notes(report.notes) { parts.append(notes) }
         return parts.isEmpty ? nil : parts.joined(separator: "\n\n")
+    }
+
+    /// One line: the signal events stored per kind (with their users), and what a figure acting on
+    /// unlocks can mean when there are none.
+    public static func signals(_ counts: SignalCounts) -> String {
+        let parts = SignalCounts.kinds.map {
+            "\(DescribeRenderer.signalName($0)) \(DescribeRenderer.tally(counts[$0]))"
+        }
+        var line = "Signals (moments before use, never launches): " + parts.joined(separator: ", ") + "."
+        if counts.unlock.events == 0 && counts.screenOn.events == 0 {
+            line += " No unlock or screen-on events: figures that act on them equal those without."
+        }
+        return line
     }
 
     /// The import notes, one line each; nil when there are none.
@@ -43,9 +67,11 @@ public enum InspectRenderer {
         if notes.systemAppRowsDropped > 0 {
             let n = notes.systemAppRowsDropped
             lines.append(
-                "Imports dropped \(TextFormat.count(n)) row\(n == 1 ? "" : "s") of system apps (\(ReadOptions.systemAppsInWords)) "
-                    + "from foreground logs and usagestats dumps, as the evaluation protocol says; "
-                    + "import them again with --keep-system-apps to keep them.")
+                "Imports dropped \(TextFormat.count(n)) row\(n == 1 ? "" : "s") of system apps "
+                    + "(\(ReadOptions.droppedSystemAppsInWords); from usagestats dumps also the pauses of "
+                    + "\(ReadOptions.systemUIAppsInWords), whose screens are signals), "
+                    + "as the evaluation protocol says; "
+                    + "import them again with --keep-system-apps to keep them as launches.")
         }
         let unmatched = notes.unmatchedContextUsers
         if !unmatched.isEmpty {
