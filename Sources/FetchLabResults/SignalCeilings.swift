@@ -92,8 +92,13 @@ public struct SignalCeilings: Codable, Sendable, Hashable {
         self.tauMinutes = tauMinutes
         self.launchRefreshes = launchRefreshes
         self.budgets = budgets
-        self.signalEvents = signalEvents
+        self.signalEvents = Self.everyKind(signalEvents)
         self.sets = sets
+    }
+
+    /// `counts` with every signal kind (0 for those it lacks), as the JSON gives them.
+    static func everyKind(_ counts: [UsageEventKind: Int]) -> [UsageEventKind: Int] {
+        Dictionary(uniqueKeysWithValues: UsageEventKind.allCases.filter(\.isSignal).map { ($0, counts[$0] ?? 0) })
     }
 
     /// The ceiling of one set.
@@ -148,10 +153,11 @@ public struct SignalCeilings: Codable, Sendable, Hashable {
         launchRefreshes = try c.decode(Bool.self, forKey: .launchRefreshes)
         budgets = try c.decode([Double].self, forKey: .budgets)
         let events = try c.decodeIfPresent([String: Int].self, forKey: .signalEvents) ?? [:]
-        signalEvents = [:]
+        var counts: [UsageEventKind: Int] = [:]
         for (name, n) in events {
-            if let kind = UsageEventKind(name: name) { signalEvents[kind] = n }
+            if let kind = UsageEventKind(name: name) { counts[kind] = n }
         }
+        signalEvents = Self.everyKind(counts)
         var list = try c.nestedUnkeyedContainer(forKey: .sets)
         sets = []
         while !list.isAtEnd {

@@ -305,16 +305,16 @@ import _FetchLabTestSupport
     @Test func aNewerFetchLabsDatabaseIsRefused() throws {
         let db = try seeded("newer.sqlite")
         let queue = try DatabaseQueue(path: db)
-        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v9: from the future')") }
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v10: from the future')") }
         try queue.close()
         let before = try bytes(db)
         let file = try dir.write("more.csv", "timestamp,user,app\n2024-03-02T12:00:00Z,u1,com.a\n")
         expectOneLineError(
             try dir.fetchlab(["import", "--db", db, file]), prefix: "fetchlab: error: \(db): ",
-            ["newer FetchLab", "schema version 8", "up to 7"])
+            ["newer FetchLab", "schema version 9", "up to 8"])
         expectOneLineError(
             try dir.fetchlab(["inspect", "--db", db]), prefix: "fetchlab: error: \(db): ",
-            ["newer FetchLab", "schema version 8"])
+            ["newer FetchLab", "schema version 9"])
         #expect(try bytes(db) == before)
     }
 

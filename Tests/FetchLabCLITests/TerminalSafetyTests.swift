@@ -59,8 +59,11 @@ import _FetchLabTestSupport
         let object = try json.json()
         let rows = try #require(object["launches"] as? [[String: Any]])
         #expect(rows.count >= 2 * Self.hostileApps.count - 2)
-        // The table keeps one line per row: header, rows, a blank line and the footnote.
-        let lines = inspect.out.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        // The table keeps one line per row: header, rows, a blank line and the footnote (then the
+        // signals section, after a blank line).
+        let output = inspect.out.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        let signals = output.firstIndex { $0.hasPrefix("Signals") } ?? output.endIndex
+        let lines = output[..<signals].dropLast(signals == output.endIndex ? 0 : 1)
         #expect(lines.count == rows.count + 3, "\(inspect.out)")
         #expect(inspect.out.contains("com.two\\nlines"), "\(inspect.out)")
         #expect(inspect.out.contains("u\\e]0;owned\\a"), "\(inspect.out)")

@@ -230,7 +230,10 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
         let report = Simulator().compare(population(), policies: PolicyRegistry.references)
         let json = TextFormat.json(report)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["settings", "budget", "budget_curve", "fixed_curve", "bound_curve", "policies"])
+        #expect(
+            Set(object.keys) == [
+                "settings", "budget", "budget_curve", "fixed_curve", "bound_curve", "ceilings", "policies",
+            ])
         #expect(try JSONDecoder().decode(ComparisonReport.self, from: Data(json.utf8)) == report)
         let settings = try #require(object["settings"] as? [String: Any])
         #expect(
