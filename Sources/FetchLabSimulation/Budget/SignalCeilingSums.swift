@@ -126,9 +126,11 @@ public struct SignalCeilingSums: Sendable {
 
     /// The ceilings at `budgets` (the pairs must have been kept) and with no budget.
     /// - Parameters:
+    ///   - budgets: fetches per app per day (averaged over pairs); empty for the unlimited ceilings only.
     ///   - anywhere: the clairvoyant bound's fresh rate at each of `budgets` (the run's own figures,
     ///   so that the `anywhere` ceiling repeats them exactly).
-    ///   - tau: the τ the sums were made at; `launchRefreshes` likewise (both only reported).
+    ///   - tau: the τ the sums were made at (only reported).
+    ///   - launchRefreshes: whether launches refreshed when the sums were made (only reported).
     public func ceilings(
         budgets: [Double] = [], anywhere: [Double] = [], tau: Microseconds, launchRefreshes: Bool
     ) -> SignalCeilings {
