@@ -58,6 +58,16 @@ public enum Import {
                 event(.failed(path: path, error: error))
             }
         }
+        // A context file read before the usage log of the same users (a directory's files come in
+        // name order: context.csv.gz before usage.csv.gz) matched no one when it was read: only the
+        // devices that still have no launch once every file is in are unmatched.
+        if outcome.summaries.contains(where: { !$0.unmatchedContextUsers.isEmpty }),
+            let still = try? Set(UsageQueries(database: store).importNotes().unmatchedContextUsers)
+        {
+            for i in outcome.summaries.indices {
+                outcome.summaries[i].unmatchedContextUsers.removeAll { !still.contains($0) }
+            }
+        }
         return outcome
     }
 }

@@ -96,8 +96,11 @@ struct ImportCommand: ParsableCommand {
                     }
                 }
                 if summary.status == .nothingAccepted { failed(ImportRenderer.nothingAccepted(summary)) }
-                if let unmatched = ImportRenderer.unmatchedContext(summary) { Terminal.warning(unmatched) }
             }
+        }
+        // Once every file is in (a context file may come before the usage log that matches it).
+        for summary in outcome.summaries {
+            if let unmatched = ImportRenderer.unmatchedContext(summary) { Terminal.warning(unmatched) }
         }
         if format == .json {
             print(Format.json(ImportReport(database: database.db, files: outcome.summaries, errors: errors)))

@@ -97,6 +97,24 @@ import _FetchLabTestSupport
         #expect(mapped.status == 0 && mapped.err.isEmpty, "\(mapped.err)")
     }
 
+    /// A directory whose context file comes before its usage log in name order (the bundled
+    /// sample: context.csv.gz, then usage.csv.gz): matched once every file is in, so no warning;
+    /// the same context with no usage log still warns.
+    @Test func contextReadBeforeItsUsageLogInOneImportIsMatched() throws {
+        let sample = packageRoot().appendingPathComponent("Datasets/sample")
+        let both = try dir.fetchlab([
+            "import", "--db", db, sample.appendingPathComponent("context.csv.gz").path,
+            sample.appendingPathComponent("usage.csv.gz").path, "--format", "json",
+        ])
+        #expect(both.status == 0 && both.err.isEmpty, "\(both.err)")
+        let files = try #require(try both.json()["files"] as? [[String: Any]])
+        #expect(files.allSatisfy { ($0["unmatchedContextUsers"] as? [String])?.isEmpty ?? true }, "\(files)")
+        let alone = try dir.fetchlab([
+            "import", "--db", dir.path("alone.sqlite"), sample.appendingPathComponent("context.csv.gz").path,
+        ])
+        #expect(alone.status == 0 && alone.err.contains("match no user with launches"), "\(alone.err)")
+    }
+
     /// Context imported first: `inspect` says which devices no launch matches.
     @Test func inspectNamesContextWithoutLaunches() throws {
         let battery = try dir.writeGzip("battery-0826c5.csv.gz", Self.battery)
