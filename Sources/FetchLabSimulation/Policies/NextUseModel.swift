@@ -12,23 +12,29 @@ enum DecisionTrigger: Int, CaseIterable {
     case timer
 }
 
-/// The online model of "a launch of the app comes within τ after now", for one (user, app) pair:
-/// per-user hit-rate tables (trigger → app, app before → app, time since the app's last use, hour
-/// of the week) combined by a logistic regression that starts from ``prior`` and learns online
-/// (AdaGrad), then recalibrated by the hit rate of its 5 %-wide bin. Strictly causal: a decision
-/// is a trial whose label is known when the app is launched within τ (a hit) or when τ has passed
-/// (a miss); nothing is learned from a trial before then.
+/// The model of "a launch of the app comes within τ after now", for one (user, app) pair: per-user
+/// hit-rate tables (trigger → app, app before → app, time since the app's last use, hour of the
+/// week) and session, recency and trigger features, combined by a logistic regression whose weights
+/// were fitted across a population (``weights``), then recalibrated for the pair: a logistic
+/// (Platt) scaling of the log-odds learned online, refined by the pair's own hit rate in the raw
+/// probability's 5 %-wide bin where that bin holds enough trials. The per-user terms (the tables,
+/// the scaling, the bins) learn online. Strictly causal: a decision is a trial whose label is known when the app is launched
+/// within τ (a hit) or when τ has passed (a miss); nothing is learned from a trial before then.
 struct NextUseModel {
     typealias Features = SIMD16<Double>
 
-    /// The starting weights, a design default (not fitted to any figure): the trigger's hit rate
-    /// counts most, then the hazard of the time since last use, the app before and the hour.
-    static let prior: Features = [0, 0.6, 0.15, 0.3, 0.1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-    static let learningRate = 0.05
-    /// Pull of the weights back toward ``prior`` per update.
-    static let shrink = 1e-3
+    /// The regression's weights, fitted across users by `Benchmarks/fit-learned-weights.sh`: a
+    /// logistic regression over the trials of the first half (in time) of a generated population
+    /// with signals (`fetchlab generate --users 25 --days 42 --seed 2026 --signals`), never on a
+    /// figure the family is judged on. In the order of ``ask(_:app:at:)``'s features: bias, the
+    /// trigger's, app-before's, gap's and hour's log-odds, within τ of the app's launch, idle time,
+    /// session length, the app's rate, timer, device signal, notification, time since the app's
+    /// use, the trigger's trials.
+    static let weights: Features = [
+        -0.522, 0.197, -0.0218, 0.0399, 0.144, 0, -1.26, -0.195, 1.78, 0.336, 1.32, 2.22, -0.26, -1.14, 0, 0,
+    ]
     static let calibrationBins = 20
-    static let calibrationWeight = 10.0
+    static let calibrationWeight = 20.0
     /// Pseudo-trials at the pair's overall hit rate in each table entry.
     static let tableWeight = 2.0
     static let gapBins = 17
@@ -41,8 +47,6 @@ struct NextUseModel {
     let tau: Microseconds
     let offset: Int32
     let keys: Int
-    var weights = prior
-    var squares = Features(repeating: 1)
     /// Hit-rate tables: trigger key (apps, then the other trigger kinds), app before, gap bin, slot.
     var triggerHits: [Double]
     var triggerTrials: [Double]
@@ -54,8 +58,10 @@ struct NextUseModel {
     var slotTrials = [Double](repeating: 0, count: slots)
     var totalHits = 0.0
     var totalTrials = 0.0
-    /// The raw probabilities of all resolved trials, summed (the pair's hits per raw p scale).
-    var rawSum = 0.0
+    /// The pair's Platt scaling of the raw log-odds (bias, slope), learned online (AdaGrad).
+    var scaling = SIMD2<Double>(0, 1)
+    var scalingSquares = SIMD2<Double>(1, 1)
+    static let scalingRate = 0.1
     var binHits = [Double](repeating: 0, count: calibrationBins)
     var binTrials = [Double](repeating: 0, count: calibrationBins)
 
@@ -146,22 +152,27 @@ struct NextUseModel {
         x[7] = inSession ? log1p(Double(sessionLength)) / 3 : 0
         x[8] = log1p(currentRate(at: t)) / 3
         x[9] = trigger == .timer ? 1 : 0
-        x[10] = trigger == .unlock || trigger == .screenOn || trigger == .systemUI ? 1 : 0
+        x[10] = trigger == .unlock || trigger == .screenOn ? 1 : 0
         x[11] = trigger == .notification ? 1 : 0
         x[12] = since.map { log1p(Double($0) / 60e6) / 7 } ?? 1.5
         x[13] = log1p(triggerTrials[k]) / 5
-        let raw = Self.sigmoid((weights * x).sum())
+        // A launcher or system-UI screen comes mid-session, an unlock or the screen turning on
+        // starts one: two features.
+        x[14] = trigger == .systemUI ? 1 : 0
+        let raw = Self.sigmoid((Self.weights * x).sum())
         pending.append(
             Trial(time: t, x: x, raw: raw, trigger: Int32(k), before: Int32(b), gap: Int16(g), slot: Int16(s)))
         return calibrated(raw)
     }
 
-    /// The hit rate of the raw probability's bin, pulled toward the raw probability times the
-    /// pair's hits per raw probability (a bin with few trials borrows the pair's overall scale).
+    /// The pair's Platt scaling of a raw probability.
+    func scaled(_ raw: Double) -> Double { Self.sigmoid(scaling[0] + scaling[1] * Self.logit(raw)) }
+
+    /// The hit rate of the raw probability's bin, pulled toward the scaled probability (a bin with
+    /// few trials follows the scaling).
     func calibrated(_ raw: Double) -> Double {
         let bin = min(Self.calibrationBins - 1, Int(raw * Double(Self.calibrationBins)))
-        let prior = min(1, raw * (totalHits + 5) / (rawSum + 5))
-        return (binHits[bin] + Self.calibrationWeight * prior) / (binTrials[bin] + Self.calibrationWeight)
+        return (binHits[bin] + Self.calibrationWeight * scaled(raw)) / (binTrials[bin] + Self.calibrationWeight)
     }
 
     /// The app's launches per day, decayed.
@@ -208,17 +219,23 @@ struct NextUseModel {
         }
     }
 
+    /// Set (`FETCHLAB_LEARNED_TRIALS=1`): every resolved trial is written to standard error as a
+    /// line `T,app,offset,time,trigger,hit,raw,x0,…,x14`, the input of
+    /// `Benchmarks/fit-learned-weights.sh`.
+    static let writesTrials = ProcessInfo.processInfo.environment["FETCHLAB_LEARNED_TRIALS"] == "1"
+
     private mutating func learn(_ trial: Trial, hit: Bool) {
         let y = hit ? 1.0 : 0.0
-        let g = trial.raw - y
-        let grad = g * trial.x
-        squares += grad * grad
-        weights -= Self.learningRate * grad / squares.squareRoot() + Self.shrink * (weights - Self.prior)
+        if Self.writesTrials { Self.write(trial, app: app, offset: offset, hit: hit) }
         let bin = min(Self.calibrationBins - 1, Int(trial.raw * Double(Self.calibrationBins)))
         binTrials[bin] += 1
         binHits[bin] += y
         totalTrials += 1
-        rawSum += trial.raw
+        let z = Self.logit(trial.raw)
+        let g = scaled(trial.raw) - y
+        let grad = SIMD2(g, g * z)
+        scalingSquares += grad * grad
+        scaling -= Self.scalingRate * grad / scalingSquares.squareRoot()
         totalHits += y
         triggerTrials[Int(trial.trigger)] += 1
         triggerHits[Int(trial.trigger)] += y
@@ -228,5 +245,13 @@ struct NextUseModel {
         gapHits[Int(trial.gap)] += y
         slotTrials[Int(trial.slot)] += 1
         slotHits[Int(trial.slot)] += y
+    }
+
+    private static func write(_ trial: Trial, app: Int32, offset: Int32, hit: Bool) {
+        var line = "T,\(app),\(offset),\(trial.time),\(trial.trigger),\(hit ? 1 : 0),\(trial.raw)"
+        for i in 0..<15 { line += ",\(trial.x[i])" }
+        line += "\n"
+        // One write per line: lines of users replayed in parallel do not interleave.
+        FileHandle.standardError.write(Data(line.utf8))
     }
 }
