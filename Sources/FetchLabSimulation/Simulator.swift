@@ -43,8 +43,7 @@ public struct Simulator: Sendable {
 
     /// ``replay(_:policy:)`` without the closed form of fixed intervals.
     func replayEventByEvent(_ user: UserSetup, policy: any FetchPolicy) -> [PairOutcome] {
-        outcomes(
-            user, runs: user.pairs.indices.map { PolicyRunner.run(policy, pair: $0, of: user, settings: settings) })
+        outcomes(user, runs: PolicyRunner.runAll(policy, user: user, settings: settings))
     }
 
     /// The scores of one policy's runs on every pair of a user, with the energy of all the user's

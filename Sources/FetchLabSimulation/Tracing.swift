@@ -48,8 +48,9 @@ extension Simulator {
             var launches: [TracedLaunch] = []
             var fetches: [TracedFetch] = []
             var skips: [TracedSkip] = []
+            let runs = PolicyRunner.runAll(policy, user: user, settings: settings, logSkips: true)
             for p in user.pairs.indices {
-                let run = PolicyRunner.run(policy, pair: p, of: user, settings: settings, logSkips: true)
+                let run = runs[p]
                 let ls = user.pairs[p].launches
                 let ran = run.fetches.filter { !$0.expired }.map(\.time)
                 // Launches of the day: fresh at τ from the last refresh.

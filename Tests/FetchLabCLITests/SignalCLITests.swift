@@ -94,3 +94,37 @@ import _FetchLabTestSupport
         #expect(signals["systemUI"] == ["events": 2, "users": 1] && signals["unlock"] == ["events": 0, "users": 0])
     }
 }
+
+/// `FETCHLAB_LEARNED_TRIALS=1`, the input of `Benchmarks/fit-learned-weights.sh`: the learned
+/// model's resolved questions, one line each on standard error, the results on stdout unchanged.
+@Suite struct LearnedTrialsCLITests {
+    let dir = TemporaryDirectory()
+
+    @Test func theModelsQuestionsAreWrittenOnlyWhenAskedFor() throws {
+        let db = dir.path("trials.sqlite")
+        try dir.importUsage(into: db)
+        let arguments = ["compare", "--db", db, "--policies", "learned(1)", "--format", "json", "--no-store"]
+        let plain = try dir.fetchlab(arguments)
+        let traced = try dir.fetchlab(arguments, environment: ["FETCHLAB_LEARNED_TRIALS": "1"])
+        #expect(plain.status == 0 && traced.status == 0, "\(traced.err)")
+        #expect(!plain.err.contains("T,"))
+        let lines = traced.err.split(separator: "\n").filter { $0.hasPrefix("T,") }
+        #expect(lines.count > 1_000)
+        var hits = 0
+        for line in lines {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            #expect(fields.count == 22, "\(line)")
+            guard fields.count == 22, let raw = Double(fields[6]), let bias = Double(fields[7]) else { continue }
+            #expect(fields[5] == "0" || fields[5] == "1")
+            #expect(raw > 0 && raw < 1 && bias == 1)
+            if fields[5] == "1" { hits += 1 }
+        }
+        #expect(hits > 0 && hits < lines.count)
+        // The figures are the same with the questions written.
+        let a = try #require(plain.json()["policies"] as? [[String: Any]])
+        let b = try #require(traced.json()["policies"] as? [[String: Any]])
+        #expect(
+            (a.first?["metrics"] as? [String: Any])?["fresh_15m"] as? Double
+                == (b.first?["metrics"] as? [String: Any])?["fresh_15m"] as? Double)
+    }
+}

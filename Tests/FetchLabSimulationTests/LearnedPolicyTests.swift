@@ -8,13 +8,14 @@ import struct _FetchLabTestSupport.HistoryBuilder
 
 @testable import FetchLabSimulation
 
-/// The times of the requests a policy made for pair 0 of `h` before `cut`.
+/// The times of the requests a policy made for pair 0 of `h` before `cut` (all the user's pairs
+/// replayed together, as a comparison replays them).
 func requestTimes(_ policy: any FetchPolicy, _ h: UserHistory, _ e: EvaluationProtocol, before cut: Microseconds)
     throws -> [Microseconds]
 {
     let window = try #require(e.window(of: h))
     let setup = UserSetup(history: h, window: window, evaluation: e, context: ContextDefaults())
-    return PolicyRunner.run(policy, pair: 0, of: setup, settings: ReplaySettings()).fetches.map(\.time).filter {
+    return PolicyRunner.runAll(policy, user: setup, settings: ReplaySettings())[0].fetches.map(\.time).filter {
         $0 < cut
     }
 }
@@ -74,6 +75,36 @@ func requestTimes(_ policy: any FetchPolicy, _ h: UserHistory, _ e: EvaluationPr
         let atX = out[1][0].stated.filter { $0.launched }
         #expect(atX.count >= xLaunches.count * 9 / 10)
         #expect(atX.allSatisfy { $0.p > 0.5 })
+    }
+
+    /// One controller per user: the user's budget goes where launches are likeliest. A (three
+    /// minutes after each X) and C (at random minutes of random hours, after nothing) need the
+    /// same number of fetches; at 1 fetch per app per day a budget split per app would give A
+    /// one fetch a day (a third of its launches fresh), the shared threshold gives A its three and
+    /// C little, and the user's apps together still spend about the budget.
+    @Test func aUsersBudgetGoesToTheAppWhoseLaunchesArePredictable() throws {
+        var h = HistoryBuilder(apps: ["a", "x", "filler", "c"], firstDay: Int(day0 / .perDay))
+        var x: UInt64 = 3
+        let days = 28
+        for d in 0..<days {
+            for k in 0..<3 {
+                x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let b = h.launch(1, day: d, hour: 8 + 4 * k, minute: Int(x >> 58))
+                h.launch(0, at: b + .minutes(3))
+                h.launch(2, day: d, hour: 10 + 4 * k, minute: Int((x >> 40) % 50))
+                h.launch(3, day: d, hour: 7 + 5 * k + Int((x >> 20) % 3), minute: Int((x >> 30) % 60))
+            }
+        }
+        var e = EvaluationProtocol()
+        e.minLaunches = 20
+        let out = Simulator(evaluation: e).replay(h.build(), policies: [LearnedPolicy(budget: .fetches(1))])[0]
+        #expect(out.count == 4)
+        let a = out[0]
+        let c = out[3]
+        #expect(a.fresh[1] >= a.scored * 8 / 10, "A: \(a.fresh[1]) of \(a.scored) fresh")
+        #expect(c.fetches * 2 < a.fetches, "C \(c.fetches) fetches, A \(a.fetches)")
+        let perAppDay = Double(out.map(\.fetches).reduce(0, +)) / a.days / 4
+        #expect(perAppDay > 0.7 && perAppDay < 1.3, "\(perAppDay) fetches per app per day")
     }
 
     /// Causal by construction: two logs equal up to an instant and different after it (launches
@@ -213,7 +244,9 @@ func requestTimes(_ policy: any FetchPolicy, _ h: UserHistory, _ e: EvaluationPr
             withContext.context = [context]
             var settings = ReplaySettings()
             settings.context.hold = .days(365)
-            return Simulator(evaluation: e, settings: settings).replay(withContext, policies: [aware])[0][0].fetches
+            // The user's fetches, all apps together (one energy budget for the user's apps).
+            return Simulator(evaluation: e, settings: settings).replay(withContext, policies: [aware])[0]
+                .map(\.fetches).reduce(0, +)
         }
         let wifi = fetches(ContextSample(time: day0, battery: 60, charging: false, network: .wifi))
         let cellular = fetches(ContextSample(time: day0, battery: 60, charging: false, network: .cellular))

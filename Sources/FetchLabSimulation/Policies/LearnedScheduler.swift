@@ -6,37 +6,33 @@ import Foundation
 /// ``NextUseModel`` at every moment it may act (a launch of another app, an unlock, a screen-on,
 /// a system-UI screen, a notification for its app, its own quarter-hourly timer) and fetches when
 /// the probability, times the share of the next τ not already covered by the last refresh (and,
-/// cost-aware, divided by the fetch's cost relative to Wi-Fi), reaches a threshold that a spend
-/// controller moves: every fetch that runs raises it by a step, the passing of time lowers it by
-/// the step times the budget's rate, so that the threshold settles where the pair spends its
-/// budget (a token bucket whose fill sets the threshold).
+/// cost-aware, divided by the fetch's cost relative to a Wi-Fi fetch), reaches the threshold of a
+/// ``SpendController``. A replay gives all of a user's pairs one controller
+/// (`PolicyRunner.runLearned`); alone (through ``FetchScheduler``, as a wrapper sees it) a pair
+/// has its own, its budget the pair's share of the user's (``BudgetAllocation``).
 struct LearnedScheduler: FetchScheduler {
     let app: Int32
     let tau: Microseconds
     let launchRefreshes: Bool
-    /// The budget per day, in units of a Wi-Fi fetch (fetches, or joules ÷ the Wi-Fi energy).
+    /// The pair's budget per day, in units of a Wi-Fi fetch (fetches, or joules ÷ the Wi-Fi energy).
     let daily: Double
     let costAware: Bool
+    /// The energy of a fetch on Wi-Fi and on cellular, joules (1 and 1 for a fetch budget).
     let wifiCost: Double
     let cellularCost: Double
+    /// The controller's unit of cost, joules (1 for a fetch budget): the pair's Wi-Fi fetch alone,
+    /// a user's mean Wi-Fi fetch under a shared controller.
+    var costUnit: Double
     var model: NextUseModel
     var lastRefresh: Microseconds? = nil
-    var logThreshold = log(LearnedScheduler.startThreshold)
-    var clock: Microseconds
     var pendingCost = 0.0
-    /// The threshold's change per fetch (log scale).
-    let step: Double
+    /// The controller of a pair replayed alone.
+    var controller: SpendController
+    var allocation: BudgetAllocation
     private(set) var nextWake: Microseconds?
     private(set) var statedProbability: Double? = nil
-    var allocation: BudgetAllocation
 
     static let timerStep: Microseconds = .minutes(15)
-    static let startThreshold = 0.3
-    /// The threshold's change per fetch is this ÷ the daily budget (log scale): whatever the
-    /// budget, a day's worth of fetches moves it by the same factor. Its bounds:
-    static let dailyStep = 0.5
-    static let lowest = log(0.003)
-    static let highest = log(0.95)
 
     init(policy: LearnedPolicy, pair: PairInfo) {
         app = pair.app
@@ -54,30 +50,23 @@ struct LearnedScheduler: FetchScheduler {
             cellularCost = max(wifiCost, energy.cellular)
             daily = j / wifiCost
         }
-        step = min(1, max(0.02, Self.dailyStep / max(daily, 1e-3)))
-        model = NextUseModel(app: pair.app, tau: tau, offset: pair.offset, appCount: pair.appCount)
+        costUnit = wifiCost
+        controller = SpendController(daily: daily, start: pair.firstEvent)
         allocation = BudgetAllocation(app: pair.app, appCount: pair.appCount, tau: tau)
-        clock = pair.firstEvent
+        model = NextUseModel(app: pair.app, tau: tau, offset: pair.offset, appCount: pair.appCount)
         nextWake = (pair.firstEvent / Self.timerStep + 1) * Self.timerStep
     }
 
-    /// Lets time pass for the controller: the threshold falls at the budget's rate.
-    mutating func advance(to t: Microseconds) {
-        guard t > clock else { return }
-        logThreshold = max(
-            Self.lowest, logThreshold - step * daily * allocation.share * Double(t - clock) / 86_400e6)
-        clock = t
-    }
-
-    /// The relative cost of a fetch now (1 on Wi-Fi or while charging, or for a fetch budget).
+    /// The cost of a fetch now in the controller's units (1 for a fetch budget).
     func cost(_ state: DeviceState) -> Double {
-        state.network == .cellular && !state.charging ? cellularCost / wifiCost : 1
+        (state.network == .cellular && !state.charging ? cellularCost : wifiCost) / costUnit
     }
 
-    mutating func decide(_ trigger: DecisionTrigger, app other: Int32, at t: Microseconds, state: DeviceState)
-        -> FetchRequest?
-    {
-        advance(to: t)
+    mutating func decide(
+        _ trigger: DecisionTrigger, app other: Int32, at t: Microseconds, state: DeviceState,
+        controller: inout SpendController
+    ) -> FetchRequest? {
+        controller.advance(to: t)
         // Within τ after a launch of the app (when launches refresh) a launch is fresh anyway:
         // neither a moment to fetch nor a trial of "a launch that needs a fetch".
         if launchRefreshes, let last = model.lastLaunch, t - last <= tau { return nil }
@@ -85,13 +74,16 @@ struct LearnedScheduler: FetchScheduler {
         let covered = lastRefresh.map { min(1, Double(max(0, t - $0)) / Double(tau)) } ?? 1
         let c = cost(state)
         if costAware, state.isLow(below: 20) { return nil }
-        guard covered > 0, p * covered / c >= exp(logThreshold) else { return nil }
+        guard covered > 0, p * covered / c >= controller.threshold else { return nil }
         statedProbability = p
         pendingCost = c
         return .fetch
     }
 
-    mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
+    /// ``FetchScheduler/observe(_:state:)`` under the given controller.
+    mutating func observe(_ event: UsageEvent, state: DeviceState, controller: inout SpendController)
+        -> FetchRequest?
+    {
         let t = event.time
         switch event.kind {
         case .launch:
@@ -101,37 +93,102 @@ struct LearnedScheduler: FetchScheduler {
                 if launchRefreshes { lastRefresh = t }
                 return nil
             }
-            return decide(.launch, app: event.app, at: t, state: state)
+            return decide(.launch, app: event.app, at: t, state: state, controller: &controller)
         case .unlock, .screenOn, .systemUI:
             model.expire(before: t)
             let trigger: DecisionTrigger =
                 event.kind == .unlock ? .unlock : event.kind == .screenOn ? .screenOn : .systemUI
-            return decide(trigger, app: event.app, at: t, state: state)
+            return decide(trigger, app: event.app, at: t, state: state, controller: &controller)
         case .notification where event.app == app:
             model.expire(before: t)
-            return decide(.notification, app: event.app, at: t, state: state)
+            return decide(.notification, app: event.app, at: t, state: state, controller: &controller)
         default:
             return nil
         }
     }
 
-    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
+    /// ``FetchScheduler/wake(at:state:)`` under the given controller.
+    mutating func wake(at time: Microseconds, state: DeviceState, controller: inout SpendController) -> FetchRequest? {
         nextWake = time + Self.timerStep
         model.expire(before: time)
-        return decide(.timer, app: -1, at: time, state: state)
+        return decide(.timer, app: -1, at: time, state: state, controller: &controller)
     }
 
-    mutating func completed(_ result: FetchResult) {
+    /// ``FetchScheduler/completed(_:)`` under the given controller: a fetch that ran refreshes
+    /// the app and spends its cost.
+    mutating func completed(_ result: FetchResult, controller: inout SpendController) {
         switch result.decision {
         case .granted:
             lastRefresh = result.time
-            logThreshold = min(Self.highest, logThreshold + step * pendingCost)
+            controller.spent(pendingCost)
         case .expired:
-            logThreshold = min(Self.highest, logThreshold + step * pendingCost)
+            controller.spent(pendingCost)
         case .refused:
             break
         }
         pendingCost = 0
+    }
+
+    mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
+        var c = controller
+        c.share = allocation.share
+        defer { controller = c }
+        return observe(event, state: state, controller: &c)
+    }
+
+    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
+        var c = controller
+        c.share = allocation.share
+        defer { controller = c }
+        return wake(at: time, state: state, controller: &c)
+    }
+
+    mutating func completed(_ result: FetchResult) {
+        var c = controller
+        defer { controller = c }
+        completed(result, controller: &c)
+    }
+}
+
+/// The spend controller of the learned family: a probability threshold that every fetch raises
+/// by a step (times its cost) and the passing of time lowers by the step times the budget's rate
+/// (times ``share``), so that it settles where the fetches follow the budget (a token bucket whose
+/// fill sets the threshold). Whatever the budget, a day's worth of fetches moves it by the same
+/// factor.
+struct SpendController {
+    static let startThreshold = 0.3
+    /// The threshold's change (log scale) per day's worth of fetches.
+    static let dailyStep = 0.5
+    static let lowest = log(0.003)
+    static let highest = log(0.95)
+
+    /// The budget per day, in cost units (Wi-Fi fetches).
+    let daily: Double
+    /// The threshold's change per unit of cost (log scale).
+    let step: Double
+    /// The share of ``daily`` to spend now (1: all of it).
+    var share = 1.0
+    private(set) var logThreshold = log(SpendController.startThreshold)
+    private(set) var clock: Microseconds
+
+    init(daily: Double, start: Microseconds) {
+        self.daily = daily
+        step = min(1, Self.dailyStep / max(daily, 1e-3))
+        clock = start
+    }
+
+    var threshold: Double { exp(logThreshold) }
+
+    /// Lets time pass: the threshold falls at the budget's rate.
+    mutating func advance(to t: Microseconds) {
+        guard t > clock else { return }
+        logThreshold = max(Self.lowest, logThreshold - step * daily * share * Double(t - clock) / 86_400e6)
+        clock = t
+    }
+
+    /// A fetch of `cost` units ran (or ran out of time).
+    mutating func spent(_ cost: Double) {
+        logThreshold = min(Self.highest, logThreshold + step * cost)
     }
 }
 
