@@ -270,3 +270,38 @@ func requestTimes(_ policy: any FetchPolicy, _ h: UserHistory, _ e: EvaluationPr
         #expect(pairs[0].fetches.count > 0)
     }
 }
+
+/// The correction of stated probabilities by what became of the fetches.
+@Suite struct StatedCalibrationTests {
+    let tau = Microseconds.minutes(15)
+
+    @Test func fetchesThatAreAlwaysUsedRaiseTheStatedProbabilityOfTheirBin() {
+        var c = StatedCalibration()
+        #expect(c.corrected(0.55) == 0.55)  // no fetch resolved yet: the model's own
+        var t = day0
+        for _ in 0..<60 {
+            c.fetched(app: 1, at: t, modelled: 0.55)
+            c.launched(app: 1, at: t + .minutes(5), tau: tau)
+            t += .hours(2)
+        }
+        #expect(c.pending.isEmpty)
+        #expect(c.corrected(0.52) > 0.85 && c.corrected(0.52) <= 1)
+        // Another bin is untouched.
+        #expect(c.corrected(0.25) == 0.25)
+    }
+
+    @Test func aFetchIsAMissOnceItsTauHasPassedAndOnlyItsOwnAppResolvesIt() {
+        var c = StatedCalibration()
+        c.fetched(app: 1, at: day0, modelled: 0.35)
+        c.fetched(app: 2, at: day0, modelled: 0.35)
+        // A launch of app 2 resolves app 2's fetch only; app 1's waits.
+        c.launched(app: 2, at: day0 + .minutes(20), tau: tau)  // 20 min later: a miss
+        #expect(c.pending.count == 1 && c.pending[0].app == 1)
+        #expect(c.trials[3] == 1 && c.hits[3] == 0)
+        c.expire(app: 1, before: day0 - .minutes(1))  // not yet past
+        #expect(c.pending.count == 1)
+        c.expire(app: 1, before: day0 + .minutes(1))
+        #expect(c.pending.isEmpty && c.trials[3] == 2 && c.hits[3] == 0)
+        #expect(c.corrected(0.35) < 0.35)
+    }
+}

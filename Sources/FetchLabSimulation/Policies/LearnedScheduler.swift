@@ -26,6 +26,8 @@ struct LearnedScheduler: FetchScheduler {
     var model: NextUseModel
     var lastRefresh: Microseconds? = nil
     var pendingCost = 0.0
+    /// The model's probability for the fetch just asked for (before the stated correction).
+    var pendingModelled = 0.0
     /// The controller of a pair replayed alone.
     var controller: SpendController
     var allocation: BudgetAllocation
@@ -70,12 +72,16 @@ struct LearnedScheduler: FetchScheduler {
         // Within τ after a launch of the app (when launches refresh) a launch is fresh anyway:
         // neither a moment to fetch nor a trial of "a launch that needs a fetch".
         if launchRefreshes, let last = model.lastLaunch, t - last <= tau { return nil }
+        controller.stated.expire(app: app, before: t - tau)
         let p = model.ask(trigger, app: other, at: t)
         let covered = lastRefresh.map { min(1, Double(max(0, t - $0)) / Double(tau)) } ?? 1
         let c = cost(state)
         if costAware, state.isLow(below: 20) { return nil }
         guard covered > 0, p * covered / c >= controller.threshold else { return nil }
-        statedProbability = p
+        // The decision follows the model; the probability stated for the fetch is corrected by
+        // what became of the fetches made so far.
+        statedProbability = controller.stated.corrected(p)
+        pendingModelled = p
         pendingCost = c
         return .fetch
     }
@@ -90,6 +96,7 @@ struct LearnedScheduler: FetchScheduler {
             model.launched(event.app, at: t)
             allocation.launched(event.app, at: t)
             if event.app == app {
+                controller.stated.launched(app: app, at: t, tau: tau)
                 if launchRefreshes { lastRefresh = t }
                 return nil
             }
@@ -121,6 +128,7 @@ struct LearnedScheduler: FetchScheduler {
         case .granted:
             lastRefresh = result.time
             controller.spent(pendingCost)
+            controller.stated.fetched(app: app, at: result.time, modelled: pendingModelled)
         case .expired:
             controller.spent(pendingCost)
         case .refused:
@@ -150,6 +158,56 @@ struct LearnedScheduler: FetchScheduler {
     }
 }
 
+/// The correction of a learned scheduler's stated probabilities by what became of its fetches:
+/// the model is calibrated over every question it is asked, but a fetch is made only where the
+/// probability is high for its moment, so the fetched moments are a selection (the bins whose
+/// hit rate happened to run high are chosen more often). Each fetch that ran is a trial of its
+/// stated probability, known when its app is launched within τ (a hit) or τ has passed (a miss);
+/// the probability stated is then the hit rate of the fetches whose model probability fell in the
+/// same 0.1-wide bin, pulled toward the model's by ``weight`` pseudo-trials (as many as the
+/// model's own bins: `NextUseModel.calibrationWeight`). Shared by a user's
+/// pairs under a shared controller (more fetches per bin); causal like the model.
+struct StatedCalibration {
+    static let bins = 10
+    static let weight = 20.0
+    var hits = [Double](repeating: 0, count: bins)
+    var trials = [Double](repeating: 0, count: bins)
+    /// Fetches awaiting their label: (app, time, bin), oldest first.
+    var pending: [(app: Int32, time: Microseconds, bin: Int)] = []
+
+    static func bin(_ p: Double) -> Int { min(bins - 1, max(0, Int(p * Double(bins)))) }
+
+    func corrected(_ p: Double) -> Double {
+        let b = Self.bin(p)
+        return (hits[b] + Self.weight * p) / (trials[b] + Self.weight)
+    }
+
+    mutating func fetched(app: Int32, at t: Microseconds, modelled p: Double) {
+        pending.append((app, t, Self.bin(p)))
+    }
+
+    /// The app's fetches made before `t` are misses (their τ has passed by t + τ).
+    mutating func expire(app: Int32, before t: Microseconds) {
+        guard !pending.isEmpty else { return }
+        resolve { $0.app == app && $0.time < t ? false : nil }
+    }
+
+    /// The app was launched at `t`: its fetches within τ before are hits, older ones misses.
+    mutating func launched(app: Int32, at t: Microseconds, tau: Microseconds) {
+        guard !pending.isEmpty else { return }
+        resolve { $0.app == app && $0.time < t ? t - $0.time <= tau : nil }
+    }
+
+    private mutating func resolve(_ label: ((app: Int32, time: Microseconds, bin: Int)) -> Bool?) {
+        pending.removeAll { f in
+            guard let hit = label(f) else { return false }
+            trials[f.bin] += 1
+            if hit { hits[f.bin] += 1 }
+            return true
+        }
+    }
+}
+
 /// The spend controller of the learned family: a probability threshold that every fetch raises
 /// by a step (times its cost) and the passing of time lowers by the step times the budget's rate
 /// (times ``share``), so that it settles where the fetches follow the budget (a token bucket whose
@@ -168,6 +226,8 @@ struct SpendController {
     let step: Double
     /// The share of ``daily`` to spend now (1: all of it).
     var share = 1.0
+    /// The correction of the probabilities stated for the fetches this controller paid for.
+    var stated = StatedCalibration()
     private(set) var logThreshold = log(SpendController.startThreshold)
     private(set) var clock: Microseconds
 
