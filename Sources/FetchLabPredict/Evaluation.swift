@@ -121,6 +121,12 @@ public struct Evaluator: Sendable {
     }
 
     /// A user's local days: warm-up, fit period and held-out period.
+    /// The first launch of `h`'s held-out time (nil: none).
+    public func heldOutStart(_ h: UserHistory) -> Microseconds? {
+        let days = split(h).heldOut
+        return h.launches.first { days.contains($0.localDay) }?.time
+    }
+
     func split(_ h: UserHistory) -> (fit: Range<Int>, heldOut: Range<Int>) {
         guard let first = h.launches.first?.localDay, let last = h.launches.last?.localDay else {
             return (0..<0, 0..<0)

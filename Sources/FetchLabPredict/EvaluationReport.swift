@@ -116,6 +116,8 @@ public struct EvaluationReport: Sendable, Codable {
     public var blendWeights: [String: Double]
     public var nextAppWeights: [String: Double]
     public var scores: [PredictorScore]
+    /// The learned family's next-use model, when evaluated (`evaluate-predictors` adds it).
+    public var learnedModel: LearnedModelScore?
 
     public init(
         users: Int, launches: Int, heldOutDays: Int, options: EvaluationOptions, blendWeights: [String: Double],
@@ -133,5 +135,50 @@ public struct EvaluationReport: Sendable, Codable {
     /// Whether no origin and no launch was scored (every sample count is zero).
     public var scoredNothing: Bool {
         scores.allSatisfy { $0.nextUseSamples == 0 && $0.nextAppSamples == 0 && $0.planned == 0 }
+    }
+}
+
+/// The learned family's next-use model on held-out time (``EvaluationReport/learnedModel``): its
+/// own question, "a launch of the app within τ", asked at every moment a policy may act, so its
+/// Brier score is not comparable with the predictors' P(use within 1 h); next-app figures over the
+/// launches that need a fetch, ranked at the launch of another app before them.
+public struct LearnedModelScore: Sendable, Codable {
+    public var tauMinutes: Double
+    /// Questions scored (held-out time).
+    public var questions: Int
+    public var brier: Double?
+    /// The Brier score of always stating the held-out base rate (a model must beat it).
+    public var baseRateBrier: Double?
+    public var reliability: ReliabilityTable
+    /// Launches that need a fetch, each after a launch of another app, ranked.
+    public var rankedLaunches: Int
+    public var hr1: Double?
+    public var hr5: Double?
+    public var mrr: Double?
+
+    /// A score from its figures.
+    /// - Parameters:
+    ///   - tauMinutes: the question's τ, minutes.
+    ///   - questions: the questions scored.
+    ///   - brier: their Brier score.
+    ///   - baseRateBrier: the Brier score of stating the base rate.
+    ///   - reliability: stated against observed, by bin.
+    ///   - rankedLaunches: the launches ranked.
+    ///   - hr1: the share ranked first.
+    ///   - hr5: the share ranked in the first five.
+    ///   - mrr: the mean reciprocal rank.
+    public init(
+        tauMinutes: Double, questions: Int, brier: Double?, baseRateBrier: Double?, reliability: ReliabilityTable,
+        rankedLaunches: Int, hr1: Double?, hr5: Double?, mrr: Double?
+    ) {
+        self.tauMinutes = tauMinutes
+        self.questions = questions
+        self.brier = brier
+        self.baseRateBrier = baseRateBrier
+        self.reliability = reliability
+        self.rankedLaunches = rankedLaunches
+        self.hr1 = hr1
+        self.hr5 = hr5
+        self.mrr = mrr
     }
 }

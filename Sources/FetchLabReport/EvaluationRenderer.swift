@@ -49,6 +49,7 @@ public enum EvaluationRenderer {
             }
         }
         lines += plannedFetchLines(r)
+        lines += learnedModelLines(r)
         let tolerance = Int(r.options.hitToleranceMinutes)
         lines.append("")
         lines.append(
@@ -56,6 +57,30 @@ public enum EvaluationRenderer {
                 + "\(r.options.horizonMinutes / 60) h). hit±\(tolerance): planned uses with a launch within "
                 + "\(tolerance) min; cover: launches within \(tolerance) min of a planned use.")
         return lines.joined(separator: "\n")
+    }
+
+    /// The learned family's model: its own question's Brier score against the base rate's, its
+    /// ranking of the next launch that needs a fetch, and its reliability bins.
+    static func learnedModelLines(_ r: EvaluationReport) -> [String] {
+        guard let m = r.learnedModel, m.questions > 0 else { return [] }
+        let f = TextFormat.fixed
+        let tau = TextFormat.decimal(m.tauMinutes)
+        var lines = [
+            "",
+            "learned model (learned(B)'s, asked at every moment a policy may act), on held-out time:",
+            "  P(launch of the app within \(tau) min): \(TextFormat.counted(m.questions, "question")), "
+                + "Brier \(f(m.brier, 3)) (stating the base rate: \(f(m.baseRateBrier, 3)))",
+            "  the next launch that needs a fetch, ranked at the launch of another app before it: "
+                + "\(TextFormat.counted(m.rankedLaunches, "launch")), HR@1 \(f(m.hr1, 3)), HR@5 \(f(m.hr5, 3)), "
+                + "MRR \(f(m.mrr, 3))",
+            "  reliability:",
+        ]
+        for b in m.reliability.bins where b.count > 0 {
+            lines.append(
+                "    \(f(b.lower, 1)) – \(f(b.upper, 1))  \(TextFormat.pad(TextFormat.count(b.count), 9, right: true)) "
+                    + "questions  stated \(f(b.meanStated, 3))  observed \(f(b.observed, 3))")
+        }
+        return lines
     }
 
     /// The planned fetches' calibration: a row per predictor that planned any, then the bins of

@@ -2,6 +2,7 @@ import ArgumentParser
 import FetchLabCore
 import FetchLabPredict
 import FetchLabReport
+import FetchLabSimulation
 import FetchLabStore
 import FetchLabWorkflows
 
@@ -17,7 +18,9 @@ struct EvaluatePredictorsCommand: ParsableCommand {
             (a launch within ±15 min of a planned use), calibration of P(use within 1 h) (Brier, \
             reliability), the planned fetches' p (the chance of a launch within the freshness window \
             after each fetch, calibrated per predictor on the first half) against what happened, \
-            next-app HR@1, HR@5 and MRR. With --truth (a generator's truth.json), also \
+            next-app HR@1, HR@5 and MRR; and the learned family's model on its own question (a \
+            launch within τ, asked at every moment a policy may act): Brier, reliability, HR@1/HR@5/MRR \
+            of the next launch that needs a fetch. With --truth (a generator's truth.json), also \
             how well the plans recover the true routine times.
             """
     )
@@ -66,7 +69,8 @@ struct EvaluatePredictorsCommand: ParsableCommand {
         if Terminal.stderrIsTerminal && format == .text {
             Terminal.note("evaluating \(histories.count) users …")
         }
-        let report = evaluator.evaluate(histories, truth: peaks?.function(for: histories))
+        var report = evaluator.evaluate(histories, truth: peaks?.function(for: histories))
+        report.learnedModel = LearnedModelEvaluation.evaluate(histories, heldOutStart: evaluator.heldOutStart)
         guard !report.scoredNothing else {
             throw CommandFailure("\(database.db): no origins or launches were scored")
         }

@@ -189,6 +189,33 @@ import _FetchLabTestSupport
         }
     }
 
+    /// The learned family's model as a predictor: its own question's Brier score against stating
+    /// the base rate, its ranking of the next launch that needs a fetch, its reliability, on
+    /// held-out time, in text and JSON.
+    @Test func evaluatePredictorsJudgesTheLearnedModel() throws {
+        try population()
+        let text = try dir.fetchlab(["evaluate-predictors", "--db", db, "--every", "24"])
+        #expect(text.status == 0, "\(text.err)")
+        #expect(text.out.contains("\nlearned model (learned(B)'s, asked at every moment a policy may act), on held-out time:"))
+        #expect(text.out.contains("\n  P(launch of the app within 15 min): "))
+        #expect(text.out.contains("\n  the next launch that needs a fetch, ranked at the launch of another app before it: "))
+        let json = try dir.fetchlab(["evaluate-predictors", "--db", db, "--every", "24", "--format", "json"])
+        let model = try #require(try json.json()["learnedModel"] as? [String: Any])
+        let questions = try #require(model["questions"] as? Int)
+        #expect(questions > 1_000)
+        let brier = try #require(model["brier"] as? Double)
+        let base = try #require(model["baseRateBrier"] as? Double)
+        // A model that learned anything beats stating the base rate.
+        #expect(brier < base, "Brier \(brier), base rate \(base)")
+        let hr1 = try #require(model["hr1"] as? Double)
+        let hr5 = try #require(model["hr5"] as? Double)
+        let mrr = try #require(model["mrr"] as? Double)
+        #expect(0 < hr1 && hr1 <= mrr && mrr <= hr5 && hr5 <= 1, "\(hr1) \(mrr) \(hr5)")
+        #expect((model["rankedLaunches"] as? Int ?? 0) > 100)
+        let bins = try #require((model["reliability"] as? [String: Any])?["bins"] as? [[String: Any]])
+        #expect(bins.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == questions)
+    }
+
     /// `predict` states each fetch's calibrated p next to the planner's raw score.
     @Test func predictStatesCalibratedProbabilities() throws {
         try population()

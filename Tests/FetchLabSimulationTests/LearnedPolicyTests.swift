@@ -305,3 +305,29 @@ func requestTimes(_ policy: any FetchPolicy, _ h: UserHistory, _ e: EvaluationPr
         #expect(c.corrected(0.35) < 0.35)
     }
 }
+
+/// The learned model judged as a predictor (`evaluate-predictors`).
+@Suite struct LearnedModelEvaluationTests {
+    /// A (three minutes after each X) is always the next launch that needs a fetch after X:
+    /// once learned, the model ranks A first at X's launches, and its Brier score beats stating
+    /// the base rate.
+    @Test func aSequenceHabitIsRankedFirstAndBeatsTheBaseRate() throws {
+        let h = LearnedPolicyTests().sequenceHabit(days: 28)
+        var e = EvaluationProtocol()
+        e.minLaunches = 20
+        let start = day0 + .days(14)
+        let score = LearnedModelEvaluation.evaluate([h], evaluation: e) { _ in start }
+        #expect(score.questions > 500)
+        #expect(score.reliability.count == score.questions)
+        let brier = try #require(score.brier)
+        let base = try #require(score.baseRateBrier)
+        #expect(brier < base * 0.8, "Brier \(brier), base rate \(base)")
+        // Ranked: A after each X (14 days × 3), and X and the filler when they need a fetch.
+        #expect(score.rankedLaunches >= 14 * 3)
+        #expect(try #require(score.hr1) >= 0.6)
+        #expect(try #require(score.hr5) == 1)
+        // Nothing held out: nothing scored.
+        let none = LearnedModelEvaluation.evaluate([h], evaluation: e) { _ in nil }
+        #expect(none.questions == 0 && none.rankedLaunches == 0 && none.brier == nil && none.hr1 == nil)
+    }
+}

@@ -23,6 +23,15 @@ extension PolicyRunner {
     static func runLearned(
         _ policy: LearnedPolicy, user: UserSetup, settings: ReplaySettings, logSkips: Bool = false
     ) -> [PairRun] {
+        var none = NoQuestionLog()
+        return runLearned(policy, user: user, settings: settings, logSkips: logSkips, questions: &none)
+    }
+
+    /// ``runLearned(_:user:settings:logSkips:)``, telling `questions` every question a pair's
+    /// model was asked (for ``LearnedModelEvaluation``).
+    static func runLearned<Log: QuestionLog>(
+        _ policy: LearnedPolicy, user: UserSetup, settings: ReplaySettings, logSkips: Bool, questions: inout Log
+    ) -> [PairRun] {
         let n = user.pairs.count
         guard n > 0 else { return [] }
         var schedulers = (0..<n).map { LearnedScheduler(policy: policy, pair: info(pair: $0, of: user)) }
@@ -46,7 +55,9 @@ extension PolicyRunner {
             if let tw = wake, tw <= end, te.map({ tw < $0 }) ?? true {
                 let device = user.state(at: tw, cursor: &cursor)
                 for p in 0..<n {
-                    if let r = schedulers[p].wake(at: tw, state: device, controller: &controller) {
+                    let r = schedulers[p].wake(at: tw, state: device, controller: &controller)
+                    if let q = schedulers[p].lastAsked { questions.asked(pair: p, at: tw, probability: q, atLaunch: false) }
+                    if let r {
                         let result = states[p].handle(r, at: tw, device: device)
                         states[p].record(schedulers[p].statedProbability, result)
                         schedulers[p].completed(result, controller: &controller)
@@ -61,7 +72,11 @@ extension PolicyRunner {
             let device = user.state(at: t, cursor: &cursor)
             for p in 0..<n {
                 if event.app == user.pairs[p].app { states[p].observe(event) }
-                if let r = schedulers[p].observe(event, state: device, controller: &controller) {
+                let r = schedulers[p].observe(event, state: device, controller: &controller)
+                if let q = schedulers[p].lastAsked {
+                    questions.asked(pair: p, at: t, probability: q, atLaunch: event.kind == .launch)
+                }
+                if let r {
                     let result = states[p].handle(r, at: t, device: device)
                     states[p].record(schedulers[p].statedProbability, result)
                     schedulers[p].completed(result, controller: &controller)
@@ -70,4 +85,15 @@ extension PolicyRunner {
         }
         return states.map(\.run)
     }
+}
+
+/// Where a replay of the learned family tells each question its models were asked.
+protocol QuestionLog {
+    /// Pair `pair`'s model gave `probability` at `t`, asked at a launch of another app or not.
+    mutating func asked(pair: Int, at t: Microseconds, probability: Double, atLaunch: Bool)
+}
+
+/// Keeps no question (a comparison's replay).
+struct NoQuestionLog: QuestionLog {
+    @inline(__always) mutating func asked(pair: Int, at t: Microseconds, probability: Double, atLaunch: Bool) {}
 }

@@ -33,6 +33,8 @@ struct LearnedScheduler: FetchScheduler {
     var allocation: BudgetAllocation
     private(set) var nextWake: Microseconds?
     private(set) var statedProbability: Double? = nil
+    /// The model's probability at the last call that asked it (nil: the call did not ask).
+    private(set) var lastAsked: Double? = nil
 
     static let timerStep: Microseconds = .minutes(15)
 
@@ -74,6 +76,7 @@ struct LearnedScheduler: FetchScheduler {
         if launchRefreshes, let last = model.lastLaunch, t - last <= tau { return nil }
         controller.stated.expire(app: app, before: t - tau)
         let p = model.ask(trigger, app: other, at: t)
+        lastAsked = p
         let covered = lastRefresh.map { min(1, Double(max(0, t - $0)) / Double(tau)) } ?? 1
         let c = cost(state)
         if costAware, state.isLow(below: 20) { return nil }
@@ -90,6 +93,7 @@ struct LearnedScheduler: FetchScheduler {
     mutating func observe(_ event: UsageEvent, state: DeviceState, controller: inout SpendController)
         -> FetchRequest?
     {
+        lastAsked = nil
         let t = event.time
         switch event.kind {
         case .launch:
@@ -116,6 +120,7 @@ struct LearnedScheduler: FetchScheduler {
 
     /// ``FetchScheduler/wake(at:state:)`` under the given controller.
     mutating func wake(at time: Microseconds, state: DeviceState, controller: inout SpendController) -> FetchRequest? {
+        lastAsked = nil
         nextWake = time + Self.timerStep
         model.expire(before: time)
         return decide(.timer, app: -1, at: time, state: state, controller: &controller)
