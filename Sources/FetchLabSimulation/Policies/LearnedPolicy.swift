@@ -3,15 +3,16 @@ import FetchLabResults
 
 /// Fetches when a learned model says the app is about to be opened, spending about a daily budget.
 ///
-/// `learned(B)` spends about B fetches per app per day; `learned-cost-aware(J)` about J joules a
-/// day, a cellular fetch counting its energy (none on a low battery). One online model per (user,
-/// app) pair of "a launch of the app within τ after now" is asked at every moment a policy may act
-/// — a launch of another app, an unlock, a screen-on, a system-UI screen, a notification for the
-/// app, and a quarter-hourly timer — from the user's hit rates of that trigger, of the app before
-/// it, of the time since the app's last use and of the hour of the week, session context and the
-/// app's launch rate, combined by an online logistic regression and recalibrated by bins. A spend
-/// controller moves the probability threshold so that the fetches follow the budget. Each fetch
-/// states its probability.
+/// `learned(B)` spends about B fetches per app per day; `learned-cost-aware(J)` about J joules per
+/// app a day, a cellular fetch counting its energy (none on a low battery). A model per (user, app)
+/// pair of "a launch of the app within τ after now" is asked at every moment a policy may act — a
+/// launch of another app, an unlock, a screen-on, a system-UI screen, a notification for the app,
+/// and a quarter-hourly timer — from the user's hit rates of that trigger, of the app before it, of
+/// the time since the app's last use and of the hour of the week, session context and the app's
+/// launch rate, combined by a logistic regression fitted across a population and recalibrated per
+/// pair online. One spend controller per user moves the probability threshold so that the user's
+/// fetches follow the budget and go to the apps whose launches are likeliest. Each fetch states its
+/// probability.
 public struct LearnedPolicy: FetchPolicy {
     /// What the daily budget counts.
     public enum Budget: Sendable, Hashable {
