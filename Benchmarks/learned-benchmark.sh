@@ -8,7 +8,7 @@
 # --platform none) on each, and writes Benchmarks/results/learned.json: per dataset, the learned
 # families' share of the possible gain at each standard budget (budget_curve), each learned
 # policy's fetches/app/day and its reliability bins with at least 30 fetches, and the best other
-# causal family at each budget. Speed: one run of `compare --timings --policies
+# causal family at each budget (and the same as tables in Benchmarks/results/learned.md). Speed: one run of `compare --timings --policies
 # 'learned(2),predictive(15m,0.3)'` on the sample (REPEATS runs, default 3; the CPU seconds each
 # policy took, medians; release build). The machine is shared: the load average is recorded.
 set -euo pipefail
@@ -69,5 +69,29 @@ med = {k: statistics.median(v) for k, v in seconds.items() if v}
 out["speed"] = {"cpu_seconds_median": med,
                 "learned_rate_vs_predictive": med["predictive"] / med["learned"] if len(med) == 2 else None}
 json.dump(out, open("Benchmarks/results/learned.json", "w"), indent=1)
+# The same figures as tables, for the documentation to link to.
+f = lambda x, d=3: "–" if x is None else f"{x:.{d}f}"
+md = ["# The learned family, measured (written by Benchmarks/learned-benchmark.sh)", "",
+      "Launch refreshes on, τ = 15 min, `--platform none`, the standard set; share of the possible gain "
+      "from `budget_curve`. Issue 26's bars on the dev logs: ≥ .18 at 1, ≥ .14 at 2, ≥ .27 at 5, ≥ .40 at 10; "
+      "spend within ±15 % of B at 1, 2, 5; every reliability bin with ≥ 30 fetches within 0.05.", ""]
+for name, ds in out["datasets"].items():
+    curve = ds["budget_curve"]
+    md += [f"## {name}", "", "| | " + " | ".join(f"{r['budget']:g}" for r in curve) + " |",
+           "|---|" + "---|" * len(curve),
+           "| `learned` share | " + " | ".join(f(r["learned_share"]) for r in curve) + " |",
+           "| `learned-cost-aware` share | " + " | ".join(f(r["learned_cost_aware_share"]) for r in curve) + " |",
+           "| best other causal family | " + " | ".join(f"{f(r['best_other_share'])} ({r['best_other_family']})" for r in curve) + " |",
+           "| bound (fresh) | " + " | ".join(f(r["bound"]) for r in curve) + " |",
+           "| best fixed interval (fresh) | " + " | ".join(f(r["fixed"]) for r in curve) + " |", "",
+           "| policy | fetches/app/day | largest reliability gap (bins ≥ 30 fetches) |", "|---|---|---|"]
+    md += [f"| `{p['name']}` | {f(p['fetches_per_app_day'], 2)} | {f(p['max_gap_30'])} |" for p in ds["policies"]]
+    md.append("")
+sp = out["speed"]
+md += ["## Speed", "", f"`compare --timings --policies 'learned(2),predictive(15m,0.3)'` on the sample, medians of {repeats}: "
+       f"`learned` {sp['cpu_seconds_median'].get('learned')} s of CPU, `predictive` {sp['cpu_seconds_median'].get('predictive')} s; "
+       f"`learned`'s rate is {f(sp['learned_rate_vs_predictive'], 2)} of `predictive`'s (issue 26's bar: 0.5). "
+       f"Load average at the time: {', '.join(f'{x:.2f}' for x in out['load_average'])}.", ""]
+open("Benchmarks/results/learned.md", "w").write("\n".join(md))
 print(json.dumps(out["speed"]))
 EOF
