@@ -121,7 +121,9 @@ public struct Evaluator: Sendable {
     }
 
     /// A user's local days: warm-up, fit period and held-out period.
-    /// The first launch of `h`'s held-out time (nil: none).
+    /// The first launch of a user's held-out time (the days after the fit period).
+    /// - Parameter h: the user's history.
+    /// - Returns: the time of that launch (nil: the user has no held-out launch).
     public func heldOutStart(_ h: UserHistory) -> Microseconds? {
         let days = split(h).heldOut
         return h.launches.first { days.contains($0.localDay) }?.time

@@ -10,8 +10,12 @@ import FetchLabResults
 /// one) is of the app the model ranked first (HR@1), among its first five (HR@5), and the
 /// reciprocal of its rank (MRR).
 public enum LearnedModelEvaluation {
-    /// Scores the model on `histories` under `evaluation` (its τ, its evaluated pairs);
-    /// `heldOutStart` gives the first instant scored for a user (nil: none of the user's).
+    /// Scores the model on held-out time.
+    /// - Parameters:
+    ///   - histories: the users, each replayed whole.
+    ///   - evaluation: the protocol: its τ (the question's) and its evaluated pairs.
+    ///   - heldOutStart: the first instant scored for a user (nil: none of the user's).
+    /// - Returns: the scores summed over every user.
     public static func evaluate(
         _ histories: [UserHistory], evaluation: EvaluationProtocol = EvaluationProtocol(),
         heldOutStart: @Sendable (UserHistory) -> Microseconds?
