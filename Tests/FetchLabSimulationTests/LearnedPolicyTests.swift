@@ -70,11 +70,13 @@ func requestTimes(_ policy: any FetchPolicy, _ h: UserHistory, _ e: EvaluationPr
         let out = Simulator(evaluation: e).replay(h, policies: [NeverPolicy(), policy])
         #expect(out[0][0].fresh[1] == 0)  // A's launches are hours apart: never fresh without a fetch
         #expect(out[1][0].fresh[1] >= out[1][0].scored * 9 / 10)
-        // Each fetch states a probability, high for these.
+        // Each fetch states a probability, high for these once learned.
         #expect(out[1][0].stated.count == out[1][0].fetches)
         let atX = out[1][0].stated.filter { $0.launched }
         #expect(atX.count >= xLaunches.count * 9 / 10)
-        #expect(atX.allSatisfy { $0.p > 0.5 })
+        // Once the user's fetches are enough to resolve (30 and more), these are stated as near sure.
+        #expect(atX.suffix(atX.count / 3).allSatisfy { $0.p > 0.9 }, "\(atX.map(\.p))")
+        #expect(atX.allSatisfy { $0.p > 0.4 }, "\(atX.map(\.p))")
     }
 
     /// One controller per user: the user's budget goes where launches are likeliest. A (three
@@ -275,19 +277,43 @@ func requestTimes(_ policy: any FetchPolicy, _ h: UserHistory, _ e: EvaluationPr
 @Suite struct StatedCalibrationTests {
     let tau = Microseconds.minutes(15)
 
-    @Test func fetchesThatAreAlwaysUsedRaiseTheStatedProbabilityOfTheirBin() {
+    @Test func fewResolvedFetchesCorrectOnlyTheirBin() {
         var c = StatedCalibration()
         #expect(c.corrected(0.55) == 0.55)  // no fetch resolved yet: the model's own
         var t = day0
-        for _ in 0..<60 {
+        for _ in 0..<20 {
             c.fetched(app: 1, at: t, modelled: 0.55)
             c.launched(app: 1, at: t + .minutes(5), tau: tau)
             t += .hours(2)
         }
-        #expect(c.pending.isEmpty)
-        #expect(c.corrected(0.52) > 0.85 && c.corrected(0.52) <= 1)
+        #expect(c.pending.isEmpty && c.isotonic == nil)
+        #expect(c.corrected(0.52) > 0.7 && c.corrected(0.52) <= 1)
         // Another bin is untouched.
         #expect(c.corrected(0.25) == 0.25)
+    }
+
+    /// Fetches stated high that are used half the time, and fetches stated low used a tenth of the
+    /// time: once enough are resolved, the stated probability is the observed rate, monotone.
+    @Test func manyResolvedFetchesStateTheObservedRate() {
+        var c = StatedCalibration()
+        var t = day0
+        for i in 0..<1_600 {
+            let high = i % 2 == 0
+            c.fetched(app: 1, at: t, modelled: high ? 0.8 : 0.3)
+            let used = high ? (i / 2) % 2 == 0 : (i / 2) % 10 == 0
+            c.launched(app: 1, at: t + .minutes(used ? 5 : 30), tau: tau)
+            t += .hours(2)
+        }
+        // (800 of each: enough for the map to resolve both rates to within its 0.025 standard error.)
+        #expect(c.isotonic != nil && c.resolved.count == 1_600)
+        #expect(abs(c.corrected(0.8) - 0.5) < 0.02, "\(c.corrected(0.8))")
+        #expect(abs(c.corrected(0.3) - 0.1) < 0.02, "\(c.corrected(0.3))")
+        var last = 0.0
+        for k in 0...20 {
+            let q = c.corrected(Double(k) / 20)
+            #expect(q >= last - 1e-12 && q >= 0 && q <= 1)
+            last = q
+        }
     }
 
     @Test func aFetchIsAMissOnceItsTauHasPassedAndOnlyItsOwnAppResolvesIt() {

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabPredict
 import FetchLabResults
 import Foundation
 
@@ -167,28 +168,38 @@ struct LearnedScheduler: FetchScheduler {
 /// the model is calibrated over every question it is asked, but a fetch is made only where the
 /// probability is high for its moment, so the fetched moments are a selection (the bins whose
 /// hit rate happened to run high are chosen more often). Each fetch that ran is a trial of its
-/// stated probability, known when its app is launched within τ (a hit) or τ has passed (a miss);
-/// the probability stated is then the hit rate of the fetches whose model probability fell in the
-/// same 0.1-wide bin, pulled toward the model's by ``weight`` pseudo-trials (as many as the
-/// model's own bins: `NextUseModel.calibrationWeight`). Shared by a user's
-/// pairs under a shared controller (more fetches per bin); causal like the model.
+/// model probability, known when its app is launched within τ (a hit) or τ has passed (a miss).
+/// Once ``minimum`` fetches are resolved, the probability stated is an isotonic map of the model's
+/// fitted on them (`ProbabilityCalibrator`, blocks of at least ``minimum``, refitted every
+/// ``refit``); before, the hit rate of the resolved fetches in the same 0.1-wide bin, pulled toward
+/// the model's by ``weight`` pseudo-trials. Shared by a user's pairs under a shared controller
+/// (more fetches to learn from); causal like the model.
 struct StatedCalibration {
     static let bins = 10
     static let weight = 20.0
     var hits = [Double](repeating: 0, count: bins)
     var trials = [Double](repeating: 0, count: bins)
-    /// Fetches awaiting their label: (app, time, bin), oldest first.
-    var pending: [(app: Int32, time: Microseconds, bin: Int)] = []
+    /// Fetches awaiting their label: (app, time, model probability), oldest first.
+    var pending: [(app: Int32, time: Microseconds, p: Double)] = []
+    /// Every resolved fetch, and the isotonic map fitted on them (refitted every ``refit``).
+    var resolved: [CalibrationSample] = []
+    var isotonic: ProbabilityCalibrator? = nil
+    /// The map is refitted every this many resolved fetches.
+    static let refit = 10
+    /// Resolved fetches before the isotonic map is used (and its smallest block).
+    static let minimum = 30
 
     static func bin(_ p: Double) -> Int { min(bins - 1, max(0, Int(p * Double(bins)))) }
 
+    /// The probability to state for a fetch whose model probability is `p`.
     func corrected(_ p: Double) -> Double {
+        if let isotonic { return isotonic(p) }
         let b = Self.bin(p)
         return (hits[b] + Self.weight * p) / (trials[b] + Self.weight)
     }
 
     mutating func fetched(app: Int32, at t: Microseconds, modelled p: Double) {
-        pending.append((app, t, Self.bin(p)))
+        pending.append((app, t, p))
     }
 
     /// The app's fetches made before `t` are misses (their τ has passed by t + τ).
@@ -203,12 +214,19 @@ struct StatedCalibration {
         resolve { $0.app == app && $0.time < t ? t - $0.time <= tau : nil }
     }
 
-    private mutating func resolve(_ label: ((app: Int32, time: Microseconds, bin: Int)) -> Bool?) {
+    private mutating func resolve(_ label: ((app: Int32, time: Microseconds, p: Double)) -> Bool?) {
+        var changed = false
         pending.removeAll { f in
             guard let hit = label(f) else { return false }
-            trials[f.bin] += 1
-            if hit { hits[f.bin] += 1 }
+            let b = Self.bin(f.p)
+            trials[b] += 1
+            if hit { hits[b] += 1 }
+            resolved.append(CalibrationSample(stated: f.p, outcome: hit))
+            changed = true
             return true
+        }
+        if changed, resolved.count >= Self.minimum, isotonic == nil || resolved.count % Self.refit == 0 {
+            isotonic = ProbabilityCalibrator(fitting: resolved, minimumSamples: Self.minimum, minimumBlock: Self.minimum)
         }
     }
 }
