@@ -47,7 +47,8 @@ public enum LearnedModelEvaluation {
 
     /// Sums of the scores, mergeable across users.
     struct Tally: Sendable {
-        var samples: [CalibrationSample] = []
+        var reliability = ReliabilityTable()
+        var questions = 0
         var squaredError = 0.0
         var hits = 0
         var ranked = 0
@@ -56,7 +57,8 @@ public enum LearnedModelEvaluation {
         var reciprocalRanks = 0.0
 
         mutating func add(_ other: Tally) {
-            samples += other.samples
+            reliability.merge(other.reliability)
+            questions += other.questions
             squaredError += other.squaredError
             hits += other.hits
             ranked += other.ranked
@@ -66,11 +68,11 @@ public enum LearnedModelEvaluation {
         }
 
         func score(tauMinutes: Double) -> LearnedModelScore {
-            let n = samples.count
+            let n = questions
             let base = n > 0 ? Double(hits) / Double(n) : 0
             return LearnedModelScore(
                 tauMinutes: tauMinutes, questions: n, brier: n > 0 ? squaredError / Double(n) : nil,
-                baseRateBrier: n > 0 ? base * (1 - base) : nil, reliability: ReliabilityTable(samples),
+                baseRateBrier: n > 0 ? base * (1 - base) : nil, reliability: reliability,
                 rankedLaunches: ranked, hr1: ranked > 0 ? Double(top1) / Double(ranked) : nil,
                 hr5: ranked > 0 ? Double(top5) / Double(ranked) : nil,
                 mrr: ranked > 0 ? reciprocalRanks / Double(ranked) : nil)
@@ -89,7 +91,8 @@ public enum LearnedModelEvaluation {
             let next = launches.count(upTo: log.time[i])
             let hit = next < launches.count && launches[next] - log.time[i] <= tau
             let p = log.probability[i]
-            tally.samples.append(CalibrationSample(stated: p, outcome: hit))
+            tally.reliability.record(stated: p, outcome: hit)
+            tally.questions += 1
             tally.squaredError += (p - (hit ? 1 : 0)) * (p - (hit ? 1 : 0))
             if hit { tally.hits += 1 }
         }

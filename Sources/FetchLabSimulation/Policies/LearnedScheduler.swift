@@ -99,7 +99,6 @@ struct LearnedScheduler: FetchScheduler {
         switch event.kind {
         case .launch:
             model.launched(event.app, at: t)
-            allocation.launched(event.app, at: t)
             if event.app == app {
                 controller.stated.launched(app: app, at: t, tau: tau)
                 if launchRefreshes { lastRefresh = t }
@@ -144,6 +143,8 @@ struct LearnedScheduler: FetchScheduler {
     }
 
     mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
+        // Alone, the pair spends its share of the user's budget (a shared controller needs none).
+        if event.kind == .launch { allocation.launched(event.app, at: event.time) }
         var c = controller
         c.share = allocation.share
         defer { controller = c }
