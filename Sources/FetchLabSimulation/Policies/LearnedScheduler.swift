@@ -182,7 +182,8 @@ struct StatedCalibration {
     var trials = [Double](repeating: 0, count: bins)
     /// Fetches awaiting their label: (app, time, model probability), oldest first.
     var pending: [(app: Int32, time: Microseconds, p: Double)] = []
-    /// Every resolved fetch, and the isotonic map fitted on them (refitted every ``refit``).
+    /// Every resolved fetch (in increasing model probability), and the isotonic map fitted on them
+    /// (refitted every ``refit``).
     var resolved: [CalibrationSample] = []
     var isotonic: ProbabilityCalibrator? = nil
     /// The map is refitted every this many resolved fetches.
@@ -222,7 +223,15 @@ struct StatedCalibration {
             let b = Self.bin(f.p)
             trials[b] += 1
             if hit { hits[b] += 1 }
-            resolved.append(CalibrationSample(stated: f.p, outcome: hit))
+            // Kept sorted by the model's probability (after any equal ones: the order the
+            // calibrator's stable sort would give), so that a refit sorts nothing.
+            var lo = 0
+            var hi = resolved.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if resolved[mid].stated <= f.p { lo = mid + 1 } else { hi = mid }
+            }
+            resolved.insert(CalibrationSample(stated: f.p, outcome: hit), at: lo)
             changed = true
             return true
         }

@@ -77,8 +77,9 @@ struct NextUseModel {
     /// Trials awaiting their label, oldest first from `head`.
     struct Trial {
         var time: Microseconds
-        var x: Features
         var raw: Double
+        /// The raw probability's log-odds (clamped as ``logit(_:)`` clamps).
+        var z: Double
         var trigger: Int32
         var before: Int32
         var gap: Int16
@@ -86,6 +87,8 @@ struct NextUseModel {
     }
     var pending: [Trial] = []
     var head = 0
+    /// The trials' features, kept (parallel to `pending`) only when they are written out.
+    var pendingFeatures: [Features] = []
 
     init(app: Int32, tau: Microseconds, offset: Int32, appCount: Int) {
         self.app = app
@@ -109,6 +112,17 @@ struct NextUseModel {
         return log(q / (1 - q))
     }
     @inline(__always) static func sigmoid(_ z: Double) -> Double { 1 / (1 + exp(-z)) }
+    /// The log-odds ``logit(_:)`` gives for `sigmoid(z)`: z within its clamp.
+    static let largestLogOdds = log(0.999 / 0.001)
+    @inline(__always) static func clamped(_ z: Double) -> Double {
+        min(largestLogOdds, max(-largestLogOdds, z))
+    }
+
+    /// `log1p(n)` for the counts the model keeps (looked up below 4,096).
+    static let log1pCounts = (0..<4_096).map { log1p(Double($0)) }
+    @inline(__always) static func log1pCount(_ n: Double) -> Double {
+        n >= 0 && n < 4_096 ? log1pCounts[Int(n)] : log1p(max(0, n))
+    }
 
     var base: Double { (totalHits + 0.5) / (totalTrials + 10) }
     @inline(__always) func rate(_ hits: Double, _ trials: Double) -> Double {
@@ -118,7 +132,8 @@ struct NextUseModel {
     static func gapBin(_ since: Microseconds?) -> Int {
         guard let since else { return gapBins - 1 }
         let minutes = Double(max(0, since)) / 60e6
-        return min(gapBins - 2, Int(log2(1 + minutes)))
+        // ⌊log2(1 + minutes)⌋: the binary exponent of a number ≥ 1.
+        return min(gapBins - 2, Int((1 + minutes).exponent))
     }
 
     func slot(_ t: Microseconds) -> Int {
@@ -149,30 +164,38 @@ struct NextUseModel {
         let idle = previousAny.map { Double(t - $0) / 60e6 } ?? 0
         x[6] = log1p(max(0, idle)) / 5
         let inSession = trigger == .launch || previousAny.map { t - $0 <= Self.sessionGap } ?? false
-        x[7] = inSession ? log1p(Double(sessionLength)) / 3 : 0
+        x[7] = inSession ? Self.log1pCount(Double(sessionLength)) / 3 : 0
         x[8] = log1p(currentRate(at: t)) / 3
         x[9] = trigger == .timer ? 1 : 0
         x[10] = trigger == .unlock || trigger == .screenOn ? 1 : 0
         x[11] = trigger == .notification ? 1 : 0
         x[12] = since.map { log1p(Double($0) / 60e6) / 7 } ?? 1.5
-        x[13] = log1p(triggerTrials[k]) / 5
+        x[13] = Self.log1pCount(triggerTrials[k]) / 5
         // A launcher or system-UI screen comes mid-session, an unlock or the screen turning on
         // starts one: two features.
         x[14] = trigger == .systemUI ? 1 : 0
-        let raw = Self.sigmoid((Self.weights * x).sum())
+        let z = (Self.weights * x).sum()
+        let raw = Self.sigmoid(z)
         pending.append(
-            Trial(time: t, x: x, raw: raw, trigger: Int32(k), before: Int32(b), gap: Int16(g), slot: Int16(s)))
-        return calibrated(raw)
+            Trial(
+                time: t, raw: raw, z: Self.clamped(z), trigger: Int32(k), before: Int32(b), gap: Int16(g),
+                slot: Int16(s)))
+        if Self.writesTrials { pendingFeatures.append(x) }
+        return calibrated(raw, logOdds: Self.clamped(z))
     }
 
-    /// The pair's Platt scaling of a raw probability.
-    func scaled(_ raw: Double) -> Double { Self.sigmoid(scaling[0] + scaling[1] * Self.logit(raw)) }
+    /// The pair's Platt scaling of a raw probability, given by its clamped log-odds.
+    func scaled(logOdds z: Double) -> Double { Self.sigmoid(scaling[0] + scaling[1] * z) }
 
     /// The hit rate of the raw probability's bin, pulled toward the scaled probability (a bin with
     /// few trials follows the scaling).
-    func calibrated(_ raw: Double) -> Double {
+    /// - Parameters:
+    ///   - raw: the model's raw probability.
+    ///   - logOdds: its log-odds, clamped as ``logit(_:)`` clamps.
+    func calibrated(_ raw: Double, logOdds: Double) -> Double {
         let bin = min(Self.calibrationBins - 1, Int(raw * Double(Self.calibrationBins)))
-        return (binHits[bin] + Self.calibrationWeight * scaled(raw)) / (binTrials[bin] + Self.calibrationWeight)
+        return (binHits[bin] + Self.calibrationWeight * scaled(logOdds: logOdds))
+            / (binTrials[bin] + Self.calibrationWeight)
     }
 
     /// The app's launches per day, decayed.
@@ -183,7 +206,7 @@ struct NextUseModel {
     /// Resolves the trials whose τ has passed by `t` as misses.
     mutating func expire(before t: Microseconds) {
         while head < pending.count, pending[head].time + tau < t {
-            learn(pending[head], hit: false)
+            learn(head, hit: false)
             head += 1
         }
         compact()
@@ -194,7 +217,7 @@ struct NextUseModel {
         expire(before: t)
         if other == app {
             while head < pending.count, pending[head].time < t {
-                learn(pending[head], hit: true)
+                learn(head, hit: true)
                 head += 1
             }
             compact()
@@ -212,9 +235,11 @@ struct NextUseModel {
     private mutating func compact() {
         if head == pending.count {
             pending.removeAll(keepingCapacity: true)
+            pendingFeatures.removeAll(keepingCapacity: true)
             head = 0
         } else if head > 256, head * 2 > pending.count {
             pending.removeFirst(head)
+            if !pendingFeatures.isEmpty { pendingFeatures.removeFirst(head) }
             head = 0
         }
     }
@@ -224,15 +249,17 @@ struct NextUseModel {
     /// `Benchmarks/fit-learned-weights.sh`.
     static let writesTrials = ProcessInfo.processInfo.environment["FETCHLAB_LEARNED_TRIALS"] == "1"
 
-    private mutating func learn(_ trial: Trial, hit: Bool) {
+    /// Learns from the pending trial at `index`.
+    private mutating func learn(_ index: Int, hit: Bool) {
+        let trial = pending[index]
         let y = hit ? 1.0 : 0.0
-        if Self.writesTrials { Self.write(trial, app: app, offset: offset, hit: hit) }
+        if Self.writesTrials { Self.write(trial, x: pendingFeatures[index], app: app, offset: offset, hit: hit) }
         let bin = min(Self.calibrationBins - 1, Int(trial.raw * Double(Self.calibrationBins)))
         binTrials[bin] += 1
         binHits[bin] += y
         totalTrials += 1
-        let z = Self.logit(trial.raw)
-        let g = scaled(trial.raw) - y
+        let z = trial.z
+        let g = scaled(logOdds: z) - y
         let grad = SIMD2(g, g * z)
         scalingSquares += grad * grad
         scaling -= Self.scalingRate * grad / scalingSquares.squareRoot()
@@ -247,9 +274,9 @@ struct NextUseModel {
         slotHits[Int(trial.slot)] += y
     }
 
-    private static func write(_ trial: Trial, app: Int32, offset: Int32, hit: Bool) {
+    private static func write(_ trial: Trial, x: Features, app: Int32, offset: Int32, hit: Bool) {
         var line = "T,\(app),\(offset),\(trial.time),\(trial.trigger),\(hit ? 1 : 0),\(trial.raw)"
-        for i in 0..<15 { line += ",\(trial.x[i])" }
+        for i in 0..<15 { line += ",\(x[i])" }
         line += "\n"
         // One write per line: lines of users replayed in parallel do not interleave.
         FileHandle.standardError.write(Data(line.utf8))
