@@ -8,9 +8,17 @@
 # --platform none) on each, and writes Benchmarks/results/learned.json: per dataset, the learned
 # families' share of the possible gain at each standard budget (budget_curve), each learned
 # policy's fetches/app/day and its reliability bins with at least 30 fetches, and the best other
-# causal family at each budget (and the same as tables in Benchmarks/results/learned.md). Speed: one run of `compare --timings --policies
-# 'learned(2),predictive(15m,0.3)'` on the sample (REPEATS runs, default 3; the CPU seconds each
-# policy took, medians; release build). The machine is shared: the load average is recorded.
+# causal family at each budget (and the same as tables in Benchmarks/results/learned.md).
+# Reliability: each bin's gap is also set against chance. A perfectly calibrated predictor with the
+# same bins (binomial counts, normal approximation) would keep every gap within 0.05 with the
+# probability `chance_all_within_0_05`, and `beyond_chance` lists the bins that compare's JSON marks
+# `beyond_chance` (gap above `chance_gap`, 1.96 binomial standard errors: a miscalibration the bin's
+# size resolves).
+# Speed, on the replay benchmark's population of about a million launches (generated, SPEED_USERS
+# 1000 × SPEED_DAYS 56, seed 1): `compare --timings --policies 'learned(2),predictive(15m,0.55),…'`, the
+# standard set's five predictive settings (REPEATS runs, default 3; CPU seconds per policy, medians;
+# release build); learned's rate against the predictive family's mean and against its
+# predictive(15m,0.3). The machine is shared: the load average is recorded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DEV=${1:-../shared/datasets/dev}
@@ -25,13 +33,23 @@ rm -f "$WORK/dev.db" "$WORK/sample.db"
   --db "$WORK/sample.db" >/dev/null 2>&1
 "$BIN" compare --db "$WORK/dev.db" --format json --no-store >"$WORK/dev.json" 2>/dev/null
 "$BIN" compare --db "$WORK/sample.db" --format json --no-store >"$WORK/sample.json" 2>/dev/null
+SPEED_USERS=${SPEED_USERS:-1000}
+SPEED_DAYS=${SPEED_DAYS:-56}
+. Benchmarks/population.sh
+SPEED_DB=$(prepare_population learned-speed "$SPEED_USERS" "$SPEED_DAYS")
 for r in $(seq 1 "$REPEATS"); do
-  "$BIN" compare --db "$WORK/sample.db" --format json --no-store --timings \
-    --policies 'learned(2),predictive(15m,0.3)' >/dev/null 2>"$WORK/timings-$r.txt"
+  "$BIN" compare --db "$SPEED_DB" --format json --no-store --timings \
+    --policies 'learned(2),predictive(15m,0.55),predictive(15m,0.4),predictive(15m,0.3),predictive(15m,0.2),predictive(15m,0.15)' >/dev/null 2>"$WORK/timings-$r.txt"
+  "$BIN" compare --db "$SPEED_DB" --format json --no-store --timings \
+    --policies 'predictive(15m,0.3)' >/dev/null 2>"$WORK/timings-one-$r.txt"
 done
-python3 - "$WORK" "$REPEATS" <<'EOF'
-import json, os, re, statistics, sys
-work, repeats = sys.argv[1], int(sys.argv[2])
+python3 - "$WORK" "$REPEATS" "$SPEED_USERS" "$SPEED_DAYS" <<'EOF'
+import json, math, os, re, statistics, sys
+work, repeats, speed_users, speed_days = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+def within(p, n, gap=0.05):
+    # P(|observed - p| <= gap) for a calibrated bin of n fetches at p (normal approximation).
+    se = math.sqrt(max(p * (1 - p), 1e-9) / n)
+    return math.erf(gap / se / math.sqrt(2))
 out = {"load_average": os.getloadavg(), "datasets": {}}
 for name in ("dev", "sample"):
     d = json.load(open(f"{work}/{name}.json"))
@@ -52,22 +70,35 @@ for name in ("dev", "sample"):
         if not p["family"].startswith("learned"):
             continue
         m = p["metrics"]
-        bins = [{"mean_stated": b["mean_stated"], "observed": b["observed"], "count": b["count"]}
+        bins = [{"mean_stated": b["mean_stated"], "observed": b["observed"], "count": b["count"],
+                 "chance_gap": b["chance_gap"], "beyond_chance": b["beyond_chance"]}
                 for b in (m.get("reliability") or {}).get("bins", []) if b["count"] >= 30]
+        chance = math.prod(within(b["mean_stated"], b["count"]) for b in bins)
+        beyond = [b for b in bins if b["beyond_chance"]]
         policies.append({"name": p["name"], "fetches_per_app_day": m["fetches_per_app_day"],
                          "fresh_15m": m["fresh_15m"],
                          "max_gap_30": max((abs(b["mean_stated"] - b["observed"]) for b in bins), default=None),
+                         "chance_all_within_0_05": chance, "beyond_chance": beyond,
                          "bins": bins})
     out["datasets"][name] = {"budget_curve": curve, "policies": policies}
-seconds = {"learned": [], "predictive": []}
+seconds = {"learned": [], "predictive": [], "predictive(15m,0.3)": []}
+launches = None
 for r in range(1, repeats + 1):
-    for line in open(f"{work}/timings-{r}.txt"):
-        m = re.match(r"\s*(learned|predictive): 1 policy, ([0-9.]+) s", line)
-        if m:
-            seconds[m.group(1)].append(float(m.group(2)))
+    for name, label in ((f"timings-{r}.txt", None), (f"timings-one-{r}.txt", "predictive(15m,0.3)")):
+        for line in open(f"{work}/{name}"):
+            m = re.match(r"timings: (\d+) launches", line)
+            if m:
+                launches = int(m.group(1))
+            m = re.match(r"\s*(learned|predictive): (\d+) polic(?:y|ies), ([0-9.]+) s", line)
+            if m:
+                seconds[label or m.group(1)].append(float(m.group(3)) / int(m.group(2)))
 med = {k: statistics.median(v) for k, v in seconds.items() if v}
-out["speed"] = {"cpu_seconds_median": med,
-                "learned_rate_vs_predictive": med["predictive"] / med["learned"] if len(med) == 2 else None}
+rate = lambda k: med[k] / med["learned"] if k in med and med.get("learned") else None
+out["speed"] = {"population": f"fetchlab generate --users {speed_users} --days {speed_days} --seed 1",
+                "launches_of_evaluated_pairs": launches,
+                "cpu_seconds_per_policy_median": med,
+                "learned_rate_vs_predictive": rate("predictive"),
+                "learned_rate_vs_predictive_15m_0_3": rate("predictive(15m,0.3)")}
 json.dump(out, open("Benchmarks/results/learned.json", "w"), indent=1)
 # The same figures as tables, for the documentation to link to.
 f = lambda x, d=3: "–" if x is None else f"{x:.{d}f}"
@@ -84,13 +115,19 @@ for name, ds in out["datasets"].items():
            "| best other causal family | " + " | ".join(f"{f(r['best_other_share'])} ({r['best_other_family']})" for r in curve) + " |",
            "| bound (fresh) | " + " | ".join(f(r["bound"]) for r in curve) + " |",
            "| best fixed interval (fresh) | " + " | ".join(f(r["fixed"]) for r in curve) + " |", "",
-           "| policy | fetches/app/day | largest reliability gap (bins ≥ 30 fetches) |", "|---|---|---|"]
-    md += [f"| `{p['name']}` | {f(p['fetches_per_app_day'], 2)} | {f(p['max_gap_30'])} |" for p in ds["policies"]]
+           "| policy | fetches/app/day | largest reliability gap (bins ≥ 30 fetches) | chance a calibrated predictor keeps every such bin within 0.05 | bins beyond chance (gap > 1.96 SE) |",
+           "|---|---|---|---|---|"]
+    md += [f"| `{p['name']}` | {f(p['fetches_per_app_day'], 2)} | {f(p['max_gap_30'])} | {f(p['chance_all_within_0_05'], 2)} | "
+           + (", ".join(f"{b['mean_stated']:.2f} → {b['observed']:.2f} ({b['count']})" for b in p["beyond_chance"]) or "none") + " |"
+           for p in ds["policies"]]
     md.append("")
 sp = out["speed"]
-md += ["## Speed", "", f"`compare --timings --policies 'learned(2),predictive(15m,0.3)'` on the sample, medians of {repeats}: "
-       f"`learned` {sp['cpu_seconds_median'].get('learned')} s of CPU, `predictive` {sp['cpu_seconds_median'].get('predictive')} s; "
-       f"`learned`'s rate is {f(sp['learned_rate_vs_predictive'], 2)} of `predictive`'s (issue 26's bar: 0.5). "
+cs = sp["cpu_seconds_per_policy_median"]
+md += ["## Speed", "", f"`{sp['population']}` ({sp['launches_of_evaluated_pairs']:,} launches of evaluated pairs), "
+       f"`compare --timings`, CPU seconds per policy, medians of {repeats}: `learned(2)` {f(cs.get('learned'), 2)} s; "
+       f"the standard set's five `predictive` settings {f(cs.get('predictive'), 2)} s each; `predictive(15m,0.3)` alone "
+       f"{f(cs.get('predictive(15m,0.3)'), 2)} s. `learned`'s rate is {f(sp['learned_rate_vs_predictive'], 2)} of the predictive "
+       f"family's and {f(sp['learned_rate_vs_predictive_15m_0_3'], 2)} of `predictive(15m,0.3)`'s (issue 26's bar: 0.5). "
        f"Load average at the time: {', '.join(f'{x:.2f}' for x in out['load_average'])}.", ""]
 open("Benchmarks/results/learned.md", "w").write("\n".join(md))
 print(json.dumps(out["speed"]))

@@ -1,5 +1,6 @@
-/// Codable by hand: the JSON carries the derived figures (mean stated, observed, gap, count, max gap)
-/// for readers, and decoding rebuilds the sums from them.
+/// Codable by hand: the JSON carries the derived figures (mean stated, observed, gap, the gap chance
+/// explains and whether the gap exceeds it, count, max gap, bins beyond chance) for readers, and
+/// decoding rebuilds the sums from them.
 extension ReliabilityTable.Bin {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -19,6 +20,8 @@ extension ReliabilityTable.Bin {
         try c.encodeIfPresent(meanStated, forKey: .meanStated)
         try c.encodeIfPresent(observed, forKey: .observed)
         try c.encodeIfPresent(gap, forKey: .gap)
+        try c.encodeIfPresent(chanceGap, forKey: .chanceGap)
+        if count > 0 { try c.encode(beyondChance, forKey: .beyondChance) }
         try c.encode(tooSmall, forKey: .tooSmall)
     }
 }
@@ -36,5 +39,6 @@ extension ReliabilityTable {
         try c.encode(minimumCount, forKey: .minimumCount)
         try c.encode(count, forKey: .count)
         try c.encodeIfPresent(maxGap, forKey: .maxGap)
+        try c.encode(binsBeyondChance, forKey: .binsBeyondChance)
     }
 }

@@ -1,6 +1,7 @@
 /// How well stated probabilities match what happened: the stated probabilities in equal-width
 /// bins over 0…1, and per bin how many there were, their mean and the observed frequency of the
-/// event. Bins with fewer than `minimumCount` cases are kept but flagged as too small to judge.
+/// event. Bins with fewer than `minimumCount` cases are kept but flagged as too small to judge;
+/// each bin's gap is also set against the gap chance leaves in a bin of its size (``Bin/chanceGap``).
 ///
 /// Built at once from samples or one case at a time (``record(stated:outcome:)``, ``merge(_:)``);
 /// pure and deterministic. Its JSON has snake_case keys.
@@ -27,11 +28,28 @@ public struct ReliabilityTable: Sendable, Hashable, Codable {
         public var observed: Double? { count > 0 ? observedSum / Double(count) : nil }
         /// |mean stated − observed| (nil when empty).
         public var gap: Double? { meanStated.flatMap { s in observed.map { abs(s - $0) } } }
+        /// The gap that chance alone leaves in 95 % of bins like this one when the statements are
+        /// calibrated: 1.96 binomial standard errors of `count` cases at the mean stated
+        /// probability (nil when empty). A gap within it says the bin is too small to tell a
+        /// calibrated predictor from a miscalibrated one by that much.
+        public var chanceGap: Double? {
+            meanStated.map { s in
+                let q = min(1, max(0, s))
+                return 1.96 * (q * (1 - q) / Double(count)).squareRoot()
+            }
+        }
+        /// Whether the gap exceeds ``chanceGap``: a miscalibration the bin's size resolves.
+        public var beyondChance: Bool {
+            guard let gap, let chanceGap else { return false }
+            return gap > chanceGap
+        }
 
         enum CodingKeys: String, CodingKey {
             case lower, upper, count, gap, observed
             case meanStated = "mean_stated"
             case tooSmall = "too_small"
+            case chanceGap = "chance_gap"
+            case beyondChance = "beyond_chance"
         }
     }
 
@@ -44,6 +62,7 @@ public struct ReliabilityTable: Sendable, Hashable, Codable {
         case minimumCount = "minimum_count"
         case count
         case maxGap = "max_gap"
+        case binsBeyondChance = "bins_beyond_chance"
     }
 
     /// An empty table of `binCount` equal-width bins.
@@ -85,4 +104,6 @@ public struct ReliabilityTable: Sendable, Hashable, Codable {
     public var judged: [Bin] { bins.filter { !$0.tooSmall } }
     /// The largest |mean stated − observed| over the bins with enough cases (nil when none has).
     public var maxGap: Double? { judged.compactMap(\.gap).max() }
+    /// How many of the judged bins have a gap beyond chance (``Bin/beyondChance``).
+    public var binsBeyondChance: Int { judged.filter(\.beyondChance).count }
 }

@@ -214,6 +214,15 @@ import _FetchLabTestSupport
         #expect((model["rankedLaunches"] as? Int ?? 0) > 100)
         let bins = try #require((model["reliability"] as? [String: Any])?["bins"] as? [[String: Any]])
         #expect(bins.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == questions)
+        // Each judged bin says whether chance explains its gap, as the JSON's flag does.
+        let judged = bins.filter { ($0["too_small"] as? Bool) == false }
+        #expect(!judged.isEmpty)
+        let lines = text.out.split(separator: "\n")
+        let beyond = lines.filter { $0.hasSuffix("  beyond chance") }.count
+        let within = lines.filter { $0.contains("  within chance (±") }.count
+        #expect(beyond + within == judged.count)
+        #expect(beyond == judged.filter { ($0["beyond_chance"] as? Bool) == true }.count)
+        #expect(judged.allSatisfy { ($0["chance_gap"] as? Double).map { $0 > 0 && $0 < 0.5 } ?? false })
     }
 
     /// `predict` states each fetch's calibrated p next to the planner's raw score.

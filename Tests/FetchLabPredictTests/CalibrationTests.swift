@@ -115,12 +115,36 @@ private func samples(_ pairs: [(Double, Int)]) -> [CalibrationSample] {
         #expect(ReliabilityTable(s, minimumCount: 5).judged.count == 10)
     }
 
+    /// A bin's gap is judged against what chance leaves in a bin of its size: 1.96 binomial
+    /// standard errors at the mean stated probability. 100 cases stated at 0.5 leave ±0.098: 60
+    /// hits (gap 0.10) are beyond chance, 55 (gap 0.05) within; a bin too small to judge is not
+    /// counted whatever its gap.
+    @Test func aGapIsJudgedAgainstTheGapChanceLeavesInABinOfItsSize() {
+        let beyond = ReliabilityTable(samples((0..<100).map { (0.5, $0 < 60 ? 1 : 0) }))
+        let b = beyond.bins[5]
+        #expect(abs((b.chanceGap ?? 0) - 0.098) < 1e-9)
+        #expect(abs((b.gap ?? 0) - 0.10) < 1e-9)
+        #expect(b.beyondChance && beyond.binsBeyondChance == 1)
+        let within = ReliabilityTable(samples((0..<100).map { (0.5, $0 < 55 ? 1 : 0) }))
+        #expect(!within.bins[5].beyondChance && within.binsBeyondChance == 0)
+        // 10 cases stated at 0.05, all hits: beyond chance, but too small to judge.
+        let small = ReliabilityTable(samples((0..<10).map { _ in (0.05, 1) }))
+        #expect(small.bins[0].beyondChance && small.bins[0].tooSmall && small.binsBeyondChance == 0)
+        // Stated 0 or 1 leave no room for chance: any gap is beyond it.
+        let sure = ReliabilityTable(samples((0..<40).map { (1.0, $0 < 39 ? 1 : 0) }))
+        #expect(sure.bins[9].chanceGap == 0 && sure.binsBeyondChance == 1)
+        #expect(ReliabilityTable().bins[0].chanceGap == nil && !ReliabilityTable().bins[0].beyondChance)
+    }
+
     @Test func jsonHasSnakeCaseKeysAndRoundTrips() throws {
         let t = ReliabilityTable(samples((0..<40).map { (0.42, $0 < 10 ? 1 : 0) }), binCount: 5)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let json = String(decoding: try encoder.encode(t), as: UTF8.self)
-        for key in ["\"mean_stated\"", "\"too_small\"", "\"minimum_count\"", "\"max_gap\"", "\"observed\"", "\"gap\""] {
+        for key in [
+            "\"mean_stated\"", "\"too_small\"", "\"minimum_count\"", "\"max_gap\"", "\"observed\"", "\"gap\"",
+            "\"chance_gap\"", "\"beyond_chance\"", "\"bins_beyond_chance\"",
+        ] {
             #expect(json.contains(key), "\(key)")
         }
         let back = try JSONDecoder().decode(ReliabilityTable.self, from: Data(json.utf8))
