@@ -79,7 +79,8 @@ public enum EvaluationRenderer {
             lines.append(
                 "    \(f(b.lower, 1)) – \(f(b.upper, 1))  \(TextFormat.pad(TextFormat.count(b.count), 9, right: true)) "
                     + "questions  stated \(f(b.meanStated, 3))  observed \(f(b.observed, 3))"
-                    + (b.tooSmall ? "" : b.beyondChance ? "  beyond chance" : "  within chance (±\(f(b.chanceGap, 3)))"))
+                    + (b.tooSmall ? "" : b.beyondChance ? "  beyond chance" : "  within chance (±\(f(b.chanceGap, 3)))")
+            )
         }
         return lines
     }
