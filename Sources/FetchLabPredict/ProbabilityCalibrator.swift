@@ -57,6 +57,22 @@ public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
         fitting samples: [CalibrationSample], minimumSamples: Int = 30, minimumBlock: Int = 30,
         maximumStandardError: Double = 0.025
     ) {
+        self.init(
+            fittingSorted: samples.sorted(by: { $0.stated < $1.stated }), minimumSamples: minimumSamples,
+            minimumBlock: minimumBlock, maximumStandardError: maximumStandardError)
+    }
+
+    /// ``init(fitting:minimumSamples:minimumBlock:maximumStandardError:)`` on samples already in
+    /// non-decreasing order of their stated probability (nothing is sorted; the same map).
+    /// - Parameters:
+    ///   - samples: the samples, ordered by `stated`.
+    ///   - minimumSamples: as for the unsorted initializer.
+    ///   - minimumBlock: as for the unsorted initializer.
+    ///   - maximumStandardError: as for the unsorted initializer.
+    package init(
+        fittingSorted samples: [CalibrationSample], minimumSamples: Int = 30, minimumBlock: Int = 30,
+        maximumStandardError: Double = 0.025
+    ) {
         guard !samples.isEmpty else {
             self = .identity
             return
@@ -67,7 +83,7 @@ public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
             self.init(raw: [0], calibrated: [rate], samples: samples.count)
             return
         }
-        var blocks = Self.pooled(samples)
+        var blocks = Self.pooled(sorted: samples)
         Self.mergeUncertain(&blocks, minimumWeight: Double(max(1, minimumBlock)), maximumError: maximumStandardError)
         var raw: [Double] = []
         var calibrated: [Double] = []
@@ -123,8 +139,14 @@ public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
     /// decrease, until the frequencies are non-decreasing in the raw value.
     static func pooled(_ samples: [CalibrationSample]) -> [Block] {
         // One block per distinct raw value (samples in any order give the same blocks).
+        pooled(sorted: samples.sorted(by: { $0.stated < $1.stated }))
+    }
+
+    /// ``pooled(_:)`` of samples in non-decreasing order of `stated`.
+    static func pooled(sorted samples: [CalibrationSample]) -> [Block] {
         var groups: [Block] = []
-        for s in samples.sorted(by: { $0.stated < $1.stated }) {
+        groups.reserveCapacity(samples.count)
+        for s in samples {
             let b = Block(low: s.stated, high: s.stated, weight: 1, sum: s.outcome ? 1 : 0)
             if groups.last?.high == s.stated { groups[groups.count - 1].absorb(b) } else { groups.append(b) }
         }

@@ -258,6 +258,32 @@ func requestTimes(_ policy: any FetchPolicy, _ h: UserHistory, _ e: EvaluationPr
         #expect(low == 0)
     }
 
+    /// Policies replayed as a group share each pair's model; each one's fetches, stated
+    /// probabilities and skips are those of its own replay (`runAll`), and differ between budgets.
+    @Test func aGroupSharingTheModelRunsEachPolicyAsAlone() throws {
+        let h = sequenceHabit(days: 21)
+        var e = EvaluationProtocol()
+        e.minLaunches = 20
+        let window = try #require(e.window(of: h))
+        let setup = UserSetup(history: h, window: window, evaluation: e, context: ContextDefaults())
+        let policies = [
+            LearnedPolicy(budget: .fetches(0.5)), LearnedPolicy(budget: .fetches(3)),
+            LearnedPolicy(budget: .joules(40)),
+        ]
+        let group = PolicyRunner.runLearned(group: policies, user: setup, settings: ReplaySettings())
+        #expect(group.count == policies.count)
+        for (k, policy) in policies.enumerated() {
+            let alone = PolicyRunner.runAll(policy, user: setup, settings: ReplaySettings())
+            #expect(group[k].count == alone.count)
+            for (g, a) in zip(group[k], alone) {
+                #expect(g.fetches == a.fetches, "\(policy.name)")
+                #expect(g.stated.map(\.time) == a.stated.map(\.time) && g.stated.map(\.p) == a.stated.map(\.p))
+                #expect(g.skips == a.skips)
+            }
+        }
+        #expect(group[0][0].fetches.count < group[1][0].fetches.count)
+    }
+
     /// Under a platform model the policy asks for each fetch itself.
     @Test(arguments: [PlatformKind.ios, .android])
     func asksForEachFetchUnderAPlatform(platform: PlatformKind) throws {

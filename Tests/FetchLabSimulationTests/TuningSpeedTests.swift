@@ -158,29 +158,50 @@ import Testing
 @Suite struct GroupedReplayTests {
     @Test(arguments: [PlatformKind.none, .ios, .android])
     func aGroupScoresAsEachPolicyAlone(platform: PlatformKind) throws {
-        let policies = try PolicyRegistry.parseList(
+        try expectGroupScoresAsEachAlone(
             "predictive(10m,0.2),predictive(10m,0.55),predictive(10m,0.3,sequence+gap),"
-                + "predictive-cost-aware(10m,0.3),predictive(5m,0.4),predictive(10m,0.1,time-of-day)")
-        var users: [UserHistory] = []
-        for seed in UInt64(1)...6 {
-            var h = withContext(
-                history(randomLaunches(seed: seed, days: 18, apps: 4), apps: 4), seed: seed, samples: 600)
-            h.user = UserID("user\(seed)")
-            users.append(h)
-        }
-        var settings = ReplaySettings()
-        settings.platform.kind = platform
-        let simulator = Simulator(evaluation: evaluation(warmUp: 1, minLaunches: 20), settings: settings)
-        var together = simulator.comparison(policies: policies, budgetFigures: false)
-        together.add(users)
-        let grouped = together.report().policies
-        for (i, p) in policies.enumerated() {
-            var alone = simulator.comparison(policies: [p], budgetFigures: false)
-            alone.add(users)
-            #expect(alone.report().policies[0].metrics == grouped[i].metrics, "\(p.name) on \(platform)")
-            #expect(grouped[i].metrics.fetchesPerAppDay > 0, "\(p.name) fetches")
-        }
+                + "predictive-cost-aware(10m,0.3),predictive(5m,0.4),predictive(10m,0.1,time-of-day)",
+            platform: platform)
     }
+}
+
+/// Learned policies replayed together share each pair's model (it asks and learns the same
+/// whatever any policy fetched) and score exactly as each replayed alone: every budget, the
+/// cost-aware variant, on every platform, with device context.
+@Suite struct GroupedLearnedReplayTests {
+    @Test(arguments: [PlatformKind.none, .ios, .android])
+    func aGroupScoresAsEachPolicyAlone(platform: PlatformKind) throws {
+        let grouped = try expectGroupScoresAsEachAlone(
+            "learned(0.5,2,10),learned-cost-aware(10j,40j)", platform: platform)
+        // The budgets differ: the group did not hand one policy's fetches to another.
+        #expect(grouped[0].metrics.fetchesPerAppDay < grouped[2].metrics.fetchesPerAppDay)
+    }
+}
+
+/// Replays `list` together and each policy alone on six seeded users with device context, on
+/// `platform`; expects the same metrics, and fetches from every policy. Returns the group's rows.
+@discardableResult
+private func expectGroupScoresAsEachAlone(_ list: String, platform: PlatformKind) throws -> [PolicyResult] {
+    let policies = try PolicyRegistry.parseList(list)
+    var users: [UserHistory] = []
+    for seed in UInt64(1)...6 {
+        var h = withContext(history(randomLaunches(seed: seed, days: 18, apps: 4), apps: 4), seed: seed, samples: 600)
+        h.user = UserID("user\(seed)")
+        users.append(h)
+    }
+    var settings = ReplaySettings()
+    settings.platform.kind = platform
+    let simulator = Simulator(evaluation: evaluation(warmUp: 1, minLaunches: 20), settings: settings)
+    var together = simulator.comparison(policies: policies, budgetFigures: false)
+    together.add(users)
+    let grouped = together.report().policies
+    for (i, p) in policies.enumerated() {
+        var alone = simulator.comparison(policies: [p], budgetFigures: false)
+        alone.add(users)
+        #expect(alone.report().policies[0].metrics == grouped[i].metrics, "\(p.name) on \(platform)")
+        #expect(grouped[i].metrics.fetchesPerAppDay > 0, "\(p.name) fetches")
+    }
+    return grouped
 }
 
 /// `h` with `samples` seeded context samples from day0 on, up to an hour apart (battery, charging,

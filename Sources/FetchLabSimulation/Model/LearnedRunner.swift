@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 extension PolicyRunner {
     /// Runs one policy on every pair of a user: the learned family jointly
@@ -32,58 +33,7 @@ extension PolicyRunner {
     static func runLearned<Log: QuestionLog>(
         _ policy: LearnedPolicy, user: UserSetup, settings: ReplaySettings, logSkips: Bool, questions: inout Log
     ) -> [PairRun] {
-        let n = user.pairs.count
-        guard n > 0 else { return [] }
-        var schedulers = (0..<n).map { LearnedScheduler(policy: policy, pair: info(pair: $0, of: user)) }
-        var states = (0..<n).map { (p: Int) -> RunState in
-            var state = RunState(pair: p, of: user, settings: settings)
-            state.logSkips = logSkips
-            return state
-        }
-        // One unit of cost for every pair: the user's mean Wi-Fi fetch (1 for a fetch budget).
-        let unit = schedulers.reduce(0) { $0 + $1.wifiCost } / Double(n)
-        for p in 0..<n { schedulers[p].costUnit = unit }
-        var controller = SpendController(
-            daily: schedulers.reduce(0) { $0 + $1.daily * $1.wifiCost } / unit, start: user.window.firstEvent)
-        let events = user.events
-        let end = user.window.end
-        var u = 0
-        var cursor = 0
-        var wake = schedulers[0].nextWake
-        while true {
-            let te = u < events.count ? events[u].time : nil
-            if let tw = wake, tw <= end, te.map({ tw < $0 }) ?? true {
-                let device = user.state(at: tw, cursor: &cursor)
-                for p in 0..<n {
-                    let r = schedulers[p].wake(at: tw, state: device, controller: &controller)
-                    if let q = schedulers[p].lastAsked { questions.asked(pair: p, at: tw, probability: q, atLaunch: false) }
-                    if let r {
-                        let result = states[p].handle(r, at: tw, device: device)
-                        states[p].record(schedulers[p].statedProbability, result)
-                        schedulers[p].completed(result, controller: &controller)
-                    }
-                }
-                wake = tw + LearnedScheduler.timerStep
-                continue
-            }
-            guard let t = te, t <= end else { break }
-            let event = events[u]
-            u += 1
-            let device = user.state(at: t, cursor: &cursor)
-            for p in 0..<n {
-                if event.app == user.pairs[p].app { states[p].observe(event) }
-                let r = schedulers[p].observe(event, state: device, controller: &controller)
-                if let q = schedulers[p].lastAsked {
-                    questions.asked(pair: p, at: t, probability: q, atLaunch: event.kind == .launch)
-                }
-                if let r {
-                    let result = states[p].handle(r, at: t, device: device)
-                    states[p].record(schedulers[p].statedProbability, result)
-                    schedulers[p].completed(result, controller: &controller)
-                }
-            }
-        }
-        return states.map(\.run)
+        runLearned(group: [policy], user: user, settings: settings, logSkips: logSkips, questions: &questions)[0]
     }
 }
 
@@ -96,4 +46,120 @@ protocol QuestionLog {
 /// Keeps no question (a comparison's replay).
 struct NoQuestionLog: QuestionLog {
     @inline(__always) mutating func asked(pair: Int, at t: Microseconds, probability: Double, atLaunch: Bool) {}
+}
+
+extension PolicyRunner {
+    /// Learned policies (any budgets, cost-aware or not) on all of a user's pairs in one walk,
+    /// sharing each pair's model: the model's questions, answers and learning do not depend on
+    /// what any policy fetched (it is asked at every moment a policy may act and learns from
+    /// launches alone), so one model per pair answers for every policy, and each policy's own
+    /// controller, refreshes and platform state decide as in
+    /// ``runLearned(_:user:settings:logSkips:)``. The outcomes are those of replaying each policy
+    /// alone; the model's work is done once instead of once per policy. Policy-major.
+    static func runLearned(group policies: [LearnedPolicy], user: UserSetup, settings: ReplaySettings) -> [[PairRun]] {
+        var none = NoQuestionLog()
+        return runLearned(group: policies, user: user, settings: settings, logSkips: false, questions: &none)
+    }
+
+    /// ``runLearned(group:user:settings:)``, logging skips when asked and telling `questions`
+    /// every question a pair's model was asked.
+    static func runLearned<Log: QuestionLog>(
+        group policies: [LearnedPolicy], user: UserSetup, settings: ReplaySettings, logSkips: Bool,
+        questions: inout Log
+    ) -> [[PairRun]] {
+        let n = user.pairs.count
+        guard n > 0, !policies.isEmpty else { return policies.map { _ in [] } }
+        let infos = (0..<n).map { info(pair: $0, of: user) }
+        var schedulers = policies.map { policy in infos.map { LearnedScheduler(policy: policy, pair: $0) } }
+        var models = schedulers[0].map(\.model)
+        var states = policies.map { _ in
+            (0..<n).map { (p: Int) -> RunState in
+                var state = RunState(pair: p, of: user, settings: settings)
+                state.logSkips = logSkips
+                return state
+            }
+        }
+        var controllers = schedulers.indices.map { k -> SpendController in
+            let unit = schedulers[k].reduce(0) { $0 + $1.wifiCost } / Double(n)
+            for p in 0..<n { schedulers[k][p].costUnit = unit }
+            return SpendController(
+                daily: schedulers[k].reduce(0) { $0 + $1.daily * $1.wifiCost } / unit, start: user.window.firstEvent)
+        }
+        let events = user.events
+        let end = user.window.end
+        var u = 0
+        var cursor = 0
+        var wake = schedulers[0][0].nextWake
+        while true {
+            let te = u < events.count ? events[u].time : nil
+            if let tw = wake, tw <= end, te.map({ tw < $0 }) ?? true {
+                let device = user.state(at: tw, cursor: &cursor)
+                for p in 0..<n {
+                    models[p].expire(before: tw)
+                    decide(
+                        .timer, app: -1, pair: p, at: tw, device: device, &models, &schedulers, &states, &controllers,
+                        &questions)
+                }
+                wake = tw + LearnedScheduler.timerStep
+                continue
+            }
+            guard let t = te, t <= end else { break }
+            let event = events[u]
+            u += 1
+            let device = user.state(at: t, cursor: &cursor)
+            for p in 0..<n {
+                let own = event.app == user.pairs[p].app
+                if own { for k in policies.indices { states[k][p].observe(event) } }
+                switch event.kind {
+                case .launch:
+                    models[p].launched(event.app, at: t)
+                    if own {
+                        for k in policies.indices {
+                            schedulers[k][p].launchedOwnApp(at: t, controller: &controllers[k])
+                        }
+                    } else {
+                        decide(
+                            .launch, app: event.app, pair: p, at: t, device: device, &models, &schedulers, &states,
+                            &controllers, &questions)
+                    }
+                case .unlock, .screenOn, .systemUI:
+                    models[p].expire(before: t)
+                    let trigger: DecisionTrigger =
+                        event.kind == .unlock ? .unlock : event.kind == .screenOn ? .screenOn : .systemUI
+                    decide(
+                        trigger, app: event.app, pair: p, at: t, device: device, &models, &schedulers, &states,
+                        &controllers, &questions)
+                case .notification where own:
+                    models[p].expire(before: t)
+                    decide(
+                        .notification, app: event.app, pair: p, at: t, device: device, &models, &schedulers, &states,
+                        &controllers, &questions)
+                default:
+                    break
+                }
+            }
+        }
+        return states.map { $0.map(\.run) }
+    }
+
+    /// One moment of a group's replay for pair `p`: the shared model asked once (when it is a
+    /// question), then every policy advances its controller and chooses.
+    private static func decide<Log: QuestionLog>(
+        _ trigger: DecisionTrigger, app other: Int32, pair p: Int, at t: Microseconds, device: DeviceState,
+        _ models: inout [NextUseModel], _ schedulers: inout [[LearnedScheduler]], _ states: inout [[RunState]],
+        _ controllers: inout [SpendController], _ questions: inout Log
+    ) {
+        let first = schedulers[0][p]
+        let asked = LearnedScheduler.asks(models[p], launchRefreshes: first.launchRefreshes, tau: first.tau, at: t)
+        let answer = asked ? models[p].ask(trigger, app: other, at: t) : 0
+        if asked { questions.asked(pair: p, at: t, probability: answer, atLaunch: trigger == .launch) }
+        for k in controllers.indices {
+            controllers[k].advance(to: t)
+            guard asked, let r = schedulers[k][p].choose(answer, at: t, state: device, controller: &controllers[k])
+            else { continue }
+            let result = states[k][p].handle(r, at: t, device: device)
+            states[k][p].record(schedulers[k][p].statedProbability, result)
+            schedulers[k][p].completed(result, controller: &controllers[k])
+        }
+    }
 }

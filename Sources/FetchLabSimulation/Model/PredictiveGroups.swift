@@ -4,7 +4,9 @@ extension Simulator {
     /// Every policy on every pair of a user (policy-major), with each policy's thread CPU
     /// seconds. Predictive policies of one lead (two or more) replay together: one walk over the
     /// user's events drives all their schedulers, and their time-of-day plans are computed once
-    /// a day (``SharedPlans``); the outcomes are those of replaying each alone.
+    /// a day (``SharedPlans``). Learned policies (two or more) replay together, sharing each
+    /// pair's model (``PolicyRunner/runLearned(group:user:settings:)``). The outcomes are those of
+    /// replaying each alone; a group's CPU seconds are shared equally among its policies.
     func replay(_ user: UserSetup, policies: [any FetchPolicy], seconds: inout [Double]) -> [[PairOutcome]] {
         var out = [[PairOutcome]](repeating: [], count: policies.count)
         var groups: [Microseconds: [Int]] = [:]
@@ -31,6 +33,17 @@ extension Simulator {
             let share = (ThreadClock.now() - start) / Double(members.count)
             for i in members { seconds[i] = share }
             grouped.formUnion(members)
+        }
+        // Learned policies (two or more) share each pair's model.
+        let learned = policies.indices.filter { policies[$0] is LearnedPolicy }
+        if learned.count > 1 {
+            let start = ThreadClock.now()
+            let runs = PolicyRunner.runLearned(
+                group: learned.map { policies[$0] as! LearnedPolicy }, user: user, settings: settings)
+            for (k, i) in learned.enumerated() { out[i] = outcomes(user, runs: runs[k]) }
+            let share = (ThreadClock.now() - start) / Double(learned.count)
+            for i in learned { seconds[i] = share }
+            grouped.formUnion(learned)
         }
         for (i, policy) in policies.enumerated() where !grouped.contains(i) {
             let start = ThreadClock.now()

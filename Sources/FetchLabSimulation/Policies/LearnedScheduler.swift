@@ -34,8 +34,6 @@ struct LearnedScheduler: FetchScheduler {
     var allocation: BudgetAllocation
     private(set) var nextWake: Microseconds?
     private(set) var statedProbability: Double? = nil
-    /// The model's probability at the last call that asked it (nil: the call did not ask).
-    private(set) var lastAsked: Double? = nil
 
     static let timerStep: Microseconds = .minutes(15)
 
@@ -72,12 +70,24 @@ struct LearnedScheduler: FetchScheduler {
         controller: inout SpendController
     ) -> FetchRequest? {
         controller.advance(to: t)
-        // Within τ after a launch of the app (when launches refresh) a launch is fresh anyway:
-        // neither a moment to fetch nor a trial of "a launch that needs a fetch".
-        if launchRefreshes, let last = model.lastLaunch, t - last <= tau { return nil }
+        guard Self.asks(model, launchRefreshes: launchRefreshes, tau: tau, at: t) else { return nil }
+        return choose(model.ask(trigger, app: other, at: t), at: t, state: state, controller: &controller)
+    }
+
+    /// Whether `model` is asked at `t`: within τ after a launch of the app (when launches
+    /// refresh) a launch is fresh anyway, neither a moment to fetch nor a trial of "a launch that
+    /// needs a fetch".
+    static func asks(_ model: NextUseModel, launchRefreshes: Bool, tau: Microseconds, at t: Microseconds) -> Bool {
+        !(launchRefreshes && model.lastLaunch.map { t - $0 <= tau } ?? false)
+    }
+
+    /// The decision at `t` once the model answered `p` (the controller already advanced to `t`):
+    /// what ``decide(_:app:at:state:controller:)`` does after asking. A group of learned policies
+    /// replayed together asks one model and lets each policy choose.
+    mutating func choose(_ p: Double, at t: Microseconds, state: DeviceState, controller: inout SpendController)
+        -> FetchRequest?
+    {
         controller.stated.expire(app: app, before: t - tau)
-        let p = model.ask(trigger, app: other, at: t)
-        lastAsked = p
         let covered = lastRefresh.map { min(1, Double(max(0, t - $0)) / Double(tau)) } ?? 1
         let c = cost(state)
         if costAware, state.isLow(below: 20) { return nil }
@@ -94,14 +104,12 @@ struct LearnedScheduler: FetchScheduler {
     mutating func observe(_ event: UsageEvent, state: DeviceState, controller: inout SpendController)
         -> FetchRequest?
     {
-        lastAsked = nil
         let t = event.time
         switch event.kind {
         case .launch:
             model.launched(event.app, at: t)
             if event.app == app {
-                controller.stated.launched(app: app, at: t, tau: tau)
-                if launchRefreshes { lastRefresh = t }
+                launchedOwnApp(at: t, controller: &controller)
                 return nil
             }
             return decide(.launch, app: event.app, at: t, state: state, controller: &controller)
@@ -118,9 +126,14 @@ struct LearnedScheduler: FetchScheduler {
         }
     }
 
+    /// The pair's app was launched at `t`: its fetches' outcomes, and the refresh of a launch.
+    mutating func launchedOwnApp(at t: Microseconds, controller: inout SpendController) {
+        controller.stated.launched(app: app, at: t, tau: tau)
+        if launchRefreshes { lastRefresh = t }
+    }
+
     /// ``FetchScheduler/wake(at:state:)`` under the given controller.
     mutating func wake(at time: Microseconds, state: DeviceState, controller: inout SpendController) -> FetchRequest? {
-        lastAsked = nil
         nextWake = time + Self.timerStep
         model.expire(before: time)
         return decide(.timer, app: -1, at: time, state: state, controller: &controller)
@@ -206,13 +219,14 @@ struct StatedCalibration {
 
     /// The app's fetches made before `t` are misses (their τ has passed by t + τ).
     mutating func expire(app: Int32, before t: Microseconds) {
-        guard !pending.isEmpty else { return }
+        // Fetches are pending in time order: none before `t`, nothing to resolve.
+        guard let oldest = pending.first, oldest.time < t else { return }
         resolve { $0.app == app && $0.time < t ? false : nil }
     }
 
     /// The app was launched at `t`: its fetches within τ before are hits, older ones misses.
     mutating func launched(app: Int32, at t: Microseconds, tau: Microseconds) {
-        guard !pending.isEmpty else { return }
+        guard let oldest = pending.first, oldest.time < t else { return }
         resolve { $0.app == app && $0.time < t ? t - $0.time <= tau : nil }
     }
 
@@ -236,7 +250,8 @@ struct StatedCalibration {
             return true
         }
         if changed, resolved.count >= Self.minimum, isotonic == nil || resolved.count % Self.refit == 0 {
-            isotonic = ProbabilityCalibrator(fitting: resolved, minimumSamples: Self.minimum, minimumBlock: Self.minimum)
+            isotonic = ProbabilityCalibrator(
+                fittingSorted: resolved, minimumSamples: Self.minimum, minimumBlock: Self.minimum)
         }
     }
 }
