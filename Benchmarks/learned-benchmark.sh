@@ -18,7 +18,8 @@
 # 1000 × SPEED_DAYS 56, seed 1): `compare --timings --policies 'learned(2),predictive(15m,0.55),…'`, the
 # standard set's five predictive settings (REPEATS runs, default 3; CPU seconds per policy, medians;
 # release build); learned's rate against the predictive family's mean and against its
-# predictive(15m,0.3). The machine is shared: the load average is recorded.
+# predictive(15m,0.3); and the learned family's five budgets replayed together (one model per pair
+# answers for all of them), per policy. The machine is shared: the load average is recorded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DEV=${1:-../shared/datasets/dev}
@@ -42,6 +43,8 @@ for r in $(seq 1 "$REPEATS"); do
     --policies 'learned(2),predictive(15m,0.55),predictive(15m,0.4),predictive(15m,0.3),predictive(15m,0.2),predictive(15m,0.15)' >/dev/null 2>"$WORK/timings-$r.txt"
   "$BIN" compare --db "$SPEED_DB" --format json --no-store --timings \
     --policies 'predictive(15m,0.3)' >/dev/null 2>"$WORK/timings-one-$r.txt"
+  "$BIN" compare --db "$SPEED_DB" --format json --no-store --timings \
+    --policies 'learned(0.5,1,2,5,10)' >/dev/null 2>"$WORK/timings-family-$r.txt"
 done
 python3 - "$WORK" "$REPEATS" "$SPEED_USERS" "$SPEED_DAYS" <<'EOF'
 import json, math, os, re, statistics, sys
@@ -81,10 +84,11 @@ for name in ("dev", "sample"):
                          "chance_all_within_0_05": chance, "beyond_chance": beyond,
                          "bins": bins})
     out["datasets"][name] = {"budget_curve": curve, "policies": policies}
-seconds = {"learned": [], "predictive": [], "predictive(15m,0.3)": []}
+seconds = {"learned": [], "predictive": [], "predictive(15m,0.3)": [], "learned family": []}
 launches = None
 for r in range(1, repeats + 1):
-    for name, label in ((f"timings-{r}.txt", None), (f"timings-one-{r}.txt", "predictive(15m,0.3)")):
+    for name, label in ((f"timings-{r}.txt", None), (f"timings-one-{r}.txt", "predictive(15m,0.3)"),
+                        (f"timings-family-{r}.txt", "learned family")):
         for line in open(f"{work}/{name}"):
             m = re.match(r"timings: (\d+) launches", line)
             if m:
@@ -98,7 +102,9 @@ out["speed"] = {"population": f"fetchlab generate --users {speed_users} --days {
                 "launches_of_evaluated_pairs": launches,
                 "cpu_seconds_per_policy_median": med,
                 "learned_rate_vs_predictive": rate("predictive"),
-                "learned_rate_vs_predictive_15m_0_3": rate("predictive(15m,0.3)")}
+                "learned_rate_vs_predictive_15m_0_3": rate("predictive(15m,0.3)"),
+                "learned_family_rate_vs_predictive": med["predictive"] / med["learned family"]
+                if med.get("learned family") and med.get("predictive") else None}
 json.dump(out, open("Benchmarks/results/learned.json", "w"), indent=1)
 # The same figures as tables, for the documentation to link to.
 f = lambda x, d=3: "–" if x is None else f"{x:.{d}f}"
@@ -128,6 +134,8 @@ md += ["## Speed", "", f"`{sp['population']}` ({sp['launches_of_evaluated_pairs'
        f"the standard set's five `predictive` settings {f(cs.get('predictive'), 2)} s each; `predictive(15m,0.3)` alone "
        f"{f(cs.get('predictive(15m,0.3)'), 2)} s. `learned`'s rate is {f(sp['learned_rate_vs_predictive'], 2)} of the predictive "
        f"family's and {f(sp['learned_rate_vs_predictive_15m_0_3'], 2)} of `predictive(15m,0.3)`'s (issue 26's bar: 0.5). "
+       f"The five budgets `learned(0.5,1,2,5,10)` replayed together share each pair's model: "
+       f"{f(cs.get('learned family'), 2)} s per policy, {f(sp['learned_family_rate_vs_predictive'], 2)} of the predictive family's rate. "
        f"Load average at the time: {', '.join(f'{x:.2f}' for x in out['load_average'])}.", ""]
 open("Benchmarks/results/learned.md", "w").write("\n".join(md))
 print(json.dumps(out["speed"]))
