@@ -110,31 +110,14 @@ extension PolicyRunner {
             for p in 0..<n {
                 let own = event.app == user.pairs[p].app
                 if own { for k in policies.indices { states[k][p].observe(event) } }
-                switch event.kind {
-                case .launch:
-                    models[p].launched(event.app, at: t)
-                    if own {
-                        for k in policies.indices {
-                            schedulers[k][p].launchedOwnApp(at: t, controller: &controllers[k])
-                        }
-                    } else {
-                        decide(
-                            .launch, app: event.app, pair: p, at: t, device: device, &models, &schedulers, &states,
-                            &controllers, &questions)
-                    }
-                case .unlock, .screenOn, .systemUI:
-                    models[p].expire(before: t)
-                    let trigger: DecisionTrigger =
-                        event.kind == .unlock ? .unlock : event.kind == .screenOn ? .screenOn : .systemUI
+                switch LearnedScheduler.see(event, app: user.pairs[p].app, model: &models[p]) {
+                case .ownLaunch:
+                    for k in policies.indices { schedulers[k][p].launchedOwnApp(at: t, controller: &controllers[k]) }
+                case .moment(let trigger):
                     decide(
                         trigger, app: event.app, pair: p, at: t, device: device, &models, &schedulers, &states,
                         &controllers, &questions)
-                case .notification where own:
-                    models[p].expire(before: t)
-                    decide(
-                        .notification, app: event.app, pair: p, at: t, device: device, &models, &schedulers, &states,
-                        &controllers, &questions)
-                default:
+                case .nothing:
                     break
                 }
             }

@@ -17,33 +17,34 @@ extension Simulator {
             groups[predictive.lead, default: []].append(i)
         }
         var grouped = Set<Int>()
-        for lead in leads {
-            guard let members = groups[lead], members.count > 1 else { continue }
+        // Replays `members` together (`run` gives their runs, policy-major), sharing the CPU time.
+        func together(_ members: [Int], _ run: () -> [[PairRun]]) {
             let start = ThreadClock.now()
-            let group = members.map { policies[$0] as! PredictivePolicy }
-            var runs = members.map { _ in [PairRun]() }
-            for pair in user.pairs.indices {
-                for (k, run) in PolicyRunner.run(predictive: group, pair: pair, of: user, settings: settings)
-                    .enumerated()
-                {
-                    runs[k].append(run)
-                }
-            }
-            for (k, i) in members.enumerated() { out[i] = outcomes(user, runs: runs[k]) }
+            for (k, runs) in run().enumerated() { out[members[k]] = outcomes(user, runs: runs) }
             let share = (ThreadClock.now() - start) / Double(members.count)
             for i in members { seconds[i] = share }
             grouped.formUnion(members)
         }
+        for lead in leads {
+            guard let members = groups[lead], members.count > 1 else { continue }
+            let group = members.map { policies[$0] as! PredictivePolicy }
+            together(members) {
+                var runs = members.map { _ in [PairRun]() }
+                for pair in user.pairs.indices {
+                    for (k, run) in PolicyRunner.run(predictive: group, pair: pair, of: user, settings: settings)
+                        .enumerated()
+                    {
+                        runs[k].append(run)
+                    }
+                }
+                return runs
+            }
+        }
         // Learned policies (two or more) share each pair's model.
         let learned = policies.indices.filter { policies[$0] is LearnedPolicy }
         if learned.count > 1 {
-            let start = ThreadClock.now()
-            let runs = PolicyRunner.runLearned(
-                group: learned.map { policies[$0] as! LearnedPolicy }, user: user, settings: settings)
-            for (k, i) in learned.enumerated() { out[i] = outcomes(user, runs: runs[k]) }
-            let share = (ThreadClock.now() - start) / Double(learned.count)
-            for i in learned { seconds[i] = share }
-            grouped.formUnion(learned)
+            let group = learned.map { policies[$0] as! LearnedPolicy }
+            together(learned) { PolicyRunner.runLearned(group: group, user: user, settings: settings) }
         }
         for (i, policy) in policies.enumerated() where !grouped.contains(i) {
             let start = ThreadClock.now()

@@ -104,25 +104,43 @@ struct LearnedScheduler: FetchScheduler {
     mutating func observe(_ event: UsageEvent, state: DeviceState, controller: inout SpendController)
         -> FetchRequest?
     {
-        let t = event.time
+        switch Self.see(event, app: app, model: &model) {
+        case .ownLaunch:
+            launchedOwnApp(at: event.time, controller: &controller)
+            return nil
+        case .moment(let trigger):
+            return decide(trigger, app: event.app, at: event.time, state: state, controller: &controller)
+        case .nothing:
+            return nil
+        }
+    }
+
+    /// What an event is to the pair of `app`.
+    enum Sight {
+        /// A launch of the pair's app.
+        case ownLaunch
+        /// A moment the pair may act: a launch of another app, an unlock, a screen-on, a
+        /// system-UI screen, a notification for its app.
+        case moment(DecisionTrigger)
+        /// Nothing the pair acts on.
+        case nothing
+    }
+
+    /// Shows `event` to the pair's `model` (a launch resolves and updates, a signal expires old
+    /// trials) and says what it is to the pair.
+    static func see(_ event: UsageEvent, app: Int32, model: inout NextUseModel) -> Sight {
         switch event.kind {
         case .launch:
-            model.launched(event.app, at: t)
-            if event.app == app {
-                launchedOwnApp(at: t, controller: &controller)
-                return nil
-            }
-            return decide(.launch, app: event.app, at: t, state: state, controller: &controller)
+            model.launched(event.app, at: event.time)
+            return event.app == app ? .ownLaunch : .moment(.launch)
         case .unlock, .screenOn, .systemUI:
-            model.expire(before: t)
-            let trigger: DecisionTrigger =
-                event.kind == .unlock ? .unlock : event.kind == .screenOn ? .screenOn : .systemUI
-            return decide(trigger, app: event.app, at: t, state: state, controller: &controller)
+            model.expire(before: event.time)
+            return .moment(event.kind == .unlock ? .unlock : event.kind == .screenOn ? .screenOn : .systemUI)
         case .notification where event.app == app:
-            model.expire(before: t)
-            return decide(.notification, app: event.app, at: t, state: state, controller: &controller)
+            model.expire(before: event.time)
+            return .moment(.notification)
         default:
-            return nil
+            return .nothing
         }
     }
 
