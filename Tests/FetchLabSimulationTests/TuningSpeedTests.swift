@@ -176,6 +176,22 @@ import Testing
         // The budgets differ: the group did not hand one policy's fetches to another.
         #expect(grouped[0].metrics.fetchesPerAppDay < grouped[2].metrics.fetchesPerAppDay)
     }
+
+    /// A run's learned settings replay as one group (one walk, its CPU time split evenly among
+    /// them), and other policies alone.
+    @Test func aRunsLearnedSettingsReplayAsOneGroup() throws {
+        let policies = try PolicyRegistry.parseList("learned(0.5,2),learned-cost-aware(10j),workmanager")
+        let h = withContext(history(randomLaunches(seed: 3, days: 18, apps: 4), apps: 4), seed: 3, samples: 600)
+        let e = evaluation(warmUp: 1, minLaunches: 20)
+        let window = try #require(e.window(of: h))
+        let setup = UserSetup(history: h, window: window, evaluation: e, context: ContextDefaults())
+        var seconds = [Double](repeating: 0, count: policies.count)
+        let out = Simulator(evaluation: e, settings: ReplaySettings()).replay(
+            setup, policies: policies, seconds: &seconds)
+        #expect(out.count == policies.count && out.allSatisfy { $0.count == setup.pairs.count })
+        #expect(seconds[0] > 0 && seconds[0] == seconds[1] && seconds[1] == seconds[2], "\(seconds)")
+        #expect(seconds[3] > 0)
+    }
 }
 
 /// Replays `list` together and each policy alone on six seeded users with device context, on
