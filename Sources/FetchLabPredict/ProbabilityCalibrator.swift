@@ -73,17 +73,26 @@ public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
         fittingSorted samples: [CalibrationSample], minimumSamples: Int = 30, minimumBlock: Int = 30,
         maximumStandardError: Double = 0.025
     ) {
-        guard !samples.isEmpty else {
+        self.init(
+            count: samples.count, hits: samples.reduce(0) { $0 + ($1.outcome ? 1 : 0) },
+            pooled: samples.count >= minimumSamples ? Self.pooled(sorted: samples) : [],
+            minimumSamples: minimumSamples, minimumBlock: minimumBlock, maximumStandardError: maximumStandardError)
+    }
+
+    /// The map of `count` samples, `hits` of which happened, whose pool-adjacent-violators blocks
+    /// are `pooled` (``IsotonicFit`` keeps them as samples are added).
+    init(
+        count: Int, hits: Int, pooled: [Block], minimumSamples: Int, minimumBlock: Int, maximumStandardError: Double
+    ) {
+        guard count > 0 else {
             self = .identity
             return
         }
-        let hits = samples.reduce(0) { $0 + ($1.outcome ? 1 : 0) }
-        guard samples.count >= minimumSamples else {
-            let rate = Double(hits) / Double(samples.count)
-            self.init(raw: [0], calibrated: [rate], samples: samples.count)
+        guard count >= minimumSamples else {
+            self.init(raw: [0], calibrated: [Double(hits) / Double(count)], samples: count)
             return
         }
-        var blocks = Self.pooled(sorted: samples)
+        var blocks = pooled
         Self.mergeUncertain(&blocks, minimumWeight: Double(max(1, minimumBlock)), maximumError: maximumStandardError)
         var raw: [Double] = []
         var calibrated: [Double] = []
@@ -95,7 +104,7 @@ public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
                 calibrated.append(b.mean)
             }
         }
-        self.init(raw: raw, calibrated: calibrated, samples: samples.count)
+        self.init(raw: raw, calibrated: calibrated, samples: count)
     }
 
     /// The calibrated probability of a raw one.
@@ -127,6 +136,11 @@ public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
             return (p * (1 - p) / weight).squareRoot()
         }
 
+        /// Whether `next`, the block to the right, must be pooled with this one: its frequency is
+        /// no higher. Weights and sums are whole numbers far below 2⁵³, so the cross products are
+        /// exact (and order the frequencies as their quotients do).
+        func pools(with next: Block) -> Bool { sum * next.weight >= next.sum * weight }
+
         mutating func absorb(_ o: Block) {
             low = min(low, o.low)
             high = max(high, o.high)
@@ -144,19 +158,28 @@ public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
 
     /// ``pooled(_:)`` of samples in non-decreasing order of `stated`.
     static func pooled(sorted samples: [CalibrationSample]) -> [Block] {
-        var groups: [Block] = []
-        groups.reserveCapacity(samples.count)
-        for s in samples {
-            let b = Block(low: s.stated, high: s.stated, weight: 1, sum: s.outcome ? 1 : 0)
-            if groups.last?.high == s.stated { groups[groups.count - 1].absorb(b) } else { groups.append(b) }
-        }
+        // One pass: each run of equal raw values is one block, pushed onto the stack of pooled
+        // blocks, which absorbs the blocks below it while their frequency is no lower.
         var stack: [Block] = []
-        for var b in groups {
-            while let top = stack.last, top.mean >= b.mean {
-                b.absorb(top)
-                stack.removeLast()
+        samples.withUnsafeBufferPointer { s in
+            var i = 0
+            let n = s.count
+            while i < n {
+                let value = s[i].stated
+                var sum = 0.0
+                var weight = 0.0
+                repeat {
+                    weight += 1
+                    if s[i].outcome { sum += 1 }
+                    i += 1
+                } while i < n && s[i].stated == value
+                var b = Block(low: value, high: value, weight: weight, sum: sum)
+                while let top = stack.last, top.pools(with: b) {
+                    b.absorb(top)
+                    stack.removeLast()
+                }
+                stack.append(b)
             }
-            stack.append(b)
         }
         return stack
     }

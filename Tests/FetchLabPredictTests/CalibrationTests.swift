@@ -84,6 +84,50 @@ private func samples(_ pairs: [(Double, Int)]) -> [CalibrationSample] {
     }
 }
 
+/// The isotonic map kept up to date sample by sample (a learned scheduler's stated probabilities).
+@Suite struct IsotonicFitTests {
+    /// Raw values at the middle of 0.001-wide cells, so that no two different values share a cell.
+    func sample(_ rng: inout SeededRandom) -> CalibrationSample {
+        let p = (Double(rng.next() % 1000) + 0.5) / 1000
+        return CalibrationSample(stated: p, outcome: Double(rng.next() % 1000) / 1000 < 0.1 + p * 0.3)
+    }
+
+    /// After every sample, the map is the one fitted on all the samples so far at once (with the
+    /// default blocks and without: the pooled blocks themselves agree).
+    @Test func theMapAfterEachSampleIsTheMapOfAllOfThem() {
+        var rng = SeededRandom(seed: 11)
+        var fit = IsotonicFit()
+        var all: [CalibrationSample] = []
+        for n in 1...1_500 {
+            let s = sample(&rng)
+            fit.add(s)
+            all.append(s)
+            guard n % 7 == 0 || n < 40 else { continue }
+            #expect(fit.count == n)
+            #expect(fit.calibrator() == ProbabilityCalibrator(fitting: all))
+            #expect(
+                fit.calibrator(minimumSamples: 1, minimumBlock: 1, maximumStandardError: 1)
+                    == ProbabilityCalibrator(fitting: all, minimumSamples: 1, minimumBlock: 1, maximumStandardError: 1))
+        }
+        #expect(IsotonicFit().calibrator() == .identity)
+    }
+
+    /// Samples in one cell are pooled as one value: the map has no step inside a cell, and keeps
+    /// the cell's lowest and highest raw value.
+    @Test func samplesInOneCellArePooled() {
+        var fit = IsotonicFit()
+        fit.add(CalibrationSample(stated: 0.3001, outcome: false))
+        fit.add(CalibrationSample(stated: 0.3004, outcome: true))
+        let c = fit.calibrator(minimumSamples: 1, minimumBlock: 1, maximumStandardError: 1)
+        #expect(c.raw == [0.3001, 0.3004] && c.calibrated == [0.5, 0.5])
+        // Fitted sample by sample, the two would be two steps.
+        let apart = ProbabilityCalibrator(
+            fitting: [.init(stated: 0.3001, outcome: false), .init(stated: 0.3004, outcome: true)], minimumSamples: 1,
+            minimumBlock: 1, maximumStandardError: 1)
+        #expect(apart.calibrated == [0, 1])
+    }
+}
+
 @Suite struct ReliabilityTableTests {
     @Test func countsMeansAndFlagsAreExact() {
         var cases: [(Double, Int)] = []

@@ -132,8 +132,8 @@ extension PolicyRunner {
         _ models: inout [NextUseModel], _ schedulers: inout [[LearnedScheduler]], _ states: inout [[RunState]],
         _ controllers: inout [SpendController], _ questions: inout Log
     ) {
-        let first = schedulers[0][p]
-        let asked = LearnedScheduler.asks(models[p], launchRefreshes: first.launchRefreshes, tau: first.tau, at: t)
+        let asked = LearnedScheduler.asks(
+            models[p], launchRefreshes: schedulers[0][p].launchRefreshes, tau: schedulers[0][p].tau, at: t)
         let answer = asked ? models[p].ask(trigger, app: other, at: t) : 0
         if asked { questions.asked(pair: p, at: t, probability: answer, atLaunch: trigger == .launch) }
         for k in controllers.indices {

@@ -202,8 +202,8 @@ struct LearnedScheduler: FetchScheduler {
 /// hit rate happened to run high are chosen more often). Each fetch that ran is a trial of its
 /// model probability, known when its app is launched within τ (a hit) or τ has passed (a miss).
 /// Once ``minimum`` fetches are resolved, the probability stated is an isotonic map of the model's
-/// fitted on them (`ProbabilityCalibrator`, blocks of at least ``minimum``, refitted every
-/// ``refit``); before, the hit rate of the resolved fetches in the same 0.1-wide bin, pulled toward
+/// fitted on them (`ProbabilityCalibrator`'s fit, blocks of at least ``minimum``, refitted every
+/// ``refit``, on cells of model probability 0.001 wide: `IsotonicFit`); before, the hit rate of the resolved fetches in the same 0.1-wide bin, pulled toward
 /// the model's by ``weight`` pseudo-trials. Shared by a user's pairs under a shared controller
 /// (more fetches to learn from); causal like the model.
 struct StatedCalibration {
@@ -213,9 +213,9 @@ struct StatedCalibration {
     var trials = [Double](repeating: 0, count: bins)
     /// Fetches awaiting their label: (app, time, model probability), oldest first.
     var pending: [(app: Int32, time: Microseconds, p: Double)] = []
-    /// Every resolved fetch (in increasing model probability), and the isotonic map fitted on them
-    /// (refitted every ``refit``).
-    var resolved: [CalibrationSample] = []
+    /// The resolved fetches (counted in cells of model probability 0.001 wide, so that a refit
+    /// costs the same however many there are), and the isotonic map fitted on them.
+    var resolved = IsotonicFit()
     var isotonic: ProbabilityCalibrator? = nil
     /// The map is refitted every this many resolved fetches.
     static let refit = 10
@@ -255,22 +255,14 @@ struct StatedCalibration {
             let b = Self.bin(f.p)
             trials[b] += 1
             if hit { hits[b] += 1 }
-            // Kept sorted by the model's probability (after any equal ones: the order the
-            // calibrator's stable sort would give), so that a refit sorts nothing.
-            var lo = 0
-            var hi = resolved.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if resolved[mid].stated <= f.p { lo = mid + 1 } else { hi = mid }
-            }
-            resolved.insert(CalibrationSample(stated: f.p, outcome: hit), at: lo)
+            resolved.add(CalibrationSample(stated: f.p, outcome: hit))
             changed = true
             return true
         }
-        if changed, resolved.count >= Self.minimum, isotonic == nil || resolved.count % Self.refit == 0 {
-            isotonic = ProbabilityCalibrator(
-                fittingSorted: resolved, minimumSamples: Self.minimum, minimumBlock: Self.minimum)
+        guard changed, resolved.count >= Self.minimum, isotonic == nil || resolved.count % Self.refit == 0 else {
+            return
         }
+        isotonic = resolved.calibrator(minimumSamples: Self.minimum, minimumBlock: Self.minimum)
     }
 }
 
