@@ -34,6 +34,8 @@ public struct ComparisonRequest: Sendable {
     /// The policies (nil: the standard set, with push when the database holds content updates).
     public var policies: [any FetchPolicy]?
     public var users: UserSelection = .all
+    /// Only the users of this shard of ``users`` (nil: all of them).
+    public var shard: UserShard? = nil
     /// Each user's metrics too, spooled to `spoolDirectory` as users finish.
     public var perUser = false
     public var spoolDirectory = NSTemporaryDirectory()
@@ -69,7 +71,8 @@ public enum Comparison {
         -> ComparisonOutcome
     {
         let path = request.database
-        let (batches, names) = try population(at: path, request.users, cost: request.settings.cost)
+        let (batches, names) = try population(
+            at: path, request.users, shard: request.shard, cost: request.settings.cost)
         let queries = batches.queries
         var simulator = Simulator(evaluation: request.evaluation, settings: request.settings)
         simulator.perUser = request.perUser
@@ -130,11 +133,20 @@ public enum Comparison {
     /// The database at `path` read in batches, and the users `selection` takes; per-app costs
     /// checked against its apps first (`compare` and `tune` alike).
     static func population(
-        at path: String, _ selection: UserSelection, cost: CostModel
+        at path: String, _ selection: UserSelection, shard: UserShard? = nil, cost: CostModel
     ) throws -> (batches: HistoryBatches, names: [UserID]) {
         let batches = try HistoryBatches(path: path)
         try checkAppCosts(cost, batches.queries, path: path)
-        return (batches, try userNames(selection, batches.queries, path: path).map { UserID($0) })
+        var names = try userNames(selection, batches.queries, path: path)
+        if let shard {
+            let all = names.count
+            names = names.filter(shard.contains)
+            guard !names.isEmpty else {
+                throw WorkflowError(
+                    .noData, "\(path): shard \(shard) holds none of the \(all) user\(all == 1 ? "" : "s") replayed")
+            }
+        }
+        return (batches, names.map { UserID($0) })
     }
 
     /// The users `selection` takes (all users with launches by default), in the database's order.

@@ -23,6 +23,12 @@ struct ReplayOptions: ParsableArguments {
             valueName: "list|N"))
     var users: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Replay only shard I of N of those users, by a stable hash of each user's name (e.g. 2/8).",
+            valueName: "I/N"))
+    var shard: String?
+
     @Option(help: ArgumentHelp("Only these apps are evaluated (comma-separated names).", valueName: "list"))
     var apps: String?
 
@@ -140,6 +146,9 @@ struct ReplayOptions: ParsableArguments {
             try Bounds.check("--users", count, 1...1_000_000)
         }
         if let from, let to, to < from { throw ValidationError("--to \(to) is before --from \(from)") }
+        if let shard, UserShard(shard) == nil {
+            throw ValidationError("--shard \(shard): give I/N with 1 ≤ I ≤ N ≤ 1,000,000 (e.g. 2/8)")
+        }
     }
 
     func deferrals() throws -> [Microseconds] {
@@ -235,6 +244,7 @@ struct ReplayOptions: ParsableArguments {
         var request = ComparisonRequest(database: path, evaluation: evaluation, settings: try settings())
         request.policies = policies
         request.users = selection
+        request.shard = shard.flatMap(UserShard.init)
         request.perUser = perUser
         request.budgets = try budget.budgets()
         request.resamples = budget.resamples
