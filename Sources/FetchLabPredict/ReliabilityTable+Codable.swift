@@ -1,3 +1,5 @@
+import FetchLabCore
+
 /// Codable by hand: the JSON carries the derived figures (mean stated, observed, gap, the gap chance
 /// explains and whether the gap exceeds it, count, max gap, bins beyond chance) for readers, and
 /// decoding rebuilds the sums from them.
@@ -8,7 +10,7 @@ extension ReliabilityTable.Bin {
         upper = try c.decode(Double.self, forKey: .upper)
         count = try c.decode(Int.self, forKey: .count)
         tooSmall = try c.decode(Bool.self, forKey: .tooSmall)
-        statedSum = (try c.decodeIfPresent(Double.self, forKey: .meanStated) ?? 0) * Double(count)
+        statedSum = ExactSum((try c.decodeIfPresent(Double.self, forKey: .meanStated) ?? 0) * Double(count))
         observedSum = (try c.decodeIfPresent(Double.self, forKey: .observed) ?? 0) * Double(count)
     }
 

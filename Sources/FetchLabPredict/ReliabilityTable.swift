@@ -1,3 +1,5 @@
+import FetchLabCore
+
 /// How well stated probabilities match what happened: the stated probabilities in equal-width
 /// bins over 0…1, and per bin how many there were, their mean and the observed frequency of the
 /// event. Bins with fewer than `minimumCount` cases are kept but flagged as too small to judge;
@@ -12,7 +14,7 @@ public struct ReliabilityTable: Sendable, Hashable, Codable {
         public var upper: Double
         public var count = 0
         /// Sums of the stated probabilities and of the outcomes (1 for each event).
-        var statedSum = 0.0
+        var statedSum = ExactSum()
         var observedSum = 0.0
         /// Whether the bin has too few cases to judge (set against the table's minimum).
         public internal(set) var tooSmall = true
@@ -22,8 +24,24 @@ public struct ReliabilityTable: Sendable, Hashable, Codable {
             self.upper = upper
         }
 
+        /// Equal when they state the same: the stated sum as a double (a table read back from its
+        /// JSON has the sum its mean gives, not the exact sum's lowest bits).
+        public static func == (a: Bin, b: Bin) -> Bool {
+            a.lower == b.lower && a.upper == b.upper && a.count == b.count && a.statedSum.value == b.statedSum.value
+                && a.observedSum == b.observedSum && a.tooSmall == b.tooSmall
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(lower)
+            hasher.combine(upper)
+            hasher.combine(count)
+            hasher.combine(statedSum.value)
+            hasher.combine(observedSum)
+            hasher.combine(tooSmall)
+        }
+
         /// The mean stated probability (nil when empty).
-        public var meanStated: Double? { count > 0 ? statedSum / Double(count) : nil }
+        public var meanStated: Double? { count > 0 ? statedSum.value / Double(count) : nil }
         /// The share of cases in which the event happened (nil when empty).
         public var observed: Double? { count > 0 ? observedSum / Double(count) : nil }
         /// |mean stated − observed| (nil when empty).

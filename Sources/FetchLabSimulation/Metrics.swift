@@ -72,14 +72,16 @@ public struct DurationHistogram: Sendable, Hashable {
 }
 
 /// Sums of pair outcomes over a group (all pairs, one app's pairs, one user's pairs), from which
-/// the group's `PolicyMetrics` follow. Fresh rates are launch-weighted; fetches per app per day
+/// the group's `PolicyMetrics` follow. Every sum is exact (counts, and ``ExactSum`` for the
+/// rates), so a group summed in any order or in any grouping (users one by one, or shards of
+/// users merged) gives the same figures to the last digit. Fresh rates are launch-weighted; fetches per app per day
 /// are averaged over pairs; energy and cellular data per day are averaged over `costUnits`
 /// (users for the overall and per-user figures, pairs for per-app figures).
 struct MetricSums: Sendable {
     var pairs = 0
     var scored = 0
     var fresh: [Int]
-    var fetchesPerDaySum = 0.0
+    var fetchesPerDaySum = ExactSum()
     var contentScored = 0
     var contentFresh = 0
     var staleness = DurationHistogram()
@@ -88,8 +90,8 @@ struct MetricSums: Sendable {
     var wasted = 0
     var lowBattery = 0
     var skips = [Int](repeating: 0, count: SkipReason.allCases.count)
-    var joulesPerDaySum = 0.0
-    var cellularBytesPerDaySum = 0.0
+    var joulesPerDaySum = ExactSum()
+    var cellularBytesPerDaySum = ExactSum()
     var costUnits = 0
     /// Stated probabilities against what happened (nil until a policy states one).
     var reliability: ReliabilityTable? = nil
@@ -145,7 +147,7 @@ struct MetricSums: Sendable {
     /// (fetches per app per day, fresh rate at the τ of index `primary`).
     func point(primary: Int) -> (x: Double, y: Double) {
         (
-            pairs > 0 ? fetchesPerDaySum / Double(pairs) : 0,
+            pairs > 0 ? fetchesPerDaySum.value / Double(pairs) : 0,
             scored > 0 ? Double(fresh[primary]) / Double(scored) : 0
         )
     }
@@ -164,9 +166,9 @@ struct MetricSums: Sendable {
         m.wastedFetches = wasted
         m.wastedShare = fetches > 0 ? Double(wasted) / Double(fetches) : 0
         let units = Double(max(1, costUnits))
-        m.energyJoulesPerDay = joulesPerDaySum / units
+        m.energyJoulesPerDay = joulesPerDaySum.value / units
         m.batteryPercentPerDay = m.energyJoulesPerDay / batteryJoules * 100
-        m.cellularMBPerDay = cellularBytesPerDaySum / units / 1_000_000
+        m.cellularMBPerDay = cellularBytesPerDaySum.value / units / 1_000_000
         m.lowBatteryFetches = lowBattery
         for (k, reason) in SkipReason.allCases.enumerated() where skips[k] > 0 { m.skips[reason] = skips[k] }
         m.reliability = reliability

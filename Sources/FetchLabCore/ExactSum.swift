@@ -1,0 +1,49 @@
+/// A sum of doubles that does not depend on the order or grouping of its terms: each term is
+/// taken exactly as a fixed-point number with 64 fractional bits (a 128-bit integer, two words),
+/// and whole numbers add exactly whatever their order.
+///
+/// A comparison summed over users one at a time and one summed over shards of users and then
+/// merged must report the same figures to the last digit; a floating-point sum would not (the
+/// rounding of `(a + b) + c` and `a + (b + c)` differ). Terms lose only the bits below 2⁻⁶⁴
+/// (none for the magnitudes summed here: rates per day, joules, bytes, probabilities) and must
+/// stay below 2⁶³ in magnitude, as must the sum.
+public struct ExactSum: Sendable, Hashable, Codable {
+    /// ⌊value⌋, and value − ⌊value⌋ in units of 2⁻⁶⁴.
+    private var whole: Int64 = 0
+    private var fraction: UInt64 = 0
+
+    public init() {}
+
+    /// The sum of the one term `term`.
+    public init(_ term: Double) {
+        guard term.isFinite, term != 0 else { return }
+        let floor = term.rounded(.down)
+        whole = Int64(floor)
+        // (term − ⌊term⌋) is exact in a double and below 1; scaled by 2⁶⁴ it is below 2⁶⁴.
+        let scaled = (term - floor) * 0x1p64
+        fraction = scaled >= 0x1p64 ? UInt64.max : UInt64(scaled)
+    }
+
+    /// The sum, rounded to the nearest double (once per word).
+    public var value: Double { Double(whole) + Double(fraction) * 0x1p-64 }
+
+    public static func += (sum: inout ExactSum, term: Double) { sum += ExactSum(term) }
+
+    public static func += (sum: inout ExactSum, other: ExactSum) {
+        let (low, carry) = sum.fraction.addingReportingOverflow(other.fraction)
+        sum.fraction = low
+        sum.whole &+= other.whole &+ (carry ? 1 : 0)
+    }
+
+    public static func + (a: ExactSum, b: ExactSum) -> ExactSum {
+        var s = a
+        s += b
+        return s
+    }
+
+    /// The sum of `terms`.
+    public init<S: Sequence>(_ terms: S) where S.Element == Double {
+        self.init()
+        for t in terms { self += t }
+    }
+}
