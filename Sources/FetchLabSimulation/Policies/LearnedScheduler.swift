@@ -203,8 +203,9 @@ struct LearnedScheduler: FetchScheduler {
 /// model probability, known when its app is launched within τ (a hit) or τ has passed (a miss).
 /// Once ``minimum`` fetches are resolved, the probability stated is an isotonic map of the model's
 /// fitted on them (`ProbabilityCalibrator`'s fit, blocks of at least ``minimum``, refitted every
-/// ``refit``, on cells of model probability 0.001 wide: `IsotonicFit`); before, the hit rate of the resolved fetches in the same 0.1-wide bin, pulled toward
-/// the model's by ``weight`` pseudo-trials. Shared by a user's pairs under a shared controller
+/// ``refit``, on cells of model probability 0.001 wide: `IsotonicFit`); before, the hit rate of
+/// the resolved fetches in the same 0.1-wide bin, pulled toward the model's by ``weight``
+/// pseudo-trials. Shared by a user's pairs under a shared controller
 /// (more fetches to learn from); causal like the model.
 struct StatedCalibration {
     static let bins = 10
