@@ -35,12 +35,6 @@ public struct ExactSum: Sendable, Hashable, Codable {
         sum.whole &+= other.whole &+ (carry ? 1 : 0)
     }
 
-    public static func + (a: ExactSum, b: ExactSum) -> ExactSum {
-        var s = a
-        s += b
-        return s
-    }
-
     /// The sum of `terms`.
     public init<S: Sequence>(_ terms: S) where S.Element == Double {
         self.init()

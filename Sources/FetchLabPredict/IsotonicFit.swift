@@ -48,14 +48,7 @@ package struct IsotonicFit: Sendable {
         var stack: [ProbabilityCalibrator.Block] = []
         stack.reserveCapacity(occupied.count)
         cells.withUnsafeBufferPointer { cells in
-            for k in occupied {
-                var b = cells[Int(k)]
-                while let top = stack.last, top.pools(with: b) {
-                    b.absorb(top)
-                    stack.removeLast()
-                }
-                stack.append(b)
-            }
+            for k in occupied { ProbabilityCalibrator.push(cells[Int(k)], onto: &stack) }
         }
         return stack
     }
@@ -65,7 +58,7 @@ package struct IsotonicFit: Sendable {
         -> ProbabilityCalibrator
     {
         ProbabilityCalibrator(
-            count: count, hits: hits, pooled: count >= minimumSamples ? pooled : [], minimumSamples: minimumSamples,
+            count: count, hits: hits, pooled: pooled, minimumSamples: minimumSamples,
             minimumBlock: minimumBlock, maximumStandardError: maximumStandardError)
     }
 }

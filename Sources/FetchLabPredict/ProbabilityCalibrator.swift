@@ -57,32 +57,19 @@ public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
         fitting samples: [CalibrationSample], minimumSamples: Int = 30, minimumBlock: Int = 30,
         maximumStandardError: Double = 0.025
     ) {
+        let sorted = samples.sorted(by: { $0.stated < $1.stated })
         self.init(
-            fittingSorted: samples.sorted(by: { $0.stated < $1.stated }), minimumSamples: minimumSamples,
-            minimumBlock: minimumBlock, maximumStandardError: maximumStandardError)
-    }
-
-    /// ``init(fitting:minimumSamples:minimumBlock:maximumStandardError:)`` on samples already in
-    /// non-decreasing order of their stated probability (nothing is sorted; the same map).
-    /// - Parameters:
-    ///   - samples: the samples, ordered by `stated`.
-    ///   - minimumSamples: as for the unsorted initializer.
-    ///   - minimumBlock: as for the unsorted initializer.
-    ///   - maximumStandardError: as for the unsorted initializer.
-    package init(
-        fittingSorted samples: [CalibrationSample], minimumSamples: Int = 30, minimumBlock: Int = 30,
-        maximumStandardError: Double = 0.025
-    ) {
-        self.init(
-            count: samples.count, hits: samples.reduce(0) { $0 + ($1.outcome ? 1 : 0) },
-            pooled: samples.count >= minimumSamples ? Self.pooled(sorted: samples) : [],
-            minimumSamples: minimumSamples, minimumBlock: minimumBlock, maximumStandardError: maximumStandardError)
+            count: sorted.count, hits: sorted.reduce(0) { $0 + ($1.outcome ? 1 : 0) },
+            pooled: Self.pooled(sorted: sorted), minimumSamples: minimumSamples, minimumBlock: minimumBlock,
+            maximumStandardError: maximumStandardError)
     }
 
     /// The map of `count` samples, `hits` of which happened, whose pool-adjacent-violators blocks
-    /// are `pooled` (``IsotonicFit`` keeps them as samples are added).
+    /// are `pooled` (computed only when there are `minimumSamples`; ``IsotonicFit`` keeps them as
+    /// samples are added).
     init(
-        count: Int, hits: Int, pooled: [Block], minimumSamples: Int, minimumBlock: Int, maximumStandardError: Double
+        count: Int, hits: Int, pooled: @autoclosure () -> [Block], minimumSamples: Int, minimumBlock: Int,
+        maximumStandardError: Double
     ) {
         guard count > 0 else {
             self = .identity
@@ -92,7 +79,7 @@ public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
             self.init(raw: [0], calibrated: [Double(hits) / Double(count)], samples: count)
             return
         }
-        var blocks = pooled
+        var blocks = pooled()
         Self.mergeUncertain(&blocks, minimumWeight: Double(max(1, minimumBlock)), maximumError: maximumStandardError)
         var raw: [Double] = []
         var calibrated: [Double] = []
@@ -149,22 +136,16 @@ public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
         }
     }
 
-    /// Pool-adjacent-violators: equal raw values first, then adjacent blocks whose frequencies
-    /// decrease, until the frequencies are non-decreasing in the raw value.
-    static func pooled(_ samples: [CalibrationSample]) -> [Block] {
-        // One block per distinct raw value (samples in any order give the same blocks).
-        pooled(sorted: samples.sorted(by: { $0.stated < $1.stated }))
-    }
-
-    /// ``pooled(_:)`` of samples in non-decreasing order of `stated`.
+    /// Pool-adjacent-violators on samples in non-decreasing order of `stated`: equal raw values
+    /// first, then adjacent blocks whose frequencies decrease, until the frequencies are
+    /// non-decreasing in the raw value.
     static func pooled(sorted samples: [CalibrationSample]) -> [Block] {
-        // One pass: each run of equal raw values is one block, pushed onto the stack of pooled
-        // blocks, which absorbs the blocks below it while their frequency is no lower.
         var stack: [Block] = []
         samples.withUnsafeBufferPointer { s in
             var i = 0
             let n = s.count
             while i < n {
+                // Each run of equal raw values is one block.
                 let value = s[i].stated
                 var sum = 0.0
                 var weight = 0.0
@@ -173,15 +154,21 @@ public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
                     if s[i].outcome { sum += 1 }
                     i += 1
                 } while i < n && s[i].stated == value
-                var b = Block(low: value, high: value, weight: weight, sum: sum)
-                while let top = stack.last, top.pools(with: b) {
-                    b.absorb(top)
-                    stack.removeLast()
-                }
-                stack.append(b)
+                push(Block(low: value, high: value, weight: weight, sum: sum), onto: &stack)
             }
         }
         return stack
+    }
+
+    /// Pushes the block to the right of `stack`'s blocks, absorbing the blocks below it while their
+    /// frequency is no lower (a step of pool-adjacent-violators).
+    static func push(_ block: Block, onto stack: inout [Block]) {
+        var b = block
+        while let top = stack.last, top.pools(with: b) {
+            b.absorb(top)
+            stack.removeLast()
+        }
+        stack.append(b)
     }
 
     /// Merges the blocks lighter than `minimumWeight` (the lightest first), then those whose
