@@ -44,3 +44,54 @@ extension ReliabilityTable {
         try c.encode(binsBeyondChance, forKey: .binsBeyondChance)
     }
 }
+
+extension ReliabilityTable {
+    /// The table's sums exactly as kept (the stated sums to their last bit), for a comparison's
+    /// mergeable partial: a table read back from it merges with others as if never written.
+    public struct Exact: Sendable, Hashable, Codable {
+        public var table: ReliabilityTable
+
+        public init(_ table: ReliabilityTable) { self.table = table }
+
+        enum Keys: String, CodingKey {
+            case minimumCount = "minimum_count"
+            case lower, upper, count
+            case stated, observed
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: Keys.self)
+            let lower = try c.decode([Double].self, forKey: .lower)
+            let upper = try c.decode([Double].self, forKey: .upper)
+            let count = try c.decode([Int].self, forKey: .count)
+            let stated = try c.decode([ExactSum].self, forKey: .stated)
+            let observed = try c.decode([Double].self, forKey: .observed)
+            guard [upper.count, count.count, stated.count, observed.count].allSatisfy({ $0 == lower.count }),
+                !lower.isEmpty
+            else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .count, in: c, debugDescription: "a reliability table's bins disagree in number")
+            }
+            var table = ReliabilityTable(
+                binCount: lower.count, minimumCount: try c.decode(Int.self, forKey: .minimumCount))
+            for i in lower.indices {
+                table.bins[i] = Bin(lower: lower[i], upper: upper[i])
+                table.bins[i].count = count[i]
+                table.bins[i].statedSum = stated[i]
+                table.bins[i].observedSum = observed[i]
+                table.bins[i].tooSmall = count[i] < table.minimumCount
+            }
+            self.table = table
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(table.minimumCount, forKey: .minimumCount)
+            try c.encode(table.bins.map(\.lower), forKey: .lower)
+            try c.encode(table.bins.map(\.upper), forKey: .upper)
+            try c.encode(table.bins.map(\.count), forKey: .count)
+            try c.encode(table.bins.map(\.statedSum), forKey: .stated)
+            try c.encode(table.bins.map(\.observedSum), forKey: .observed)
+        }
+    }
+}

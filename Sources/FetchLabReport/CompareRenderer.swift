@@ -160,7 +160,7 @@ public enum CompareRenderer {
         var span = "warm-up \(s.warmUpDays) d"
         if let a = s.firstScoredDay, let b = s.lastScoredDay { span += ", scored \(a) to \(b)" }
         return "τ = \(minutes(s.tauMinutes)), launch refreshes \(s.launchRefreshes ? "on" : "off"), \(span); "
-            + "\(TextFormat.counted(s.users, "user")), \(TextFormat.counted(s.pairs, "pair")) "
+            + "\(TextFormat.counted(s.users, "user"))\(s.shard.map { " (shard \($0))" } ?? ""), \(TextFormat.counted(s.pairs, "pair")) "
             + "(apps with ≥ \(s.minLaunches) launches), \(TextFormat.counted(s.scoredLaunches, "scored launch", plural: "scored launches")); "
             + "platform \(s.platform.rawValue)"
     }

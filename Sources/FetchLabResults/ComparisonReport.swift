@@ -86,6 +86,8 @@ public struct ComparisonSettings: Codable, Sendable, Hashable {
     /// The first and last scored local days over all users.
     public var firstScoredDay: String? = nil
     public var lastScoredDay: String? = nil
+    /// The shard replayed (`I/N`, `compare --shard`); nil for a whole population (merged shards too).
+    public var shard: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case tauMinutes = "tau_minutes", tausMinutes = "taus_minutes", launchRefreshes = "launch_refreshes"
@@ -93,7 +95,7 @@ public struct ComparisonSettings: Codable, Sendable, Hashable {
         case scoredLaunches = "scored_launches", platformRules = "platform_rules", cost = "cost_model"
         case contextDefaults = "context_defaults", usersWithoutContext = "users_without_context"
         case pairsWithContentUpdates = "pairs_with_content_updates", firstScoredDay = "first_scored_day"
-        case lastScoredDay = "last_scored_day"
+        case lastScoredDay = "last_scored_day", shard
     }
 
     public init(
@@ -129,6 +131,7 @@ public struct ComparisonSettings: Codable, Sendable, Hashable {
         pairsWithContentUpdates = try c.decodeIfPresent(Int.self, forKey: .pairsWithContentUpdates) ?? 0
         firstScoredDay = try c.decodeIfPresent(String.self, forKey: .firstScoredDay)
         lastScoredDay = try c.decodeIfPresent(String.self, forKey: .lastScoredDay)
+        shard = try c.decodeIfPresent(String.self, forKey: .shard)
     }
 }
 

@@ -54,6 +54,14 @@ public struct PlatformInputs: Sendable, Hashable, Codable {
         for h in histories { add(h) }
     }
 
+    /// Adds another population's counts (a shard's).
+    public mutating func add(_ other: PlatformInputs) {
+        users += other.users
+        usersWithContext += other.usersWithContext
+        forceQuits += other.forceQuits
+        refreshSwitches += other.refreshSwitches
+    }
+
     /// Users were read, and none of them has anything the device rules act on.
     public var isInert: Bool { users > 0 && usersWithContext == 0 && forceQuits == 0 && refreshSwitches == 0 }
 }

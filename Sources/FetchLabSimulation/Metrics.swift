@@ -7,7 +7,7 @@ import FetchLabResults
 /// counters, allocated on the first count); quantiles are reported as their bin's lower edge.
 public struct DurationHistogram: Sendable, Hashable {
     var counts: [Int32] = []
-    public private(set) var total = 0
+    public internal(set) var total = 0
 
     static let binCount = 60 + 354 + 1_380 + 1_248 + 1
     static let overflow = binCount - 1

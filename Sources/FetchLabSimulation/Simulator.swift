@@ -128,6 +128,9 @@ public struct ComparisonRun: Sendable {
     /// Also keep each user's ``UserTally`` (``userTallies``), in the order the users were added.
     public var tallyUsers = false
     public private(set) var userTallies: [UserTally] = []
+    /// Also keep what each user adds that depends on the users' order, for ``partial(shard:source:)``.
+    public var keepsUsers = false
+    var keptUsers: [ComparisonPartial.User] = []
     /// The group of each user (by name), when the comparison also sums users by group; users
     /// not named here are in no group.
     public var userGroups: [String: String]? = nil
@@ -148,10 +151,10 @@ public struct ComparisonRun: Sendable {
     public var seed: UInt64 = 1
     /// CPU seconds each policy took (summed over threads), and the launches of the evaluated
     /// pairs replayed: for `compare --timings` and the benchmark, not part of the report.
-    public private(set) var cpuSeconds: [Double] = []
-    public private(set) var launchesReplayed = 0
+    public internal(set) var cpuSeconds: [Double] = []
+    public internal(set) var launchesReplayed = 0
     /// Each user replayed: scored launches per scored day (to pick a representative user).
-    public private(set) var activity: [(user: String, launchesPerDay: Double)] = []
+    public internal(set) var activity: [(user: String, launchesPerDay: Double)] = []
 
     /// The user whose scored launches per day are the median of the users replayed (the lower
     /// middle one; ties by name), or nil when no user was scored.
@@ -269,6 +272,16 @@ public struct ComparisonRun: Sendable {
                 totals[i].add(userTotals[i])
             }
             if let sums = r.budget { budget?.users.append(sums) }
+            let scored = r.outcomes.first?.reduce(0) { $0 + $1.scored } ?? 0
+            let launchesPerDay = w.scoredDays > 0 ? Double(scored) / w.scoredDays : 0
+            if keepsUsers {
+                keptUsers.append(
+                    ComparisonPartial.User(
+                        name: r.user, apps: r.apps, start: w.start, end: w.end, offset: w.offset,
+                        withoutContext: r.withoutContext, pairsWithContent: r.pairsWithContent,
+                        launchesPerDay: launchesPerDay,
+                        budget: r.budget, sums: simulator.perUser ? userTotals : nil))
+            }
             if simulator.perUser, let spool = perUserSpool {
                 spool.add(
                     user: r.user,
@@ -295,8 +308,7 @@ public struct ComparisonRun: Sendable {
             }
             for i in all.indices { cpuSeconds[i] += r.seconds[i] }
             launchesReplayed += r.launches
-            let scored = r.outcomes.first?.reduce(0) { $0 + $1.scored } ?? 0
-            activity.append((r.user, w.scoredDays > 0 ? Double(scored) / w.scoredDays : 0))
+            activity.append((r.user, launchesPerDay))
         }
     }
 

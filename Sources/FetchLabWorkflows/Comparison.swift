@@ -46,6 +46,8 @@ public struct ComparisonRequest: Sendable {
     /// The timeline's user (nil: the representative user) and day (nil: their busiest scored day).
     public var traceUser: String? = nil
     public var traceDay: CivilDate? = nil
+    /// Also keep the run as a mergeable partial (``ComparisonOutcome/partial``).
+    public var partial = false
 
     public init(database: String, evaluation: EvaluationProtocol, settings: ReplaySettings) {
         self.database = database
@@ -62,6 +64,8 @@ public struct ComparisonOutcome: Sendable {
     public var perUser: PerUserSpool?
     public var run: ComparisonRun
     public var warnings: [String]
+    /// The run as a mergeable partial, when asked for (``ComparisonRequest/partial``).
+    public var partial: ComparisonPartial? = nil
 }
 
 /// Replays policies over a database's users, a batch of users at a time (memory holds one batch),
@@ -79,6 +83,7 @@ public enum Comparison {
         let chosen =
             try request.policies ?? PolicyRegistry.standard(contentUpdates: storing { try queries.hasContentUpdates() })
         var run = simulator.comparison(policies: chosen)
+        run.keepsUsers = request.partial
         if let given = request.budgets, let first = given.first {
             run.budgets = Array(Set(BudgetSettings.standardBudgets + given)).sorted()
             run.headlineBudget = first
@@ -106,28 +111,49 @@ public enum Comparison {
             throw WorkflowError(.io, "--per-user: \(error)")
         }
         var report = run.report()
+        if let shard = request.shard { report.settings.shard = shard.description }
+        let warnings = try addTimeline(
+            to: &report, run: run, simulator: simulator, traceUser: request.traceUser, traceDay: request.traceDay,
+            path: path
+        ) { name in try storing { try queries.history(of: UserID(name), before: nil) } }
+        return ComparisonOutcome(
+            report: report, inputs: inputs, perUser: run.perUserSpool, run: run, warnings: warnings,
+            partial: request.partial ? partial(of: run, request: request, inputs: inputs) : nil)
+    }
+
+    static func partial(of run: ComparisonRun, request: ComparisonRequest, inputs: PlatformInputs) -> ComparisonPartial
+    {
+        var partial = run.partial(shard: request.shard, source: request.database)
+        partial.platformInputs = inputs
+        return partial
+    }
+
+    /// One user's day under every policy, for the report's timeline: `traceUser` (or the run's
+    /// representative user) from `history`, on `traceDay` (or their busiest scored day). Returns
+    /// the warnings to show; a `traceUser` that `history` does not know is an error.
+    static func addTimeline(
+        to report: inout ComparisonReport, run: ComparisonRun, simulator: Simulator, traceUser: String?,
+        traceDay: CivilDate?, path: String, history: (String) throws -> UserHistory?
+    ) throws -> [String] {
         var warnings: [String] = []
-        // One user's day under every policy, for the report's timeline.
-        if let name = request.traceUser ?? run.representativeUser,
-            let history = try storing({ try queries.history(of: UserID(name), before: nil) })
-        {
+        if let name = traceUser ?? run.representativeUser, let history = try history(name) {
             let choice =
-                request.traceUser != nil
+                traceUser != nil
                 ? "chosen (--trace-user)"
                 : "representative: the median of \(run.activity.count) users by launches per scored day"
-            let day = request.traceDay.map { " on \($0) (--trace-day)" } ?? ", on their busiest scored day"
+            let day = traceDay.map { " on \($0) (--trace-day)" } ?? ", on their busiest scored day"
             report.timeline = simulator.trace(
-                history, day: request.traceDay, policies: Array(run.policies.prefix(report.policies.count)),
+                history, day: traceDay, policies: Array(run.policies.prefix(report.policies.count)),
                 choice: choice + day)
-            if report.timeline == nil, request.traceUser != nil || request.traceDay != nil {
-                warnings.append(
-                    "no scored day \(request.traceDay.map { "\($0) " } ?? "")for user \(name): no timeline")
+            if report.timeline == nil, traceUser != nil || traceDay != nil {
+                warnings.append("no scored day \(traceDay.map { "\($0) " } ?? "")for user \(name): no timeline")
             }
-        } else if let name = request.traceUser {
+        } else if let name = traceUser {
             throw WorkflowError(.noData, "\(path): no user '\(name)' for --trace-user (see fetchlab inspect)")
+        } else if let name = run.representativeUser {
+            warnings.append("\(path) has no user '\(name)' (the representative user): no timeline")
         }
-        return ComparisonOutcome(
-            report: report, inputs: inputs, perUser: run.perUserSpool, run: run, warnings: warnings)
+        return warnings
     }
 
     /// The database at `path` read in batches, and the users `selection` takes; per-app costs

@@ -53,11 +53,21 @@ struct CompareCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write the run as a partial to merge with other shards' (fetchlab merge); best with --shard.",
+            valueName: "file"))
+    var partial: String?
+
     @OptionGroup(title: "Population, platform, cost and context") var replay: ReplayOptions
 
     func validate() throws {
         try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
         try OutputGuard.refuseExisting(output.output, force: output.force)
+        if let partial {
+            try OutputGuard.refuse(partial, protecting: [OutputGuard.database(database.db)])
+            try ReportOutputOptions.checkWritable(partial, option: "--partial")
+        }
         try Bounds.check("--tau", tau, .minutes(1) ... .hours(24))
         try Bounds.check("--warm-up", warmUp, 0...3_660)
         try Bounds.check("--min-launches", minLaunches, 1...1_000_000)
@@ -77,12 +87,18 @@ struct CompareCommand: ParsableCommand {
         let outcome = try replay.compare(
             database: database.db, evaluation: evaluation, policies: chosen,
             showProgress: Terminal.stderrIsTerminal,
-            budget: budget)
+            budget: budget, partial: partial != nil)
         let (report, inputs, perUser) = (outcome.report, outcome.inputs, outcome.perUser)
         guard !report.scoredNothing else {
             throw CommandFailure(
                 "\(database.db): no launch was scored (no app with at least \(minLaunches) launches and a log "
                     + "longer than the \(warmUp)-day warm-up); try a shorter --warm-up or a lower --min-launches")
+        }
+        if let path = partial, let made = outcome.partial {
+            try PartialFile.write(made, to: path)
+            Terminal.note(
+                "partial of \(TextFormat.counted(made.userCount, "user"))\(made.shard.map { " (shard \($0))" } ?? "") "
+                    + "written to \(path) (fetchlab merge combines partials)")
         }
         let rules = report.settings.platformRules
         if let note = CompareRenderer.platformNote(rules, inputs: inputs) { Terminal.note(note) }

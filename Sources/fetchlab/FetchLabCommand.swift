@@ -18,7 +18,7 @@ struct FetchLabCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             DemoCommand.self, ImportCommand.self, InspectCommand.self, GenerateCommand.self, PredictCommand.self,
-            DescribeCommand.self, EvaluatePredictorsCommand.self, CompareCommand.self, TuneCommand.self,
+            DescribeCommand.self, EvaluatePredictorsCommand.self, CompareCommand.self, MergeCommand.self, TuneCommand.self,
             RunsCommand.self, ReportCommand.self,
         ]
     )

@@ -258,9 +258,10 @@ struct ReplayOptions: ParsableArguments {
     /// progress bar on a terminal and the timings on stderr when asked for.
     func compare(
         database path: String, evaluation: EvaluationProtocol, policies: [any FetchPolicy]?, showProgress: Bool,
-        budget: BudgetOptions
+        budget: BudgetOptions, partial: Bool = false
     ) throws -> ComparisonOutcome {
-        let request = try request(database: path, evaluation: evaluation, policies: policies, budget: budget)
+        var request = try request(database: path, evaluation: evaluation, policies: policies, budget: budget)
+        request.partial = partial
         let outcome = try Comparison.run(request, progress: showProgress ? ProgressBar(unit: "users") : nil)
         if timings { for line in Self.timingTable(outcome.run).split(separator: "\n") { Terminal.note(String(line)) } }
         for warning in outcome.warnings { Terminal.warning(warning) }

@@ -32,15 +32,15 @@ struct ReportOutputOptions: ParsableArguments {
         try Self.checkWritable(output)
     }
 
-    /// Throws unless `output` names a file in an existing directory (`--output`).
-    static func checkWritable(_ output: String) throws {
+    /// Throws unless `output` names a file in an existing directory (`--output`, or `option`).
+    static func checkWritable(_ output: String, option: String = "--output") throws {
         var isDirectory: ObjCBool = false
         let parent = URL(fileURLWithPath: output).deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationError("--output \(output): no directory \(parent) to write it in")
+            throw ValidationError("\(option) \(output): no directory \(parent) to write it in")
         }
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw ValidationError("--output \(output): is a directory")
+            throw ValidationError("\(option) \(output): is a directory")
         }
     }
 

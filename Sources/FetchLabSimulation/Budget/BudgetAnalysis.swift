@@ -4,7 +4,7 @@ import FetchLabResults
 /// What one user adds to the budget figures: the clairvoyant bound's pairs, fixed(T) in closed
 /// form over the baseline's intervals, and each policy's fresh launches and fetches per day (for
 /// the bootstrap over users).
-struct UserBudgetSums: Sendable {
+struct UserBudgetSums: Sendable, Codable {
     var scored = 0
     var free = 0
     var pairs = 0

@@ -13,10 +13,10 @@ import FetchLabCore
 /// Computed by Lagrangian relaxation: for a penalty λ per unit of the average, each pair's best
 /// k (maximising c_p(k) − λ·k/(P·D_p)) follows from one linear pass over its targets; the
 /// penalties bracketing the budget give two vertices of the aggregate hull, joined linearly.
-public struct ClairvoyantBound: Sendable, Hashable {
+public struct ClairvoyantBound: Sendable, Hashable, Codable {
     /// One pair's targets, as the index of the first target a fetch at each target no longer
     /// covers, and its scored days.
-    public struct Pair: Sendable, Hashable {
+    public struct Pair: Sendable, Hashable, Codable {
         /// `next[i]`: the first target later than `targets[i] + τ` (targets ascending; for a ceiling,
         /// later than the fetch moment of target i + τ); empty for a unit pair (where it would be i + 1).
         var next: [Int32]

@@ -3,7 +3,7 @@ import FetchLabResults
 
 /// The settings of a replay beyond the evaluation protocol: the platform, the cost model and the
 /// context defaults.
-public struct ReplaySettings: Sendable, Hashable {
+public struct ReplaySettings: Sendable, Hashable, Codable {
     public var platform = PlatformModel()
     public var cost = CostModel()
     public var context = ContextDefaults()

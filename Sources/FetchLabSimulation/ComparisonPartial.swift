@@ -1,0 +1,338 @@
+import FetchLabCore
+import FetchLabPredict
+import FetchLabResults
+import Foundation
+
+/// A comparison over some of a population's users (a shard) kept as mergeable sufficient
+/// statistics: merged with the partials of the other users, it gives the report one run over all
+/// of them would, to the last digit.
+///
+/// Two kinds of figures, by how they merge:
+/// - sums over users that do not depend on their order or grouping (``MetricSums``: counts,
+///   histograms and exact sums, per policy and per policy and app), summed across partials;
+/// - what depends on the users' order (the bootstrap over users, the clairvoyant bound's pairs, the
+///   order apps are listed in, the first and last scored days, the representative user), kept
+///   per user and replayed, after the merge, in the order one run takes them: by name (the
+///   database lists users by name, in bytes).
+public struct ComparisonPartial: Sendable, Codable {
+    /// The format this version writes and reads.
+    public static let currentFormat = "fetchlab-partial 1"
+
+    /// What every partial of one run must agree on: the policies, the evaluation protocol, the
+    /// platform, cost and context, the budgets and the bootstrap.
+    public struct Configuration: Sendable, Codable, Hashable {
+        public var policies: [String]
+        public var warmUpDays: Int
+        public var minLaunches: Int
+        public var taus: [Microseconds]
+        public var primaryTau: Microseconds
+        public var launchRefreshes: Bool
+        /// The evaluated apps (nil: every app with enough launches), sorted.
+        public var apps: [String]?
+        public var scoredFrom: CivilDate?
+        public var scoredThrough: CivilDate?
+        public var settings: ReplaySettings
+        public var budgetFigures: Bool
+        public var budgets: [Double]
+        public var headlineBudget: Double
+        public var resamples: Int
+        public var seed: UInt64
+        /// Whether each user's metrics are kept (`--per-user`).
+        public var perUser: Bool
+
+        /// The evaluation protocol these settings give.
+        public var evaluation: EvaluationProtocol {
+            var e = EvaluationProtocol()
+            e.warmUpDays = warmUpDays
+            e.minLaunches = minLaunches
+            e.taus = taus
+            e.primaryTau = primaryTau
+            e.launchRefreshes = launchRefreshes
+            e.apps = apps.map { Set($0.map { AppID($0) }) }
+            e.scoredFrom = scoredFrom
+            e.scoredThrough = scoredThrough
+            return e
+        }
+
+        /// The configuration's JSON with sorted keys: the same settings give the same bytes.
+        public var canonicalJSON: Data {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            return (try? encoder.encode(self)) ?? Data()
+        }
+
+        /// FNV-1a (64 bits) of ``canonicalJSON``, in hex: partials of one run share it.
+        public var fingerprint: String {
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in canonicalJSON {
+                h ^= UInt64(byte)
+                h &*= 0x0000_0100_0000_01b3
+            }
+            return String(h, radix: 16).leftPadded(to: 16)
+        }
+
+        /// The first setting in which `self` and `other` differ, by its JSON name (nil: none).
+        public func firstDifference(from other: Configuration) -> String? {
+            let decode = { (c: Configuration) in
+                (try? JSONSerialization.jsonObject(with: c.canonicalJSON)) as? [String: Any] ?? [:]
+            }
+            let (a, b) = (decode(self), decode(other))
+            for key in Set(a.keys).union(b.keys).sorted() {
+                let encode = { (v: Any?) in
+                    v.flatMap { try? JSONSerialization.data(withJSONObject: [$0], options: [.sortedKeys]) }
+                }
+                if encode(a[key]) != encode(b[key]) { return key }
+            }
+            return nil
+        }
+    }
+
+    /// One user's part of the figures that depend on the users' order.
+    struct User: Sendable, Codable {
+        var name: String
+        /// The evaluated apps, in the order the user's pairs were replayed.
+        var apps: [String]
+        var start: Microseconds
+        var end: Microseconds
+        var offset: Int32
+        var withoutContext: Bool
+        var pairsWithContent: Int
+        var launchesPerDay: Double
+        var budget: UserBudgetSums?
+        /// The user's sums per requested policy (`--per-user` only).
+        var sums: [MetricSums]?
+    }
+
+    public var format = currentFormat
+    public var configuration: Configuration
+    /// ``Configuration/fingerprint``, written for readers and checked on reading.
+    public var fingerprint: String
+    /// The shard replayed (`I/N`; nil: the users selected, unsharded).
+    public var shard: String?
+    /// The database the users were read from.
+    public var source: String
+    /// What the users' logs held for the platform's device rules.
+    public var platformInputs = PlatformInputs()
+    var totals: [MetricSums]
+    var perApp: [String: [MetricSums]]
+    var users: [User]
+    /// CPU seconds per policy and launches replayed (timings, not part of the report).
+    var cpuSeconds: [Double]
+    var launchesReplayed: Int
+
+    /// The names of the users the partial holds, in its order.
+    public var userNames: [String] { users.map(\.name) }
+
+    /// The users the partial holds.
+    public var userCount: Int { users.count }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
+
+extension ComparisonRun {
+    /// The settings this run's partials carry.
+    public var configuration: ComparisonPartial.Configuration {
+        let e = simulator.evaluation
+        return ComparisonPartial.Configuration(
+            policies: all.map(\.name), warmUpDays: e.warmUpDays, minLaunches: e.minLaunches, taus: e.taus,
+            primaryTau: e.primaryTau, launchRefreshes: e.launchRefreshes, apps: e.apps.map { $0.map(\.name).sorted() },
+            scoredFrom: e.scoredFrom, scoredThrough: e.scoredThrough, settings: simulator.settings,
+            budgetFigures: budget != nil, budgets: budgets, headlineBudget: headlineBudget, resamples: resamples,
+            seed: seed, perUser: simulator.perUser)
+    }
+
+    /// The run so far as a mergeable partial (the users added with ``keepsUsers`` on).
+    public func partial(shard: UserShard?, source: String) -> ComparisonPartial {
+        precondition(keepsUsers || users == 0, "a partial needs keepsUsers on before users are added")
+        let configuration = self.configuration
+        return ComparisonPartial(
+            configuration: configuration, fingerprint: configuration.fingerprint, shard: shard?.description,
+            source: source, totals: totals, perApp: perApp, users: keptUsers, cpuSeconds: cpuSeconds,
+            launchesReplayed: launchesReplayed)
+    }
+
+    /// A run made of `partials` (of one configuration, disjoint users), as if their users had been
+    /// replayed in one run, in the order of their names' UTF-8 bytes: `policies` are the
+    /// configuration's, parsed. Call ``report()`` on it.
+    public init(
+        merging partials: [ComparisonPartial], policies: [any FetchPolicy], spoolDirectory: String? = nil
+    ) throws(SpoolError) {
+        precondition(!partials.isEmpty, "at least one partial")
+        let c = partials[0].configuration
+        var simulator = Simulator(evaluation: c.evaluation, settings: c.settings)
+        simulator.perUser = c.perUser
+        self.init(simulator: simulator, policies: policies, budgetFigures: c.budgetFigures)
+        budgets = c.budgets
+        headlineBudget = c.headlineBudget
+        resamples = c.resamples
+        seed = c.seed
+        if c.perUser, let spoolDirectory { try spoolPerUser(in: spoolDirectory) }
+        for p in partials {
+            for i in totals.indices { totals[i].add(p.totals[i]) }
+            for (app, sums) in p.perApp {
+                if perApp[app] == nil {
+                    perApp[app] = sums
+                } else {
+                    for i in sums.indices { perApp[app]![i].add(sums[i]) }
+                }
+            }
+            for i in cpuSeconds.indices { cpuSeconds[i] += p.cpuSeconds[i] }
+            launchesReplayed += p.launchesReplayed
+        }
+        let users = partials.flatMap(\.users).sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        var listed = Set<String>()
+        for u in users { addOrdered(u, listed: &listed) }
+        try perUserSpool?.finish()
+    }
+
+    /// The figures of one user that depend on the users' order, as ``add(_:progress:prepare:)``
+    /// adds them.
+    mutating func addOrdered(_ u: ComparisonPartial.User, listed: inout Set<String>) {
+        users += 1
+        if u.withoutContext { usersWithoutContext += 1 }
+        pairsWithContent += u.pairsWithContent
+        if firstStart == nil || u.start < firstStart!.0 { firstStart = (u.start, u.offset) }
+        if lastEnd == nil || u.end > lastEnd!.0 { lastEnd = (u.end, u.offset) }
+        for app in u.apps where listed.insert(app).inserted { appOrder.append(app) }
+        if let sums = u.budget { budget?.users.append(sums) }
+        if let sums = u.sums {
+            let freshKeys = taus.map { PolicyMetrics.freshKey(minutes: $0.inMinutes) }
+            let metrics = sums.map {
+                $0.metrics(freshKeys: freshKeys, primary: primary, batteryJoules: simulator.settings.cost.batteryJoules)
+            }
+            if let spool = perUserSpool {
+                spool.add(user: u.name, metrics: Array(metrics[..<requested]))
+            } else {
+                perUser.append((u.name, metrics))
+            }
+        }
+        activity.append((u.name, u.launchesPerDay))
+    }
+}
+
+// MARK: - Exact encodings
+
+extension DurationHistogram: Codable {
+    enum CodingKeys: String, CodingKey { case total, bins }
+
+    /// Sparse: `bins` holds (bin, count) pairs of the non-empty bins, flattened.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(total, forKey: .total)
+        var bins: [Int] = []
+        for (b, n) in counts.enumerated() where n != 0 { bins += [b, Int(n)] }
+        try c.encode(bins, forKey: .bins)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init()
+        let bins = try c.decode([Int].self, forKey: .bins)
+        guard bins.count % 2 == 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .bins, in: c, debugDescription: "bins come in pairs")
+        }
+        if !bins.isEmpty { counts = [Int32](repeating: 0, count: Self.binCount) }
+        for k in stride(from: 0, to: bins.count, by: 2) {
+            guard counts.indices.contains(bins[k]), let n = Int32(exactly: bins[k + 1]) else {
+                throw DecodingError.dataCorruptedError(forKey: .bins, in: c, debugDescription: "no bin \(bins[k])")
+            }
+            counts[bins[k]] += n
+        }
+        total = try c.decode(Int.self, forKey: .total)
+        guard total == counts.reduce(0, { $0 + Int($1) }) else {
+            throw DecodingError.dataCorruptedError(forKey: .total, in: c, debugDescription: "bins do not add up")
+        }
+    }
+}
+
+extension MetricSums: Codable {
+    enum CodingKeys: String, CodingKey {
+        case pairs, scored, fresh, fetchesPerDaySum, contentScored, contentFresh, staleness, leads, fetches, wasted
+        case lowBattery, skips, joulesPerDaySum, cellularBytesPerDaySum, costUnits, reliability
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(pairs, forKey: .pairs)
+        try c.encode(scored, forKey: .scored)
+        try c.encode(fresh, forKey: .fresh)
+        try c.encode(fetchesPerDaySum, forKey: .fetchesPerDaySum)
+        try c.encode(contentScored, forKey: .contentScored)
+        try c.encode(contentFresh, forKey: .contentFresh)
+        try c.encode(staleness, forKey: .staleness)
+        try c.encode(leads, forKey: .leads)
+        try c.encode(fetches, forKey: .fetches)
+        try c.encode(wasted, forKey: .wasted)
+        try c.encode(lowBattery, forKey: .lowBattery)
+        try c.encode(skips, forKey: .skips)
+        try c.encode(joulesPerDaySum, forKey: .joulesPerDaySum)
+        try c.encode(cellularBytesPerDaySum, forKey: .cellularBytesPerDaySum)
+        try c.encode(costUnits, forKey: .costUnits)
+        try c.encodeIfPresent(reliability.map(ReliabilityTable.Exact.init), forKey: .reliability)
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        fresh = try c.decode([Int].self, forKey: .fresh)
+        pairs = try c.decode(Int.self, forKey: .pairs)
+        scored = try c.decode(Int.self, forKey: .scored)
+        fetchesPerDaySum = try c.decode(ExactSum.self, forKey: .fetchesPerDaySum)
+        contentScored = try c.decode(Int.self, forKey: .contentScored)
+        contentFresh = try c.decode(Int.self, forKey: .contentFresh)
+        staleness = try c.decode(DurationHistogram.self, forKey: .staleness)
+        leads = try c.decode(DurationHistogram.self, forKey: .leads)
+        fetches = try c.decode(Int.self, forKey: .fetches)
+        wasted = try c.decode(Int.self, forKey: .wasted)
+        lowBattery = try c.decode(Int.self, forKey: .lowBattery)
+        skips = try c.decode([Int].self, forKey: .skips)
+        guard skips.count == SkipReason.allCases.count else {
+            throw DecodingError.dataCorruptedError(forKey: .skips, in: c, debugDescription: "skip reasons differ")
+        }
+        joulesPerDaySum = try c.decode(ExactSum.self, forKey: .joulesPerDaySum)
+        cellularBytesPerDaySum = try c.decode(ExactSum.self, forKey: .cellularBytesPerDaySum)
+        costUnits = try c.decode(Int.self, forKey: .costUnits)
+        reliability = try c.decodeIfPresent(ReliabilityTable.Exact.self, forKey: .reliability)?.table
+    }
+}
+
+extension SignalCeilingSums: Codable {
+    enum CodingKeys: String, CodingKey { case bounds, coverable, targets, scored, free, signalEvents }
+
+    /// Signal events as (kind, count) pairs by kind, so the same sums give the same bytes.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(bounds, forKey: .bounds)
+        try c.encode(coverable, forKey: .coverable)
+        try c.encode(targets, forKey: .targets)
+        try c.encode(scored, forKey: .scored)
+        try c.encode(free, forKey: .free)
+        try c.encode(
+            signalEvents.sorted { $0.key.rawValue < $1.key.rawValue }.flatMap { [$0.key.rawValue, $0.value] },
+            forKey: .signalEvents)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init()
+        bounds = try c.decode([ClairvoyantBound].self, forKey: .bounds)
+        coverable = try c.decode([Int].self, forKey: .coverable)
+        guard bounds.count == Self.restricted.count, coverable.count == Self.restricted.count else {
+            throw DecodingError.dataCorruptedError(forKey: .bounds, in: c, debugDescription: "signal sets differ")
+        }
+        targets = try c.decode(Int.self, forKey: .targets)
+        scored = try c.decode(Int.self, forKey: .scored)
+        free = try c.decode(Int.self, forKey: .free)
+        let events = try c.decode([Int].self, forKey: .signalEvents)
+        for k in stride(from: 0, to: events.count - 1, by: 2) {
+            guard let kind = UsageEventKind(rawValue: events[k]) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .signalEvents, in: c, debugDescription: "no event kind \(events[k])")
+            }
+            signalEvents[kind] = events[k + 1]
+        }
+    }
+}

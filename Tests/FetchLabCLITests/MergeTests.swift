@@ -1,0 +1,170 @@
+import FetchLabCore
+import Foundation
+import Testing
+import _FetchLabTestSupport
+
+/// `compare --shard I/N --partial FILE` then `merge`, run as a user would: the merged shards give
+/// the unsharded run's report byte for byte, and partials that do not make one run are refused.
+@Suite struct MergeTests {
+    let dir = TemporaryDirectory()
+    var db: String { dir.path("fleet.sqlite") }
+
+    /// A generated population with signals, device context and content updates (so the standard
+    /// set includes push and every family has something to act on).
+    func population(users: Int = 14) throws {
+        let out = dir.path("generated")
+        let generated = try dir.fetchlab([
+            "generate", "--users", "\(users)", "--days", "21", "--seed", "11", "--signals", "--start", "2024-09-02",
+            "--output", out,
+        ])
+        #expect(generated.status == 0, "\(generated.err)")
+        let imported = try dir.fetchlab(
+            ["import", "--db", db, out + "/usage.csv.gz", out + "/context.csv.gz", out + "/content.csv.gz"])
+        #expect(imported.status == 0, "\(imported.err)")
+    }
+
+    func compare(_ options: [String], shard: String? = nil, partial: String? = nil) throws -> ProcessResult {
+        let result = try dir.fetchlab(
+            ["compare", "--db", db, "--format", "json", "--no-store", "--warm-up", "3"] + options
+                + (shard.map { ["--shard", $0] } ?? []) + (partial.map { ["--partial", $0] } ?? []))
+        #expect(result.status == 0, "\(result.err)")
+        return result
+    }
+
+    /// Each shard of `n` replayed into a partial; the partials' paths.
+    func partials(_ n: Int, _ options: [String], tag: String = "") throws -> [String] {
+        try (1...n).map { i in
+            let path = dir.path("shard\(tag)-\(i)-of-\(n).partial")
+            let result = try compare(options, shard: "\(i)/\(n)", partial: path)
+            let settings = try #require(try result.json()["settings"] as? [String: Any])
+            #expect(settings["shard"] as? String == "\(i)/\(n)", "a shard's report says which shard it is")
+            #expect(result.err.contains("written to \(path)"), "\(result.err)")
+            return path
+        }
+    }
+
+    func merge(_ paths: [String], _ options: [String] = ["--db"]) throws -> ProcessResult {
+        let extra = options == ["--db"] ? ["--db", db] : options
+        return try dir.fetchlab(["merge"] + paths + ["--format", "json", "--no-store"] + extra)
+    }
+
+    @Test func mergingTheShardsGivesTheUnshardedRunByteForByte() throws {
+        try population()
+        let whole = try compare([])
+        let object = try whole.json()
+        #expect((object["settings"] as? [String: Any])?["shard"] == nil)
+        #expect(object["timeline"] != nil, "the unsharded run has a timeline to compare")
+        var two: [String] = []
+        for n in [1, 2, 3, 5] {
+            let paths = try partials(n, [])
+            if n == 2 { two = paths }
+            // In any order: the merge orders users as one run does.
+            let merged = try merge(paths.reversed())
+            #expect(merged.status == 0, "\(merged.err)")
+            #expect(merged.out == whole.out, "\(n) shards merged differ from the unsharded run")
+            #expect(merged.err.isEmpty, "\(merged.err)")
+        }
+        // Without a database there is no timeline; everything else is the same.
+        let bare = try merge(two, [])
+        #expect(bare.status == 0, "\(bare.err)")
+        var expected = object
+        expected["timeline"] = nil
+        let got = try bare.json()
+        #expect(got["timeline"] == nil)
+        #expect(NSDictionary(dictionary: got).isEqual(to: expected))
+    }
+
+    @Test func perUserRowsAndPlatformFiguresMergeExactly() throws {
+        try population(users: 10)
+        let options = [
+            "--per-user", "--platform", "ios", "--policies", "fixed(1h),predictive(15m,0.3),learned(2),oracle",
+            "--resamples", "200",
+        ]
+        let whole = try compare(options)
+        for n in [2, 4] {
+            let merged = try merge(try partials(n, options, tag: "u"))
+            #expect(merged.status == 0, "\(merged.err)")
+            #expect(merged.out == whole.out, "\(n) shards merged differ from the unsharded run")
+        }
+    }
+
+    @Test func partialsOfDifferentSettingsAreRefusedInOneLine() throws {
+        try population(users: 6)
+        let options = ["--policies", "fixed(1h),oracle", "--resamples", "50"]
+        let first = dir.path("a.partial")
+        let second = dir.path("b.partial")
+        _ = try compare(options, shard: "1/2", partial: first)
+        _ = try compare(options + ["--tau", "30m"], shard: "2/2", partial: second)
+        let refused = try merge([first, second])
+        #expect(refused.status == 64, "\(refused.err)")
+        #expect(refused.err.contains("differ in --tau"), "\(refused.err)")
+        #expect(refused.err.split(separator: "\n").count == 1, "\(refused.err)")
+        #expect(refused.out.isEmpty)
+    }
+
+    @Test func overlappingPartialsAreRefused() throws {
+        try population(users: 12)
+        let options = ["--policies", "fixed(1h),oracle", "--resamples", "50"]
+        let half = dir.path("half.partial")
+        let quarter = dir.path("quarter.partial")
+        _ = try compare(options, shard: "1/2", partial: half)
+        _ = try compare(options, shard: "3/4", partial: quarter)
+        // 3/4 holds the users whose hash is 2 mod 4: all of them are in 1/2 (0 mod 2).
+        let overlap = try merge([half, quarter])
+        #expect(overlap.status == 64, "\(overlap.err)")
+        #expect(overlap.err.contains("overlaps"), "\(overlap.err)")
+        #expect(overlap.err.split(separator: "\n").count == 1, "\(overlap.err)")
+        let twice = try merge([half, half])
+        #expect(twice.status == 64, "\(twice.err)")
+        #expect(twice.err.contains("overlaps"), "\(twice.err)")
+        // Unsharded partials hold named users: the same user twice is refused by name.
+        let all = dir.path("all.partial")
+        _ = try compare(options, partial: all)
+        let users = try merge([all, half])
+        #expect(users.status == 64, "\(users.err)")
+        #expect(users.err.contains("is in both"), "\(users.err)")
+    }
+
+    @Test func aMissingShardIsSaid() throws {
+        try population(users: 12)
+        let options = ["--policies", "fixed(1h),oracle", "--resamples", "50"]
+        let paths = try partials(3, options)
+        let merged = try merge(Array(paths.prefix(2)))
+        #expect(merged.status == 0, "\(merged.err)")
+        #expect(merged.err.contains("shard 3/3 not given"), "\(merged.err)")
+    }
+
+    @Test func aFileThatIsNotAPartialIsOneLine() throws {
+        try population(users: 6)
+        let text = dir.path("notes.txt")
+        try "hello\n".write(toFile: text, atomically: true, encoding: .utf8)
+        let report = dir.path("report.json")
+        let whole = try compare(["--policies", "fixed(1h)", "--resamples", "50"])
+        try whole.stdout.write(to: URL(fileURLWithPath: report))
+        for (path, says) in [
+            (text, "not a FetchLab partial"), (report, "partial format 'none'"),
+            (dir.path("missing.partial"), "missing.partial"),
+        ] {
+            let result = try merge([path])
+            #expect(result.status != 0, "\(path)")
+            #expect(result.err.contains(says), "\(result.err)")
+            #expect(result.err.split(separator: "\n").count == 1, "\(result.err)")
+            #expect(!result.err.contains("Fatal error"))
+        }
+    }
+
+    @Test func anAlteredPartialIsRefused() throws {
+        try population(users: 6)
+        let path = dir.path("a.partial")
+        _ = try compare(["--policies", "fixed(1h)", "--resamples", "50"], partial: path)
+        // Another seed written into the settings without the fingerprint that goes with them.
+        let json = try gzip(try Data(contentsOf: URL(fileURLWithPath: path)), arguments: ["-d", "-c"])
+        var text = String(decoding: json, as: UTF8.self)
+        #expect(text.contains("\"seed\":1"))
+        text = text.replacingOccurrences(of: "\"seed\":1", with: "\"seed\":2")
+        let altered = try dir.writeGzip("altered.partial", text)
+        let result = try merge([altered])
+        #expect(result.status == 64, "\(result.err)")
+        #expect(result.err.contains("the file was altered"), "\(result.err)")
+    }
+}
