@@ -109,27 +109,8 @@ public struct MergeRequest: Sendable {
 /// gives: the same report, to the last digit.
 public enum Merge {
     public static func run(_ request: MergeRequest) throws -> ComparisonOutcome {
-        guard !request.partials.isEmpty else { throw WorkflowError(.usage, "merge: give at least one partial") }
-        let partials = try request.partials.map(PartialFile.read)
-        let named = Array(zip(request.partials, partials))
-        try checkOneRun(named)
+        let (run, partials) = try combined(request.partials, spoolDirectory: request.spoolDirectory)
         let c = partials[0].configuration
-        let policies: [any FetchPolicy]
-        do {
-            policies = try PolicyRegistry.parseList(c.policies.joined(separator: ","))
-        } catch {
-            throw WorkflowError(.usage, "\(request.partials[0]): its policies cannot be read: \(error)")
-        }
-        guard policies.map(\.name) == c.policies else {
-            throw WorkflowError(.usage, "\(request.partials[0]): its policies do not read back as written")
-        }
-        let run: ComparisonRun
-        do {
-            run = try ComparisonRun(
-                merging: partials, policies: policies, spoolDirectory: c.perUser ? request.spoolDirectory : nil)
-        } catch {
-            throw WorkflowError(.io, "--per-user: \(error)")
-        }
         var report = run.report()
         var warnings: [String] = []
         let shards = partials.compactMap { $0.shard.flatMap(UserShard.init) }
@@ -156,6 +137,39 @@ public enum Merge {
         }
         return ComparisonOutcome(
             report: report, inputs: inputs, perUser: run.perUserSpool, run: run, warnings: warnings)
+    }
+
+    /// The run the partials at `paths` make together (per-user rows, when kept, spooled in
+    /// `spoolDirectory`): the representative user, the metrics and the report follow from it.
+    public static func combine(_ paths: [String], spoolDirectory: String = NSTemporaryDirectory()) throws
+        -> ComparisonRun
+    {
+        try combined(paths, spoolDirectory: spoolDirectory).run
+    }
+
+    static func combined(_ paths: [String], spoolDirectory: String) throws -> (
+        run: ComparisonRun, partials: [ComparisonPartial]
+    ) {
+        guard !paths.isEmpty else { throw WorkflowError(.usage, "merge: give at least one partial") }
+        let partials = try paths.map(PartialFile.read)
+        try checkOneRun(Array(zip(paths, partials)))
+        let c = partials[0].configuration
+        let policies: [any FetchPolicy]
+        do {
+            policies = try PolicyRegistry.parseList(c.policies.joined(separator: ","))
+        } catch {
+            throw WorkflowError(.usage, "\(paths[0]): its policies cannot be read: \(error)")
+        }
+        guard policies.map(\.name) == c.policies else {
+            throw WorkflowError(.usage, "\(paths[0]): its policies do not read back as written")
+        }
+        do {
+            let run = try ComparisonRun(
+                merging: partials, policies: policies, spoolDirectory: c.perUser ? spoolDirectory : nil)
+            return (run, partials)
+        } catch {
+            throw WorkflowError(.io, "--per-user: \(error)")
+        }
     }
 
     /// Refuses partials of different settings, and partials whose shards or users overlap.

@@ -35,6 +35,12 @@ struct MergeCommand: ParsableCommand {
     @Option(help: "The local day of the timeline, YYYY-MM-DD (needs --db).")
     var traceDay: CivilDate?
 
+    @Flag(
+        help:
+            "Print only the timeline's user (the representative user: the median by launches per scored day) and exit: the user a --db must hold (a fleet driver fetches that user's logs)."
+    )
+    var printTimelineUser = false
+
     @OptionGroup var output: ReportOutputOptions
 
     @OptionGroup var store: StoreOptions
@@ -53,6 +59,13 @@ struct MergeCommand: ParsableCommand {
         var request = MergeRequest(partials: partials, database: db)
         request.traceUser = traceUser
         request.traceDay = traceDay
+        if printTimelineUser {
+            let run = try Merge.combine(partials)
+            guard let user = run.representativeUser else {
+                throw CommandFailure("\(partials[0]): the partials scored no launch")
+            }
+            return print(user)
+        }
         let outcome = try Merge.run(request)
         for warning in outcome.warnings { Terminal.warning(warning) }
         let report = outcome.report

@@ -64,6 +64,10 @@ import _FetchLabTestSupport
             #expect(merged.out == whole.out, "\(n) shards merged differ from the unsharded run")
             #expect(merged.err.isEmpty, "\(merged.err)")
         }
+        // The user a database must hold for the timeline (what a fleet driver fetches).
+        let user = try dir.fetchlab(["merge"] + two + ["--print-timeline-user"])
+        #expect(user.status == 0, "\(user.err)")
+        #expect(user.out == "\(try #require((object["timeline"] as? [String: Any])?["user"] as? String))\n")
         // Without a database there is no timeline; everything else is the same.
         let bare = try merge(two, [])
         #expect(bare.status == 0, "\(bare.err)")

@@ -1,0 +1,263 @@
+"""FetchLab on Apache Spark: a fleet's launch logs compared across executors, merged exactly.
+
+    Fleet/fleet.py --usage PATH [--context PATH] [--content PATH] [--input-format csv|parquet]
+                   --fetchlab BIN --out DIR [--shards N] [--master URL] [-- COMPARE OPTIONS...]
+
+1. Reads the logs as fleets keep them: a file, directory, glob or object-store prefix (s3a://,
+   gs://, hdfs://) of CSV (gzip'd or not) or Parquet, with FetchLab's columns (usage:
+   timestamp,user,app,event; context: timestamp,user,battery,...; content: timestamp,app).
+2. Puts each user in shard I of N by the same stable hash `fetchlab compare --shard I/N` uses
+   (FNV-1a, 64 bits, of the name's UTF-8 bytes, modulo N), one Spark partition per shard.
+3. On each executor, for its shard: writes the shard's rows as gzip'd CSV, imports them into a
+   temporary SQLite database and runs `fetchlab compare --shard I/N --partial FILE` (the binary
+   reaches the executors through SparkContext.addFile, the mechanism behind spark-submit --files).
+4. On the driver: collects the partials, asks `fetchlab merge` for the timeline's user, fetches that
+   one user's rows, and merges into DIR/fleet.sqlite (the run, stored like any other, and that
+   user's logs), DIR/report.json and DIR/report.html; the partials stay in DIR/partials/.
+
+The merged report is the one `fetchlab compare` gives on one machine over the same logs, byte for
+byte apart from the run id (Fleet/test checks it in local mode).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def fnv1a64(name: str) -> int:
+    """FNV-1a, 64 bits, of the UTF-8 bytes of `name` (FetchLab's UserShard.hash)."""
+    h = 0xCBF29CE484222325
+    for byte in name.encode("utf-8"):
+        h ^= byte
+        h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def shard_of(user: str, shards: int) -> int:
+    """The shard (1...shards) that `fetchlab compare --shard I/N` puts `user` in."""
+    return fnv1a64(user) % shards + 1
+
+
+def note(message: str) -> None:
+    print(f"fleet: {message}", file=sys.stderr, flush=True)
+
+
+def fail(message: str) -> "NoReturn":  # noqa: F821
+    print(f"fleet: error: {message}", file=sys.stderr, flush=True)
+    sys.exit(1)
+
+
+def csv_lines(header: list[str], rows) -> bytes:
+    """`rows` (tuples of strings) as CSV with `header`, gzip'd."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow(row)
+    return gzip.compress(buffer.getvalue().encode("utf-8"), compresslevel=1)
+
+
+def run(command: list[str], what: str) -> subprocess.CompletedProcess:
+    """Runs a fetchlab command; its first error line becomes the error."""
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        lines = [l for l in done.stderr.splitlines() if l.strip()]
+        raise RuntimeError(f"{what}: {lines[-1] if lines else f'exit {done.returncode}'}")
+    return done
+
+
+def compare_shard(index, rows, *, binary_name, shards, headers, content, compare_options):
+    """One partition (shard index + 1): import its rows and compare them into a partial."""
+    from pyspark import SparkFiles
+
+    binary = SparkFiles.get(binary_name)
+    if not os.access(binary, os.X_OK):
+        os.chmod(binary, 0o755)
+    shard = index + 1
+    by_kind: dict[str, list] = {"usage": [], "context": []}
+    for _, (kind, values) in rows:
+        by_kind[kind].append(values)
+    if not by_kind["usage"]:
+        return
+    with tempfile.TemporaryDirectory(prefix=f"fetchlab-shard-{shard}-") as scratch:
+        files = []
+        for kind in ("usage", "context"):
+            if by_kind[kind]:
+                path = os.path.join(scratch, f"{kind}.csv.gz")
+                with open(path, "wb") as f:
+                    f.write(csv_lines(headers[kind], by_kind[kind]))
+                files.append(path)
+        if content is not None:
+            path = os.path.join(scratch, "content.csv.gz")
+            with open(path, "wb") as f:
+                f.write(csv_lines(headers["content"], content.value))
+            files.append(path)
+        db = os.path.join(scratch, "shard.sqlite")
+        partial = os.path.join(scratch, "shard.partial")
+        started = time.time()
+        run([binary, "import", "--db", db] + files, f"shard {shard}/{shards}: import")
+        imported = time.time()
+        run(
+            [binary, "compare", "--db", db, "--no-store", "--format", "csv", "--shard", f"{shard}/{shards}",
+             "--partial", partial] + compare_options,
+            f"shard {shard}/{shards}: compare",
+        )
+        with open(partial, "rb") as f:
+            data = f.read()
+        yield (shard, data, imported - started, time.time() - imported)
+
+
+def read_table(spark, path: str, input_format: str):
+    """A table of strings: CSV as written, Parquet's timestamps as ISO 8601 instants (UTC)."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import TimestampType
+
+    if input_format == "parquet":
+        df = spark.read.parquet(path)
+        columns = []
+        for field in df.schema.fields:
+            if isinstance(field.dataType, TimestampType):
+                columns.append(F.date_format(F.col(field.name), "yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").alias(field.name))
+            else:
+                columns.append(F.col(field.name).cast("string").alias(field.name))
+        return df.select(columns)
+    return spark.read.option("header", True).option("inferSchema", False).csv(path)
+
+
+def main(argv: list[str]) -> None:
+    if "--" in argv:
+        cut = argv.index("--")
+        argv, compare_options = argv[:cut], argv[cut + 1:]
+    else:
+        compare_options = []
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--usage", required=True, help="usage logs: file, directory, glob or object-store prefix")
+    parser.add_argument("--context", help="device-context logs (optional)")
+    parser.add_argument("--content", help="content-update logs (optional; every shard gets all of them)")
+    parser.add_argument("--input-format", choices=["csv", "parquet"], default="csv")
+    parser.add_argument("--fetchlab", required=True, help="the fetchlab binary to ship to the executors")
+    parser.add_argument("--out", required=True, help="directory for the partials, the run and the reports")
+    parser.add_argument("--shards", type=int, help="shards (Spark partitions); default: the default parallelism")
+    parser.add_argument("--master", help="Spark master (default: spark-submit's, or local[*])")
+    args = parser.parse_args(argv)
+    if not os.access(args.fetchlab, os.X_OK):
+        fail(f"--fetchlab {args.fetchlab}: not an executable file")
+    if os.path.exists(args.out) and os.listdir(args.out):
+        fail(f"--out {args.out}: exists and is not empty (choose a new directory)")
+    os.makedirs(os.path.join(args.out, "partials"), exist_ok=True)
+    binary = os.path.abspath(args.fetchlab)
+
+    from pyspark import SparkConf, SparkContext
+    from pyspark.sql import SparkSession
+
+    builder = (
+        SparkSession.builder.appName("fetchlab-fleet")
+        .config("spark.sql.session.timeZone", "UTC")
+        # Spark's progress bars on stderr only when it is a terminal.
+        .config("spark.ui.showConsoleProgress", str(sys.stderr.isatty()).lower())
+    )
+    if args.master:
+        builder = builder.master(args.master)
+    else:
+        # Under spark-submit the JVM already holds --master; run as a plain script, it does not.
+        SparkContext._ensure_initialized()
+        if not SparkConf().contains("spark.master"):
+            builder = builder.master("local[*]")
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    sc = spark.sparkContext
+    sc.addFile(binary)
+    shards = args.shards or sc.defaultParallelism
+    started = time.time()
+
+    usage = read_table(spark, args.usage, args.input_format)
+    for column in ("timestamp", "user", "app", "event"):
+        if column not in usage.columns:
+            fail(f"--usage {args.usage}: no column '{column}' (has {', '.join(usage.columns)})")
+    headers = {"usage": usage.columns}
+    tables = [usage.rdd.map(lambda r: (r["user"], ("usage", tuple(r))))]
+    context = None
+    if args.context:
+        context = read_table(spark, args.context, args.input_format)
+        if "user" not in context.columns:
+            fail(f"--context {args.context}: no column 'user' (has {', '.join(context.columns)})")
+        headers["context"] = context.columns
+        tables.append(context.rdd.map(lambda r: (r["user"], ("context", tuple(r)))))
+    content = None
+    content_rows = None
+    if args.content:
+        content_table = read_table(spark, args.content, args.input_format)
+        headers["content"] = content_table.columns
+        content_rows = [tuple(r) for r in content_table.collect()]
+        content = sc.broadcast(content_rows)
+
+    n = shards
+    keyed = sc.union(tables).map(lambda kv: (shard_of(kv[0], n), kv[1]))
+    options = list(compare_options)
+    name = os.path.basename(binary)
+    results = (
+        keyed.partitionBy(n, lambda k: k - 1)
+        .mapPartitionsWithIndex(
+            lambda i, rows: compare_shard(
+                i, rows, binary_name=name, shards=n, headers=headers, content=content, compare_options=options))
+        .collect()
+    )
+    compared = time.time()
+    if not results:
+        fail(f"--usage {args.usage}: no usage rows")
+    paths = []
+    for shard, data, import_s, compare_s in sorted(results):
+        path = os.path.join(args.out, "partials", f"shard-{shard}-of-{n}.partial")
+        with open(path, "wb") as f:
+            f.write(data)
+        paths.append(path)
+    note(f"{len(paths)} shards of {n} compared on the executors in {compared - started:.1f} s")
+
+    # The timeline replays one user's day: that user's logs, fetched alone, into the run's database.
+    user = run([binary, "merge", *paths, "--print-timeline-user"], "merge").stdout.strip()
+    timeline = os.path.join(args.out, "timeline")
+    os.makedirs(timeline)
+    files = []
+    for kind, table in (("usage", usage), ("context", context)):
+        if table is None:
+            continue
+        rows = [tuple(r) for r in table.where(table["user"] == user).collect()]
+        if rows:
+            path = os.path.join(timeline, f"{kind}.csv.gz")
+            with open(path, "wb") as f:
+                f.write(csv_lines(headers[kind], rows))
+            files.append(path)
+    if content_rows is not None:
+        path = os.path.join(timeline, "content.csv.gz")
+        with open(path, "wb") as f:
+            f.write(csv_lines(headers["content"], content_rows))
+        files.append(path)
+    spark.stop()
+    db = os.path.join(args.out, "fleet.sqlite")
+    run([binary, "import", "--db", db] + files, "import of the timeline's user")
+    report = os.path.join(args.out, "report.json")
+    run([binary, "merge", *paths, "--db", db, "--format", "json", "--output", report], "merge")
+    run([binary, "report", "--db", db, "--output", os.path.join(args.out, "report.html")], "report")
+    import json
+
+    with open(report) as f:
+        run_id = json.load(f)["run_id"]
+    table = run([binary, "runs", "show", str(run_id), "--db", db], "runs show").stdout
+    sys.stdout.write(table)
+    note(
+        f"merged {len(paths)} partials in {time.time() - compared:.1f} s: {report}, "
+        f"{os.path.join(args.out, 'report.html')}, run stored in {db}"
+    )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
