@@ -336,3 +336,63 @@ extension SignalCeilingSums: Codable {
         }
     }
 }
+
+// MARK: - Consistency
+
+extension ComparisonPartial {
+    /// What makes the partial unfit to merge with the run `policies` make (sums of another shape
+    /// than its settings give: a file edited by hand), or nil: the merge reads every sum by index,
+    /// so a partial is checked whole before any is merged.
+    public func inconsistency(policies: [any FetchPolicy]) -> String? {
+        let count = policies.count
+        let taus = configuration.evaluation.reportedTaus.count
+        let intervals = FixedBaseline.intervals(
+            adding: policies.compactMap { ($0 as? FixedIntervalPolicy)?.interval }
+        ).count
+        let bins = ReliabilityTable().bins.count
+        func sums(_ s: [MetricSums], _ what: String) -> String? {
+            guard s.count == count else { return "\(what): \(s.count) policies, not \(count)" }
+            for m in s {
+                if m.fresh.count != taus { return "\(what): \(m.fresh.count) τ, not \(taus)" }
+                if let r = m.reliability, r.bins.count != bins { return "\(what): reliability bins differ" }
+            }
+            return nil
+        }
+        if let problem = sums(totals, "totals") { return problem }
+        guard cpuSeconds.count == count else { return "timings: \(cpuSeconds.count) policies, not \(count)" }
+        for (app, s) in perApp {
+            if let problem = sums(s, "app \(app)") { return problem }
+        }
+        for u in users {
+            if let missing = u.apps.first(where: { perApp[$0] == nil }) {
+                return "user \(u.name): app \(missing) has no sums"
+            }
+            if let s = u.sums, let problem = sums(s, "user \(u.name)") { return problem }
+            if configuration.budgetFigures != (u.budget != nil) {
+                return "user \(u.name): budget sums \(u.budget == nil ? "missing" : "not asked for")"
+            }
+            guard let b = u.budget else { continue }
+            guard b.fresh.count == count, b.fetchesPerDay.count == count else {
+                return "user \(u.name): budget sums for other policies"
+            }
+            guard b.fixedFresh.count == intervals, b.fixedFetches.count == intervals else {
+                return "user \(u.name): \(b.fixedFresh.count) baseline intervals, not \(intervals)"
+            }
+            let bounds = [b.bound] + b.ceilings.bounds
+            guard b.ceilings.bounds.count == SignalCeilingSums.restricted.count,
+                bounds.allSatisfy({ $0.pairs.allSatisfy(\.isConsistent) })
+            else { return "user \(u.name): the bound's pairs are inconsistent" }
+        }
+        return nil
+    }
+}
+
+extension ClairvoyantBound.Pair {
+    /// Whether `next` is what a pair's targets can give: empty for a unit pair, else one index per
+    /// target, each past its own and at most the count.
+    var isConsistent: Bool {
+        guard targets >= 0, days >= 0 else { return false }
+        if unit { return next.isEmpty }
+        return next.count == targets && next.indices.allSatisfy { next[$0] > Int32($0) && Int(next[$0]) <= targets }
+    }
+}

@@ -12,7 +12,9 @@ public enum PartialFile {
     public static func write(_ partial: ComparisonPartial, to path: String) throws {
         let json: Data
         do {
-            json = try JSONEncoder().encode(partial)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]  // the same run gives the same bytes
+            json = try encoder.encode(partial)
         } catch {
             throw WorkflowError(.io, "\(path): cannot encode the partial: \(error)")
         }
@@ -162,6 +164,12 @@ public enum Merge {
         }
         guard policies.map(\.name) == c.policies else {
             throw WorkflowError(.usage, "\(paths[0]): its policies do not read back as written")
+        }
+        for (path, partial) in zip(paths, partials) {
+            if let problem = partial.inconsistency(policies: policies) {
+                throw WorkflowError(
+                    .usage, "\(path): not a consistent partial (\(problem)); make it again with compare --partial")
+            }
         }
         do {
             let run = try ComparisonRun(

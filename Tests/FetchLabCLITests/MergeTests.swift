@@ -170,5 +170,15 @@ import _FetchLabTestSupport
         let result = try merge([altered])
         #expect(result.status == 64, "\(result.err)")
         #expect(result.err.contains("the file was altered"), "\(result.err)")
+        // Sums edited past what the settings give (a user's app with no sums): refused, not a crash.
+        let original = String(decoding: json, as: UTF8.self)
+        #expect(original.contains("\"apps\":[\""))
+        let edited = try dir.writeGzip(
+            "edited.partial",
+            original.replacingOccurrences(of: "\"apps\":[\"", with: "\"apps\":[\"no.such.app\",\""))
+        let inconsistent = try merge([edited], [])
+        #expect(inconsistent.status == 64, "\(inconsistent.err)")
+        #expect(inconsistent.err.contains("not a consistent partial (user"), "\(inconsistent.err)")
+        #expect(inconsistent.err.split(separator: "\n").count == 1, "\(inconsistent.err)")
     }
 }
