@@ -33,17 +33,7 @@ swift build -c release --product fetchlab >&2
 BIN=$(swift build -c release --show-bin-path)/fetchlab
 DB="$WORK/fleet.sqlite"
 
-stage() {  # name command...: one timed stage, "wall user sys peak_kb" kept in $WORK/time-NAME.txt
-  local name=$1
-  shift
-  echo "  $name …" >&2
-  /usr/bin/time -o "$WORK/time-$name.txt" -f "%e %U %S %M" "$@" > "$WORK/out-$name.txt" 2> "$WORK/err-$name.txt" || {
-    echo "fleet-benchmark: stage $name failed:" >&2
-    tail -n 5 "$WORK/err-$name.txt" >&2
-    exit 1
-  }
-  echo "  $name: $(tail -n 1 "$WORK/time-$name.txt") (wall s, user s, sys s, peak KB)" >&2
-}
+source "$(dirname "$0")/stage.sh"
 
 echo "fleet benchmark: $USERS users x $DAYS days in $WORK" >&2
 stage generate "$BIN" generate --users "$USERS" --days "$DAYS" --seed 1 --output "$WORK/logs"

@@ -29,27 +29,17 @@ swift build -c release --product fetchlab >&2
 BIN=$(swift build -c release --show-bin-path)/fetchlab
 Fleet/setup
 
-timed() {  # name command...: "wall user sys peak_kb" in $WORK/time-NAME.txt
-  local name=$1
-  shift
-  echo "  $name …" >&2
-  /usr/bin/time -o "$WORK/time-$name.txt" -f "%e %U %S %M" "$@" > "$WORK/out-$name.txt" 2> "$WORK/err-$name.txt" || {
-    echo "spark-benchmark: $name failed:" >&2
-    tail -n 5 "$WORK/err-$name.txt" >&2
-    exit 1
-  }
-  echo "  $name: $(tail -n 1 "$WORK/time-$name.txt") (wall s, user s, sys s, peak KB)" >&2
-}
+source "$(dirname "$0")/stage.sh"
 
 echo "spark benchmark: $USERS users x $DAYS days, $SHARDS shards, in $WORK" >&2
 "$BIN" generate --users "$USERS" --days "$DAYS" --seed 1 --output "$WORK/logs" >/dev/null
 LOGS=("$WORK/logs/usage.csv.gz" "$WORK/logs/context.csv.gz" "$WORK/logs/content.csv.gz")
-timed import "$BIN" import --db "$WORK/single.sqlite" "${LOGS[@]}"
-timed compare "$BIN" compare --db "$WORK/single.sqlite" --format json --output "$WORK/single.json"
-timed spark Fleet/.venv/bin/python Fleet/fleet.py --master 'local[2]' --shards "$SHARDS" --fetchlab "$BIN" \
+stage import "$BIN" import --db "$WORK/single.sqlite" "${LOGS[@]}"
+stage compare "$BIN" compare --db "$WORK/single.sqlite" --format json --output "$WORK/single.json"
+stage spark Fleet/.venv/bin/python Fleet/fleet.py --master 'local[2]' --shards "$SHARDS" --fetchlab "$BIN" \
   --out "$WORK/spark" --usage "${LOGS[0]}" --context "${LOGS[1]}" --content "${LOGS[2]}"
 cmp "$WORK/single.json" "$WORK/spark/report.json" || { echo "spark-benchmark: the reports differ" >&2; exit 1; }
-timed merge "$BIN" merge "$WORK"/spark/partials/*.partial --format json --no-store
+stage merge "$BIN" merge "$WORK"/spark/partials/*.partial --format json --no-store
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 PARTIAL_BYTES=$(du -cb "$WORK"/spark/partials/*.partial | tail -n 1 | cut -f1)
 
