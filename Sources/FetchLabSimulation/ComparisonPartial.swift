@@ -8,7 +8,7 @@ import Foundation
 /// of them would, to the last digit.
 ///
 /// Two kinds of figures, by how they merge:
-/// - sums over users that do not depend on their order or grouping (``MetricSums``: counts,
+/// - sums over users that do not depend on their order or grouping (`MetricSums`: counts,
 ///   histograms and exact sums, per policy and per policy and app), summed across partials;
 /// - what depends on the users' order (the bootstrap over users, the clairvoyant bound's pairs, the
 ///   order apps are listed in, the first and last scored days, the representative user), kept
