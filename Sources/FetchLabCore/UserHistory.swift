@@ -40,6 +40,14 @@ public struct UserHistory: Sendable {
         self.updateTimes = times.map { inTimeOrder($0, { $0 }) }
     }
 
+    /// The bytes the history's own arrays hold (launches, other events, context samples, apps);
+    /// content updates are left out, as an app's are shared by its users.
+    public var ownBytes: Int {
+        launches.count * MemoryLayout<UsageEvent>.stride + events.count * MemoryLayout<UsageEvent>.stride
+            + context.count * MemoryLayout<ContextSample>.stride + apps.count * MemoryLayout<AppID>.stride
+            + updateTimes.count * MemoryLayout<[Microseconds]>.stride
+    }
+
     /// Content updates of the user's apps, in time order (an app's first at equal times).
     public var contentUpdates: [ContentUpdate] {
         var out: [ContentUpdate] = []

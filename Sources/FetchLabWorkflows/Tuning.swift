@@ -19,11 +19,12 @@ public enum Tuning {
     ///   - path: the database.
     ///   - selection: which users (all by default).
     ///   - keepUsers: users kept in memory between passes; the others are read again.
+    ///   - keepBytes: at most this many bytes of histories kept (whatever `keepUsers` allows).
     ///   - timeBudget: no search round starts after this much time (nil: none).
     ///   - progress: user replays done, the total raised as the search turns out longer.
     public static func run(
         _ tuner: Tuner, database path: String, users selection: UserSelection = .all, keepUsers: Int = 10_000,
-        timeBudget: Microseconds? = nil, progress: (any WorkProgress)? = nil
+        keepBytes: Int = .max, timeBudget: Microseconds? = nil, progress: (any WorkProgress)? = nil
     ) throws -> Outcome {
         var tuner = tuner
         if let timeBudget {
@@ -32,7 +33,9 @@ public enum Tuning {
         }
         let (batches, names) = try Comparison.population(at: path, selection, cost: tuner.simulator.settings.cost)
         // Decoded once, replayed from memory by every later pass (up to keepUsers users).
-        let users = Tuner.keeping(limit: keepUsers) { body in try batches.forEach(names, body) }
+        let users = Tuner.keeping(limit: keepUsers, bytes: keepBytes) { skipped, body in
+            try batches.forEach(Array(names.dropFirst(skipped)), body)
+        }
         progress?.begin(total: names.count * (tuner.estimatedPasses + 2))
         tuner.userReplayed = { progress?.advance() }
         // A search longer than estimated (coordinate) raises the total as its rounds start.

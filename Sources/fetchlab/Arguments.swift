@@ -33,11 +33,16 @@ struct DurationArgument: ExpressibleByArgument, Sendable, CustomStringConvertibl
 /// A byte-size option (`--max-size 50G`), parsed once.
 struct ByteSizeArgument: ExpressibleByArgument, Sendable, CustomStringConvertible {
     var bytes: Int64
+    /// As written (help shows a default as given, `1GB`, not in bytes).
+    var text: String
 
     init?(argument: String) {
         guard let b = Quantity.bytes(argument) else { return nil }
         bytes = b
+        text = argument
     }
+
+    var defaultValueDescription: String { text }
 
     var description: String { "\(bytes)" }
 }

@@ -76,6 +76,12 @@ struct TuneCommand: ParsableCommand {
     )
     var keepUsers = 10_000
 
+    @Option(
+        help: ArgumentHelp(
+            "At most this much memory of users' histories kept between passes (e.g. 500MB, 2GB): it bounds tune's memory whatever the population's size; the users past it are read again.",
+            valueName: "size"))
+    var keepMemory = ByteSizeArgument(argument: "1GB")!
+
     @OptionGroup var output: TuneOutputOptions
 
     @OptionGroup var store: StoreOptions
@@ -126,6 +132,7 @@ struct TuneCommand: ParsableCommand {
         defer { bar.finish() }
         let outcome = try Tuning.run(
             try tuner(), database: database.db, users: replay.selection, keepUsers: keepUsers,
+            keepBytes: Int(clamping: keepMemory.bytes),
             timeBudget: timeBudget?.microseconds, progress: bar)
         for warning in outcome.warnings { Terminal.warning(warning) }
         let (result, platform) = (outcome.result, outcome.platform)

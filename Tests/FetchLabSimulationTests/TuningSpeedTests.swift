@@ -66,6 +66,26 @@ import Testing
         #expect(try tuner().run(Tuner.keeping(limit: 2, source)) == plain)
         #expect(reads.withLock { $0 } == readsPlain)
         #expect(try tuner().run(Tuner.keeping(limit: 0, source)) == plain)
+        // Over the memory bound: the batches that fit kept (the first), the rest read again by every pass.
+        let firstBatch = all.prefix(2).reduce(0) { $0 + $1.ownBytes }
+        #expect(firstBatch > 0 && all.dropFirst(2).reduce(0) { $0 + $1.ownBytes } > 0)
+        let delivered = Mutex(0)
+        let counted: Tuner.UserBatchesAfter = { skipped, body in
+            var seen = 0
+            try source { batch in
+                if seen >= skipped {
+                    delivered.withLock { $0 += batch.count }
+                    body(batch)
+                }
+                seen += batch.count
+            }
+        }
+        #expect(try tuner().run(Tuner.keeping(bytes: firstBatch, after: counted)) == plain)
+        let keptFirst = delivered.withLock { $0 }
+        #expect(keptFirst == 5 + 3 * (readsPlain - 1), "the first batch decoded once, the other users by every pass")
+        delivered.withLock { $0 = 0 }
+        #expect(try tuner().run(Tuner.keeping(bytes: firstBatch - 1, after: counted)) == plain)
+        #expect(delivered.withLock { $0 } == 5 * readsPlain, "nothing kept: every pass decodes every user")
     }
 
     @Test func aBudgetNeverSpentChangesNothing() throws {
