@@ -12,13 +12,15 @@ struct FetchLabCommand: ParsableCommand {
             in one go); import (usage, device-context and content-update logs) or generate (a \
             synthetic population); inspect and describe (what the logs hold, how predictable they \
             are); predict and evaluate-predictors (a user's next uses, every predictor measured); \
-            compare and tune (fetch policies replayed and scored, a family's parameters tuned); runs \
-            and report (the stored runs, again or as an HTML page).
+            compare (fetch policies replayed and scored), merge (a comparison's shards, replayed \
+            apart, combined into one run) and tune (a family's parameters tuned); runs and report (the \
+            stored runs, again or as an HTML page).
             """,
         version: "0.1.0",
         subcommands: [
             DemoCommand.self, ImportCommand.self, InspectCommand.self, GenerateCommand.self, PredictCommand.self,
-            DescribeCommand.self, EvaluatePredictorsCommand.self, CompareCommand.self, MergeCommand.self, TuneCommand.self,
+            DescribeCommand.self, EvaluatePredictorsCommand.self, CompareCommand.self, MergeCommand.self,
+            TuneCommand.self,
             RunsCommand.self, ReportCommand.self,
         ]
     )

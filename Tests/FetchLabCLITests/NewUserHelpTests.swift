@@ -42,8 +42,8 @@ import _FetchLabTestSupport
         let overview = top.components(separatedBy: "\n\n").dropFirst().joined(separator: "\n\n")
         let words = overview.split(whereSeparator: { !$0.isLetter && $0 != "-" }).map(String.init)
         let order = [
-            "demo", "import", "generate", "inspect", "describe", "predict", "evaluate-predictors", "compare", "tune",
-            "runs", "report",
+            "demo", "import", "generate", "inspect", "describe", "predict", "evaluate-predictors", "compare", "merge",
+            "tune", "runs", "report",
         ]
         #expect(Set(FetchLabCommand.configuration.subcommands.map { $0._commandName }) == Set(order))
         let at = order.map { words.firstIndex(of: $0) }
