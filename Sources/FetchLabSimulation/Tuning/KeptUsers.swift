@@ -2,7 +2,7 @@ import FetchLabCore
 
 extension Tuner {
     /// `users` read once: the first pass goes through `users` and keeps the batches of the first
-    /// `limit` users, as long as their histories hold at most `bytes` (``UserHistory/ownBytes``);
+    /// `limit` users, as long as their histories hold at most `bytes` (`UserHistory.ownBytes`);
     /// the later passes (the rounds of the search, the held-out measurement) are fed the kept
     /// batches, so their events are decoded once; the users past either limit are read again by
     /// every pass. Memory holds the kept users' histories (about 0.35 MB per user of 90 days of
