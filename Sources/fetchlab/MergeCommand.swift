@@ -61,7 +61,7 @@ struct MergeCommand: ParsableCommand {
         request.traceDay = traceDay
         if printTimelineUser {
             let run = try Merge.combine(partials)
-            guard let user = run.representativeUser else {
+            guard let user = traceUser ?? run.representativeUser else {
                 throw CommandFailure("\(partials[0]): the partials scored no launch")
             }
             return print(user)
