@@ -184,20 +184,19 @@ extension ComparisonRun {
             launchesReplayed += p.launchesReplayed
         }
         let users = partials.flatMap(\.users).sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-        var listed = Set<String>()
-        for u in users { addOrdered(u, listed: &listed) }
+        for u in users { addOrdered(u) }
         try perUserSpool?.finish()
     }
 
-    /// The figures of one user that depend on the users' order, as ``add(_:progress:prepare:)``
-    /// adds them.
-    mutating func addOrdered(_ u: ComparisonPartial.User, listed: inout Set<String>) {
+    /// Adds the figures of one user that depend on the users' order: ``add(_:progress:prepare:)``
+    /// calls it for each user replayed, a merge for each user of the partials, in the same order.
+    mutating func addOrdered(_ u: ComparisonPartial.User) {
         users += 1
         if u.withoutContext { usersWithoutContext += 1 }
         pairsWithContent += u.pairsWithContent
         if firstStart == nil || u.start < firstStart!.0 { firstStart = (u.start, u.offset) }
         if lastEnd == nil || u.end > lastEnd!.0 { lastEnd = (u.end, u.offset) }
-        for app in u.apps where listed.insert(app).inserted { appOrder.append(app) }
+        for app in u.apps where listedApps.insert(app).inserted { appOrder.append(app) }
         if let sums = u.budget { budget?.users.append(sums) }
         if let sums = u.sums {
             let freshKeys = taus.map { PolicyMetrics.freshKey(minutes: $0.inMinutes) }

@@ -131,6 +131,8 @@ public struct ComparisonRun: Sendable {
     /// Also keep what each user adds that depends on the users' order, for ``partial(shard:source:)``.
     public var keepsUsers = false
     var keptUsers: [ComparisonPartial.User] = []
+    /// The apps in ``appOrder``, for finding them fast.
+    var listedApps = Set<String>()
     /// The group of each user (by name), when the comparison also sums users by group; users
     /// not named here are in no group.
     public var userGroups: [String: String]? = nil
@@ -248,19 +250,9 @@ public struct ComparisonRun: Sendable {
         var results = [UserResult?](repeating: nil, count: histories.count)
         for (k, i) in order.enumerated() { results[i] = byCost[k] }
         // Summed in the order given, one user at a time.
-        let freshKeys = taus.map { PolicyMetrics.freshKey(minutes: $0.inMinutes) }
-        let battery = simulator.settings.cost.batteryJoules
         for case let r? in results {
-            users += 1
-            if r.withoutContext { usersWithoutContext += 1 }
-            pairsWithContent += r.pairsWithContent
             let w = r.window
-            if firstStart == nil || w.start < firstStart!.0 { firstStart = (w.start, w.offset) }
-            if lastEnd == nil || w.end > lastEnd!.0 { lastEnd = (w.end, w.offset) }
-            for app in r.apps where perApp[app] == nil {
-                perApp[app] = all.map { _ in MetricSums(taus: count) }
-                appOrder.append(app)
-            }
+            for app in r.apps where perApp[app] == nil { perApp[app] = all.map { _ in MetricSums(taus: count) } }
             var userTotals = all.map { _ in MetricSums(taus: count) }
             for (i, pairs) in r.outcomes.enumerated() {
                 for (p, o) in pairs.enumerated() {
@@ -271,30 +263,15 @@ public struct ComparisonRun: Sendable {
                 userTotals[i].costUnits = 1
                 totals[i].add(userTotals[i])
             }
-            if let sums = r.budget { budget?.users.append(sums) }
             let scored = r.outcomes.first?.reduce(0) { $0 + $1.scored } ?? 0
-            let launchesPerDay = w.scoredDays > 0 ? Double(scored) / w.scoredDays : 0
-            if keepsUsers {
-                keptUsers.append(
-                    ComparisonPartial.User(
-                        name: r.user, apps: r.apps, start: w.start, end: w.end, offset: w.offset,
-                        withoutContext: r.withoutContext, pairsWithContent: r.pairsWithContent,
-                        launchesPerDay: launchesPerDay,
-                        budget: r.budget, sums: simulator.perUser ? userTotals : nil))
-            }
-            if simulator.perUser, let spool = perUserSpool {
-                spool.add(
-                    user: r.user,
-                    metrics: userTotals[..<requested].map {
-                        $0.metrics(freshKeys: freshKeys, primary: primary, batteryJoules: battery)
-                    })
-            } else if simulator.perUser {
-                perUser.append(
-                    (
-                        r.user,
-                        userTotals.map { $0.metrics(freshKeys: freshKeys, primary: primary, batteryJoules: battery) }
-                    ))
-            }
+            // What depends on the users' order, added as a merge of partials adds it.
+            let ordered = ComparisonPartial.User(
+                name: r.user, apps: r.apps, start: w.start, end: w.end, offset: w.offset,
+                withoutContext: r.withoutContext, pairsWithContent: r.pairsWithContent,
+                launchesPerDay: w.scoredDays > 0 ? Double(scored) / w.scoredDays : 0,
+                budget: r.budget, sums: simulator.perUser ? userTotals : nil)
+            addOrdered(ordered)
+            if keepsUsers { keptUsers.append(ordered) }
             if tallyUsers {
                 userTallies.append(
                     UserTally(user: r.user, scored: userTotals.first?.scored ?? 0, fresh: userTotals.map(\.fresh)))
@@ -308,7 +285,6 @@ public struct ComparisonRun: Sendable {
             }
             for i in all.indices { cpuSeconds[i] += r.seconds[i] }
             launchesReplayed += r.launches
-            activity.append((r.user, launchesPerDay))
         }
     }
 
