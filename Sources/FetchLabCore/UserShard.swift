@@ -28,9 +28,12 @@ public struct UserShard: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(index)/\(count)" }
 
     /// FNV-1a, 64 bits, of `name`'s UTF-8 bytes.
-    public static func hash(_ name: String) -> UInt64 {
+    public static func hash(_ name: String) -> UInt64 { hash(bytes: name.utf8) }
+
+    /// FNV-1a, 64 bits, of `bytes`.
+    public static func hash<Bytes: Sequence>(bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.utf8 {
+        for byte in bytes {
             h ^= UInt64(byte)
             h &*= 0x0000_0100_0000_01b3
         }

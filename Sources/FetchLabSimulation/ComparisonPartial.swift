@@ -63,12 +63,7 @@ public struct ComparisonPartial: Sendable, Codable {
 
         /// FNV-1a (64 bits) of ``canonicalJSON``, in hex: partials of one run share it.
         public var fingerprint: String {
-            var h: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in canonicalJSON {
-                h ^= UInt64(byte)
-                h &*= 0x0000_0100_0000_01b3
-            }
-            return String(h, radix: 16).leftPadded(to: 16)
+            String(UserShard.hash(bytes: canonicalJSON), radix: 16).leftPadded(to: 16)
         }
 
         /// The first setting in which `self` and `other` differ, by its JSON name (nil: none).

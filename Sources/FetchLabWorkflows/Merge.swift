@@ -44,30 +44,34 @@ public enum PartialFile {
         case .success(let data): json = data
         case .failure(let error): throw WorkflowError(.usage, error.description)
         }
-        // The format first, so that another version's partial says so rather than failing to decode.
+        // Parsed once; only a file that does not decode is parsed again, for its format alone, so
+        // that another version's partial says so rather than failing on a field.
         struct Header: Decodable { var format: String? }
-        guard let header = try? JSONDecoder().decode(Header.self, from: json) else {
-            throw WorkflowError(
-                .usage, "\(path): not a FetchLab partial (not its JSON; make one with compare --partial)")
-        }
-        guard header.format == ComparisonPartial.currentFormat else {
-            throw WorkflowError(
-                .usage,
-                "\(path): partial format '\(header.format ?? "none")'; this fetchlab reads '\(ComparisonPartial.currentFormat)' "
-                    + "(make the partials with the same fetchlab)")
-        }
         let partial: ComparisonPartial
         do {
             partial = try JSONDecoder().decode(ComparisonPartial.self, from: json)
         } catch {
+            guard let header = try? JSONDecoder().decode(Header.self, from: json) else {
+                throw WorkflowError(
+                    .usage, "\(path): not a FetchLab partial (not its JSON; make one with compare --partial)")
+            }
+            guard header.format == ComparisonPartial.currentFormat else { throw formatError(path, header.format) }
             throw WorkflowError(.usage, "\(path): not a FetchLab partial: \(Self.reason(error))")
         }
+        guard partial.format == ComparisonPartial.currentFormat else { throw formatError(path, partial.format) }
         guard partial.fingerprint == partial.configuration.fingerprint else {
             throw WorkflowError(
                 .usage,
                 "\(path): its settings do not match its fingerprint \(partial.fingerprint) (the file was altered)")
         }
         return partial
+    }
+
+    static func formatError(_ path: String, _ format: String?) -> WorkflowError {
+        WorkflowError(
+            .usage,
+            "\(path): partial format '\(format ?? "none")'; this fetchlab reads '\(ComparisonPartial.currentFormat)' "
+                + "(make the partials with the same fetchlab)")
     }
 
     /// The file's bytes, decompressed.
