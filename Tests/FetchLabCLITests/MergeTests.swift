@@ -68,6 +68,11 @@ import _FetchLabTestSupport
         let user = try dir.fetchlab(["merge"] + two + ["--print-timeline-user"])
         #expect(user.status == 0, "\(user.err)")
         #expect(user.out == "\(try #require((object["timeline"] as? [String: Any])?["user"] as? String))\n")
+        // A chosen timeline user is the one the database must hold.
+        let chosen = try dir.fetchlab(
+            ["merge"] + two + ["--print-timeline-user", "--db", db, "--trace-user", "someone-else"])
+        #expect(chosen.status == 0, "\(chosen.err)")
+        #expect(chosen.out == "someone-else\n")
         // Without a database there is no timeline; everything else is the same.
         let bare = try merge(two, [])
         #expect(bare.status == 0, "\(bare.err)")
