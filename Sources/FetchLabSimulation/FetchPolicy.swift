@@ -91,12 +91,17 @@ public struct FetchResult: Sendable, Hashable {
     }
 }
 
-/// A causal policy's state for one pair, driven by the replay: it is shown every usage event of
-/// the user (all apps: launches, closes, force-quits, refresh switches) and its app's content
-/// updates, in time order, at the moment each happens, and woken at the times it asks for. Each
-/// call may ask for a fetch (or a push) at that moment; the platform's answer comes back through
-/// ``completed(_:)``. It is never shown anything later than the moment of the call.
+/// A causal policy's state for one pair, driven by the replay: it is shown the user's usage events
+/// it observes (``observedEvents``; by default every event of every app: launches, closes,
+/// force-quits, refresh switches) and its app's content updates, in time order, at the moment each
+/// happens, and woken at the times it asks for. Each call may ask for a fetch (or a push) at that
+/// moment; the platform's answer comes back through ``completed(_:)``. It is never shown anything
+/// later than the moment of the call.
 public protocol FetchScheduler {
+    /// The usage events this scheduler acts on. The replay shows it only these, so a scheduler
+    /// must ignore every other event (its `observe` would return nil and change nothing): the
+    /// outcome is then the same as if it were shown them all, without the walk over them.
+    var observedEvents: ObservedEvents { get }
     /// When to be woken next (nil: only on events). Read after every call; a time not after the
     /// last wake is not delivered.
     var nextWake: Microseconds? { get }
@@ -113,7 +118,19 @@ public protocol FetchScheduler {
     var statedProbability: Double? { get }
 }
 
+/// Which of a user's usage events a ``FetchScheduler`` acts on. Every selection holds the pair's
+/// own app's events (the platform's state follows them).
+public enum ObservedEvents: Sendable, Hashable {
+    /// Every event of every app.
+    case all
+    /// The events of the pair's app.
+    case ownApp
+    /// The events of the pair's app, and the launches of every app.
+    case ownAppAndLaunches
+}
+
 extension FetchScheduler {
+    public var observedEvents: ObservedEvents { .all }
     public mutating func observe(_ update: ContentUpdate, state: DeviceState) -> FetchRequest? { nil }
     public mutating func completed(_ result: FetchResult) {}
     public var statedProbability: Double? { nil }

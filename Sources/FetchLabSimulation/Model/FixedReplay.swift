@@ -32,7 +32,8 @@ enum FixedReplay {
         let last = (w.end - t0) / interval
         let inSpan = max(0, last - first + 1)
         var out = user.pairs.enumerated().map { p, pair -> PairOutcome in
-            var o = PairOutcome(scored: 0, fresh: [Int](repeating: 0, count: taus.count), fetches: Int(inSpan), days: w.scoredDays)
+            var o = PairOutcome(
+                scored: 0, fresh: [Int](repeating: 0, count: taus.count), fetches: Int(inSpan), days: w.scoredDays)
             o.staleness.reserveCapacity(pair.launches.count)
             let content = user.content[p]
             var c = 0

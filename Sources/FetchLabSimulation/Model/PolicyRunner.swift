@@ -46,6 +46,8 @@ struct UserSetup: Sendable {
     var events: [UsageEvent]
     /// Per evaluated pair: the app's own usage events, and its content updates, in time order.
     var appEvents: [[UsageEvent]]
+    /// Per evaluated pair: the app's own usage events and every app's launches, in time order.
+    var appEventsAndLaunches: [[UsageEvent]]
     var content: [[Microseconds]]
     var timeline: ContextTimeline
     /// The context as stretches of constant state: `stretchStarts[i]` begins `stretchStates[i]`
@@ -73,6 +75,8 @@ struct UserSetup: Sendable {
         var byApp = [[UsageEvent]](repeating: [], count: history.apps.count)
         for e in events where Int(e.app) < byApp.count { byApp[Int(e.app)].append(e) }
         appEvents = apps.map { byApp[Int($0)] }
+        let all = events
+        appEventsAndLaunches = apps.map { app in all.filter { $0.app == app || $0.kind == .launch } }
         fetchCosts = apps.map { cost.fetch(of: history.apps[Int($0)].name) }
         content = apps.map { history.updateTimes[Int($0)] }
         timeline = ContextTimeline(samples: history.context, defaults: context)
@@ -89,6 +93,15 @@ struct UserSetup: Sendable {
         }
         stretchStarts = starts
         stretchStates = states
+    }
+
+    /// The usage events a scheduler of pair `index` that acts on `observed` is shown.
+    func events(_ observed: ObservedEvents, pair index: Int) -> [UsageEvent] {
+        switch observed {
+        case .all: events
+        case .ownApp: appEvents[index]
+        case .ownAppAndLaunches: appEventsAndLaunches[index]
+        }
     }
 
     /// The device state at `t` (one binary search).
@@ -119,8 +132,12 @@ struct UserSetup: Sendable {
 /// Runs one policy on one pair: asks it for fetches (planned, or event by event for a causal
 /// policy) and passes each request through the platform.
 enum PolicyRunner {
+    /// Runs `policy` on pair `index` of `user`. `everyEvent` shows its scheduler every usage
+    /// event, whatever it observes (the same outcome, more slowly: for tests).
     static func run(
-        _ policy: any FetchPolicy, pair index: Int, of user: UserSetup, settings: ReplaySettings, logSkips: Bool = false
+        _ policy: any FetchPolicy, pair index: Int, of user: UserSetup, settings: ReplaySettings,
+        logSkips: Bool = false,
+        everyEvent: Bool = false
     ) -> PairRun {
         let pair = user.pairs[index]
         let info = self.info(pair: index, of: user)
@@ -132,7 +149,7 @@ enum PolicyRunner {
             // scheduler let pass without a fetch until the next is counted `not_predicted`.
             state.attempts = []
             let system = IOSAdaptiveScheduler(info, policy: settings.platform.systemScheduler(minimumInterval: floor))
-            drive(system, user: user, pair: pair, index: index, state: &state)
+            drive(system, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
             state.countUnscheduled(requests: policy.fetchTimes(for: pair))
             return state.run
         }
@@ -140,15 +157,15 @@ enum PolicyRunner {
             // The common schedulers by their own type (a specialised loop); the others through
             // the opened existential (no box to project or keep unique at every call).
             if let s = scheduler as? PredictiveScheduler {
-                drive(s, user: user, pair: pair, index: index, state: &state)
+                drive(s, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
             } else if let s = scheduler as? LearnedScheduler {
-                drive(s, user: user, pair: pair, index: index, state: &state)
+                drive(s, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
             } else if let s = scheduler as? IOSAdaptiveScheduler {
-                drive(s, user: user, pair: pair, index: index, state: &state)
+                drive(s, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
             } else if let s = scheduler as? WorkManagerScheduler {
-                drive(s, user: user, pair: pair, index: index, state: &state)
+                drive(s, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
             } else {
-                drive(scheduler, user: user, pair: pair, index: index, state: &state)
+                drive(scheduler, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
             }
         } else if settings.platform.kind == .none {
             // Nothing can refuse: every planned time runs (the fast path of fixed and oracles).
@@ -193,14 +210,14 @@ enum PolicyRunner {
         }
     }
 
-    /// The event loop of a causal policy: the user's usage events and this app's content updates
-    /// in time order, the scheduler's timers between them (an event and a timer at the same
-    /// instant: the event first), up to E.
+    /// The event loop of a causal policy: the user's usage events that the scheduler observes
+    /// (every one with `everyEvent`) and this app's content updates in time order, the scheduler's
+    /// timers between them (an event and a timer at the same instant: the event first), up to E.
     static func drive<S: FetchScheduler>(
-        _ scheduler: S, user: UserSetup, pair: PairContext, index: Int, state: inout RunState
+        _ scheduler: S, user: UserSetup, pair: PairContext, index: Int, state: inout RunState, everyEvent: Bool = false
     ) {
         var scheduler = scheduler
-        let events = user.events
+        let events = user.events(everyEvent ? .all : scheduler.observedEvents, pair: index)
         let content = user.content[index]
         let end = user.window.end
         var u = 0

@@ -56,12 +56,14 @@ extension Simulator {
 }
 
 extension PolicyRunner {
-    /// Predictive policies of one lead on one pair in one walk over the events: each policy has
-    /// its own scheduler and platform state, told exactly what ``run(_:pair:of:settings:logSkips:)``
+    /// Predictive policies of one lead on one pair in one walk over the events they observe: each policy has
+    /// its own scheduler and platform state, told exactly what ``run(_:pair:of:settings:logSkips:everyEvent:)``
     /// tells it alone, in the same order (a scheduler's timers before an event, an event at a
     /// timer's instant first); only the walk and the device-state lookups are shared.
+    /// `everyEvent` shows the schedulers every usage event (the same outcome: for tests).
     static func run(
-        predictive policies: [PredictivePolicy], pair index: Int, of user: UserSetup, settings: ReplaySettings
+        predictive policies: [PredictivePolicy], pair index: Int, of user: UserSetup, settings: ReplaySettings,
+        everyEvent: Bool = false
     ) -> [PairRun] {
         let pair = user.pairs[index]
         let info = self.info(pair: index, of: user)
@@ -73,7 +75,7 @@ extension PolicyRunner {
         }
         var states = policies.map { _ in RunState(pair: index, of: user, settings: settings) }
         var lastWakes = [Microseconds](repeating: .min, count: policies.count)
-        let events = user.events
+        let events = user.events(everyEvent ? .all : PredictiveScheduler.observed, pair: index)
         let content = user.content[index]
         let end = user.window.end
         var u = 0

@@ -60,6 +60,7 @@ extension AndroidPrefetchPolicy: PolicyFamily {
 }
 
 struct AndroidPrefetchScheduler: FetchScheduler {
+    var observedEvents: ObservedEvents { .ownApp }
     let policy: AndroidPrefetchPolicy
     let app: Int32
     let launchRefreshes: Bool

@@ -82,6 +82,7 @@ extension BudgetedPolicy: PolicyFamily {
 }
 
 struct BudgetedScheduler: FetchScheduler {
+    var observedEvents: ObservedEvents { .ownApp }
     let app: Int32
     let offset: Int32
     let tau: Microseconds

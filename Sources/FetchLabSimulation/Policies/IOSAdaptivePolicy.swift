@@ -72,6 +72,7 @@ extension IOSAdaptivePolicy: PolicyFamily {
 }
 
 struct IOSAdaptiveScheduler: FetchScheduler {
+    var observedEvents: ObservedEvents { .ownApp }
     let app: Int32
     let offset: Int32
     let lead: Microseconds

@@ -63,6 +63,9 @@ struct OnlineCalibration {
 }
 
 struct PredictiveScheduler: FetchScheduler {
+    /// Other apps' launches are its sequence signal's trials; their other events change nothing.
+    static let observed = ObservedEvents.ownAppAndLaunches
+    var observedEvents: ObservedEvents { Self.observed }
     let policy: PredictivePolicy
     let tau: Microseconds
     var signals: UseSignals

@@ -42,6 +42,8 @@ extension PushPolicy: PolicyFamily {
 }
 
 struct PushScheduler: FetchScheduler {
+    /// Pushes follow content updates alone.
+    var observedEvents: ObservedEvents { .ownApp }
     let spacing: Microseconds
     var lastPush: Microseconds? = nil
     private(set) var nextWake: Microseconds? = nil

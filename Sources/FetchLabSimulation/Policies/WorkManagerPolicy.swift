@@ -140,6 +140,7 @@ extension String {
 }
 
 struct WorkManagerScheduler: FetchScheduler {
+    var observedEvents: ObservedEvents { .ownApp }
     let policy: WorkManagerPolicy
     /// The start of period 0 (the enqueue time, moved by a realignment).
     var anchor: Microseconds
