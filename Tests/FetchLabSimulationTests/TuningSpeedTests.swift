@@ -185,6 +185,20 @@ import Testing
     }
 }
 
+/// Budgeted policies of one kind of budget replayed together (one learner per pair, the better
+/// slots summed once per wake) score exactly as each replayed alone, fetch budgets and joule
+/// budgets, on every platform, with device context.
+@Suite struct GroupedBudgetedReplayTests {
+    @Test(arguments: [PlatformKind.none, .ios, .android])
+    func aGroupScoresAsEachPolicyAlone(platform: PlatformKind) throws {
+        let grouped = try expectGroupScoresAsEachAlone(
+            "budgeted(1),budgeted(2),budgeted(8),budgeted(20j),budgeted(200j)", platform: platform)
+        // The budgets differ: the group did not hand one policy's spending to another.
+        #expect(grouped[0].metrics.fetchesPerAppDay < grouped[2].metrics.fetchesPerAppDay)
+        #expect(grouped[3].metrics.fetchesPerAppDay < grouped[4].metrics.fetchesPerAppDay)
+    }
+}
+
 /// Learned policies replayed together share each pair's model (it asks and learns the same
 /// whatever any policy fetched) and score exactly as each replayed alone: every budget, the
 /// cost-aware variant, on every platform, with device context.

@@ -4,7 +4,8 @@ extension Simulator {
     /// Every policy on every pair of a user (policy-major), with each policy's thread CPU
     /// seconds. Predictive policies of one lead (two or more) replay together: one walk over the
     /// user's events drives all their schedulers, and their time-of-day plans are computed once
-    /// a day (``SharedPlans``). Learned policies (two or more) replay together, sharing each
+    /// a day (``SharedPlans``). Budgeted policies of one kind of budget (two or more) share each
+    /// pair's learner (``PolicyRunner/run(budgeted:pair:of:settings:)``). Learned policies (two or more) replay together, sharing each
     /// pair's model (``PolicyRunner/runLearned(group:user:settings:)``). The outcomes are those of
     /// replaying each alone; a group's CPU seconds are shared equally among its policies.
     func replay(_ user: UserSetup, policies: [any FetchPolicy], seconds: inout [Double]) -> [[PairOutcome]] {
@@ -25,19 +26,34 @@ extension Simulator {
             for i in members { seconds[i] = share }
             grouped.formUnion(members)
         }
+        // The runs of a group of `count` policies, policy-major, from `run`'s runs of each pair
+        // (one per policy).
+        func pairByPair(_ count: Int, _ run: (Int) -> [PairRun]) -> [[PairRun]] {
+            var runs = [[PairRun]](repeating: [], count: count)
+            for pair in user.pairs.indices {
+                for (k, r) in run(pair).enumerated() { runs[k].append(r) }
+            }
+            return runs
+        }
         for lead in leads {
             guard let members = groups[lead], members.count > 1 else { continue }
             let group = members.map { policies[$0] as! PredictivePolicy }
             together(members) {
-                var runs = members.map { _ in [PairRun]() }
-                for pair in user.pairs.indices {
-                    for (k, run) in PolicyRunner.run(predictive: group, pair: pair, of: user, settings: settings)
-                        .enumerated()
-                    {
-                        runs[k].append(run)
-                    }
-                }
-                return runs
+                pairByPair(group.count) { PolicyRunner.run(predictive: group, pair: $0, of: user, settings: settings) }
+            }
+        }
+        // Budgeted policies counting the same cost (fetches, or joules; two or more) share each
+        // pair's learner.
+        for joules in [false, true] {
+            let members = policies.indices.filter {
+                guard let b = policies[$0] as? BudgetedPolicy else { return false }
+                if case .joules = b.budget { return joules }
+                return !joules
+            }
+            guard members.count > 1 else { continue }
+            let group = members.map { policies[$0] as! BudgetedPolicy }
+            together(members) {
+                pairByPair(group.count) { PolicyRunner.run(budgeted: group, pair: $0, of: user, settings: settings) }
             }
         }
         // Learned policies (two or more) share each pair's model.
@@ -118,6 +134,56 @@ extension PolicyRunner {
                     }
                 }
             }
+        }
+        return states.map(\.run)
+    }
+}
+
+extension PolicyRunner {
+    /// Budgeted policies whose budgets count the same cost (all in fetches, or all in joules) on one
+    /// pair in one walk: what they learn (``BudgetedLearner``) does not depend on what they fetched,
+    /// and they are woken at the same slot starts, so one learner serves them all, and the slots
+    /// that look better than the current one are summed once per wake. Each policy keeps its own
+    /// spending and platform state, told what ``run(_:pair:of:settings:logSkips:everyEvent:)`` tells
+    /// it alone, in the same order; the outcomes are those of replaying each alone.
+    static func run(
+        budgeted policies: [BudgetedPolicy], pair index: Int, of user: UserSetup, settings: ReplaySettings
+    ) -> [PairRun] {
+        guard let first = policies.first else { return [] }
+        let info = self.info(pair: index, of: user)
+        var learner = BudgetedLearner(budget: first.budget, pair: info)
+        var spends = policies.map { BudgetSpend(budget: $0.budget) }
+        var states = policies.map { _ in RunState(pair: index, of: user, settings: settings) }
+        // Content updates change nothing for these schedulers nor their platform state.
+        let events = user.appEvents[index]
+        let end = user.window.end
+        var wake = learner.firstWake(info)
+        var u = 0
+        var cursor = 0
+        while true {
+            let te = u < events.count ? events[u].time : nil
+            if wake <= end, te.map({ wake < $0 }) ?? true {
+                let t = wake
+                wake = t + SlotHistogram.slotLength
+                let device = user.state(at: t, cursor: &cursor)
+                let moment = learner.wake(at: t, state: device)
+                var better: Double? = nil
+                for k in spends.indices {
+                    let request = spends[k].decide(moment) {
+                        if let better { return better }
+                        let b = learner.better(than: moment.benefit / moment.cost, after: moment.slot)
+                        better = b
+                        return b
+                    }
+                    if let r = request { spends[k].completed(states[k].handle(r, at: t, device: device)) }
+                }
+                continue
+            }
+            guard let t = te, t <= end else { break }
+            let event = events[u]
+            u += 1
+            for k in states.indices { states[k].observe(event) }
+            learner.observe(event)
         }
         return states.map(\.run)
     }

@@ -81,14 +81,15 @@ extension BudgetedPolicy: PolicyFamily {
     }
 }
 
-struct BudgetedScheduler: FetchScheduler {
-    var observedEvents: ObservedEvents { .ownApp }
+/// What a budgeted scheduler learns of its pair, whatever its budget: when launches needed a fetch
+/// (benefit per slot) and what a fetch cost at each slot start (cost per slot). Neither depends on
+/// what was fetched, so budgets counted in the same costs share one (``PolicyRunner/run(budgeted:pair:of:settings:)``).
+struct BudgetedLearner {
     let app: Int32
     let offset: Int32
     let tau: Microseconds
     let launchRefreshes: Bool
-    /// The day's budget, and each network's cost of a fetch (1 each when counting fetches).
-    let daily: Double
+    /// Each network's cost of a fetch (1 each when counting fetches).
     let wifiCost: Double
     let cellularCost: Double
     /// Per slot: launches needing a fetch in the τ after its start, per day.
@@ -96,11 +97,6 @@ struct BudgetedScheduler: FetchScheduler {
     /// Per slot: the cost of a fetch at its start, as seen (its mean).
     var cost: SlotHistogram
     var lastLaunch: Microseconds? = nil
-    var day = Int.min
-    var spent = 0.0
-    /// The last request's cost, refunded when it is refused.
-    var pending = 0.0
-    private(set) var nextWake: Microseconds?
 
     init(budget: BudgetedPolicy.Budget, pair: PairInfo) {
         app = pair.app
@@ -108,59 +104,52 @@ struct BudgetedScheduler: FetchScheduler {
         tau = pair.evaluation.primaryTau
         launchRefreshes = pair.evaluation.launchRefreshes
         switch budget {
-        case .fetches(let k):
-            daily = Double(k)
+        case .fetches:
             wifiCost = 1
             cellularCost = 1
-        case .joules(let j):
-            daily = j
+        case .joules:
             (wifiCost, cellularCost) = CostModel().loneFetchEnergy(duration: pair.fetchDuration)
         }
         benefit = SlotHistogram(offset: pair.offset)
         cost = SlotHistogram(offset: pair.offset)
-        nextWake = benefit.slotStart(pair.firstEvent) + SlotHistogram.slotLength
     }
+
+    /// The first wake: the end of the slot of the pair's first event.
+    func firstWake(_ pair: PairInfo) -> Microseconds { benefit.slotStart(pair.firstEvent) + SlotHistogram.slotLength }
 
     func cost(in state: DeviceState) -> Double {
         state.network == .cellular && !state.charging ? cellularCost : wifiCost
     }
 
-    mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
-        guard event.app == app, event.kind == .launch else { return nil }
+    /// A launch of the pair's app (other events change nothing) credits the slots in the τ before it.
+    mutating func observe(_ event: UsageEvent) {
+        guard event.app == app, event.kind == .launch else { return }
         let t = event.time
         defer { lastLaunch = t }
-        if launchRefreshes, let last = lastLaunch, t - last <= tau { return nil }
+        if launchRefreshes, let last = lastLaunch, t - last <= tau { return }
         benefit.advance(to: t)
         var s = benefit.slotStart(t)
         while s >= t - tau {
             benefit.add(1, to: benefit.slot(of: s))
             s -= SlotHistogram.slotLength
         }
-        return nil
     }
 
-    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
-        nextWake = time + SlotHistogram.slotLength
+    /// A slot start: what a fetch now would cost and bring, the cost seen counted.
+    struct Moment {
+        var slot: Int
+        var day: Int
+        var cost: Double
+        var benefit: Double
+    }
+
+    mutating func wake(at time: Microseconds, state: DeviceState) -> Moment {
         benefit.advance(to: time)
         cost.advance(to: time)
         let slot = benefit.slot(of: time)
         let c = cost(in: state)
         cost.add(1, to: slot, value: c)
-        let today = LocalCalendar.day(time, offset: offset)
-        if today != day {
-            day = today
-            spent = 0
-        }
-        let b = benefit.perDay(slot)
-        guard b > 0, spent + c + better(than: b / c, after: slot) <= daily + 1e-9 else { return nil }
-        spent += c
-        pending = c
-        return .fetch
-    }
-
-    mutating func completed(_ result: FetchResult) {
-        if case .refused = result.decision { spent -= pending }
-        pending = 0
+        return Moment(slot: slot, day: LocalCalendar.day(time, offset: offset), cost: c, benefit: benefit.perDay(slot))
     }
 
     /// The expected cost of the slots left today after `slot` whose benefit per cost beats `value`:
@@ -173,6 +162,70 @@ struct BudgetedScheduler: FetchScheduler {
         }
         return total
     }
+}
+
+/// One budget's spending: the day's budget, what is spent of it today, the request awaiting its answer.
+struct BudgetSpend {
+    /// The day's budget, in the learner's costs.
+    let daily: Double
+    var day = Int.min
+    var spent = 0.0
+    /// The last request's cost, refunded when it is refused.
+    var pending = 0.0
+
+    init(budget: BudgetedPolicy.Budget) {
+        switch budget {
+        case .fetches(let k): daily = Double(k)
+        case .joules(let j): daily = j
+        }
+    }
+
+    /// Fetch at `moment` when the slot has a benefit and today's budget covers this fetch and the
+    /// slots left today that look better (`better`, asked only when needed: it is the same for
+    /// every budget of a learner).
+    mutating func decide(_ moment: BudgetedLearner.Moment, better: () -> Double) -> FetchRequest? {
+        if moment.day != day {
+            day = moment.day
+            spent = 0
+        }
+        let c = moment.cost
+        // `better` is at least 0: past the budget without it, past it with it.
+        guard moment.benefit > 0, spent + c <= daily + 1e-9, spent + c + better() <= daily + 1e-9 else { return nil }
+        spent += c
+        pending = c
+        return .fetch
+    }
+
+    mutating func completed(_ result: FetchResult) {
+        if case .refused = result.decision { spent -= pending }
+        pending = 0
+    }
+}
+
+struct BudgetedScheduler: FetchScheduler {
+    var observedEvents: ObservedEvents { .ownApp }
+    var learner: BudgetedLearner
+    var spend: BudgetSpend
+    private(set) var nextWake: Microseconds?
+
+    init(budget: BudgetedPolicy.Budget, pair: PairInfo) {
+        learner = BudgetedLearner(budget: budget, pair: pair)
+        spend = BudgetSpend(budget: budget)
+        nextWake = learner.firstWake(pair)
+    }
+
+    mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
+        learner.observe(event)
+        return nil
+    }
+
+    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
+        nextWake = time + SlotHistogram.slotLength
+        let moment = learner.wake(at: time, state: state)
+        return spend.decide(moment) { learner.better(than: moment.benefit / moment.cost, after: moment.slot) }
+    }
+
+    mutating func completed(_ result: FetchResult) { spend.completed(result) }
 }
 
 extension BudgetedPolicy: TunableFamily {
