@@ -31,11 +31,19 @@ public struct AndroidHeuristicPredictor: UsePredictor {
         let a = Int(app)
         guard a < recent.count else { return nil }
         let cutoff = origin - Int64(lookbackDays * Double(Microseconds.perDay))
-        let window = recent[a].filter { $0 >= cutoff && $0 <= origin }
-        guard let last = window.last else { return nil }
+        // The launches in [cutoff, origin]: the first, the last and how many (asked every 15
+        // minutes of a replay, so without building the list).
+        var first: Microseconds? = nil
+        var last: Microseconds = 0
+        var count: Int64 = 0
+        for t in recent[a] where t >= cutoff && t <= origin {
+            if first == nil { first = t }
+            last = t
+            count += 1
+        }
+        guard let first else { return nil }
         // At least a minute: launches sharing one instant would make it 0.
-        let gap = max(
-            window.count >= 2 ? (last - window[0]) / Int64(window.count - 1) : Microseconds.perDay, Microseconds.perMinute)
+        let gap = max(count >= 2 ? (last - first) / (count - 1) : Microseconds.perDay, Microseconds.perMinute)
         var estimate = last + gap
         if estimate < origin { estimate += ((origin - estimate) / gap + 1) * gap }
         return estimate
