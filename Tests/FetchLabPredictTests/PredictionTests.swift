@@ -272,4 +272,19 @@ struct TimingRanker: UsePredictor {
         #expect(estimate >= t + .hours(2) && estimate <= t + .hours(2) + .minutes(1))
         #expect(p.wouldPrefetch(app: 0, origin: t + .hours(2)))
     }
+
+    /// The estimate is the last launch of the week before the origin plus their mean gap: launches
+    /// older than a week, or after the origin, do not count.
+    @Test func theEstimateIsTheLastLaunchPlusTheWeeksMeanGap() throws {
+        var p = AndroidHeuristicPredictor()
+        let t: Microseconds = .days(19_800)
+        for day in 0..<10 { p.observe(UsageEvent(time: t + .days(Int64(day)), offset: 0, app: 0)) }
+        p.observe(UsageEvent(time: t + .days(9) + .minutes(30), offset: 0, app: 0))
+        // At 9 d 1 h: the week holds days 3 to 9 and 9 d 30 min, 8 launches.
+        let gap = (Microseconds.days(6) + .minutes(30)) / 7
+        #expect(p.estimatedLaunch(app: 0, origin: t + .days(9) + .hours(1)) == t + .days(9) + .minutes(30) + gap)
+        // At 9 d 10 min the later launch has not happened: days 3 to 9, a day apart.
+        #expect(p.estimatedLaunch(app: 0, origin: t + .days(9) + .minutes(10)) == t + .days(10))
+        #expect(p.estimatedLaunch(app: 1, origin: t) == nil)
+    }
 }
