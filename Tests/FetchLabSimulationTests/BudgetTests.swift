@@ -149,6 +149,32 @@ struct RandomCausalPolicy: FetchPolicy {
     }
 }
 
+/// fixed(T)'s closed form: a target L is fresh when (L − t0) mod T ≤ τ, counted in doubles.
+@Suite struct FixedBaselineTests {
+    /// The count equals the integer remainder's, for targets before and long after t0, over the
+    /// whole grid and intervals of a few microseconds to a week.
+    @Test func theCoveredCountEqualsTheIntegerRemainders() {
+        var rng = SplitMix64(seed: 7)
+        let t0: Microseconds = .days(19_786) + 123_456
+        let tau: Microseconds = .minutes(15)
+        for round in 0..<4 {
+            let spread: UInt64 = round < 2 ? UInt64(Microseconds.days(90)) : 1 << 52
+            var targets = (0..<300).map { _ in t0 - .days(1) + Microseconds(rng.next() % spread) }
+            // Exactly on a fetch, and exactly τ after one.
+            targets += [t0, t0 + .hours(1), t0 + .hours(1) + tau, t0 + .hours(1) + tau + 1]
+            targets.sort()
+            var intervals = FixedBaseline.grid
+            intervals += (0..<50).map { _ in Microseconds(1 + rng.next() % UInt64(Microseconds.days(7))) }
+            var covered = [Int](repeating: 0, count: intervals.count)
+            FixedBaseline.addCovered(targets: targets, t0: t0, tau: tau, intervals: intervals, into: &covered)
+            for (k, T) in intervals.enumerated() {
+                let expected = targets.count { L in ((L - t0) % T + T) % T <= tau }
+                #expect(covered[k] == expected, "T = \(T) µs, round \(round)")
+            }
+        }
+    }
+}
+
 @Suite struct BudgetCurveTests {
     /// Users with daily habits (an app at its hour, give or take), sessions of several apps and
     /// random use, 21 days each.

@@ -34,7 +34,9 @@ public enum FixedBaseline {
         into covered: inout [Int]
     ) {
         // In doubles: times since t0 (below 2⁵³ µs) and their quotients are exact integers, so the
-        // remainder is exact once the rounded quotient is corrected by one.
+        // remainder is exact once the rounded quotient is corrected by one. The quotient is
+        // truncated (a conversion, where rounding down calls `floor`): below zero it is one too
+        // many, which the correction takes back as it would a rounding error.
         let since = targets.map { Double($0 - t0) }
         let limit = Double(tau)
         since.withUnsafeBufferPointer { xs in
@@ -47,7 +49,7 @@ public enum FixedBaseline {
                 let inverse = 1 / period
                 var n = 0
                 for x in xs {
-                    var r = x - (x * inverse).rounded(.down) * period
+                    var r = x - Double(Int64(x * inverse)) * period
                     if r < 0 { r += period } else if r >= period { r -= period }
                     if r <= limit { n += 1 }
                 }
