@@ -153,6 +153,29 @@ import Testing
         }
     }
 
+    /// The first gap bin passing a threshold, read from the held bins, is the first a scan of
+    /// every bin finds, after every launch learned, from every bin, at thresholds low and high.
+    @Test func theFirstPassingGapBinEqualsAScanOfEveryBin() {
+        var checked = 0
+        for seed in UInt64(1)...6 {
+            var s = UseSignals(
+                app: 0, tau: .minutes(15), lead: .minutes(10), launchRefreshes: seed % 2 == 0, offset: 0, appCount: 2)
+            for (t, app) in randomLaunches(seed: seed, days: 8, apps: 2) {
+                s.learn(UsageEvent(time: t, user: 0, app: app, kind: .launch, utcOffset: 0))
+                let last = s.gapBins.count - 1
+                #expect(s.heldGapBins == s.gapBins.indices.filter { s.gapBins[$0] > 0 })
+                for threshold in [0.01, 0.1, 0.3, 0.6] {
+                    for k in stride(from: 0, through: last, by: 7) {
+                        let scan = (k..<last).first { s.hazard($0) >= threshold }
+                        #expect(s.firstGapBin(from: k, hazardAtLeast: threshold) == scan, "seed \(seed) bin \(k)")
+                        if scan != nil { checked += 1 }
+                    }
+                }
+            }
+        }
+        #expect(checked > 100)
+    }
+
     /// The context lookup with a cursor answers as the binary search does, forwards and back.
     @Test func theContextCursorAgreesWithTheBinarySearch() {
         for seed in UInt64(1)...10 {

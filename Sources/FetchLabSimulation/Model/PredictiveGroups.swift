@@ -83,11 +83,13 @@ extension PolicyRunner {
     ) -> [PairRun] {
         let pair = user.pairs[index]
         let info = self.info(pair: index, of: user)
-        let plans = SharedPlans(floor: policies.map { PredictiveScheduler.floor(of: $0) }.min() ?? 0)
-        var schedulers = policies.map { p in
-            var s = PredictiveScheduler(policy: p, pair: info)
-            s.sharedPlans = plans
-            return s
+        let plans = SharedPlans(floor: policies.map { PredictiveDecider.floor(of: $0) }.min() ?? 0)
+        // One learner for all: its signals do not depend on what any of them fetched.
+        var signals = PredictiveScheduler(policy: policies[0], pair: info).signals
+        var deciders = policies.map { p in
+            var d = PredictiveDecider(policy: p, pair: info)
+            d.sharedPlans = plans
+            return d
         }
         var states = policies.map { _ in RunState(pair: index, of: user, settings: settings) }
         var lastWakes = [Microseconds](repeating: .min, count: policies.count)
@@ -99,14 +101,14 @@ extension PolicyRunner {
         var cursor = 0
         while true {
             let te = nextInput(events, u, content, c)
-            for k in schedulers.indices {
-                while let tw = schedulers[k].nextWake, tw > lastWakes[k], tw <= end, te.map({ tw < $0 }) ?? true {
+            for k in deciders.indices {
+                while let tw = deciders[k].nextWake, tw > lastWakes[k], tw <= end, te.map({ tw < $0 }) ?? true {
                     lastWakes[k] = tw
                     let device = user.state(at: tw, cursor: &cursor)
-                    if let r = schedulers[k].wake(at: tw, state: device) {
+                    if let r = deciders[k].wake(at: tw, state: device, signals: signals) {
                         let result = states[k].handle(r, at: tw, device: device)
-                        states[k].record(schedulers[k].statedProbability, result)
-                        schedulers[k].completed(result)
+                        states[k].record(deciders[k].statedProbability, result)
+                        deciders[k].completed(result)
                     }
                 }
             }
@@ -115,24 +117,19 @@ extension PolicyRunner {
             if u < events.count, events[u].time == t, !(c < content.count && content[c] < t) {
                 let event = events[u]
                 u += 1
-                for k in schedulers.indices {
+                let cold = event.kind == .launch && signals.isCold(at: t)
+                signals.learn(event)
+                for k in deciders.indices {
                     if event.app == pair.app { states[k].observe(event) }
-                    if let r = schedulers[k].observe(event, state: device) {
+                    if let r = deciders[k].observe(event, cold: cold, state: device, signals: signals) {
                         let result = states[k].handle(r, at: t, device: device)
-                        states[k].record(schedulers[k].statedProbability, result)
-                        schedulers[k].completed(result)
+                        states[k].record(deciders[k].statedProbability, result)
+                        deciders[k].completed(result)
                     }
                 }
             } else {
-                let update = ContentUpdate(time: content[c], app: pair.app, utcOffset: user.window.offset)
+                // A content update: the predictive schedulers do not read it.
                 c += 1
-                for k in schedulers.indices {
-                    if let r = schedulers[k].observe(update, state: device) {
-                        let result = states[k].handle(r, at: t, device: device)
-                        states[k].record(schedulers[k].statedProbability, result)
-                        schedulers[k].completed(result)
-                    }
-                }
             }
         }
         return states.map(\.run)

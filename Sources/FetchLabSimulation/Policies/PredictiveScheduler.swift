@@ -62,13 +62,44 @@ struct OnlineCalibration {
     }
 }
 
+/// A predictive scheduler on one pair: what it learns (``UseSignals``) and what it decides from
+/// it (``PredictiveDecider``). The decider reads the signals but never changes them, so schedulers
+/// of one lead replayed together share one (``PolicyRunner/run(predictive:pair:of:settings:everyEvent:)``).
 struct PredictiveScheduler: FetchScheduler {
     /// Other apps' launches are its sequence signal's trials; their other events change nothing.
     static let observed = ObservedEvents.ownAppAndLaunches
     var observedEvents: ObservedEvents { Self.observed }
+    var signals: UseSignals
+    var decider: PredictiveDecider
+
+    init(policy: PredictivePolicy, pair: PairInfo) {
+        decider = PredictiveDecider(policy: policy, pair: pair)
+        signals = UseSignals(
+            app: pair.app, tau: decider.tau, lead: policy.lead, launchRefreshes: pair.evaluation.launchRefreshes,
+            offset: pair.offset, appCount: pair.appCount)
+    }
+
+    var nextWake: Microseconds? { decider.nextWake }
+    var statedProbability: Double? { decider.statedProbability }
+
+    mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
+        let cold = event.kind == .launch && signals.isCold(at: event.time)
+        signals.learn(event)
+        return decider.observe(event, cold: cold, state: state, signals: signals)
+    }
+
+    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
+        decider.wake(at: time, state: state, signals: signals)
+    }
+
+    mutating func completed(_ result: FetchResult) { decider.completed(result) }
+}
+
+/// What a predictive policy decides on one pair from the signals learned so far: its calibration,
+/// its gap bin, its day's plan, its last refresh.
+struct PredictiveDecider {
     let policy: PredictivePolicy
     let tau: Microseconds
-    var signals: UseSignals
     /// Last refresh of this app (a fetch, or a launch when launches refresh).
     var lastRefresh: Microseconds? = nil
     /// The next gap bin to consider after the last launch, and the next slot start.
@@ -86,18 +117,18 @@ struct PredictiveScheduler: FetchScheduler {
     let usesSequence: Bool
     let usesGap: Bool
     let usesTimeOfDay: Bool
+    /// Raw probabilities from this level up are decision points (calibration may lift them).
+    let floor: Double
 
     init(policy: PredictivePolicy, pair: PairInfo) {
         self.policy = policy
         tau = pair.evaluation.primaryTau
-        signals = UseSignals(
-            app: pair.app, tau: tau, lead: policy.lead, launchRefreshes: pair.evaluation.launchRefreshes,
-            offset: pair.offset, appCount: pair.appCount)
         nextMidnight = LocalCalendar.midnight(after: pair.firstEvent, offset: pair.offset)
         calibration = OnlineCalibration(lead: policy.lead)
         usesSequence = policy.signals.contains(.sequence)
         usesGap = policy.signals.contains(.gap)
         usesTimeOfDay = policy.signals.contains(.timeOfDay)
+        floor = Self.floor(of: policy)
         cacheWake()
     }
 
@@ -105,8 +136,6 @@ struct PredictiveScheduler: FetchScheduler {
     /// came early and was served.
     static let habitServed: Microseconds = .minutes(60)
 
-    /// Raw probabilities from this level up are decision points (calibration may lift them).
-    var floor: Double { Self.floor(of: policy) }
     static func floor(of policy: PredictivePolicy) -> Double { min(policy.threshold, policy.cellularThreshold) / 2 }
     /// The plans of the schedulers replayed with this one (nil: alone).
     var sharedPlans: SharedPlans? = nil
@@ -146,55 +175,52 @@ struct PredictiveScheduler: FetchScheduler {
         return p >= (cheap ? policy.threshold : policy.cellularThreshold)
     }
 
-    mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
+    /// `event` happened and `signals` have learned it; `cold`: a launch of this app then would
+    /// have been cold (before learning it).
+    mutating func observe(_ event: UsageEvent, cold: Bool, state: DeviceState, signals: UseSignals) -> FetchRequest? {
         let t = event.time
         calibration.expire(before: t)
         guard event.kind == .launch else { return nil }
-        if event.app == signals.app, signals.isCold(at: t) { calibration.coldLaunch(at: t) }
-        let eligible = event.app != signals.app && signals.isCold(at: t)
-        signals.learn(event)
         if event.app == signals.app {
+            if cold { calibration.coldLaunch(at: t) }
             if signals.launchRefreshes { lastRefresh = t }
             gapBin = 0
-            advanceGap(from: t)
+            advanceGap(from: t, signals: signals)
             return nil
         }
-        guard eligible, usesSequence else { return nil }
+        guard cold, usesSequence else { return nil }
         return decide(consider(signals.follow(event.app), .sequence, at: t), at: t, state: state)
     }
 
     /// The next gap bin at or after `gapBin` whose hazard passes the threshold (the bins are
     /// learned, so the lowest threshold of the policy decides whether to wake; `wants` decides).
-    /// One pass over the bins: the hazard's denominator (launches in this bin and later) is kept
-    /// as the bins are passed.
-    mutating func advanceGap(from launch: Microseconds) {
+    /// Only the gap bins holding a gap can pass a threshold above 0 (``UseSignals/firstGapBin(from:hazardAtLeast:)``).
+    mutating func advanceGap(from launch: Microseconds, signals: UseSignals) {
         let last = signals.gapBins.count - 1
         guard gapBin < last, usesGap else {
             gapBin = max(gapBin, last)
             nextGap = nil
             return
         }
-        let floor = self.floor
-        var atOrAfter = signals.launches(inGapBinsFrom: gapBin)
-        while gapBin < last {
-            // An empty bin's hazard is 0 (most bins are empty): no division for it.
-            if signals.gapBins[gapBin] > 0 || floor <= 0, signals.hazard(gapBin, atOrAfter: atOrAfter) >= floor {
-                nextGap = launch + signals.gapStart + Microseconds(gapBin) * policy.lead
+        // A hazard is never below 0: at a floor of 0 the first bin passes.
+        if floor > 0 {
+            guard let b = signals.firstGapBin(from: gapBin, hazardAtLeast: floor) else {
+                gapBin = last
+                nextGap = nil
                 return
             }
-            atOrAfter -= signals.gapBins[gapBin]
-            gapBin += 1
+            gapBin = b
         }
-        nextGap = nil
+        nextGap = launch + signals.gapStart + Microseconds(gapBin) * policy.lead
     }
 
-    mutating func wake(at t: Microseconds, state: DeviceState) -> FetchRequest? {
+    mutating func wake(at t: Microseconds, state: DeviceState, signals: UseSignals) -> FetchRequest? {
         calibration.expire(before: t)
         var p = 0.0
         if let g = nextGap, g <= t {
             p = max(p, consider(signals.hazard(gapBin), .gap, at: t))
             gapBin += 1
-            if let last = signals.lastLaunch { advanceGap(from: last) }
+            if let last = signals.lastLaunch { advanceGap(from: last, signals: signals) }
         }
         if nextMidnight <= t {
             let day = LocalCalendar.day(t, offset: signals.offset)

@@ -21,6 +21,10 @@ struct UseSignals {
     var gapBins: [Int]
     /// The sum of ``gapBins``.
     var gapTotal = 0
+    /// The gap bins holding a gap, ascending, and each one's hazard (``hazard(_:)``; kept as the
+    /// gaps are learned, indexed like ``gapBins``): the bins a threshold above 0 can pass.
+    private(set) var heldGapBins: [Int] = []
+    private(set) var heldHazards: [Double]
     var lastLaunch: Microseconds? = nil
 
     // Time of day, weekdays and weekends apart: the (local day, 5-minute bin) of every cold launch.
@@ -39,6 +43,7 @@ struct UseSignals {
         self.launchRefreshes = launchRefreshes
         self.offset = offset
         gapBins = [Int](repeating: 0, count: max(2, Int(Microseconds.perDay / lead) + 1))
+        heldHazards = [Double](repeating: 0, count: gapBins.count)
         launchesOf = [Int](repeating: 0, count: max(appCount, Int(app) + 1))
         followedBy = launchesOf
     }
@@ -57,8 +62,16 @@ struct UseSignals {
         if e.app == app {
             let cold = !launchRefreshes || lastLaunch.map { t - $0 > tau } ?? true
             if let last = lastLaunch, t - last > gapStart {
-                gapBins[min(gapBins.count - 1, Int((t - last - gapStart) / lead))] += 1
+                let bin = min(gapBins.count - 1, Int((t - last - gapStart) / lead))
+                if gapBins[bin] == 0 { heldGapBins.insert(bin, at: Self.firstIndex(in: heldGapBins, atLeast: bin)) }
+                gapBins[bin] += 1
                 gapTotal += 1
+                // Every held bin's hazard: its gaps over those in it and later (+ 1).
+                var atOrAfter = gapTotal
+                for b in heldGapBins {
+                    heldHazards[b] = hazard(b, atOrAfter: atOrAfter)
+                    atOrAfter -= gapBins[b]
+                }
             }
             lastLaunch = t
             if cold {
@@ -100,6 +113,29 @@ struct UseSignals {
     /// ``hazard(_:)`` of a bin before the last, given ``launches(inGapBinsFrom:)`` of it.
     @inline(__always) func hazard(_ k: Int, atOrAfter: Int) -> Double {
         Double(gapBins[k]) / Double(atOrAfter + 1)
+    }
+
+    /// The first gap bin from `k` on, before the last ("later"), whose hazard is at least
+    /// `threshold` (above 0: an empty bin's hazard is 0), nil when none is.
+    func firstGapBin(from k: Int, hazardAtLeast threshold: Double) -> Int? {
+        let last = gapBins.count - 1
+        var i = Self.firstIndex(in: heldGapBins, atLeast: k)
+        while i < heldGapBins.count, heldGapBins[i] < last {
+            if heldHazards[heldGapBins[i]] >= threshold { return heldGapBins[i] }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The index of the first element of ascending `a` at least `k` (`a.count` when none is).
+    static func firstIndex(in a: [Int], atLeast k: Int) -> Int {
+        var lo = 0
+        var hi = a.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if a[mid] < k { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     /// The gaps counted in bin `k` and the later ones.
