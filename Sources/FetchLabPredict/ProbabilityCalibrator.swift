@@ -181,16 +181,22 @@ public struct ProbabilityCalibrator: Sendable, Hashable, Codable {
             let error = b.standardError
             return error > maximumError ? error : nil
         }
+        // Each block's doubt, kept beside it (a merge changes one block and removes another).
+        var doubts = blocks.map(doubt)
         while blocks.count > 1 {
-            guard
-                let i = blocks.indices.compactMap({ i in doubt(blocks[i]).map { (i, $0) } })
-                    .max(by: { ($0.1, -$0.0) < ($1.1, -$1.0) })?.0
-            else { return }
+            // The most doubtful block, the leftmost of equals.
+            var worst: (index: Int, doubt: Double)? = nil
+            for (k, d) in doubts.enumerated() {
+                if let d, worst.map({ d > $0.doubt }) ?? true { worst = (k, d) }
+            }
+            guard let i = worst?.index else { return }
             let left = i > 0 ? abs(blocks[i].mean - blocks[i - 1].mean) : .infinity
             let right = i + 1 < blocks.count ? abs(blocks[i + 1].mean - blocks[i].mean) : .infinity
             let j = left <= right ? i - 1 : i + 1
             blocks[min(i, j)].absorb(blocks[max(i, j)])
             blocks.remove(at: max(i, j))
+            doubts[min(i, j)] = doubt(blocks[min(i, j)])
+            doubts.remove(at: max(i, j))
         }
     }
 }
