@@ -88,7 +88,9 @@ for label, r in rows.items():
 for family in ("predictive", "fixed"):
     if f"baseline-{family}" in rows:
         a, b = rows[family], rows[f"baseline-{family}"]
-        same = json.load(open(f"{work}/tune-{family}.json")) == json.load(open(f"{work}/tune-baseline-{family}.json"))
+        # Each run is stored in the same database: all but the run id must match.
+        mine, theirs = (json.load(open(f"{work}/tune-{label}.json")) for label in (family, f"baseline-{family}"))
+        same = {**mine, "run_id": None} == {**theirs, "run_id": None}
         print(f"{family}: wall {b['wall_seconds']/a['wall_seconds']:.2f}x faster than the baseline, CPU {b['cpu_seconds']/a['cpu_seconds']:.2f}x, "
               f"peak RSS {a['peak_rss_kb']/1024:.0f} vs {b['peak_rss_kb']/1024:.0f} MB; JSON identical: {'yes' if same else 'NO'}")
 p = rows["predictive"]
