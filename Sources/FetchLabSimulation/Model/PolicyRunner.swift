@@ -46,8 +46,6 @@ struct UserSetup: Sendable {
     var events: [UsageEvent]
     /// Per evaluated pair: the app's own usage events, and its content updates, in time order.
     var appEvents: [[UsageEvent]]
-    /// Per evaluated pair: the app's own usage events and every app's launches, in time order.
-    var appEventsAndLaunches: [[UsageEvent]]
     var content: [[Microseconds]]
     var timeline: ContextTimeline
     /// The context as stretches of constant state: `stretchStarts[i]` begins `stretchStates[i]`
@@ -75,8 +73,6 @@ struct UserSetup: Sendable {
         var byApp = [[UsageEvent]](repeating: [], count: history.apps.count)
         for e in events where Int(e.app) < byApp.count { byApp[Int(e.app)].append(e) }
         appEvents = apps.map { byApp[Int($0)] }
-        let all = events
-        appEventsAndLaunches = apps.map { app in all.filter { $0.app == app || $0.kind == .launch } }
         fetchCosts = apps.map { cost.fetch(of: history.apps[Int($0)].name) }
         content = apps.map { history.updateTimes[Int($0)] }
         timeline = ContextTimeline(samples: history.context, defaults: context)
@@ -95,12 +91,16 @@ struct UserSetup: Sendable {
         stretchStates = states
     }
 
-    /// The usage events a scheduler of pair `index` that acts on `observed` is shown.
+    /// The usage events a scheduler of pair `index` that acts on `observed` is shown. (The
+    /// launches with the app's events are picked out when asked for, once per replay of a pair:
+    /// a set-up kept for every pair would cost the policies that never ask for it.)
     func events(_ observed: ObservedEvents, pair index: Int) -> [UsageEvent] {
         switch observed {
-        case .all: events
-        case .ownApp: appEvents[index]
-        case .ownAppAndLaunches: appEventsAndLaunches[index]
+        case .all: return events
+        case .ownApp: return appEvents[index]
+        case .ownAppAndLaunches:
+            let app = pairs[index].app
+            return events.filter { $0.app == app || $0.kind == .launch }
         }
     }
 
