@@ -5,9 +5,10 @@ extension Simulator {
     /// seconds. Predictive policies of one lead (two or more) replay together: one walk over the
     /// user's events drives all their schedulers, and their time-of-day plans are computed once
     /// a day (``SharedPlans``). Budgeted policies of one kind of budget (two or more) share each
-    /// pair's learner (``PolicyRunner/run(budgeted:pair:of:settings:)``). Learned policies (two or more) replay together, sharing each
-    /// pair's model (``PolicyRunner/runLearned(group:user:settings:)``). The outcomes are those of
-    /// replaying each alone; a group's CPU seconds are shared equally among its policies.
+    /// pair's learner (``PolicyRunner/run(budgeted:pair:of:settings:)``). Learned policies (two or
+    /// more) replay together, sharing each pair's model
+    /// (``PolicyRunner/runLearned(group:user:settings:)``). The outcomes are those of replaying
+    /// each alone; a group's CPU seconds are shared equally among its policies.
     func replay(_ user: UserSetup, policies: [any FetchPolicy], seconds: inout [Double]) -> [[PairOutcome]] {
         var out = [[PairOutcome]](repeating: [], count: policies.count)
         var groups: [Microseconds: [Int]] = [:]
@@ -72,11 +73,11 @@ extension Simulator {
 }
 
 extension PolicyRunner {
-    /// Predictive policies of one lead on one pair in one walk over the events they observe: each policy has
-    /// its own scheduler and platform state, told exactly what ``run(_:pair:of:settings:logSkips:everyEvent:)``
-    /// tells it alone, in the same order (a scheduler's timers before an event, an event at a
-    /// timer's instant first); only the walk and the device-state lookups are shared.
-    /// `everyEvent` shows the schedulers every usage event (the same outcome: for tests).
+    /// Predictive policies of one lead on one pair in one walk over the events they observe: what
+    /// they learn (``UseSignals``) is learned once for all, and each policy has its own decider
+    /// and platform state, told exactly what ``run(_:pair:of:settings:logSkips:everyEvent:)`` tells
+    /// it alone, in the same order (a decider's timers before an event, an event at a timer's
+    /// instant first). `everyEvent` shows them every usage event (the same outcome: for tests).
     static func run(
         predictive policies: [PredictivePolicy], pair index: Int, of user: UserSetup, settings: ReplaySettings,
         everyEvent: Bool = false
