@@ -45,10 +45,9 @@ import Testing
                     time: day0 + Microseconds(rng.next() % UInt64(Microseconds.days(18))), app: Int32(rng.next() % 4),
                     utcOffset: 0)
             }
-            var h = UserHistory(
+            let h = UserHistory(
                 user: UserID("user\(seed)"), apps: apps, launches: launches, events: others, context: context,
                 contentUpdates: updates)
-            h.user = UserID("user\(seed)")
             let e = evaluation(warmUp: 1, minLaunches: 20)
             guard let window = e.window(of: h) else { return nil }
             return UserSetup(history: h, window: window, evaluation: e, context: ContextDefaults())

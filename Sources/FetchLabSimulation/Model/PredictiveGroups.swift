@@ -86,7 +86,7 @@ extension PolicyRunner {
         let info = self.info(pair: index, of: user)
         let plans = SharedPlans(floor: policies.map { PredictiveDecider.floor(of: $0) }.min() ?? 0)
         // One learner for all: its signals do not depend on what any of them fetched.
-        var signals = PredictiveScheduler(policy: policies[0], pair: info).signals
+        var signals = PredictiveScheduler.signals(lead: policies[0].lead, pair: info)
         var deciders = policies.map { p in
             var d = PredictiveDecider(policy: p, pair: info)
             d.sharedPlans = plans

@@ -74,9 +74,15 @@ struct PredictiveScheduler: FetchScheduler {
 
     init(policy: PredictivePolicy, pair: PairInfo) {
         decider = PredictiveDecider(policy: policy, pair: pair)
-        signals = UseSignals(
-            app: pair.app, tau: decider.tau, lead: policy.lead, launchRefreshes: pair.evaluation.launchRefreshes,
-            offset: pair.offset, appCount: pair.appCount)
+        signals = Self.signals(lead: policy.lead, pair: pair)
+    }
+
+    /// What a scheduler of `lead` on `pair` starts learning from (the same for every setting of
+    /// that lead).
+    static func signals(lead: Microseconds, pair: PairInfo) -> UseSignals {
+        UseSignals(
+            app: pair.app, tau: pair.evaluation.primaryTau, lead: lead,
+            launchRefreshes: pair.evaluation.launchRefreshes, offset: pair.offset, appCount: pair.appCount)
     }
 
     var nextWake: Microseconds? { decider.nextWake }

@@ -21,8 +21,9 @@ struct UseSignals {
     var gapBins: [Int]
     /// The sum of ``gapBins``.
     var gapTotal = 0
-    /// The gap bins holding a gap, ascending, and each one's hazard (``hazard(_:)``; kept as the
-    /// gaps are learned, indexed like ``gapBins``): the bins a threshold above 0 can pass.
+    /// The gap bins holding a gap, ascending, and each bin's hazard (its gaps over those in it and
+    /// later, + 1; 0 for an empty bin), kept as the gaps are learned, indexed like ``gapBins``:
+    /// the bins a threshold above 0 can pass.
     private(set) var heldGapBins: [Int] = []
     private(set) var heldHazards: [Double]
     var lastLaunch: Microseconds? = nil
@@ -105,9 +106,10 @@ struct UseSignals {
     }
 
     /// P(the next launch falls in gap bin k | none before it).
+    /// Kept as the gaps are learned (``heldHazards``; an empty bin's is 0).
     func hazard(_ k: Int) -> Double {
         guard k < gapBins.count - 1 else { return 0 }
-        return hazard(k, atOrAfter: launches(inGapBinsFrom: k))
+        return heldHazards[k]
     }
 
     /// ``hazard(_:)`` of a bin before the last, given ``launches(inGapBinsFrom:)`` of it.
