@@ -26,11 +26,15 @@ import csv
 import gzip
 import io
 import os
+import struct
 import subprocess
 import sys
 import tempfile
 import time
 from typing import NoReturn
+
+# The Swift runtime's shared libraries: a binary that needs one runs only where Swift is installed.
+SWIFT_RUNTIME = ("libswift", "libFoundation", "lib_Foundation", "libdispatch", "libBlocksRuntime")
 
 
 def fnv1a64(name: str) -> int:
@@ -45,6 +49,55 @@ def fnv1a64(name: str) -> int:
 def shard_of(user: str, shards: int) -> int:
     """The shard (1...shards) that `fetchlab compare --shard I/N` puts `user` in."""
     return fnv1a64(user) % shards + 1
+
+
+def needed_libraries(path: str) -> list[str] | None:
+    """The shared libraries an ELF binary names (its DT_NEEDED entries), in order; None when `path`
+    is not a 64-bit little-endian ELF file (a macOS binary, say)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        return None
+    phoff, = struct.unpack_from("<Q", data, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
+    segments = [struct.unpack_from("<IIQQQQ", data, phoff + i * phentsize) for i in range(phnum)]
+    # Virtual addresses to file offsets, through the loadable segments.
+    loads = [(vaddr, offset, filesz) for kind, _, offset, vaddr, _, filesz in segments if kind == 1]
+
+    def file_offset(address: int) -> int | None:
+        for vaddr, offset, size in loads:
+            if vaddr <= address < vaddr + size:
+                return offset + address - vaddr
+        return None
+
+    dynamic = next(((offset, size) for kind, _, offset, _, _, size in segments if kind == 2), None)
+    if dynamic is None:
+        return []  # linked statically throughout
+    entries = []
+    for i in range(dynamic[1] // 16):
+        tag, value = struct.unpack_from("<qQ", data, dynamic[0] + 16 * i)
+        if tag == 0:
+            break
+        entries.append((tag, value))
+    strtab = next((file_offset(v) for t, v in entries if t == 5), None)
+    if strtab is None:
+        return []
+    names = []
+    for tag, value in entries:
+        if tag == 1:
+            start = strtab + value
+            names.append(data[start:data.index(b"\0", start)].decode("utf-8", "replace"))
+    return names
+
+
+def swift_runtime(names: list[str]) -> list[str]:
+    """The Swift runtime libraries among shared library names."""
+    return [name for name in names if name.startswith(SWIFT_RUNTIME)]
+
+
+def swift_runtime_libraries(path: str) -> list[str]:
+    """The Swift runtime libraries the binary at `path` loads at run time (empty: none, or not ELF)."""
+    return swift_runtime(needed_libraries(path) or [])
 
 
 def note(message: str) -> None:
@@ -198,6 +251,11 @@ def main(argv: list[str]) -> None:
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     sc = spark.sparkContext
+    runtime = swift_runtime_libraries(binary)
+    if runtime and not sc.master.startswith("local"):
+        note(
+            f"warning: --fetchlab {args.fetchlab} loads the Swift runtime ({', '.join(runtime[:3])}, ...): executors "
+            "without Swift installed cannot run it; Fleet/build-executor-binary builds one that carries it")
     sc.addFile(binary)
     shards = args.shards or sc.defaultParallelism
     started = time.time()
