@@ -287,7 +287,12 @@ struct SpendController {
     var share = 1.0
     /// The correction of the probabilities stated for the fetches this controller paid for.
     var stated = StatedCalibration()
-    private(set) var logThreshold = log(SpendController.startThreshold)
+    private(set) var logThreshold = log(SpendController.startThreshold) {
+        // Read at every question of every pair, changed once per moment: kept, not recomputed.
+        didSet { threshold = exp(logThreshold) }
+    }
+    /// The probability threshold: `exp(logThreshold)`.
+    private(set) var threshold = exp(log(SpendController.startThreshold))
     private(set) var clock: Microseconds
 
     init(daily: Double, start: Microseconds) {
@@ -295,8 +300,6 @@ struct SpendController {
         step = min(1, Self.dailyStep / max(daily, 1e-3))
         clock = start
     }
-
-    var threshold: Double { exp(logThreshold) }
 
     /// Lets time pass: the threshold falls at the budget's rate.
     mutating func advance(to t: Microseconds) {
