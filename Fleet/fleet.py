@@ -100,6 +100,17 @@ def swift_runtime_libraries(path: str) -> list[str]:
     return swift_runtime(needed_libraries(path) or [])
 
 
+def executor_warning(binary: str, master: str) -> str | None:
+    """A warning when `binary` loads the Swift runtime and `master` is a cluster's (not local mode,
+    where the executors are this machine): its executors may have no Swift installed."""
+    runtime = swift_runtime_libraries(binary)
+    if not runtime or master.startswith("local"):
+        return None
+    return (
+        f"warning: --fetchlab {binary} loads the Swift runtime ({', '.join(runtime[:3])}, ...): executors without "
+        "Swift installed cannot run it; Fleet/build-executor-binary builds one that carries it")
+
+
 def note(message: str) -> None:
     print(f"fleet: {message}", file=sys.stderr, flush=True)
 
@@ -251,11 +262,9 @@ def main(argv: list[str]) -> None:
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     sc = spark.sparkContext
-    runtime = swift_runtime_libraries(binary)
-    if runtime and not sc.master.startswith("local"):
-        note(
-            f"warning: --fetchlab {args.fetchlab} loads the Swift runtime ({', '.join(runtime[:3])}, ...): executors "
-            "without Swift installed cannot run it; Fleet/build-executor-binary builds one that carries it")
+    warning = executor_warning(args.fetchlab, sc.master)
+    if warning:
+        note(warning)
     sc.addFile(binary)
     shards = args.shards or sc.defaultParallelism
     started = time.time()

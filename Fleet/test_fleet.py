@@ -44,6 +44,16 @@ class NeededLibraries(unittest.TestCase):
         for library in ("libsqlite3.so.0", "libz.so.1", "libc.so.6"):
             self.assertIn(library, names)
 
+    @unittest.skipUnless(sys.platform.startswith("linux"), "ELF binaries on Linux")
+    def test_a_cluster_is_warned_about_a_binary_that_loads_the_swift_runtime(self):
+        loads_runtime = bool(fleet.swift_runtime_libraries(BINARY))
+        warning = fleet.executor_warning(BINARY, "spark://head:7077")
+        self.assertEqual(warning is not None, loads_runtime)
+        if warning:
+            self.assertIn("Fleet/build-executor-binary", warning)
+        # Local mode runs on this machine, where the runtime is: never a warning.
+        self.assertIsNone(fleet.executor_warning(BINARY, "local[2]"))
+
     def test_the_swift_runtime_is_told_apart_from_system_libraries(self):
         names = ["libsqlite3.so.0", "libswiftCore.so", "libFoundationEssentials.so", "libdispatch.so",
                  "lib_FoundationICU.so", "libz.so.1", "libstdc++.so.6", "libc.so.6"]
