@@ -18,7 +18,8 @@
 # users x 90 days from the logs to the report in under 15 minutes, peak memory under 2 GB at any
 # size, the 12-setting grid over 10,000 x 90 in under 2 minutes. With two or more sizes measured,
 # the script also states how the stages' costs grow with the users (the exponent of a power law
-# fitted through the sizes measured with the same DAYS). SKIP_TUNE=1 leaves out the tune stage.
+# fitted through the sizes measured with the same DAYS by the same build: the commit, recorded in
+# each results file, "-dirty" when the sources differ from it). SKIP_TUNE=1 leaves out the tune stage.
 # The machine is shared: the load average is recorded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +30,8 @@ rm -rf "$WORK"
 mkdir -p "$WORK" Benchmarks/results
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 
+COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD -- Sources Package.swift 2>/dev/null || COMMIT="$COMMIT-dirty"
 swift build -c release --product fetchlab >&2
 BIN=$(swift build -c release --show-bin-path)/fetchlab
 DB="$WORK/fleet.sqlite"
@@ -48,11 +51,12 @@ if [ -z "${SKIP_TUNE:-}" ]; then
 fi
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 
-python3 - "$WORK" "$USERS" "$DAYS" "$LOG_BYTES" "$LOAD_START" "$LOAD_END" "${STAGES[@]}" <<'PY'
+python3 - "$WORK" "$USERS" "$DAYS" "$LOG_BYTES" "$LOAD_START" "$LOAD_END" "$COMMIT" "${STAGES[@]}" <<'PY'
 import datetime, glob, json, math, os, platform, sys
 work, users, days, log_bytes, load_start, load_end = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6]
+commit = sys.argv[7]
 stages = {}
-for name in sys.argv[7:]:
+for name in sys.argv[8:]:
     wall, user, system, kb = open(f"{work}/time-{name}.txt").read().split()[-4:]
     stages[name] = {"wall_seconds": float(wall), "cpu_seconds": round(float(user) + float(system), 2), "peak_rss_kb": int(kb)}
 compare = json.load(open(f"{work}/out-compare.txt"))
@@ -60,7 +64,7 @@ s = compare["settings"]
 end_to_end = sum(stages[n]["wall_seconds"] for n in ("import", "compare", "report"))
 peak = max(r["peak_rss_kb"] for r in stages.values())
 result = {
-    "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), "commit": commit,
     "machine": f"{platform.machine()}, {os.cpu_count()} cores", "load_average": [load_start, load_end],
     "users": users, "days": days, "gzip_log_bytes": log_bytes,
     "replayed_users": s["users"], "pairs": s["pairs"], "scored_launches": s["scored_launches"],
@@ -81,11 +85,12 @@ if "tune" in stages:
     print(f"tune, 12-setting grid: {t:.1f} s (target at 10,000 x 90: under 120 s: {verdict})")
 out = f"Benchmarks/results/fleet-{users}x{days}.json"
 json.dump(result, open(out, "w"), indent=2)
-# How the costs grow with the users: a power law through every size measured with these days.
+# How the costs grow with the users: a power law through every size measured with these days by
+# this build (another build's times would bend the fit).
 sizes = []
 for path in glob.glob(f"Benchmarks/results/fleet-*x{days}.json"):
     r = json.load(open(path))
-    if r.get("days") == days:
+    if r.get("days") == days and r.get("commit") == commit and not commit.startswith("unknown"):
         sizes.append(r)
 sizes.sort(key=lambda r: r["users"])
 if len(sizes) >= 2:
@@ -98,7 +103,8 @@ if len(sizes) >= 2:
             mx, my = sum(xs) / len(xs), sum(ly) / len(ly)
             slope = sum((x - mx) * (y - my) for x, y in zip(xs, ly)) / sum((x - mx) ** 2 for x in xs)
             growth[name] = round(slope, 3)
-    summary = {"days": days, "users_measured": [r["users"] for r in sizes], "cpu_exponent_in_users": growth}
+    summary = {"days": days, "commit": commit, "users_measured": [r["users"] for r in sizes],
+               "cpu_exponent_in_users": growth}
     json.dump(summary, open(f"Benchmarks/results/fleet-growth-{days}d.json", "w"), indent=2)
     print(f"CPU time ~ users^k over {', '.join(str(r['users']) for r in sizes)} users: "
           + ", ".join(f"{n} k = {k:.2f}" for n, k in growth.items()) + " (1: linear)")
