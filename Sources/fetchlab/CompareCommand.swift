@@ -61,6 +61,8 @@ struct CompareCommand: ParsableCommand {
 
     @OptionGroup(title: "Population, platform, cost and context") var replay: ReplayOptions
 
+    @OptionGroup(title: "Shard, per-user rows, timings and timeline") var runOptions: ComparisonRunOptions
+
     func validate() throws {
         try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
         try OutputGuard.refuseExisting(output.output, force: output.force)
@@ -87,7 +89,7 @@ struct CompareCommand: ParsableCommand {
         let outcome = try replay.compare(
             database: database.db, evaluation: evaluation, policies: chosen,
             showProgress: Terminal.stderrIsTerminal,
-            budget: budget, partial: partial != nil)
+            budget: budget, run: runOptions, partial: partial != nil)
         let (report, inputs, perUser) = (outcome.report, outcome.inputs, outcome.perUser)
         guard !report.scoredNothing else {
             throw CommandFailure(

@@ -100,7 +100,7 @@ struct DemoCommand: ParsableCommand {
         let report = try ReplayOptions.parse([]).compare(
             database: path, evaluation: EvaluationProtocol(), policies: nil,
             showProgress: Terminal.stderrIsTerminal,
-            budget: budget
+            budget: budget, run: try ComparisonRunOptions.parse([])
         ).report
         let stored = RunRecorder.store(report, command: "demo", in: store)
         let runID = stored.id

@@ -7,7 +7,7 @@ import FetchLabStore
 import FetchLabWorkflows
 import Foundation
 
-/// The platform, cost model, context defaults and population of a replay (`compare`, `demo`).
+/// The platform, cost model, context defaults and population of a replay (`compare`, `tune`, `demo`).
 /// Every constant of the cost and platform models is an option; the defaults and their sources
 /// are documented in Docs/platform-and-cost.md.
 struct ReplayOptions: ParsableArguments {
@@ -23,12 +23,6 @@ struct ReplayOptions: ParsableArguments {
             valueName: "list|N"))
     var users: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "Replay only shard I of N of those users, by a stable hash of each user's name (e.g. 2/8).",
-            valueName: "I/N"))
-    var shard: String?
-
     @Option(help: ArgumentHelp("Only these apps are evaluated (comma-separated names).", valueName: "list"))
     var apps: String?
 
@@ -37,19 +31,6 @@ struct ReplayOptions: ParsableArguments {
 
     @Option(help: "Score through this local day (YYYY-MM-DD).")
     var to: CivilDate?
-
-    @Flag(help: "Also report every policy per user (JSON `per_user`).")
-    var perUser = false
-
-    @Flag(help: "Print each policy's CPU time and launch·policy steps per second on stderr.")
-    var timings = false
-
-    @Option(
-        help: "The user whose day the report's timeline shows (default: the user with the median launches per day).")
-    var traceUser: String?
-
-    @Option(help: "The local day of the timeline, YYYY-MM-DD (default: the user's busiest scored day).")
-    var traceDay: CivilDate?
 
     // Cost model.
     @Option(help: "How long a fetch transfers (0.1s to 10m).")
@@ -146,9 +127,6 @@ struct ReplayOptions: ParsableArguments {
             try Bounds.check("--users", count, 1...1_000_000)
         }
         if let from, let to, to < from { throw ValidationError("--to \(to) is before --from \(from)") }
-        if let shard, UserShard(shard) == nil {
-            throw ValidationError("--shard \(shard): give I/N with 1 ≤ I ≤ N ≤ 1,000,000 (e.g. 2/8)")
-        }
     }
 
     func deferrals() throws -> [Microseconds] {
@@ -237,20 +215,22 @@ struct ReplayOptions: ParsableArguments {
         return .named(users.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
     }
 
-    /// The comparison these options ask for (the database, protocol, policies and budgets given).
+    /// The comparison these options ask for (the database, protocol, policies, budgets and the
+    /// run's own options given).
     func request(
-        database path: String, evaluation: EvaluationProtocol, policies: [any FetchPolicy]?, budget: BudgetOptions
+        database path: String, evaluation: EvaluationProtocol, policies: [any FetchPolicy]?, budget: BudgetOptions,
+        run: ComparisonRunOptions
     ) throws -> ComparisonRequest {
         var request = ComparisonRequest(database: path, evaluation: evaluation, settings: try settings())
         request.policies = policies
         request.users = selection
-        request.shard = shard.flatMap(UserShard.init)
-        request.perUser = perUser
+        request.shard = run.shard.flatMap(UserShard.init)
+        request.perUser = run.perUser
         request.budgets = try budget.budgets()
         request.resamples = budget.resamples
         request.bootstrapSeed = budget.bootstrapSeed
-        request.traceUser = traceUser
-        request.traceDay = traceDay
+        request.traceUser = run.traceUser
+        request.traceDay = run.traceDay
         return request
     }
 
@@ -258,18 +238,50 @@ struct ReplayOptions: ParsableArguments {
     /// progress bar on a terminal and the timings on stderr when asked for.
     func compare(
         database path: String, evaluation: EvaluationProtocol, policies: [any FetchPolicy]?, showProgress: Bool,
-        budget: BudgetOptions, partial: Bool = false
+        budget: BudgetOptions, run: ComparisonRunOptions, partial: Bool = false
     ) throws -> ComparisonOutcome {
-        var request = try request(database: path, evaluation: evaluation, policies: policies, budget: budget)
+        var request = try request(
+            database: path, evaluation: evaluation, policies: policies, budget: budget, run: run)
         request.partial = partial
         let outcome = try Comparison.run(request, progress: showProgress ? ProgressBar(unit: "users") : nil)
-        if timings { for line in Self.timingTable(outcome.run).split(separator: "\n") { Terminal.note(String(line)) } }
+        if run.timings {
+            for line in Self.timingTable(outcome.run).split(separator: "\n") { Terminal.note(String(line)) }
+        }
         for warning in outcome.warnings { Terminal.warning(warning) }
         return outcome
     }
 }
 
 extension PlatformKind: CaseInsensitiveArgument {}
+
+/// What one comparison run does beyond its population and models (`compare` only: `tune` replays
+/// many runs and reports none of these): its shard, per-user rows, timings and the timeline's day.
+struct ComparisonRunOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Replay only shard I of N of those users, by a stable hash of each user's name (e.g. 2/8).",
+            valueName: "I/N"))
+    var shard: String?
+
+    @Flag(help: "Also report every policy per user (JSON `per_user`).")
+    var perUser = false
+
+    @Flag(help: "Print each policy's CPU time and launch·policy steps per second on stderr.")
+    var timings = false
+
+    @Option(
+        help: "The user whose day the report's timeline shows (default: the user with the median launches per day).")
+    var traceUser: String?
+
+    @Option(help: "The local day of the timeline, YYYY-MM-DD (default: the user's busiest scored day).")
+    var traceDay: CivilDate?
+
+    func validate() throws {
+        if let shard, UserShard(shard) == nil {
+            throw ValidationError("--shard \(shard): give I/N with 1 ≤ I ≤ N ≤ 1,000,000 (e.g. 2/8)")
+        }
+    }
+}
 
 extension ReplayOptions {
     /// Per family: policies, CPU seconds, launch·policy steps per CPU second (launches of the

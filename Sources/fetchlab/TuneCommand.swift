@@ -82,6 +82,9 @@ struct TuneCommand: ParsableCommand {
             valueName: "size"))
     var keepMemory = ByteSizeArgument(argument: "1GB")!
 
+    /// Refused with the reason (`compare` shards; a tune cannot be merged from shards yet).
+    @Option(help: .hidden) var shard: String?
+
     @OptionGroup var output: TuneOutputOptions
 
     @OptionGroup var store: StoreOptions
@@ -89,6 +92,12 @@ struct TuneCommand: ParsableCommand {
     @OptionGroup(title: "Population, platform, cost and context") var replay: ReplayOptions
 
     func validate() throws {
+        if let shard {
+            throw ValidationError(
+                "--shard \(shard): tune does not shard: it chooses a setting from every training user's scores before "
+                    + "measuring it on the held-out users, so shards' results cannot be merged into one choice "
+                    + "(compare --shard and fetchlab merge can); to tune on fewer users, give --users N")
+        }
         try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
         try OutputGuard.refuseExisting(output.output, force: output.force)
         try Bounds.check("--samples", samples, 1...10_000)
