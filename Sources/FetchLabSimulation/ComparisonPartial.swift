@@ -192,7 +192,7 @@ extension ComparisonRun {
         if firstStart == nil || u.start < firstStart!.0 { firstStart = (u.start, u.offset) }
         if lastEnd == nil || u.end > lastEnd!.0 { lastEnd = (u.end, u.offset) }
         for app in u.apps where listedApps.insert(app).inserted { appOrder.append(app) }
-        if let sums = u.budget { budget?.users.append(sums) }
+        if let sums = u.budget { budget?.add(sums) }
         if let sums = u.sums {
             let freshKeys = taus.map { PolicyMetrics.freshKey(minutes: $0.inMinutes) }
             let metrics = sums.map {

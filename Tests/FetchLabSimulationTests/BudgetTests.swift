@@ -175,6 +175,42 @@ struct RandomCausalPolicy: FetchPolicy {
     }
 }
 
+/// The fixed baseline's per-user figures, kept in 16 bits where a user's all fit.
+@Suite struct FixedColumnsTests {
+    /// Narrow and wide users (a figure past 65,535, or one below zero) read back as given, in order,
+    /// and add into the weighted sums exactly as their 32-bit figures do.
+    @Test func figuresReadBackAndSumAsTheir32BitValues() {
+        var rng = SplitMix64(seed: 11)
+        let width = 37
+        var columns = FixedColumns()
+        var given: [(fresh: [Int32], fetches: [Int32])] = []
+        for u in 0..<40 {
+            var fresh = (0..<width).map { _ in Int32(rng.next() % 65_536) }
+            var fetches = (0..<width).map { _ in Int32(rng.next() % 30_000) }
+            if u % 7 == 3 { fresh[u % width] = 65_536 }  // one past 16 bits
+            if u % 11 == 5 { fetches[0] = 1_000_000 }
+            if u == 20 { fresh[1] = -1 }
+            given.append((fresh, fetches))
+            columns.append(fresh: fresh, fetches: fetches)
+        }
+        #expect(columns.count == given.count && columns.width == width)
+        var sums = ([Double](repeating: 0, count: width), [Double](repeating: 0, count: width))
+        var expected = sums
+        for (u, g) in given.enumerated() {
+            let read = columns.figures(of: u)
+            #expect(read.fresh == g.fresh && read.fetches == g.fetches, "user \(u)")
+            let w = Double(1 + u % 3)
+            let perFetch = w * 0.37
+            columns.accumulate(user: u, weight: w, perFetch: perFetch, fresh: &sums.0, fetches: &sums.1)
+            for k in 0..<width {
+                expected.0[k] += w * Double(g.fresh[k])
+                expected.1[k] += perFetch * Double(g.fetches[k])
+            }
+        }
+        #expect(sums.0 == expected.0 && sums.1 == expected.1)
+    }
+}
+
 @Suite struct BudgetCurveTests {
     /// Users with daily habits (an app at its hour, give or take), sessions of several apps and
     /// random use, 21 days each.

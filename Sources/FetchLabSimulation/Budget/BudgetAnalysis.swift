@@ -56,7 +56,13 @@ struct UserBudgetSums: Sendable, Codable {
 struct BudgetAnalysis: Sendable {
     var policies: [any FetchPolicy]
     var intervals: [Microseconds]
-    var users: [UserBudgetSums] = []
+    /// What each user adds, in the users' order (``add(_:)``): its counts and per-policy sums here,
+    /// its fixed-baseline figures in ``fixedFigures``, its bound's and ceilings' pairs added to ``bound``
+    /// and ``ceilingSums``.
+    private(set) var users: [UserScalars] = []
+    private(set) var fixedFigures = FixedColumns()
+    private(set) var bound = ClairvoyantBound()
+    private(set) var ceilingSums = SignalCeilingSums()
     /// The primary τ and whether launches refresh (what the ceilings say they were read at).
     var tau: Microseconds = .minutes(15)
     var launchRefreshes = true
@@ -68,6 +74,27 @@ struct BudgetAnalysis: Sendable {
     var effectiveResamples: Int {
         let perDraw = max(1, users.count * (intervals.count + policies.count))
         return min(resamples, max(min(200, resamples), 1_000_000_000 / perDraw))
+    }
+
+    /// A user's counts and per-policy sums (``UserBudgetSums`` without what is kept apart).
+    struct UserScalars: Sendable {
+        var scored: Int
+        var free: Int
+        var pairs: Int
+        var fresh: [Int]
+        var fetchesPerDay: [Double]
+        var pairsPerDay: Double
+    }
+
+    /// Adds the next user's sums (users are added in the order one run takes them).
+    mutating func add(_ u: UserBudgetSums) {
+        users.append(
+            UserScalars(
+                scored: u.scored, free: u.free, pairs: u.pairs, fresh: u.fresh, fetchesPerDay: u.fetchesPerDay,
+                pairsPerDay: u.pairsPerDay))
+        fixedFigures.append(fresh: u.fixedFresh, fetches: u.fixedFetches)
+        bound.add(u.bound)
+        ceilingSums.merge(u.ceilings)
     }
 
     /// Per-policy points, the fixed curve and `never`, with each user weighted (a bootstrap draw).
@@ -96,14 +123,7 @@ struct BudgetAnalysis: Sendable {
                 fpd[i] += w * user.fetchesPerDay[i]
             }
             let perFetch = w * user.pairsPerDay
-            user.fixedFresh.withUnsafeBufferPointer { fresh in
-                user.fixedFetches.withUnsafeBufferPointer { fetches in
-                    for k in fixedFresh.indices {
-                        fixedFresh[k] += w * Double(fresh[k])
-                        fixedFpd[k] += perFetch * Double(fetches[k])
-                    }
-                }
-            }
+            fixedFigures.accumulate(user: u, weight: w, perFetch: perFetch, fresh: &fixedFresh, fetches: &fixedFpd)
         }
         func rate(_ n: Double) -> Double { scored > 0 ? n / scored : 0 }
         func perPair(_ n: Double) -> Double { pairs > 0 ? n / pairs : 0 }
@@ -160,12 +180,6 @@ struct BudgetAnalysis: Sendable {
     }
 
     func result(budgets: [Double]) -> Result {
-        var bound = ClairvoyantBound()
-        var ceilingSums = SignalCeilingSums()
-        for u in users {
-            bound.add(u.bound)
-            ceilingSums.merge(u.ceilings)
-        }
         let point = estimate(weights: nil)
         let families = familyIndices
         // Bootstrap over users: multinomial draws of the users, resample r from its own seeded
