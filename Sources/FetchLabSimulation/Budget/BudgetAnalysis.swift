@@ -56,10 +56,10 @@ struct UserBudgetSums: Sendable, Codable {
 struct BudgetAnalysis: Sendable {
     var policies: [any FetchPolicy]
     var intervals: [Microseconds]
-    /// What each user adds, in the users' order (``add(_:)``): its counts and per-policy sums here,
-    /// its fixed-baseline figures in ``fixedFigures``, its bound's and ceilings' pairs added to ``bound``
-    /// and ``ceilingSums``.
-    private(set) var users: [UserScalars] = []
+    /// What each user adds, in the users' order (``add(_:)``): its counts and per-policy sums here
+    /// (with the parts kept apart emptied), its fixed-baseline figures in ``fixedFigures``, its
+    /// bound's and ceilings' pairs added to ``bound`` and ``ceilingSums``.
+    private(set) var users: [UserBudgetSums] = []
     private(set) var fixedFigures = FixedColumns()
     private(set) var bound = ClairvoyantBound()
     private(set) var ceilingSums = SignalCeilingSums()
@@ -76,25 +76,17 @@ struct BudgetAnalysis: Sendable {
         return min(resamples, max(min(200, resamples), 1_000_000_000 / perDraw))
     }
 
-    /// A user's counts and per-policy sums (``UserBudgetSums`` without what is kept apart).
-    struct UserScalars: Sendable {
-        var scored: Int
-        var free: Int
-        var pairs: Int
-        var fresh: [Int]
-        var fetchesPerDay: [Double]
-        var pairsPerDay: Double
-    }
-
     /// Adds the next user's sums (users are added in the order one run takes them).
     mutating func add(_ u: UserBudgetSums) {
-        users.append(
-            UserScalars(
-                scored: u.scored, free: u.free, pairs: u.pairs, fresh: u.fresh, fetchesPerDay: u.fetchesPerDay,
-                pairsPerDay: u.pairsPerDay))
         fixedFigures.append(fresh: u.fixedFresh, fetches: u.fixedFetches)
         bound.add(u.bound)
         ceilingSums.merge(u.ceilings)
+        var kept = u
+        kept.fixedFresh = []
+        kept.fixedFetches = []
+        kept.bound = ClairvoyantBound()
+        kept.ceilings = SignalCeilingSums()
+        users.append(kept)
     }
 
     /// Per-policy points, the fixed curve and `never`, with each user weighted (a bootstrap draw).

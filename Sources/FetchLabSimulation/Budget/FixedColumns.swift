@@ -7,7 +7,7 @@
 struct FixedColumns: Sendable {
     /// Intervals per user (fixed by the first user).
     private(set) var width = 0
-    private(set) var count = 0
+    var count: Int { slot.count }
     /// The narrow users' figures, one after another.
     private var narrowFresh: [UInt16] = []
     private var narrowFetches: [UInt16] = []
@@ -21,7 +21,6 @@ struct FixedColumns: Sendable {
     mutating func append(fresh: [Int32], fetches: [Int32]) {
         if count == 0 { width = fresh.count }
         precondition(fresh.count == width && fetches.count == width, "one figure per baseline interval")
-        count += 1
         let fits = { (v: Int32) in v >= 0 && v <= Int32(UInt16.max) }
         if fresh.allSatisfy(fits) && fetches.allSatisfy(fits) {
             slot.append(Int32(narrowFresh.count / max(1, width)))

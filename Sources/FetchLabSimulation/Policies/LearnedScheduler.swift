@@ -292,13 +292,14 @@ struct SpendController {
         didSet { threshold = exp(logThreshold) }
     }
     /// The probability threshold: `exp(logThreshold)`.
-    private(set) var threshold = exp(log(SpendController.startThreshold))
+    private(set) var threshold: Double
     private(set) var clock: Microseconds
 
     init(daily: Double, start: Microseconds) {
         self.daily = daily
         step = min(1, Self.dailyStep / max(daily, 1e-3))
         clock = start
+        threshold = exp(logThreshold)
     }
 
     /// Lets time pass: the threshold falls at the budget's rate.
