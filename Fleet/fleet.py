@@ -56,8 +56,16 @@ def needed_libraries(path: str) -> list[str] | None:
     is not a 64-bit little-endian ELF file (a macOS binary, say)."""
     with open(path, "rb") as f:
         data = f.read()
-    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+    if data[:4] != b"\x7fELF" or len(data) < 64 or data[4] != 2 or data[5] != 1:
         return None
+    try:
+        return _dt_needed(data)
+    except (struct.error, ValueError, IndexError):
+        return None  # a truncated or damaged file: nothing can be said of it
+
+
+def _dt_needed(data: bytes) -> list[str]:
+    """The DT_NEEDED names of a 64-bit little-endian ELF image (raises on a damaged one)."""
     phoff, = struct.unpack_from("<Q", data, 0x20)
     phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
     segments = [struct.unpack_from("<IIQQQQ", data, phoff + i * phentsize) for i in range(phnum)]

@@ -36,6 +36,16 @@ class NeededLibraries(unittest.TestCase):
         finally:
             os.unlink(f.name)
 
+    def test_a_damaged_elf_file_is_not_read(self):
+        # ELF's magic and class, then a program header table pointing past the end of the file.
+        with tempfile.NamedTemporaryFile("wb", delete=False) as f:
+            f.write(b"\x7fELF\x02\x01\x01" + b"\0" * 25 + (10**6).to_bytes(8, "little") + b"\0" * 14
+                    + (56).to_bytes(2, "little") + (3).to_bytes(2, "little") + b"\0" * 6)
+        try:
+            self.assertIsNone(fleet.needed_libraries(f.name))
+        finally:
+            os.unlink(f.name)
+
     @unittest.skipUnless(sys.platform.startswith("linux"), "ELF binaries on Linux")
     def test_fetchlab_names_the_system_libraries_it_links(self):
         names = fleet.needed_libraries(BINARY)
