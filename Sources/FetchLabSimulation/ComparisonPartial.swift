@@ -15,8 +15,9 @@ import Foundation
 ///   per user and replayed, after the merge, in the order one run takes them: by name (the
 ///   database lists users by name, in bytes).
 public struct ComparisonPartial: Sendable, Codable {
-    /// The format this version writes and reads.
-    public static let currentFormat = "fetchlab-partial 1"
+    /// The format this version writes and reads: JSON lines, the header then one line per user
+    /// (``jsonLines(_:)``). Version 1 was one JSON document.
+    public static let currentFormat = "fetchlab-partial 2"
 
     /// What every partial of one run must agree on: the policies, the evaluation protocol, the
     /// platform, cost and context, the budgets and the bootstrap.
@@ -114,12 +115,74 @@ public struct ComparisonPartial: Sendable, Codable {
     /// CPU seconds per policy and launches replayed (timings, not part of the report).
     var cpuSeconds: [Double]
     var launchesReplayed: Int
+    /// In a file's header line: how many user lines follow it (nil elsewhere).
+    var userLines: Int? = nil
+    /// The users' names, once their figures are let go (``withoutFigures``; nil before). Not
+    /// written: a file's users give them.
+    var names: [String]? = nil
 
-    /// The names of the users the partial holds, in its order.
-    public var userNames: [String] { users.map(\.name) }
+    enum CodingKeys: String, CodingKey {
+        case format, configuration, fingerprint, shard, source, platformInputs, totals, perApp, users, cpuSeconds
+        case launchesReplayed, userLines
+    }
 
-    /// The users the partial holds.
-    public var userCount: Int { users.count }
+    /// The names of the users the partial holds (or held, before ``withoutFigures``), in its order.
+    public var userNames: [String] { names ?? users.map(\.name) }
+
+    /// The users the partial holds (or held).
+    public var userCount: Int { names?.count ?? users.count }
+
+    /// The partial without its users (the sums over users, the settings and the shard).
+    public var withoutUsers: ComparisonPartial {
+        var p = self
+        p.users = []
+        return p
+    }
+
+    /// The partial without its figures (users, sums and timings): its settings, shard, source and
+    /// platform inputs, what a merge still reads once the partial is absorbed. The user names
+    /// stay (``userNames``).
+    public var withoutFigures: ComparisonPartial {
+        var p = self
+        p.users = []
+        p.names = userNames
+        p.totals = []
+        p.perApp = [:]
+        p.cpuSeconds = []
+        return p
+    }
+}
+
+// MARK: - JSON lines
+
+extension ComparisonPartial {
+    /// The partial as JSON lines (sorted keys, so the same run gives the same bytes): a header
+    /// (everything but the users, and how many users follow), then one line per user, in the
+    /// partial's order. A reader holds one user's JSON at a time (``init(headerLine:)``,
+    /// ``readUser(line:)``), not the whole partial's.
+    public func jsonLines(_ body: (Data) throws -> Void) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var header = withoutUsers
+        header.userLines = users.count
+        try body(encoder.encode(header))
+        for u in users { try body(encoder.encode(u)) }
+    }
+
+    /// A partial from its header line (``jsonLines(_:)``), without its users: ``usersToRead`` of
+    /// them follow, each given to ``readUser(line:)``.
+    public init(headerLine: Data) throws {
+        self = try JSONDecoder().decode(Self.self, from: headerLine)
+    }
+
+    /// How many user lines the header says are still to read (nil: the header does not say, a
+    /// partial not read from lines).
+    public var usersToRead: Int? { userLines.map { $0 - users.count } }
+
+    /// Adds the user on `line` (the next of the lines after the header).
+    public mutating func readUser(line: Data) throws {
+        users.append(try JSONDecoder().decode(User.self, from: line))
+    }
 }
 
 extension String {
@@ -154,10 +217,24 @@ extension ComparisonRun {
     /// replayed in one run, in the order of their names' UTF-8 bytes: `policies` are the
     /// configuration's, parsed. Call ``report()`` on it.
     public init(
-        merging partials: [ComparisonPartial], policies: [any FetchPolicy], spoolDirectory: String? = nil
+        merging partials: consuming [ComparisonPartial], policies: [any FetchPolicy], spoolDirectory: String? = nil
     ) throws(SpoolError) {
         precondition(!partials.isEmpty, "at least one partial")
-        let c = partials[0].configuration
+        try self.init(merging: partials[0].configuration, policies: policies, spoolDirectory: spoolDirectory)
+        for k in partials.indices {
+            absorb(partials[k])
+            partials[k] = partials[k].withoutFigures
+        }
+        try finishMerge()
+    }
+
+    /// An empty run of `configuration`, to merge partials into one at a time (``absorb(_:)``,
+    /// then ``finishMerge()``), so that a merge holds one partial's sums at a time, not all of them.
+    public init(
+        merging configuration: ComparisonPartial.Configuration, policies: [any FetchPolicy],
+        spoolDirectory: String? = nil
+    ) throws(SpoolError) {
+        let c = configuration
         var simulator = Simulator(evaluation: c.evaluation, settings: c.settings)
         simulator.perUser = c.perUser
         self.init(simulator: simulator, policies: policies, budgetFigures: c.budgetFigures)
@@ -166,20 +243,30 @@ extension ComparisonRun {
         resamples = c.resamples
         seed = c.seed
         if c.perUser, let spoolDirectory { try spoolPerUser(in: spoolDirectory) }
-        for p in partials {
-            for i in totals.indices { totals[i].add(p.totals[i]) }
-            for (app, sums) in p.perApp {
-                if perApp[app] == nil {
-                    perApp[app] = sums
-                } else {
-                    for i in sums.indices { perApp[app]![i].add(sums[i]) }
-                }
+    }
+
+    /// Adds the sums of `p` (a partial of this run's configuration, checked with
+    /// ``ComparisonPartial/inconsistency(policies:)``) and keeps its users for ``finishMerge()``.
+    public mutating func absorb(_ p: consuming ComparisonPartial) {
+        for i in totals.indices { totals[i].add(p.totals[i]) }
+        for (app, sums) in p.perApp {
+            if perApp[app] == nil {
+                perApp[app] = sums
+            } else {
+                for i in sums.indices { perApp[app]![i].add(sums[i]) }
             }
-            for i in cpuSeconds.indices { cpuSeconds[i] += p.cpuSeconds[i] }
-            launchesReplayed += p.launchesReplayed
         }
-        let users = partials.flatMap(\.users).sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-        for u in users { addOrdered(u) }
+        for i in cpuSeconds.indices { cpuSeconds[i] += p.cpuSeconds[i] }
+        launchesReplayed += p.launchesReplayed
+        mergingUsers += p.users
+    }
+
+    /// Adds the users of every partial absorbed, in the order one run takes them (by name, in
+    /// bytes), each let go as it is added: a merge holds each user once, as the run keeps it.
+    public mutating func finishMerge() throws(SpoolError) {
+        // Last name first, so that each user is popped as it is added, in name order.
+        mergingUsers.sort { $1.name.utf8.lexicographicallyPrecedes($0.name.utf8) }
+        while let u = mergingUsers.popLast() { addOrdered(u) }
         try perUserSpool?.finish()
     }
 
@@ -369,8 +456,8 @@ extension ComparisonPartial {
             guard b.fresh.count == count, b.fetchesPerDay.count == count else {
                 return "user \(u.name): budget sums for other policies"
             }
-            guard b.fixedFresh.count == intervals, b.fixedFetches.count == intervals else {
-                return "user \(u.name): \(b.fixedFresh.count) baseline intervals, not \(intervals)"
+            guard b.fixed.count == 1, b.fixed.width == intervals else {
+                return "user \(u.name): \(b.fixed.width) baseline intervals, not \(intervals)"
             }
             let bounds = [b.bound] + b.ceilings.bounds
             guard b.ceilings.bounds.count == SignalCeilingSums.restricted.count,

@@ -131,6 +131,8 @@ public struct ComparisonRun: Sendable {
     /// Also keep what each user adds that depends on the users' order, for ``partial(shard:source:)``.
     public var keepsUsers = false
     var keptUsers: [ComparisonPartial.User] = []
+    /// The users of the partials absorbed, until a merge adds them in order.
+    var mergingUsers: [ComparisonPartial.User] = []
     /// The apps in ``appOrder``, for finding them fast.
     var listedApps = Set<String>()
     /// The group of each user (by name), when the comparison also sums users by group; users

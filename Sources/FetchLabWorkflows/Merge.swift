@@ -5,21 +5,21 @@ import FetchLabSimulation
 import FetchLabStore
 import Foundation
 
-/// A comparison's partial on disk: its JSON, gzip'd (`compare --partial FILE`).
+/// A comparison's partial on disk: its JSON lines (a header, then one line per user), gzip'd
+/// (`compare --partial FILE`).
 public enum PartialFile {
     /// Writes `partial` to `path` (replacing it, through a temporary file in the same directory,
     /// so a reader never sees half a partial).
     public static func write(_ partial: ComparisonPartial, to path: String) throws {
-        let json: Data
+        let gzip = GzipMemberWriter()
         do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]  // the same run gives the same bytes
-            json = try encoder.encode(partial)
+            try partial.jsonLines { line in
+                line.withUnsafeBytes { gzip.write($0) }
+                gzip.write("\n")
+            }
         } catch {
             throw WorkflowError(.io, "\(path): cannot encode the partial: \(error)")
         }
-        let gzip = GzipMemberWriter()
-        json.withUnsafeBytes { gzip.write($0) }
         let bytes = Data(gzip.finish())
         let temporary = path + ".part-\(getpid())"
         do {
@@ -36,22 +36,45 @@ public enum PartialFile {
         }
     }
 
-    /// Reads the partial at `path`; a file that is not one (or of another format, or altered) is
+    /// Reads the partial at `path`, one user's line at a time (so reading holds one user's JSON,
+    /// not the file's); a file that is not one (or of another format, or altered, or cut short) is
     /// a one-line error naming it.
     public static func read(_ path: String) throws -> ComparisonPartial {
-        let json: Data
-        switch Result(catching: { () throws(IngestError) -> Data in try bytes(of: path) }) {
-        case .success(let data): json = data
-        case .failure(let error): throw WorkflowError(.usage, error.description)
-        }
-        // Parsed once; only a file that does not decode is parsed again, for its format alone, so
-        // that another version's partial says so rather than failing on a field.
-        struct Header: Decodable { var format: String? }
-        let partial: ComparisonPartial
+        func failure(_ error: IngestError) -> WorkflowError { WorkflowError(.usage, error.description) }
+        let lines: LineReader
         do {
-            partial = try JSONDecoder().decode(ComparisonPartial.self, from: json)
+            let input = try DecompressingReader(path: path)
+            input.maxRatio = nil
+            // The header holds every app's sums: long, but bounded by the apps, not the users.
+            lines = LineReader(input: input, maxLineBytes: 1 << 30)
         } catch {
-            guard let header = try? JSONDecoder().decode(Header.self, from: json) else {
+            throw failure(error)
+        }
+        func next() throws -> Data? {
+            do {
+                return try lines.nextLine { (bytes) throws(IngestError) -> Data in Data(bytes) }
+            } catch {
+                throw failure(error)
+            }
+        }
+        guard let first = try next() else {
+            throw WorkflowError(.usage, "\(path): not a FetchLab partial (empty; make one with compare --partial)")
+        }
+        // The header is parsed once; only a header that does not decode is parsed again, for its
+        // format alone (the whole file: another version's, or JSON on many lines), so that another
+        // version's partial says so rather than failing on a field.
+        struct Header: Decodable { var format: String? }
+        var partial: ComparisonPartial
+        do {
+            partial = try ComparisonPartial(headerLine: first)
+        } catch {
+            var header = try? JSONDecoder().decode(Header.self, from: first)
+            if header == nil {
+                var whole = first
+                while let line = try next() { whole += Data("\n".utf8) + line }
+                header = try? JSONDecoder().decode(Header.self, from: whole)
+            }
+            guard let header else {
                 throw WorkflowError(
                     .usage, "\(path): not a FetchLab partial (not its JSON; make one with compare --partial)")
             }
@@ -64,6 +87,28 @@ public enum PartialFile {
                 .usage,
                 "\(path): its settings do not match its fingerprint \(partial.fingerprint) (the file was altered)")
         }
+        guard let expected = partial.usersToRead, expected >= 0 else {
+            throw WorkflowError(
+                .usage, "\(path): not a FetchLab partial: its header does not say how many users follow")
+        }
+        while partial.usersToRead! > 0 {
+            guard let line = try next() else {
+                throw WorkflowError(
+                    .usage,
+                    "\(path): cut short: \(partial.userCount) of the \(expected) users its header gives "
+                        + "(make it again with compare --partial)")
+            }
+            do {
+                try partial.readUser(line: line)
+            } catch {
+                throw WorkflowError(
+                    .usage, "\(path): line \(lines.lineNumber): not a user of a partial: \(Self.reason(error))")
+            }
+        }
+        if try next() != nil {
+            throw WorkflowError(
+                .usage, "\(path): line \(lines.lineNumber): more users than the \(expected) its header gives")
+        }
         return partial
     }
 
@@ -72,15 +117,6 @@ public enum PartialFile {
             .usage,
             "\(path): partial format '\(format ?? "none")'; this fetchlab reads '\(ComparisonPartial.currentFormat)' "
                 + "(make the partials with the same fetchlab)")
-    }
-
-    /// The file's bytes, decompressed.
-    static func bytes(of path: String) throws(IngestError) -> Data {
-        let reader = try DecompressingReader(path: path)
-        reader.maxRatio = nil
-        var json = Data()
-        while let chunk = try reader.nextChunk() { json.append(contentsOf: chunk) }
-        return json
     }
 
     static func reason(_ error: any Error) -> String {
@@ -153,67 +189,89 @@ public enum Merge {
         try combined(paths, spoolDirectory: spoolDirectory).run
     }
 
+    /// Reads the partials one at a time, checking each against those before and adding its sums
+    /// into the run as it is read: a merge holds one partial's sums and JSON at a time, and each
+    /// user once, as the run keeps it. Returns the run and the partials without their figures.
     static func combined(_ paths: [String], spoolDirectory: String) throws -> (
         run: ComparisonRun, partials: [ComparisonPartial]
     ) {
         guard !paths.isEmpty else { throw WorkflowError(.usage, "merge: give at least one partial") }
-        let partials = try paths.map(PartialFile.read)
-        try checkOneRun(Array(zip(paths, partials)))
-        let c = partials[0].configuration
-        let policies: [any FetchPolicy]
-        do {
-            policies = try PolicyRegistry.parseList(c.policies.joined(separator: ","))
-        } catch {
-            throw WorkflowError(.usage, "\(paths[0]): its policies cannot be read: \(error)")
-        }
-        guard policies.map(\.name) == c.policies else {
-            throw WorkflowError(.usage, "\(paths[0]): its policies do not read back as written")
-        }
-        for (path, partial) in zip(paths, partials) {
+        var check = OneRunCheck()
+        var run: ComparisonRun? = nil
+        var policies: [any FetchPolicy] = []
+        for path in paths {
+            let partial = try PartialFile.read(path)
+            try check.admit(path, partial)
+            let c = partial.configuration
+            if run == nil {
+                do {
+                    policies = try PolicyRegistry.parseList(c.policies.joined(separator: ","))
+                } catch {
+                    throw WorkflowError(.usage, "\(path): its policies cannot be read: \(error)")
+                }
+                guard policies.map(\.name) == c.policies else {
+                    throw WorkflowError(.usage, "\(path): its policies do not read back as written")
+                }
+            }
             if let problem = partial.inconsistency(policies: policies) {
                 throw WorkflowError(
                     .usage, "\(path): not a consistent partial (\(problem)); make it again with compare --partial")
             }
+            do {
+                if run == nil {
+                    run = try ComparisonRun(
+                        merging: c, policies: policies, spoolDirectory: c.perUser ? spoolDirectory : nil)
+                }
+                run!.absorb(consume partial)
+            } catch {
+                throw WorkflowError(.io, "--per-user: \(error)")
+            }
         }
         do {
-            let run = try ComparisonRun(
-                merging: partials, policies: policies, spoolDirectory: c.perUser ? spoolDirectory : nil)
-            return (run, partials)
+            try run!.finishMerge()
         } catch {
             throw WorkflowError(.io, "--per-user: \(error)")
         }
+        return (run!, check.admitted.map(\.partial))
     }
 
-    /// Refuses partials of different settings, and partials whose shards or users overlap.
-    static func checkOneRun(_ named: [(path: String, partial: ComparisonPartial)]) throws {
-        let (first, a) = named[0]
-        for (path, b) in named.dropFirst() where b.fingerprint != a.fingerprint {
-            let key = a.configuration.firstDifference(from: b.configuration) ?? "?"
-            throw WorkflowError(
-                .usage,
-                "\(path) was replayed with other settings than \(first) (they differ in \(Self.option(key))): "
-                    + "merge the partials of one run")
-        }
-        for (i, (path, p)) in named.enumerated() {
-            guard let s = p.shard.flatMap(UserShard.init) else { continue }
-            for (other, q) in named[..<i] {
-                guard let t = q.shard.flatMap(UserShard.init) else { continue }
-                // Shards I/N and J/M share the users whose hash h has h ≡ I−1 (mod N) and h ≡ J−1
-                // (mod M): some h does exactly when I−1 ≡ J−1 modulo gcd(N, M).
-                if (s.index - 1) % gcd(s.count, t.count) == (t.index - 1) % gcd(s.count, t.count) {
-                    throw WorkflowError(
-                        .usage, "\(path) (shard \(s)) overlaps \(other) (shard \(t)): each user must be in one partial")
+    /// The partials admitted to one merge so far: refuses the next when its settings differ from
+    /// the first's, or its shard or users overlap an earlier one's.
+    struct OneRunCheck {
+        /// The partials admitted, without their figures.
+        private(set) var admitted: [(path: String, partial: ComparisonPartial)] = []
+        private var owner: [String: String] = [:]
+
+        mutating func admit(_ path: String, _ b: ComparisonPartial) throws {
+            if let (first, a) = admitted.first, b.fingerprint != a.fingerprint {
+                let key = a.configuration.firstDifference(from: b.configuration) ?? "?"
+                throw WorkflowError(
+                    .usage,
+                    "\(path) was replayed with other settings than \(first) (they differ in \(option(key))): "
+                        + "merge the partials of one run")
+            }
+            if let s = b.shard.flatMap(UserShard.init) {
+                for (other, q) in admitted {
+                    guard let t = q.shard.flatMap(UserShard.init) else { continue }
+                    // Shards I/N and J/M share the users whose hash h has h ≡ I−1 (mod N) and h ≡ J−1
+                    // (mod M): some h does exactly when I−1 ≡ J−1 modulo gcd(N, M).
+                    if (s.index - 1) % gcd(s.count, t.count) == (t.index - 1) % gcd(s.count, t.count) {
+                        throw WorkflowError(
+                            .usage,
+                            "\(path) (shard \(s)) overlaps \(other) (shard \(t)): each user must be in one partial")
+                    }
                 }
             }
-        }
-        var owner: [String: String] = [:]
-        for (path, p) in named {
-            for name in p.userNames {
-                if let other = owner.updateValue(path, forKey: name) {
+            var mine = Set<String>()
+            for name in b.userNames {
+                if let other = owner[name] ?? (mine.contains(name) ? path : nil) {
                     throw WorkflowError(
                         .usage, "user '\(name)' is in both \(other) and \(path): each user must be in one partial")
                 }
+                mine.insert(name)
             }
+            for name in mine { owner[name] = path }
+            admitted.append((path, b.withoutFigures))
         }
     }
 

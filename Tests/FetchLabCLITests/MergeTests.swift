@@ -162,6 +162,49 @@ import _FetchLabTestSupport
         }
     }
 
+    /// A partial is JSON lines: its header says how many users follow, one a line, so a file cut
+    /// short at a line, or with lines added, or a partial of the older one-document format, is
+    /// refused in one line instead of merged with users missing.
+    @Test func aPartialIsAHeaderThenOneLinePerUser() throws {
+        try population(users: 6)
+        let path = dir.path("a.partial")
+        _ = try compare(["--policies", "fixed(1h)", "--resamples", "50"], partial: path)
+        let json = try gzip(try Data(contentsOf: URL(fileURLWithPath: path)), arguments: ["-d", "-c"])
+        let lines = String(decoding: json, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last == "", "the last line ends with a line break")
+        let header = try #require(
+            try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let users = try #require(header["userLines"] as? Int)
+        #expect(users > 1 && lines.count == users + 2, "\(lines.count) lines for \(users) users")
+        #expect((header["users"] as? [Any])?.isEmpty == true, "the header holds no user")
+        for line in lines[1...users] {
+            let user = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(user["name"] is String && user["budget"] != nil)
+        }
+        let short = try dir.writeGzip("short.partial", lines[..<users].joined(separator: "\n") + "\n")
+        let extra = try dir.writeGzip(
+            "extra.partial", lines[...users].joined(separator: "\n") + "\n" + lines[users] + "\n")
+        // Version 1: the same partial as one JSON document, its users inline.
+        var whole = header
+        whole["format"] = "fetchlab-partial 1"
+        whole["userLines"] = nil
+        whole["users"] = try lines[1...users].map { try JSONSerialization.jsonObject(with: Data($0.utf8)) }
+        let old = try dir.writeGzip(
+            "old.partial", String(decoding: try JSONSerialization.data(withJSONObject: whole), as: UTF8.self))
+        for (file, says) in [
+            (short, "cut short: \(users - 1) of the \(users) users its header gives"),
+            (extra, "line \(users + 2): more users than the \(users) its header gives"),
+            (old, "partial format 'fetchlab-partial 1'; this fetchlab reads 'fetchlab-partial 2'"),
+        ] {
+            let result = try merge([file], [])
+            #expect(result.status == 64, "\(result.err)")
+            #expect(result.err.contains(says), "\(result.err)")
+            #expect(result.err.split(separator: "\n").count == 1, "\(result.err)")
+        }
+        let intact = try merge([path], [])
+        #expect(intact.status == 0, "\(intact.err)")
+    }
+
     @Test func anAlteredPartialIsRefused() throws {
         try population(users: 6)
         let path = dir.path("a.partial")

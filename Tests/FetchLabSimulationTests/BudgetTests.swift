@@ -208,6 +208,21 @@ struct RandomCausalPolicy: FetchPolicy {
             }
         }
         #expect(sums.0 == expected.0 && sums.1 == expected.1)
+        // Appended from other columns (one user each, as a user's sums keep them, or several),
+        // every user reads back as given, as narrow or wide as it was.
+        var joined = FixedColumns()
+        var one = FixedColumns()
+        one.append(fresh: given[0].fresh, fetches: given[0].fetches)
+        joined.append(contentsOf: one)
+        joined.append(contentsOf: FixedColumns())
+        var rest = FixedColumns()
+        for g in given.dropFirst() { rest.append(fresh: g.fresh, fetches: g.fetches) }
+        joined.append(contentsOf: rest)
+        #expect(joined.count == given.count && joined.width == width)
+        for (u, g) in given.enumerated() {
+            let read = joined.figures(of: u)
+            #expect(read.fresh == g.fresh && read.fetches == g.fetches, "user \(u)")
+        }
     }
 }
 

@@ -12,9 +12,10 @@ struct UserBudgetSums: Sendable, Codable {
     var fresh: [Int]
     var fetchesPerDay: [Double]
     /// Per baseline interval: fresh launches, and fetches in [S, E] of one pair (the same for all
-    /// the user's pairs), 32 bits each: a user costs 16 kB whatever the length of their log.
-    var fixedFresh: [Int32]
-    var fixedFetches: [Int32]
+    /// the user's pairs), kept as the run keeps them (one user's ``FixedColumns``: 8 kB over the
+    /// 2,012 intervals for most users), so that users read from a partial, waiting to be merged in
+    /// order, cost what they will cost in the run.
+    var fixed = FixedColumns()
     /// Pairs / scored days: fetches per day summed over the user's pairs = this × fixed fetches.
     var pairsPerDay = 0.0
     var bound = ClairvoyantBound()
@@ -45,9 +46,53 @@ struct UserBudgetSums: Sendable, Codable {
             history: user.history, window: w, pairs: user.pairs.map { ($0.app, $0.launches) }, tau: tau,
             launchRefreshes: launchRefreshes, keepPairs: true)
         let free = self.free
-        fixedFresh = covered.map { Int32($0 + free) }
-        fixedFetches = intervals.map { Int32(clamping: FixedBaseline.fetchesInSpan(interval: $0, window: w)) }
+        fixed.append(
+            fresh: covered.map { Int32($0 + free) },
+            fetches: intervals.map { Int32(clamping: FixedBaseline.fetchesInSpan(interval: $0, window: w)) })
         pairsPerDay = w.scoredDays > 0 ? Double(pairs) / w.scoredDays : 0
+    }
+
+    /// The user's fixed-baseline figures, 32 bits each (as a partial writes them).
+    var fixedFigures: (fresh: [Int32], fetches: [Int32]) {
+        fixed.count == 1 ? fixed.figures(of: 0) : ([], [])
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case scored, free, pairs, fresh, fetchesPerDay, fixedFresh, fixedFetches, pairsPerDay, bound, ceilings
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(scored, forKey: .scored)
+        try c.encode(free, forKey: .free)
+        try c.encode(pairs, forKey: .pairs)
+        try c.encode(fresh, forKey: .fresh)
+        try c.encode(fetchesPerDay, forKey: .fetchesPerDay)
+        let figures = fixedFigures
+        try c.encode(figures.fresh, forKey: .fixedFresh)
+        try c.encode(figures.fetches, forKey: .fixedFetches)
+        try c.encode(pairsPerDay, forKey: .pairsPerDay)
+        try c.encode(bound, forKey: .bound)
+        try c.encode(ceilings, forKey: .ceilings)
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        scored = try c.decode(Int.self, forKey: .scored)
+        free = try c.decode(Int.self, forKey: .free)
+        pairs = try c.decode(Int.self, forKey: .pairs)
+        fresh = try c.decode([Int].self, forKey: .fresh)
+        fetchesPerDay = try c.decode([Double].self, forKey: .fetchesPerDay)
+        let fixedFresh = try c.decode([Int32].self, forKey: .fixedFresh)
+        let fixedFetches = try c.decode([Int32].self, forKey: .fixedFetches)
+        guard fixedFresh.count == fixedFetches.count else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .fixedFetches, in: c, debugDescription: "fixed fetches and fresh launches differ in count")
+        }
+        if !fixedFresh.isEmpty { fixed.append(fresh: fixedFresh, fetches: fixedFetches) }
+        pairsPerDay = try c.decode(Double.self, forKey: .pairsPerDay)
+        bound = try c.decode(ClairvoyantBound.self, forKey: .bound)
+        ceilings = try c.decode(SignalCeilingSums.self, forKey: .ceilings)
     }
 }
 
@@ -78,12 +123,11 @@ struct BudgetAnalysis: Sendable {
 
     /// Adds the next user's sums (users are added in the order one run takes them).
     mutating func add(_ u: UserBudgetSums) {
-        fixedFigures.append(fresh: u.fixedFresh, fetches: u.fixedFetches)
+        fixedFigures.append(contentsOf: u.fixed)
         bound.add(u.bound)
         ceilingSums.merge(u.ceilings)
         var kept = u
-        kept.fixedFresh = []
-        kept.fixedFetches = []
+        kept.fixed = FixedColumns()
         kept.bound = ClairvoyantBound()
         kept.ceilings = SignalCeilingSums()
         users.append(kept)

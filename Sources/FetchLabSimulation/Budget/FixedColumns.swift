@@ -33,6 +33,25 @@ struct FixedColumns: Sendable {
         }
     }
 
+    /// Appends every user of `other`, in its order (as wide or narrow as each was there).
+    mutating func append(contentsOf other: FixedColumns) {
+        guard other.count > 0 else { return }
+        if count == 0 { width = other.width }
+        precondition(other.width == width, "one figure per baseline interval")
+        for s in other.slot {
+            if s >= 0 {
+                slot.append(Int32(narrowFresh.count / max(1, width)))
+                let range = Int(s) * width..<(Int(s) + 1) * width
+                narrowFresh += other.narrowFresh[range]
+                narrowFetches += other.narrowFetches[range]
+            } else {
+                slot.append(-1 - Int32(wideFresh.count))
+                wideFresh.append(other.wideFresh[Int(-1 - s)])
+                wideFetches.append(other.wideFetches[Int(-1 - s)])
+            }
+        }
+    }
+
     /// User `u`'s fresh launches and fetches, as read back (for tests).
     func figures(of u: Int) -> (fresh: [Int32], fetches: [Int32]) {
         let s = Int(slot[u])

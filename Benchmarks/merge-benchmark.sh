@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# What `fetchlab merge` holds as the merged population grows (issue 27): a database's users
+# sharded into partials, then merges of more and more of them, each timed with its peak memory.
+#
+#   Benchmarks/merge-benchmark.sh DB [SHARDS] [NAME]      (defaults: 10 shards; NAME from DB's folder)
+#
+# Release build. Each shard I of SHARDS is replayed with `fetchlab compare --shard I/SHARDS
+# --partial` (the standard set; its time and peak recorded), then `fetchlab merge` (no --db, JSON)
+# combines the first 1, 2, … SHARDS partials. The merge's memory is fitted as a line in the users
+# merged: its slope (kB a user) is what a merge of a larger fleet grows by, its intercept what one
+# partial's header (every app's sums) costs. The merge of all the partials is checked against
+# the merge of the same partials in reverse order (the same JSON). Results go to
+# Benchmarks/results/merge-NAME.json with the commit measured. The machine is shared: the load
+# average is recorded.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DB=$1
+SHARDS=${2:-10}
+NAME=${3:-$(basename "$(dirname "$DB")")}
+WORK=${BENCH_DIR:-bench-out}/merge-$NAME
+rm -rf "$WORK"
+mkdir -p "$WORK" Benchmarks/results
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+swift build -c release --product fetchlab >&2
+BIN=$(swift build -c release --show-bin-path)/fetchlab
+COMMIT=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Package.swift || echo "+changes")
+
+source "$(dirname "$0")/stage.sh"
+
+echo "merge benchmark: $DB in $SHARDS shards, in $WORK" >&2
+PARTIALS=()
+for i in $(seq 1 "$SHARDS"); do
+  PARTIALS+=("$WORK/shard-$i-of-$SHARDS.partial")
+  stage "shard-$i" "$BIN" compare --db "$DB" --shard "$i/$SHARDS" --partial "${PARTIALS[-1]}" --no-store --format csv
+done
+for k in $(seq 1 "$SHARDS"); do
+  stage "merge-$k" "$BIN" merge "${PARTIALS[@]:0:$k}" --format json --no-store
+done
+REVERSED=()
+for ((i = SHARDS - 1; i >= 0; i--)); do REVERSED+=("${PARTIALS[$i]}"); done
+stage merge-reversed "$BIN" merge "${REVERSED[@]}" --format json --no-store
+LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+
+python3 - "$WORK" "$SHARDS" "$NAME" "$COMMIT" "$DB" "$LOAD_START" "$LOAD_END" <<'PY'
+import datetime, json, os, platform, sys
+work, shards, name, commit, db = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+load = sys.argv[6:8]
+def timed(stage):
+    wall, user, system, kb = open(f"{work}/time-{stage}.txt").read().split()[-4:]
+    return {"wall_seconds": float(wall), "cpu_seconds": round(float(user) + float(system), 2), "peak_rss_kb": int(kb)}
+def strip(d):
+    if isinstance(d, dict):
+        return {k: strip(v) for k, v in d.items() if k not in ("run_id", "timings")}
+    if isinstance(d, list):
+        return [strip(x) for x in d]
+    return d
+merges = []
+for k in range(1, shards + 1):
+    report = json.load(open(f"{work}/out-merge-{k}.txt"))
+    size = sum(os.path.getsize(f"{work}/shard-{i}-of-{shards}.partial") for i in range(1, k + 1))
+    merges.append({"partials": k, "users": report["settings"]["users"], "partial_bytes": size, **timed(f"merge-{k}")})
+last = json.load(open(f"{work}/out-merge-{shards}.txt"))
+reversed_ = json.load(open(f"{work}/out-merge-reversed.txt"))
+if strip(last) != strip(reversed_):
+    sys.exit("merge-benchmark: merging the partials in reverse order gave another report")
+# Least squares of peak kB on users merged.
+xs = [m["users"] for m in merges]
+ys = [m["peak_rss_kb"] for m in merges]
+n = len(xs)
+mx, my = sum(xs) / n, sum(ys) / n
+sxx = sum((x - mx) ** 2 for x in xs)
+slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
+intercept = my - slope * mx
+result = {
+    "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    "commit": commit, "machine": f"{platform.machine()}, {os.cpu_count()} cores", "load_average": load,
+    "database": db, "shards": shards,
+    "shard_compares": [{"shard": f"{i}/{shards}", **timed(f"shard-{i}")} for i in range(1, shards + 1)],
+    "merges": merges,
+    "merge_memory_fit": {
+        "kb_per_user": round(slope, 2), "intercept_mb": round(intercept / 1024, 1),
+        "note": "peak RSS of merge against the users merged, least squares over the merges above",
+    },
+    "reversed_order_identical": True,
+}
+out = f"Benchmarks/results/merge-{name}.json"
+json.dump(result, open(out, "w"), indent=2)
+open(out, "a").write("\n")
+print(f"{db}: {shards} shards; load {load[0]} -> {load[1]}; commit {commit}")
+for m in merges:
+    print(f"  merge of {m['partials']:>3} partials, {m['users']:>7} users: {m['wall_seconds']:7.1f} s, {m['peak_rss_kb'] / 1024:7.0f} MB")
+print(f"merge memory: {slope:.1f} kB a user + {intercept / 1024:.0f} MB; written to {out}")
+PY
