@@ -251,7 +251,7 @@ def main(argv: list[str]) -> None:
     os.makedirs(os.path.join(args.out, "partials"), exist_ok=True)
     binary = os.path.abspath(args.fetchlab)
 
-    from pyspark import SparkConf, SparkContext
+    from pyspark import SparkConf, SparkContext, StorageLevel
     from pyspark.sql import SparkSession
 
     builder = (
@@ -309,22 +309,27 @@ def main(argv: list[str]) -> None:
     keyed = sc.union(tables).map(lambda kv: (shard_of(kv[0], n), kv[1]))
     options = list(compare_options)
     name = os.path.basename(binary)
-    results = (
+    # Every shard is compared at once on the executors and its partial kept there (on disk); then
+    # the driver fetches the partials one at a time, writing each before the next, so that it holds
+    # one shard's partial, not the fleet's (collect() would hold them all).
+    partials = (
         keyed.partitionBy(n, lambda k: k - 1)
         .mapPartitionsWithIndex(
             lambda i, rows: compare_shard(
                 i, rows, binary_name=name, shards=n, headers=headers, content=content, compare_options=options))
-        .collect()
+        .persist(StorageLevel.DISK_ONLY)
     )
-    compared = time.time()
-    if not results:
+    if partials.count() == 0:
         fail(f"--usage {args.usage}: no usage rows")
+    compared = time.time()
     paths = []
-    for shard, data, import_s, compare_s in sorted(results):
+    for shard, data, import_s, compare_s in partials.toLocalIterator():
         path = os.path.join(args.out, "partials", f"shard-{shard}-of-{n}.partial")
         with open(path, "wb") as f:
             f.write(data)
         paths.append(path)
+    partials.unpersist()
+    paths.sort(key=lambda p: int(os.path.basename(p).split("-")[1]))
     note(f"{len(paths)} shards of {n} compared on the executors in {compared - started:.1f} s")
 
     # The timeline replays one user's day: that user's logs, fetched alone, into the run's database.
