@@ -115,15 +115,18 @@ public struct ComparisonPartial: Sendable, Codable {
     /// CPU seconds per policy and launches replayed (timings, not part of the report).
     var cpuSeconds: [Double]
     var launchesReplayed: Int
-    /// In a file's header line: how many user lines follow it (nil elsewhere).
+    /// In a file's header line: how many app lines, then user lines, follow it (nil elsewhere).
+    var appLines: Int? = nil
     var userLines: Int? = nil
+    /// The app lines read so far (reading a file).
+    var appsRead = 0
     /// The users' names, once their figures are let go (``withoutFigures``; nil before). Not
     /// written: a file's users give them.
     var names: [String]? = nil
 
     enum CodingKeys: String, CodingKey {
         case format, configuration, fingerprint, shard, source, platformInputs, totals, perApp, users, cpuSeconds
-        case launchesReplayed, userLines
+        case launchesReplayed, appLines, userLines
     }
 
     /// The names of the users the partial holds (or held, before ``withoutFigures``), in its order.
@@ -156,32 +159,61 @@ public struct ComparisonPartial: Sendable, Codable {
 // MARK: - JSON lines
 
 extension ComparisonPartial {
+    /// One app's sums, per policy: a line of a partial's file.
+    struct AppLine: Codable {
+        var app: String
+        var sums: [MetricSums]
+    }
+
     /// The partial as JSON lines (sorted keys, so the same run gives the same bytes): a header
-    /// (everything but the users, and how many users follow), then one line per user, in the
-    /// partial's order. A reader holds one user's JSON at a time (``init(headerLine:)``,
-    /// ``readUser(line:)``), not the whole partial's.
+    /// (the settings and the sums over all apps, and how many lines of each kind follow), one line
+    /// per app (its sums, apps by name), then one line per user, in the partial's order. A reader
+    /// holds one line's JSON at a time (``init(headerLine:)``, ``read(line:)``), not the whole
+    /// partial's: decoded JSON takes many times its text.
     public func jsonLines(_ body: (Data) throws -> Void) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var header = withoutUsers
+        header.perApp = [:]
+        header.appLines = perApp.count
         header.userLines = users.count
         try body(encoder.encode(header))
+        for app in perApp.keys.sorted() { try body(encoder.encode(AppLine(app: app, sums: perApp[app]!))) }
         for u in users { try body(encoder.encode(u)) }
     }
 
-    /// A partial from its header line (``jsonLines(_:)``), without its users: ``usersToRead`` of
-    /// them follow, each given to ``readUser(line:)``.
+    /// A partial from its header line (``jsonLines(_:)``): ``linesToRead`` lines follow, each given
+    /// to ``read(line:)``.
     public init(headerLine: Data) throws {
         self = try JSONDecoder().decode(Self.self, from: headerLine)
     }
 
-    /// How many user lines the header says are still to read (nil: the header does not say, a
-    /// partial not read from lines).
-    public var usersToRead: Int? { userLines.map { $0 - users.count } }
+    /// How many lines the header says are still to read (nil: the header does not say, a partial
+    /// not read from lines).
+    public var linesToRead: Int? {
+        guard let appLines, let userLines else { return nil }
+        return appLines - appsRead + userLines - users.count
+    }
 
-    /// Adds the user on `line` (the next of the lines after the header).
-    public mutating func readUser(line: Data) throws {
-        users.append(try JSONDecoder().decode(User.self, from: line))
+    /// What was read of the lines the header gives, for a file cut short.
+    public var readSoFar: String {
+        let (apps, users) = (appLines ?? 0, userLines ?? 0)
+        return appsRead < apps
+            ? "\(appsRead) of the \(apps) apps' sums its header gives"
+            : "\(self.users.count) of the \(users) users its header gives"
+    }
+
+    /// Adds the app or user on `line` (the next of the lines after the header).
+    public mutating func read(line: Data) throws {
+        if appsRead < appLines ?? 0 {
+            let a = try JSONDecoder().decode(AppLine.self, from: line)
+            guard perApp.updateValue(a.sums, forKey: a.app) == nil else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "app \(a.app) twice"))
+            }
+            appsRead += 1
+        } else {
+            users.append(try JSONDecoder().decode(User.self, from: line))
+        }
     }
 }
 

@@ -45,7 +45,7 @@ public enum PartialFile {
         do {
             let input = try DecompressingReader(path: path)
             input.maxRatio = nil
-            // The header holds every app's sums: long, but bounded by the apps, not the users.
+            // An app's line holds its sums for every policy: long, but bounded by the policies.
             lines = LineReader(input: input, maxLineBytes: 1 << 30)
         } catch {
             throw failure(error)
@@ -87,27 +87,25 @@ public enum PartialFile {
                 .usage,
                 "\(path): its settings do not match its fingerprint \(partial.fingerprint) (the file was altered)")
         }
-        guard let expected = partial.usersToRead, expected >= 0 else {
+        guard let expected = partial.linesToRead, expected >= 0 else {
             throw WorkflowError(
-                .usage, "\(path): not a FetchLab partial: its header does not say how many users follow")
+                .usage, "\(path): not a FetchLab partial: its header does not say how many lines follow")
         }
-        while partial.usersToRead! > 0 {
+        while partial.linesToRead! > 0 {
             guard let line = try next() else {
                 throw WorkflowError(
-                    .usage,
-                    "\(path): cut short: \(partial.userCount) of the \(expected) users its header gives "
-                        + "(make it again with compare --partial)")
+                    .usage, "\(path): cut short: \(partial.readSoFar) (make it again with compare --partial)")
             }
             do {
-                try partial.readUser(line: line)
+                try partial.read(line: line)
             } catch {
                 throw WorkflowError(
-                    .usage, "\(path): line \(lines.lineNumber): not a user of a partial: \(Self.reason(error))")
+                    .usage, "\(path): line \(lines.lineNumber): not a line of a partial: \(Self.reason(error))")
             }
         }
         if try next() != nil {
             throw WorkflowError(
-                .usage, "\(path): line \(lines.lineNumber): more users than the \(expected) its header gives")
+                .usage, "\(path): line \(lines.lineNumber): more lines than the \(expected) its header gives")
         }
         return partial
     }

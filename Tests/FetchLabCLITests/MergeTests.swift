@@ -162,38 +162,56 @@ import _FetchLabTestSupport
         }
     }
 
-    /// A partial is JSON lines: its header says how many users follow, one a line, so a file cut
-    /// short at a line, or with lines added, or a partial of the older one-document format, is
-    /// refused in one line instead of merged with users missing.
-    @Test func aPartialIsAHeaderThenOneLinePerUser() throws {
+    /// A partial is JSON lines: its header says how many app lines (each app's sums) and user lines
+    /// follow, one an app or user, so a file cut short at a line, or with lines added, or a partial
+    /// of the older one-document format, is refused in one line instead of merged with some missing.
+    @Test func aPartialIsAHeaderThenOneLinePerAppAndUser() throws {
         try population(users: 6)
         let path = dir.path("a.partial")
         _ = try compare(["--policies", "fixed(1h)", "--resamples", "50"], partial: path)
         let json = try gzip(try Data(contentsOf: URL(fileURLWithPath: path)), arguments: ["-d", "-c"])
         let lines = String(decoding: json, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.last == "", "the last line ends with a line break")
-        let header = try #require(
-            try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        func object(_ line: Substring) throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        let header = try object(lines[0])
+        let apps = try #require(header["appLines"] as? Int)
         let users = try #require(header["userLines"] as? Int)
-        #expect(users > 1 && lines.count == users + 2, "\(lines.count) lines for \(users) users")
+        #expect(apps > 1 && users > 1 && lines.count == 1 + apps + users + 1, "\(lines.count) lines")
         #expect((header["users"] as? [Any])?.isEmpty == true, "the header holds no user")
-        for line in lines[1...users] {
-            let user = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect((header["perApp"] as? [String: Any])?.isEmpty == true, "the header holds no app's sums")
+        var perApp: [String: Any] = [:]
+        var names: [String] = []
+        for line in lines[1...apps] {
+            let app = try object(line)
+            #expect((app["sums"] as? [Any])?.count == 1, "one policy's sums")
+            names.append(try #require(app["app"] as? String))
+            perApp[names.last!] = app["sums"]
+        }
+        #expect(names == names.sorted() && Set(names).count == apps, "each app once, by name")
+        for line in lines[(apps + 1)...(apps + users)] {
+            let user = try object(line)
             #expect(user["name"] is String && user["budget"] != nil)
         }
-        let short = try dir.writeGzip("short.partial", lines[..<users].joined(separator: "\n") + "\n")
+        let last = apps + users
+        let short = try dir.writeGzip("short.partial", lines[..<last].joined(separator: "\n") + "\n")
+        let shorter = try dir.writeGzip("shorter.partial", lines[..<apps].joined(separator: "\n") + "\n")
         let extra = try dir.writeGzip(
-            "extra.partial", lines[...users].joined(separator: "\n") + "\n" + lines[users] + "\n")
-        // Version 1: the same partial as one JSON document, its users inline.
+            "extra.partial", lines[...last].joined(separator: "\n") + "\n" + lines[last] + "\n")
+        // Version 1: the same partial as one JSON document, its apps' sums and users inline.
         var whole = header
         whole["format"] = "fetchlab-partial 1"
+        whole["appLines"] = nil
         whole["userLines"] = nil
-        whole["users"] = try lines[1...users].map { try JSONSerialization.jsonObject(with: Data($0.utf8)) }
+        whole["perApp"] = perApp
+        whole["users"] = try lines[(apps + 1)...last].map { try JSONSerialization.jsonObject(with: Data($0.utf8)) }
         let old = try dir.writeGzip(
             "old.partial", String(decoding: try JSONSerialization.data(withJSONObject: whole), as: UTF8.self))
         for (file, says) in [
             (short, "cut short: \(users - 1) of the \(users) users its header gives"),
-            (extra, "line \(users + 2): more users than the \(users) its header gives"),
+            (shorter, "cut short: \(apps - 1) of the \(apps) apps' sums its header gives"),
+            (extra, "line \(last + 2): more lines than the \(last) its header gives"),
             (old, "partial format 'fetchlab-partial 1'; this fetchlab reads 'fetchlab-partial 2'"),
         ] {
             let result = try merge([file], [])
