@@ -15,8 +15,8 @@ import Foundation
 ///   per user and replayed, after the merge, in the order one run takes them: by name (the
 ///   database lists users by name, in bytes).
 public struct ComparisonPartial: Sendable, Codable {
-    /// The format this version writes and reads: JSON lines, the header then one line per user
-    /// (``jsonLines(_:)``). Version 1 was one JSON document.
+    /// The format this version writes and reads: JSON lines, the header, then one line per app's
+    /// sums and one per user (``jsonLines(_:)``). Version 1 was one JSON document.
     public static let currentFormat = "fetchlab-partial 2"
 
     /// What every partial of one run must agree on: the policies, the evaluation protocol, the
@@ -191,7 +191,7 @@ extension ComparisonPartial {
     /// How many lines the header says are still to read (nil: the header does not say, a partial
     /// not read from lines).
     public var linesToRead: Int? {
-        guard let appLines, let userLines else { return nil }
+        guard let appLines, let userLines, appLines >= 0, userLines >= 0 else { return nil }
         return appLines - appsRead + userLines - users.count
     }
 

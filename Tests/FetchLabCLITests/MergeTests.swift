@@ -199,6 +199,11 @@ import _FetchLabTestSupport
         let shorter = try dir.writeGzip("shorter.partial", lines[..<apps].joined(separator: "\n") + "\n")
         let extra = try dir.writeGzip(
             "extra.partial", lines[...last].joined(separator: "\n") + "\n" + lines[last] + "\n")
+        let negative = try dir.writeGzip(
+            "negative.partial",
+            ([Substring(lines[0].replacingOccurrences(of: "\"userLines\":\(users)", with: "\"userLines\":-1"))]
+                + lines[1...])
+                .joined(separator: "\n"))
         // Version 1: the same partial as one JSON document, its apps' sums and users inline.
         var whole = header
         whole["format"] = "fetchlab-partial 1"
@@ -212,6 +217,7 @@ import _FetchLabTestSupport
             (short, "cut short: \(users - 1) of the \(users) users its header gives"),
             (shorter, "cut short: \(apps - 1) of the \(apps) apps' sums its header gives"),
             (extra, "line \(last + 2): more lines than the \(last) its header gives"),
+            (negative, "its header does not say how many lines follow"),
             (old, "partial format 'fetchlab-partial 1'; this fetchlab reads 'fetchlab-partial 2'"),
         ] {
             let result = try merge([file], [])
