@@ -311,7 +311,8 @@ def main(argv: list[str]) -> None:
     name = os.path.basename(binary)
     # Every shard is compared at once on the executors and its partial kept there (on disk); then
     # the driver fetches the partials one at a time, writing each before the next, so that it holds
-    # one shard's partial, not the fleet's (collect() would hold them all).
+    # one shard's partial, not the fleet's (collect() would hold them all). toLocalIterator yields
+    # the partitions in order: the paths are in shard order.
     partials = (
         keyed.partitionBy(n, lambda k: k - 1)
         .mapPartitionsWithIndex(
@@ -329,7 +330,6 @@ def main(argv: list[str]) -> None:
             f.write(data)
         paths.append(path)
     partials.unpersist()
-    paths.sort(key=lambda p: int(os.path.basename(p).split("-")[1]))
     note(f"{len(paths)} shards of {n} compared on the executors in {compared - started:.1f} s")
 
     # The timeline replays one user's day: that user's logs, fetched alone, into the run's database.

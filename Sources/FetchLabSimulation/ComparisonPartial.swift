@@ -118,8 +118,6 @@ public struct ComparisonPartial: Sendable, Codable {
     /// In a file's header line: how many app lines, then user lines, follow it (nil elsewhere).
     var appLines: Int? = nil
     var userLines: Int? = nil
-    /// The app lines read so far (reading a file).
-    var appsRead = 0
     /// The users' names, once their figures are let go (``withoutFigures``; nil before). Not
     /// written: a file's users give them.
     var names: [String]? = nil
@@ -135,13 +133,6 @@ public struct ComparisonPartial: Sendable, Codable {
     /// The users the partial holds (or held).
     public var userCount: Int { names?.count ?? users.count }
 
-    /// The partial without its users (the sums over users, the settings and the shard).
-    public var withoutUsers: ComparisonPartial {
-        var p = self
-        p.users = []
-        return p
-    }
-
     /// The partial without its figures (users, sums and timings): its settings, shard, source and
     /// platform inputs, what a merge still reads once the partial is absorbed. The user names
     /// stay (``userNames``).
@@ -153,67 +144,6 @@ public struct ComparisonPartial: Sendable, Codable {
         p.perApp = [:]
         p.cpuSeconds = []
         return p
-    }
-}
-
-// MARK: - JSON lines
-
-extension ComparisonPartial {
-    /// One app's sums, per policy: a line of a partial's file.
-    struct AppLine: Codable {
-        var app: String
-        var sums: [MetricSums]
-    }
-
-    /// The partial as JSON lines (sorted keys, so the same run gives the same bytes): a header
-    /// (the settings and the sums over all apps, and how many lines of each kind follow), one line
-    /// per app (its sums, apps by name), then one line per user, in the partial's order. A reader
-    /// holds one line's JSON at a time (``init(headerLine:)``, ``read(line:)``), not the whole
-    /// partial's: decoded JSON takes many times its text.
-    public func jsonLines(_ body: (Data) throws -> Void) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        var header = withoutUsers
-        header.perApp = [:]
-        header.appLines = perApp.count
-        header.userLines = users.count
-        try body(encoder.encode(header))
-        for app in perApp.keys.sorted() { try body(encoder.encode(AppLine(app: app, sums: perApp[app]!))) }
-        for u in users { try body(encoder.encode(u)) }
-    }
-
-    /// A partial from its header line (``jsonLines(_:)``): ``linesToRead`` lines follow, each given
-    /// to ``read(line:)``.
-    public init(headerLine: Data) throws {
-        self = try JSONDecoder().decode(Self.self, from: headerLine)
-    }
-
-    /// How many lines the header says are still to read (nil: the header does not say, a partial
-    /// not read from lines).
-    public var linesToRead: Int? {
-        guard let appLines, let userLines, appLines >= 0, userLines >= 0 else { return nil }
-        return appLines - appsRead + userLines - users.count
-    }
-
-    /// What was read of the lines the header gives, for a file cut short.
-    public var readSoFar: String {
-        let (apps, users) = (appLines ?? 0, userLines ?? 0)
-        return appsRead < apps
-            ? "\(appsRead) of the \(apps) apps' sums its header gives"
-            : "\(self.users.count) of the \(users) users its header gives"
-    }
-
-    /// Adds the app or user on `line` (the next of the lines after the header).
-    public mutating func read(line: Data) throws {
-        if appsRead < appLines ?? 0 {
-            let a = try JSONDecoder().decode(AppLine.self, from: line)
-            guard perApp.updateValue(a.sums, forKey: a.app) == nil else {
-                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "app \(a.app) twice"))
-            }
-            appsRead += 1
-        } else {
-            users.append(try JSONDecoder().decode(User.self, from: line))
-        }
     }
 }
 
@@ -245,23 +175,10 @@ extension ComparisonRun {
             launchesReplayed: launchesReplayed)
     }
 
-    /// A run made of `partials` (of one configuration, disjoint users), as if their users had been
-    /// replayed in one run, in the order of their names' UTF-8 bytes: `policies` are the
-    /// configuration's, parsed. Call ``report()`` on it.
-    public init(
-        merging partials: consuming [ComparisonPartial], policies: [any FetchPolicy], spoolDirectory: String? = nil
-    ) throws(SpoolError) {
-        precondition(!partials.isEmpty, "at least one partial")
-        try self.init(merging: partials[0].configuration, policies: policies, spoolDirectory: spoolDirectory)
-        for k in partials.indices {
-            absorb(partials[k])
-            partials[k] = partials[k].withoutFigures
-        }
-        try finishMerge()
-    }
-
     /// An empty run of `configuration`, to merge partials into one at a time (``absorb(_:)``,
-    /// then ``finishMerge()``), so that a merge holds one partial's sums at a time, not all of them.
+    /// then ``finishMerge()``), as if their users had been replayed in one run, in the order of
+    /// their names' UTF-8 bytes: `policies` are the configuration's, parsed. A merge so holds one
+    /// partial's sums at a time, not all of them. Call ``report()`` on it.
     public init(
         merging configuration: ComparisonPartial.Configuration, policies: [any FetchPolicy],
         spoolDirectory: String? = nil
