@@ -204,6 +204,9 @@ import _FetchLabTestSupport
             ([Substring(lines[0].replacingOccurrences(of: "\"userLines\":\(users)", with: "\"userLines\":-1"))]
                 + lines[1...])
                 .joined(separator: "\n"))
+        var repeated = Array(lines)
+        repeated[2] = repeated[1]
+        let twice = try dir.writeGzip("twice.partial", repeated.joined(separator: "\n"))
         // Version 1: the same partial as one JSON document, its apps' sums and users inline.
         var whole = header
         whole["format"] = "fetchlab-partial 1"
@@ -218,6 +221,7 @@ import _FetchLabTestSupport
             (shorter, "cut short: \(apps - 1) of the \(apps) apps' sums its header gives"),
             (extra, "line \(last + 2): more lines than the \(last) its header gives"),
             (negative, "its header does not say how many lines follow"),
+            (twice, "line 3: not a line of a partial: app \(names[0]) twice"),
             (old, "partial format 'fetchlab-partial 1'; this fetchlab reads 'fetchlab-partial 2'"),
         ] {
             let result = try merge([file], [])
