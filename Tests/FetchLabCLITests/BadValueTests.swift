@@ -61,7 +61,7 @@ import _FetchLabTestSupport
             (["--users", "99999999999"], "--users", "out of range"),
             (["--days", "100000"], "--days", "--days 100000 is out of range: expected 1 to 3660"),
             (["--days", "-3"], "--days", "out of range"),
-            (["--users", "100000", "--days", "100"], "--users 100000 × --days 100", "at most 5,000,000"),
+            (["--users", "100000", "--days", "101"], "--users 100000 × --days 101", "at most 10,000,000"),
             (["--level", "0"], "--level", "expected 1 to 9"),
             (["--level", "12"], "--level", "expected 1 to 9"),
             (["--seed", "-5"], "--seed", "0 to 18446744073709551615"),
