@@ -68,7 +68,9 @@ for name in sys.argv[9:]:
     stages[name] = {"wall_seconds": float(wall), "cpu_seconds": round(float(user) + float(system), 2), "peak_rss_kb": int(kb)}
 compare = json.load(open(f"{work}/out-compare.txt"))
 s = compare["settings"]
-end_to_end = sum(stages[n]["wall_seconds"] * (shards if n == "compare" else 1) for n in ("import", "compare", "report"))
+# The whole comparison's wall time: the stage's, or N times one shard's (an estimate).
+compare_wall = stages["compare"]["wall_seconds"] * shards
+end_to_end = stages["import"]["wall_seconds"] + compare_wall + stages["report"]["wall_seconds"]
 peak = max(r["peak_rss_kb"] for r in stages.values())
 result = {
     "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), "commit": commit,
@@ -79,12 +81,11 @@ result = {
 }
 if shard:
     # The compare stage replayed one shard: the whole comparison is estimated as N shards.
-    c = stages["compare"]
     result["compare_shard"] = shard
     result["estimated"] = {
         "how": f"compare of shard {shard} times {shards} (the replay's cost is linear in the users)",
-        "compare_wall_seconds": round(c["wall_seconds"] * shards, 1),
-        "compare_cpu_seconds": round(c["cpu_seconds"] * shards, 1),
+        "compare_wall_seconds": round(compare_wall, 1),
+        "compare_cpu_seconds": round(stages["compare"]["cpu_seconds"] * shards, 1),
         "end_to_end_seconds": round(end_to_end, 1),
     }
     result["peak_rss_kb_measured_stages"] = peak
@@ -119,7 +120,6 @@ for path in glob.glob(f"Benchmarks/results/fleet-*x{days}.json"):
         sizes.append(r)
 sizes.sort(key=lambda r: r["users"])
 if len(sizes) >= 2:
-    xs = [math.log(r["users"]) for r in sizes]
     growth = {}
     for name in ("import", "compare", "report", "tune"):
         # A size whose compare replayed one shard (or whose report read that shard's run) says
