@@ -71,6 +71,15 @@ import _FetchLabTestSupport
             try expectUsageError(["generate", "--output", out] + args, naming: option, saying: text)
         }
         #expect(!FileManager.default.fileExists(atPath: out))
+        // The largest population passes the checks: the fleet benchmark's 100,000 users × 90 days,
+        // and the cap itself (--print-config stops after them, writing nothing).
+        for days in ["90", "100"] {
+            let r = try dir.fetchlab([
+                "generate", "--output", out, "--users", "100000", "--days", days, "--print-config",
+            ])
+            #expect(r.status == 0, "100000 x \(days): \(r.err)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
     }
 
     @Test func aFailingGenerateLeavesNoPartialFiles() throws {
