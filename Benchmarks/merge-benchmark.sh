@@ -9,7 +9,9 @@
 # combines the first 1, 2, … SHARDS partials. The merge's memory is fitted as a line in the users
 # merged: its slope (kB a user) is what a merge of a larger fleet grows by, its intercept what one
 # partial's header (every app's sums) costs. The merge of all the partials is checked against
-# the merge of the same partials in reverse order (the same JSON). Results go to
+# the merge of the same partials in reverse order (the same JSON). With BASE_BIN=an/older/fetchlab,
+# that build merges the same partials right after each merge (its fit beside this build's, and the
+# same JSON required). Results go to
 # Benchmarks/results/merge-NAME.json with the commit measured. The machine is shared: the load
 # average is recorded.
 set -euo pipefail
@@ -35,59 +37,62 @@ for i in $(seq 1 "$SHARDS"); do
 done
 for k in $(seq 1 "$SHARDS"); do
   stage "merge-$k" "$BIN" merge "${PARTIALS[@]:0:$k}" --format json --no-store
+  if [ -n "${BASE_BIN:-}" ]; then
+    stage "base-merge-$k" "$BASE_BIN" merge "${PARTIALS[@]:0:$k}" --format json --no-store
+  fi
 done
 REVERSED=()
 for ((i = SHARDS - 1; i >= 0; i--)); do REVERSED+=("${PARTIALS[$i]}"); done
 stage merge-reversed "$BIN" merge "${REVERSED[@]}" --format json --no-store
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 
-python3 - "$WORK" "$SHARDS" "$NAME" "$COMMIT" "$DB" "$LOAD_START" "$LOAD_END" <<'PY'
+BASE_COMMIT=""
+if [ -n "${BASE_BIN:-}" ]; then
+  BASE_COMMIT=$(git -C "$(dirname "$BASE_BIN")" rev-parse --short HEAD 2>/dev/null || echo "unknown")
+fi
+
+python3 - "$WORK" "$SHARDS" "$NAME" "$COMMIT" "$DB" "$LOAD_START" "$LOAD_END" "$BASE_COMMIT" <<'PY'
 import datetime, json, os, platform, sys
+sys.path.insert(0, "Benchmarks")
+from stage_results import memory_fit, strip, timed
 work, shards, name, commit, db = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 load = sys.argv[6:8]
-def timed(stage):
-    wall, user, system, kb = open(f"{work}/time-{stage}.txt").read().split()[-4:]
-    return {"wall_seconds": float(wall), "cpu_seconds": round(float(user) + float(system), 2), "peak_rss_kb": int(kb)}
-def strip(d):
-    if isinstance(d, dict):
-        return {k: strip(v) for k, v in d.items() if k not in ("run_id", "timings")}
-    if isinstance(d, list):
-        return [strip(x) for x in d]
-    return d
+base_commit = sys.argv[8]
 merges = []
 for k in range(1, shards + 1):
     report = json.load(open(f"{work}/out-merge-{k}.txt"))
     size = sum(os.path.getsize(f"{work}/shard-{i}-of-{shards}.partial") for i in range(1, k + 1))
-    merges.append({"partials": k, "users": report["settings"]["users"], "partial_bytes": size, **timed(f"merge-{k}")})
+    merges.append({"partials": k, "users": report["settings"]["users"], "partial_bytes": size, **timed(work, f"merge-{k}")})
 last = json.load(open(f"{work}/out-merge-{shards}.txt"))
 reversed_ = json.load(open(f"{work}/out-merge-reversed.txt"))
 if strip(last) != strip(reversed_):
     sys.exit("merge-benchmark: merging the partials in reverse order gave another report")
-# Least squares of peak kB on users merged.
-xs = [m["users"] for m in merges]
-ys = [m["peak_rss_kb"] for m in merges]
-n = len(xs)
-mx, my = sum(xs) / n, sum(ys) / n
-sxx = sum((x - mx) ** 2 for x in xs)
-slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
-intercept = my - slope * mx
+fit = memory_fit([m["users"] for m in merges], [m["peak_rss_kb"] for m in merges], "merge")
 result = {
     "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
     "commit": commit, "machine": f"{platform.machine()}, {os.cpu_count()} cores", "load_average": load,
     "database": db, "shards": shards,
-    "shard_compares": [{"shard": f"{i}/{shards}", **timed(f"shard-{i}")} for i in range(1, shards + 1)],
+    "shard_compares": [{"shard": f"{i}/{shards}", **timed(work, f"shard-{i}")} for i in range(1, shards + 1)],
     "merges": merges,
-    "merge_memory_fit": {
-        "kb_per_user": round(slope, 2), "intercept_mb": round(intercept / 1024, 1),
-        "note": "peak RSS of merge against the users merged, least squares over the merges above",
-    },
+    "merge_memory_fit": fit,
     "reversed_order_identical": True,
 }
+if base_commit:
+    base = [{"partials": k, "users": merges[k - 1]["users"], **timed(work, f"base-merge-{k}")} for k in range(1, shards + 1)]
+    for k in range(1, shards + 1):
+        if strip(json.load(open(f"{work}/out-base-merge-{k}.txt"))) != strip(json.load(open(f"{work}/out-merge-{k}.txt"))):
+            sys.exit(f"merge-benchmark: the base build's merge of {k} partials gave another report")
+    result["base"] = {"commit": base_commit, "merges": base,
+                      "merge_memory_fit": memory_fit([m["users"] for m in base], [m["peak_rss_kb"] for m in base], "merge"),
+                      "same_reports": True}
 out = f"Benchmarks/results/merge-{name}.json"
 json.dump(result, open(out, "w"), indent=2)
 open(out, "a").write("\n")
 print(f"{db}: {shards} shards; load {load[0]} -> {load[1]}; commit {commit}")
 for m in merges:
     print(f"  merge of {m['partials']:>3} partials, {m['users']:>7} users: {m['wall_seconds']:7.1f} s, {m['peak_rss_kb'] / 1024:7.0f} MB")
-print(f"merge memory: {slope:.1f} kB a user + {intercept / 1024:.0f} MB; written to {out}")
+print(f"merge memory: {fit['kb_per_user']:.1f} kB a user + {fit['intercept_mb']:.0f} MB; written to {out}")
+if base_commit:
+    b = result["base"]["merge_memory_fit"]
+    print(f"base build {base_commit}: {b['kb_per_user']:.1f} kB a user + {b['intercept_mb']:.0f} MB")
 PY

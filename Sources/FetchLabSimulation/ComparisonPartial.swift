@@ -97,6 +97,14 @@ public struct ComparisonPartial: Sendable, Codable {
         var budget: UserBudgetSums?
         /// The user's sums per requested policy (`--per-user` only).
         var sums: [MetricSums]?
+        /// While a merge holds the user: which record of the merge's spill holds what `budget`
+        /// adds to the bootstrap (``BudgetAnalysis/record(_:)``), `budget` keeping only its
+        /// bound's and ceilings' pairs. Not part of a partial.
+        var record: Int? = nil
+
+        enum CodingKeys: String, CodingKey {
+            case name, apps, start, end, offset, withoutContext, pairsWithContent, launchesPerDay, budget, sums
+        }
     }
 
     public var format = currentFormat
@@ -207,7 +215,18 @@ extension ComparisonRun {
         }
         for i in cpuSeconds.indices { cpuSeconds[i] += p.cpuSeconds[i] }
         launchesReplayed += p.launchesReplayed
-        mergingUsers += p.users
+        // What each user adds to the bootstrap (8 kB and more) waits on disk, not in memory.
+        let records = mergingRecords ?? RecordSpill()
+        mergingRecords = records
+        mergingUsers.reserveCapacity(mergingUsers.count + p.users.count)
+        for var u in p.users {
+            if let sums = u.budget {
+                u.record = records.count
+                records.append(BudgetAnalysis.record(sums))
+                u.budget = sums.withoutRecordFigures
+            }
+            mergingUsers.append(u)
+        }
     }
 
     /// Adds the users of every partial absorbed, in the order one run takes them (by name, in
@@ -216,6 +235,7 @@ extension ComparisonRun {
         // Last name first, so that each user is popped as it is added, in name order.
         mergingUsers.sort { $1.name.utf8.lexicographicallyPrecedes($0.name.utf8) }
         while let u = mergingUsers.popLast() { addOrdered(u) }
+        mergingRecords = nil
         try perUserSpool?.finish()
     }
 
@@ -228,7 +248,7 @@ extension ComparisonRun {
         if firstStart == nil || u.start < firstStart!.0 { firstStart = (u.start, u.offset) }
         if lastEnd == nil || u.end > lastEnd!.0 { lastEnd = (u.end, u.offset) }
         for app in u.apps where listedApps.insert(app).inserted { appOrder.append(app) }
-        if let sums = u.budget { budget?.add(sums) }
+        if let sums = u.budget { budget?.add(sums, record: u.record.map { mergingRecords!.record(at: $0) }) }
         if let sums = u.sums {
             let freshKeys = taus.map { PolicyMetrics.freshKey(minutes: $0.inMinutes) }
             let metrics = sums.map {

@@ -133,6 +133,8 @@ public struct ComparisonRun: Sendable {
     var keptUsers: [ComparisonPartial.User] = []
     /// The users of the partials absorbed, until a merge adds them in order.
     var mergingUsers: [ComparisonPartial.User] = []
+    /// What those users add to the bootstrap, on disk (``ComparisonPartial/User/record``).
+    var mergingRecords: RecordSpill? = nil
     /// The apps in ``appOrder``, for finding them fast.
     var listedApps = Set<String>()
     /// The group of each user (by name), when the comparison also sums users by group; users

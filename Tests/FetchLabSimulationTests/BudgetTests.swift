@@ -404,3 +404,65 @@ extension ClairvoyantBoundTests {
         #expect(abs(bound.coveredTargets(atBudget: 0.9) - greedy) < 1e-9)
     }
 }
+
+extension BudgetCurveTests {
+    /// The figures the bootstrap resamples (8 kB and more a user) go to disk as the users are
+    /// added, not to memory; a run copied before more users are added keeps its own users: each
+    /// copy reports what a run given only its users reports.
+    @Test func theBootstrapFiguresGoToDiskAndCopiesKeepTheirOwnUsers() throws {
+        let policies = try PolicyRegistry.parseList("never, fixed(1h), predictive(15m,0.3)")
+        let population = Self.population(users: 16)
+        let (first, last) = (Array(population.prefix(8)), Array(population.suffix(8)))
+        func run(_ batches: [[UserHistory]]) -> ComparisonRun {
+            var run = Simulator().comparison(policies: policies)
+            run.resamples = 200
+            for b in batches { run.add(b) }
+            return run
+        }
+        var a = run([first])
+        var b = a
+        a.add(last)
+        b.add(last.reversed())
+        let bytes = try #require(a.budget?.recordBytes)
+        #expect(bytes.onDisk > 0)
+        #expect(bytes.inMemory < RecordSpill.bufferSize)
+        #expect(a.budget?.users == 16 && b.budget?.users == 16)
+        let direct = run([first, last]).report()
+        #expect(a.report() == direct)
+        #expect(b.report() == run([first, last.reversed()]).report())
+        #expect(b.report().policies.map(\.metrics.freshInterval) != direct.policies.map(\.metrics.freshInterval))
+    }
+}
+
+extension BudgetCurveTests {
+    /// A merge holds each user of the partials until all are read (to add them in name order), but
+    /// what the user adds to the bootstrap waits on disk, not in memory; the merged run is the
+    /// unsharded one.
+    @Test func aMergeKeepsTheUsersBootstrapFiguresOnDisk() throws {
+        let policies = try PolicyRegistry.parseList("never, fixed(1h), predictive(15m,0.3)")
+        let population = Self.population(users: 16).sorted {
+            $0.user.name.utf8.lexicographicallyPrecedes($1.user.name.utf8)
+        }
+        func run(_ users: [UserHistory], keep: Bool = false) -> ComparisonRun {
+            var run = Simulator().comparison(policies: policies)
+            run.resamples = 200
+            run.keepsUsers = keep
+            run.add(users)
+            return run
+        }
+        var merged: ComparisonRun? = nil
+        for half in [Array(population.suffix(8)), Array(population.prefix(8))] {
+            let partial = run(half, keep: true).partial(shard: nil, source: "test")
+            if merged == nil { merged = try ComparisonRun(merging: partial.configuration, policies: policies) }
+            merged!.absorb(partial)
+        }
+        let records = try #require(merged?.mergingRecords)
+        #expect(records.count == 16)
+        #expect(records.bytes.onDisk > 0 && records.bytes.inMemory < RecordSpill.bufferSize)
+        for u in merged!.mergingUsers {
+            #expect(u.record != nil && u.budget?.fixed.count == 0 && u.budget?.fresh.isEmpty == true, "\(u.name)")
+        }
+        try merged!.finishMerge()
+        #expect(merged!.report() == run(population).report())
+    }
+}

@@ -52,6 +52,16 @@ struct UserBudgetSums: Sendable, Codable {
         pairsPerDay = w.scoredDays > 0 ? Double(pairs) / w.scoredDays : 0
     }
 
+    /// These sums without what ``BudgetAnalysis/record(_:)`` holds (the per-policy sums and the
+    /// fixed-baseline figures): the counts and the bound's and ceilings' pairs.
+    var withoutRecordFigures: UserBudgetSums {
+        var kept = self
+        kept.fresh = []
+        kept.fetchesPerDay = []
+        kept.fixed = FixedColumns()
+        return kept
+    }
+
     /// The user's fixed-baseline figures, 32 bits each (as a partial writes them).
     var fixedFigures: (fresh: [Int32], fetches: [Int32]) {
         fixed.count == 1 ? fixed.figures(of: 0) : ([], [])
@@ -101,11 +111,14 @@ struct UserBudgetSums: Sendable, Codable {
 struct BudgetAnalysis: Sendable {
     var policies: [any FetchPolicy]
     var intervals: [Microseconds]
-    /// What each user adds, in the users' order (``add(_:)``): its counts and per-policy sums here
-    /// (with the parts kept apart emptied), its fixed-baseline figures in ``fixedFigures``, its
-    /// bound's and ceilings' pairs added to ``bound`` and ``ceilingSums``.
-    private(set) var users: [UserBudgetSums] = []
-    private(set) var fixedFigures = FixedColumns()
+    /// What each user adds to the sums the bootstrap resamples (its counts, per-policy sums and
+    /// fixed-baseline figures: 8 kB or more a user), one record a user in the order added
+    /// (``add(_:)``), on disk: the run's memory does not grow by them, and every estimate reads
+    /// them in one pass (``sums(weights:)``).
+    private var records = RecordSpill()
+    /// The users added (the first `users` records are this analysis's: a copy that adds users
+    /// first leaves the others to another spill).
+    private(set) var users = 0
     private(set) var bound = ClairvoyantBound()
     private(set) var ceilingSums = SignalCeilingSums()
     /// The primary τ and whether launches refresh (what the ceilings say they were read at).
@@ -114,23 +127,46 @@ struct BudgetAnalysis: Sendable {
     var resamples = 1_000
     var seed: UInt64 = 1
 
+    init(policies: [any FetchPolicy], intervals: [Microseconds]) {
+        self.policies = policies
+        self.intervals = intervals
+    }
+
     /// The resamples drawn: as asked, but no more than about 10⁹ weighted sums in all (users ×
     /// (baseline intervals + policies) per resample), and no fewer than 200 (nor than asked).
     var effectiveResamples: Int {
-        let perDraw = max(1, users.count * (intervals.count + policies.count))
+        let perDraw = max(1, users * (intervals.count + policies.count))
         return min(resamples, max(min(200, resamples), 1_000_000_000 / perDraw))
     }
 
-    /// Adds the next user's sums (users are added in the order one run takes them).
-    mutating func add(_ u: UserBudgetSums) {
-        fixedFigures.append(contentsOf: u.fixed)
+    /// Bytes of users' records on disk and in memory (for tests).
+    var recordBytes: (onDisk: Int, inMemory: Int) { records.bytes }
+
+    /// Adds the next user's sums (users are added in the order one run takes them); `record`,
+    /// when given, is their ``record(_:)``, made before the sums let its figures go.
+    mutating func add(_ u: UserBudgetSums, record: [UInt8]? = nil) {
         bound.add(u.bound)
         ceilingSums.merge(u.ceilings)
-        var kept = u
-        kept.fixed = FixedColumns()
-        kept.bound = ClairvoyantBound()
-        kept.ceilings = SignalCeilingSums()
-        users.append(kept)
+        if records.count != users { records = records.copy(first: users) }
+        records.append(record ?? Self.record(u))
+        users += 1
+    }
+
+    /// One user's record: scored, free and pairs (64-bit integers), pairs per day, per policy its
+    /// fresh launches (64-bit) then its fetches per day, then its fixed-baseline figures as
+    /// ``FixedColumns`` keeps them.
+    static func record(_ u: UserBudgetSums) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32 + 16 * u.fresh.count + 8 + 8 * u.fixed.width)
+        func put<T: BitwiseCopyable>(_ v: T) { withUnsafeBytes(of: v) { bytes.append(contentsOf: $0) } }
+        put(Int64(u.scored))
+        put(Int64(u.free))
+        put(Int64(u.pairs))
+        put(u.pairsPerDay)
+        for f in u.fresh { put(Int64(f)) }
+        for f in u.fetchesPerDay { put(f) }
+        if u.fixed.count > 0 { u.fixed.appendRecord(of: 0, to: &bytes) }
+        return bytes
     }
 
     /// Per-policy points, the fixed curve and `never`, with each user weighted (a bootstrap draw).
@@ -140,36 +176,87 @@ struct BudgetAnalysis: Sendable {
         var never: Double
     }
 
-    func estimate(weights: [Double]?) -> Estimate {
+    /// The users' figures summed with each user weighted.
+    struct Sums {
         var scored = 0.0
         var free = 0.0
         var pairs = 0.0
-        var fresh = [Double](repeating: 0, count: policies.count)
-        var fpd = [Double](repeating: 0, count: policies.count)
-        var fixedFresh = [Double](repeating: 0, count: intervals.count)
-        var fixedFpd = [Double](repeating: 0, count: intervals.count)
-        for (u, user) in users.enumerated() {
-            let w = weights?[u] ?? 1
-            guard w > 0 else { continue }
-            scored += w * Double(user.scored)
-            free += w * Double(user.free)
-            pairs += w * Double(user.pairs)
-            for i in fresh.indices {
-                fresh[i] += w * Double(user.fresh[i])
-                fpd[i] += w * user.fetchesPerDay[i]
-            }
-            let perFetch = w * user.pairsPerDay
-            fixedFigures.accumulate(user: u, weight: w, perFetch: perFetch, fresh: &fixedFresh, fetches: &fixedFpd)
+        var fresh: [Double]
+        var fetchesPerDay: [Double]
+        var fixedFresh: [Double]
+        var fixedFetchesPerDay: [Double]
+
+        init(policies: Int, intervals: Int) {
+            fresh = [Double](repeating: 0, count: policies)
+            fetchesPerDay = fresh
+            fixedFresh = [Double](repeating: 0, count: intervals)
+            fixedFetchesPerDay = fixedFresh
         }
-        func rate(_ n: Double) -> Double { scored > 0 ? n / scored : 0 }
-        func perPair(_ n: Double) -> Double { pairs > 0 ? n / pairs : 0 }
-        let never = rate(free)
+
+        /// Adds one user's figures (its fixed-baseline ones as a record), weighted `w`.
+        mutating func add(
+            weight w: Double, scored: Double, free: Double, pairs: Double, fresh: [Double], fetchesPerDay: [Double],
+            pairsPerDay: Double, fixed: UnsafeRawBufferPointer
+        ) {
+            self.scored += w * scored
+            self.free += w * free
+            self.pairs += w * pairs
+            self.fresh.withUnsafeMutableBufferPointer { f in
+                self.fetchesPerDay.withUnsafeMutableBufferPointer { g in
+                    for i in f.indices {
+                        f[i] += w * fresh[i]
+                        g[i] += w * fetchesPerDay[i]
+                    }
+                }
+            }
+            FixedColumns.accumulate(
+                record: fixed, weight: w, perFetch: w * pairsPerDay, fresh: &fixedFresh, fetches: &fixedFetchesPerDay)
+        }
+    }
+
+    /// The sums under each of `weights` (one weight per user, in the users' order), from one pass
+    /// over the users' records: each sum adds the users in order, as one pass per weighting would.
+    func sums(weights: [[Double]]) -> [Sums] {
+        let p = policies.count
+        var out = weights.map { _ in Sums(policies: p, intervals: intervals.count) }
+        var fresh = [Double](repeating: 0, count: p)
+        var fpd = [Double](repeating: 0, count: p)
+        var u = 0
+        records.forEach(first: users) { record in
+            let scored = Double(record.loadUnaligned(fromByteOffset: 0, as: Int64.self))
+            let free = Double(record.loadUnaligned(fromByteOffset: 8, as: Int64.self))
+            let pairs = Double(record.loadUnaligned(fromByteOffset: 16, as: Int64.self))
+            let pairsPerDay = record.loadUnaligned(fromByteOffset: 24, as: Double.self)
+            for i in 0..<p {
+                fresh[i] = Double(record.loadUnaligned(fromByteOffset: 32 + 8 * i, as: Int64.self))
+                fpd[i] = record.loadUnaligned(fromByteOffset: 32 + 8 * (p + i), as: Double.self)
+            }
+            let fixed = UnsafeRawBufferPointer(rebasing: record[(32 + 16 * p)...])
+            for r in weights.indices {
+                let w = weights[r][u]
+                guard w > 0 else { continue }
+                out[r].add(
+                    weight: w, scored: scored, free: free, pairs: pairs, fresh: fresh, fetchesPerDay: fpd,
+                    pairsPerDay: pairsPerDay, fixed: fixed)
+            }
+            u += 1
+        }
+        return out
+    }
+
+    func estimate(_ s: Sums) -> Estimate {
+        func rate(_ n: Double) -> Double { s.scored > 0 ? n / s.scored : 0 }
+        func perPair(_ n: Double) -> Double { s.pairs > 0 ? n / s.pairs : 0 }
+        let never = rate(s.free)
         // Longer intervals fetch less for every user, so the intervals from the longest are in order of cost.
         var byCost: [(x: Double, y: Double)] = [(0, never)]
         byCost.reserveCapacity(intervals.count + 1)
-        for k in intervals.indices.reversed() { byCost.append((perPair(fixedFpd[k]), rate(fixedFresh[k]))) }
+        for k in intervals.indices.reversed() {
+            byCost.append((perPair(s.fixedFetchesPerDay[k]), rate(s.fixedFresh[k])))
+        }
         let fixed = Frontier(sortedByCost: byCost)
-        return Estimate(points: zip(fpd, fresh).map { (perPair($0.0), rate($0.1)) }, fixed: fixed, never: never)
+        return Estimate(
+            points: zip(s.fetchesPerDay, s.fresh).map { (perPair($0.0), rate($0.1)) }, fixed: fixed, never: never)
     }
 
     /// The families whose front is read at each budget: causal, neither `never` nor `fixed`.
@@ -216,7 +303,7 @@ struct BudgetAnalysis: Sendable {
     }
 
     func result(budgets: [Double]) -> Result {
-        let point = estimate(weights: nil)
+        let point = estimate(sums(weights: [[Double](repeating: 1, count: users)])[0])
         let families = familyIndices
         // Bootstrap over users: multinomial draws of the users, resample r from its own seeded
         // stream (so the draws do not depend on the order the cores take them in).
@@ -226,27 +313,36 @@ struct BudgetAnalysis: Sendable {
             var fixed: [Double]
             var families: [[Double]]
         }
-        let count = users.count > 1 ? effectiveResamples : 0
+        let count = users > 1 ? effectiveResamples : 0
         let seed = self.seed
-        let userCount = users.count
+        let userCount = users
         let analysis = self
-        let draws = ParallelMap.map(Array(0..<count)) { r -> Draw in
-            var rng = SplitMix64(seed: seed &+ UInt64(r) &* 0x9e37_79b9_7f4a_7c15)
-            var weights = [Double](repeating: 0, count: userCount)
-            for _ in 0..<userCount { weights[Int(rng.next() % UInt64(userCount))] += 1 }
-            let e = analysis.estimate(weights: weights)
-            var d = Draw(fresh: [], gain: [], fixed: [], families: [])
-            for p in e.points {
-                d.fresh.append(p.y)
-                d.gain.append(p.y - (e.fixed.value(at: p.x) ?? e.never))
+        // Resamples in groups, each group's sums from one pass over the users' records; a group's
+        // weights hold at most 2²¹ figures (16 MB).
+        let group = max(1, min(32, (1 << 21) / max(1, userCount)))
+        let groups = stride(from: 0, to: count, by: group).map { $0..<min(count, $0 + group) }
+        let draws = ParallelMap.map(groups) { resamples -> [Draw] in
+            let weights = resamples.map { r in
+                var rng = SplitMix64(seed: seed &+ UInt64(r) &* 0x9e37_79b9_7f4a_7c15)
+                var weights = [Double](repeating: 0, count: userCount)
+                for _ in 0..<userCount { weights[Int(rng.next() % UInt64(userCount))] += 1 }
+                return weights
             }
-            for budget in budgets {
-                let fixed = e.fixed.value(at: budget) ?? e.never
-                d.fixed.append(fixed)
-                d.families.append(families.map { Self.family($0.indices, in: e, at: budget).fresh })
+            return analysis.sums(weights: weights).map { sums in
+                let e = analysis.estimate(sums)
+                var d = Draw(fresh: [], gain: [], fixed: [], families: [])
+                for p in e.points {
+                    d.fresh.append(p.y)
+                    d.gain.append(p.y - (e.fixed.value(at: p.x) ?? e.never))
+                }
+                for budget in budgets {
+                    let fixed = e.fixed.value(at: budget) ?? e.never
+                    d.fixed.append(fixed)
+                    d.families.append(families.map { Self.family($0.indices, in: e, at: budget).fresh })
+                }
+                return d
             }
-            return d
-        }
+        }.flatMap { $0 }
         let freshDraws = policies.indices.map { i in draws.map { $0.fresh[i] } }
         let gainDraws = policies.indices.map { i in draws.map { $0.gain[i] } }
         let fixedDraws = budgets.indices.map { b in draws.map { $0.fixed[b] } }

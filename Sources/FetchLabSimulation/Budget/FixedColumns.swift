@@ -1,13 +1,15 @@
-/// The fixed-interval baseline's figures of every user, in the users' order: per baseline interval,
-/// the user's fresh launches under fixed(T) and one pair's fetches in the scored span. They are
-/// what a comparison keeps per user for the bootstrap, so what its memory grows by with the
-/// population: 16 bits a figure for a user whose figures all fit (fewer than 65,536 fresh launches
-/// and fetches: five-minute fetching over more than 227 days, or that many scored launches, does
-/// not), 32 bits for the others, instead of 32 bits for all: 8 kB a user over the 2,012 intervals.
+/// The fixed-interval baseline's figures of users, in the users' order: per baseline interval, the
+/// user's fresh launches under fixed(T) and one pair's fetches in the scored span. 16 bits a figure
+/// for a user whose figures all fit (fewer than 65,536 fresh launches and fetches: five-minute
+/// fetching over more than 227 days, or that many scored launches, does not), 32 bits for the
+/// others, instead of 32 bits for all: 8 kB a user over the 2,012 intervals.
+///
+/// A user's sums (``UserBudgetSums``) keep theirs here until the run adds the user; the run then
+/// writes them to disk as a record (``appendRecord(of:to:)``) and the bootstrap sums them from it
+/// (``accumulate(record:weight:perFetch:fresh:fetches:)``), so they do not stay in memory.
 ///
 /// Each user's figures are one buffer of their own: appending users (a merge taking the users it
-/// read, one at a time) shares their buffers instead of copying them, and no buffer grows with
-/// the population (a flat array would double, holding up to twice the figures).
+/// read, one at a time) shares their buffers instead of copying them.
 struct FixedColumns: Sendable {
     /// One user's fresh launches then fetches (`2 × width` figures), as narrow as they fit.
     enum Figures: Sendable {
@@ -60,6 +62,38 @@ struct FixedColumns: Sendable {
         switch users[u] {
         case .narrow(let both): both.withUnsafeBufferPointer { Self.add($0, width, w, perFetch, &fresh, &fetches) }
         case .wide(let both): both.withUnsafeBufferPointer { Self.add($0, width, w, perFetch, &fresh, &fetches) }
+        }
+    }
+
+    /// Appends user `u`'s figures to `bytes` as a record of its own: how wide they are (0: 16
+    /// bits, 1: 32 bits) and the width (32 bits each), then the figures
+    /// (``accumulate(record:weight:perFetch:fresh:fetches:)`` reads it, 4-byte aligned).
+    func appendRecord(of u: Int, to bytes: inout [UInt8]) {
+        func put<T: BitwiseCopyable>(_ v: T) { withUnsafeBytes(of: v) { bytes.append(contentsOf: $0) } }
+        switch users[u] {
+        case .narrow(let both):
+            put(UInt32(0))
+            put(Int32(width))
+            both.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        case .wide(let both):
+            put(UInt32(1))
+            put(Int32(width))
+            both.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        }
+    }
+
+    /// ``accumulate(user:weight:perFetch:fresh:fetches:)`` from a user's record (``appendRecord(of:to:)``).
+    static func accumulate(
+        record: UnsafeRawBufferPointer, weight w: Double, perFetch: Double, fresh: inout [Double],
+        fetches: inout [Double]
+    ) {
+        guard record.count >= 8 else { return }  // a user without figures
+        let width = Int(record.loadUnaligned(fromByteOffset: 4, as: Int32.self))
+        let figures = UnsafeRawBufferPointer(rebasing: record[8...])
+        if record.loadUnaligned(as: UInt32.self) == 0 {
+            figures.withMemoryRebound(to: UInt16.self) { add($0, width, w, perFetch, &fresh, &fetches) }
+        } else {
+            figures.withMemoryRebound(to: Int32.self) { add($0, width, w, perFetch, &fresh, &fetches) }
         }
     }
 
