@@ -97,14 +97,28 @@ public struct ComparisonPartial: Sendable, Codable {
         var budget: UserBudgetSums?
         /// The user's sums per requested policy (`--per-user` only).
         var sums: [MetricSums]?
-        /// While a merge holds the user: which record of the merge's spill holds what `budget`
-        /// adds to the bootstrap (``BudgetAnalysis/record(_:)``), `budget` keeping only its
-        /// bound's and ceilings' pairs. Not part of a partial.
-        var record: Int? = nil
+        /// When a merge adds the user: what `budget` adds to the bootstrap, as its record
+        /// (``BudgetAnalysis/record(_:)``), `budget` keeping only its bound's and ceilings'
+        /// pairs. Not part of a partial.
+        var record: [UInt8]? = nil
 
         enum CodingKeys: String, CodingKey {
             case name, apps, start, end, offset, withoutContext, pairsWithContent, launchesPerDay, budget, sums
         }
+    }
+
+    /// A user of the partials a merge has read, waiting to be added in name order: the user
+    /// (without what it adds to the bootstrap) and what it adds to the bootstrap are records of
+    /// the merge's spill, on disk, or the user is held when it cannot be written (JSON cannot hold
+    /// a figure).
+    struct MergingUser: Sendable {
+        enum Kept: Sendable {
+            case record(Int)
+            case held(User)
+        }
+        var name: String
+        var user: Kept
+        var budget: Int?
     }
 
     public var format = currentFormat
@@ -215,17 +229,25 @@ extension ComparisonRun {
         }
         for i in cpuSeconds.indices { cpuSeconds[i] += p.cpuSeconds[i] }
         launchesReplayed += p.launchesReplayed
-        // What each user adds to the bootstrap (8 kB and more) waits on disk, not in memory.
+        // Each user waits on disk, not in memory: what it adds to the bootstrap (8 kB and more)
+        // as its record, the rest as its JSON.
         let records = mergingRecords ?? RecordSpill()
         mergingRecords = records
         mergingUsers.reserveCapacity(mergingUsers.count + p.users.count)
+        let encoder = JSONEncoder()
         for var u in p.users {
+            var budget: Int? = nil
             if let sums = u.budget {
-                u.record = records.count
+                budget = records.count
                 records.append(BudgetAnalysis.record(sums))
                 u.budget = sums.withoutRecordFigures
             }
-            mergingUsers.append(u)
+            if let json = try? encoder.encode(u) {
+                mergingUsers.append(.init(name: u.name, user: .record(records.count), budget: budget))
+                records.append(Array(json))
+            } else {
+                mergingUsers.append(.init(name: u.name, user: .held(u), budget: budget))
+            }
         }
     }
 
@@ -234,7 +256,21 @@ extension ComparisonRun {
     public mutating func finishMerge() throws(SpoolError) {
         // Last name first, so that each user is popped as it is added, in name order.
         mergingUsers.sort { $1.name.utf8.lexicographicallyPrecedes($0.name.utf8) }
-        while let u = mergingUsers.popLast() { addOrdered(u) }
+        let decoder = JSONDecoder()
+        while let m = mergingUsers.popLast() {
+            var u: ComparisonPartial.User
+            switch m.user {
+            case .held(let held): u = held
+            case .record(let i):
+                do {
+                    u = try decoder.decode(ComparisonPartial.User.self, from: Data(mergingRecords!.record(at: i)))
+                } catch {
+                    throw SpoolError("user \(m.name) cannot be read back from the merge's temporary file: \(error)")
+                }
+            }
+            u.record = m.budget.map { mergingRecords!.record(at: $0) }
+            addOrdered(u)
+        }
         mergingRecords = nil
         try perUserSpool?.finish()
     }
@@ -248,7 +284,7 @@ extension ComparisonRun {
         if firstStart == nil || u.start < firstStart!.0 { firstStart = (u.start, u.offset) }
         if lastEnd == nil || u.end > lastEnd!.0 { lastEnd = (u.end, u.offset) }
         for app in u.apps where listedApps.insert(app).inserted { appOrder.append(app) }
-        if let sums = u.budget { budget?.add(sums, record: u.record.map { mergingRecords!.record(at: $0) }) }
+        if let sums = u.budget { budget?.add(sums, record: u.record) }
         if let sums = u.sums {
             let freshKeys = taus.map { PolicyMetrics.freshKey(minutes: $0.inMinutes) }
             let metrics = sums.map {

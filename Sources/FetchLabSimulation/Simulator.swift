@@ -132,8 +132,8 @@ public struct ComparisonRun: Sendable {
     public var keepsUsers = false
     var keptUsers: [ComparisonPartial.User] = []
     /// The users of the partials absorbed, until a merge adds them in order.
-    var mergingUsers: [ComparisonPartial.User] = []
-    /// What those users add to the bootstrap, on disk (``ComparisonPartial/User/record``).
+    var mergingUsers: [ComparisonPartial.MergingUser] = []
+    /// Those users' records, on disk (``ComparisonPartial/MergingUser``).
     var mergingRecords: RecordSpill? = nil
     /// The apps in ``appOrder``, for finding them fast.
     var listedApps = Set<String>()

@@ -435,9 +435,9 @@ extension BudgetCurveTests {
 }
 
 extension BudgetCurveTests {
-    /// A merge holds each user of the partials until all are read (to add them in name order), but
-    /// what the user adds to the bootstrap waits on disk, not in memory; the merged run is the
-    /// unsharded one.
+    /// A merge holds each user of the partials until all are read (to add them in name order), on
+    /// disk, not in memory: what the user adds to the bootstrap as its record, the rest as JSON;
+    /// the merged run is the unsharded one.
     @Test func aMergeKeepsTheUsersBootstrapFiguresOnDisk() throws {
         let policies = try PolicyRegistry.parseList("never, fixed(1h), predictive(15m,0.3)")
         let population = Self.population(users: 16).sorted {
@@ -457,12 +457,75 @@ extension BudgetCurveTests {
             merged!.absorb(partial)
         }
         let records = try #require(merged?.mergingRecords)
-        #expect(records.count == 16)
+        #expect(records.count == 32)
         #expect(records.bytes.onDisk > 0 && records.bytes.inMemory < RecordSpill.bufferSize)
         for u in merged!.mergingUsers {
-            #expect(u.record != nil && u.budget?.fixed.count == 0 && u.budget?.fresh.isEmpty == true, "\(u.name)")
+            guard case .record(let i) = u.user else {
+                Issue.record("\(u.name) is held in memory")
+                continue
+            }
+            let kept = try JSONDecoder().decode(ComparisonPartial.User.self, from: Data(records.record(at: i)))
+            #expect(kept.name == u.name && u.budget != nil)
+            #expect(kept.budget?.fixed.count == 0 && kept.budget?.fresh.isEmpty == true, "\(u.name)")
         }
         try merged!.finishMerge()
         #expect(merged!.report() == run(population).report())
+    }
+}
+
+extension ClairvoyantBoundTests {
+    /// A run's bound on disk gives the in-memory bound's figures to the last bit, over random
+    /// pairs (unit and not, with odd and even numbers of targets, some empty) added user by user;
+    /// a copy that adds other users keeps its own.
+    @Test func theBoundOnDiskGivesTheSameFiguresAsInMemory() {
+        var rng = SplitMix64(seed: 21)
+        func user() -> ClairvoyantBound {
+            var b = ClairvoyantBound()
+            for _ in 0..<(1 + Int(rng.next() % 5)) {
+                var t: Microseconds = 0
+                let targets = (0..<Int(rng.next() % 12)).map { _ -> Microseconds in
+                    t += .minutes(Int64(1 + rng.next() % 40))
+                    return t
+                }
+                let pair = ClairvoyantBound.Pair(
+                    targets: targets, days: Double(1 + rng.next() % 30) / 3, tau: .minutes(15))
+                b.add(pair, scored: targets.count + 2, freeFresh: 2)
+            }
+            return b
+        }
+        let users = (0..<300).map { _ in user() }
+        var memory = ClairvoyantBound()
+        var disk = SpilledBound()
+        for (i, u) in users.enumerated() {
+            memory.add(u)
+            disk.add(u)
+            if i == 150 { disk.add(ClairvoyantBound()) }  // a user without pairs
+        }
+        #expect(memory.pairs.contains { !$0.unit } && memory.pairs.contains { $0.unit && $0.targets > 0 })
+        #expect(disk.pairCount == memory.pairs.count && disk.scored == memory.scored)
+        let budgets = [0.01, 0.1, 0.3, 0.7, 1.5, 4, 50]
+        #expect(disk.hullCovered(atBudgets: budgets) == memory.coveredTargets(atBudgets: budgets))
+        #expect(disk.hullFresh(atBudgets: budgets) == memory.fresh(atBudgets: budgets))
+        #expect(disk.hullSaturation == memory.saturation)
+        #expect(disk.smallestPenalty == memory.smallestPenalty)
+        // A copy adding other users: each side as if built alone.
+        var (left, right) = (SpilledBound(), ClairvoyantBound())
+        for u in users.prefix(100) {
+            left.add(u)
+            right.add(u)
+        }
+        var copy = left
+        var copyMemory = right
+        for u in users.suffix(50) {
+            left.add(u)
+            right.add(u)
+        }
+        for u in users[100..<150] {
+            copy.add(u)
+            copyMemory.add(u)
+        }
+        #expect(left.hullCovered(atBudgets: budgets) == right.coveredTargets(atBudgets: budgets))
+        #expect(copy.hullCovered(atBudgets: budgets) == copyMemory.coveredTargets(atBudgets: budgets))
+        #expect(copy.hullCovered(atBudgets: budgets) != left.hullCovered(atBudgets: budgets))
     }
 }

@@ -119,7 +119,10 @@ struct BudgetAnalysis: Sendable {
     /// The users added (the first `users` records are this analysis's: a copy that adds users
     /// first leaves the others to another spill).
     private(set) var users = 0
-    private(set) var bound = ClairvoyantBound()
+    /// The clairvoyant bound's pairs, and each restricted signal set's (the ceilings), on disk.
+    private(set) var bound = SpilledBound()
+    private(set) var ceilingBounds = (0..<SignalCeilingSums.restricted.count).map { _ in SpilledBound() }
+    /// The ceilings' counts (their pairs are in ``ceilingBounds``).
     private(set) var ceilingSums = SignalCeilingSums()
     /// The primary τ and whether launches refresh (what the ceilings say they were read at).
     var tau: Microseconds = .minutes(15)
@@ -146,7 +149,12 @@ struct BudgetAnalysis: Sendable {
     /// when given, is their ``record(_:)``, made before the sums let its figures go.
     mutating func add(_ u: UserBudgetSums, record: [UInt8]? = nil) {
         bound.add(u.bound)
-        ceilingSums.merge(u.ceilings)
+        var ceilings = u.ceilings
+        for s in ceilingBounds.indices {
+            ceilingBounds[s].add(ceilings.bounds[s])
+            ceilings.bounds[s] = ClairvoyantBound()
+        }
+        ceilingSums.merge(ceilings)
         if records.count != users { records = records.copy(first: users) }
         records.append(record ?? Self.record(u))
         users += 1
@@ -355,7 +363,7 @@ struct BudgetAnalysis: Sendable {
             }
         }
         // The bound for the chart: from no fetch to saturation, denser where it bends.
-        let saturation = bound.saturation
+        let saturation = bound.hullSaturation
         var xs: [Double] = [0]
         if saturation > 0 {
             var x = min(0.02, saturation)
@@ -367,7 +375,7 @@ struct BudgetAnalysis: Sendable {
         }
         // The bound at every cost read below (policies, budgets, the chart), in one pass.
         let wanted = Array(Set(point.points.map(\.x) + budgets + xs)).sorted()
-        let boundAt = Dictionary(uniqueKeysWithValues: zip(wanted, bound.fresh(atBudgets: wanted)))
+        let boundAt = Dictionary(uniqueKeysWithValues: zip(wanted, bound.hullFresh(atBudgets: wanted)))
         func boundFresh(_ x: Double) -> Double { boundAt[x]! }
         var gains: [Double] = []
         var shares: [Double?] = []
@@ -395,8 +403,10 @@ struct BudgetAnalysis: Sendable {
                 never: point.never, families: byFamily)
         }
         let boundCurve = xs.map { [$0, $0 == 0 ? point.never : boundFresh($0)] }
+        let ceilingBounds = self.ceilingBounds
         let ceilings = ceilingSums.ceilings(
-            budgets: budgets, anywhere: budgets.map(boundFresh), tau: tau, launchRefreshes: launchRefreshes)
+            budgets: budgets, anywhere: budgets.map(boundFresh), tau: tau, launchRefreshes: launchRefreshes,
+            covered: { ceilingBounds[$0].hullCovered(atBudgets: $1) })
         return Result(
             freshIntervals: freshDraws.map { ConfidenceInterval.percentile($0) }, gains: gains,
             gainIntervals: gainDraws.map { ConfidenceInterval.percentile($0) }, shares: shares, curve: curve,

@@ -13,7 +13,7 @@ import FetchLabCore
 /// Computed by Lagrangian relaxation: for a penalty λ per unit of the average, each pair's best
 /// k (maximising c_p(k) − λ·k/(P·D_p)) follows from one linear pass over its targets; the
 /// penalties bracketing the budget give two vertices of the aggregate hull, joined linearly.
-public struct ClairvoyantBound: Sendable, Hashable, Codable {
+public struct ClairvoyantBound: PairedBound, Sendable, Hashable, Codable {
     /// One pair's targets, as the index of the first target a fetch at each target no longer
     /// covers, and its scored days.
     public struct Pair: Sendable, Hashable, Codable {
@@ -88,15 +88,65 @@ public struct ClairvoyantBound: Sendable, Hashable, Codable {
         return (targets, scored)
     }
 
+    /// The pairs as the solver reads them, in the order added.
+    func forEachPair(_ body: (PairView) -> Void) {
+        for pair in pairs {
+            pair.next.withUnsafeBufferPointer {
+                body(PairView(targets: pair.targets, days: pair.days, unit: pair.unit, next: $0))
+            }
+        }
+    }
+
+    var pairCount: Int { pairs.count }
+
+    /// The most targets any fetches averaging `budget` per app per day can make fresh (the
+    /// aggregate concave hull at that budget).
+    public func coveredTargets(atBudget budget: Double) -> Double { hullCovered(atBudgets: [budget])[0] }
+
+    /// ``coveredTargets(atBudget:)`` at each of `budgets`, sharing the pass every budget starts
+    /// from (every target covered) and the scratch space.
+    public func coveredTargets(atBudgets budgets: [Double]) -> [Double] { hullCovered(atBudgets: budgets) }
+
+    /// The bound's fresh rate at `budget` fetches per app per day.
+    public func fresh(atBudget budget: Double) -> Double { hullFresh(atBudgets: [budget])[0] }
+
+    /// The bound's fresh rate at each of `budgets`.
+    public func fresh(atBudgets budgets: [Double]) -> [Double] { hullFresh(atBudgets: budgets) }
+
+    /// Fetches per app per day with which a clairvoyant scheduler makes every launch fresh.
+    public var saturation: Double { hullSaturation }
+}
+
+/// One pair of a bound as its solver reads it (``ClairvoyantBound/Pair``, or a record on disk).
+struct PairView {
+    var targets: Int
+    var days: Double
+    var unit: Bool
+    /// Empty for a unit pair.
+    var next: UnsafeBufferPointer<Int32>
+}
+
+/// The clairvoyant bound's Lagrangian over any store of pairs (in memory, ``ClairvoyantBound``, or
+/// on disk, ``SpilledBound``): the same passes over the same pairs in the same order give the
+/// same figures, to the last bit.
+protocol PairedBound {
+    var pairCount: Int { get }
+    var scored: Int { get }
+    var freeFresh: Int { get }
+    /// Calls `body` with each pair, in the order added.
+    func forEachPair(_ body: (PairView) -> Void)
+}
+
+extension PairedBound {
     /// Fetches per app per day averaged over the pairs, and targets made fresh, at penalty `lambda`
     /// (per unit of the average); ties go to fewer fetches.
     func solve(lambda: Double, scratch: inout [Double], counts: inout [Int32]) -> (cost: Double, covered: Double) {
-        let p = Double(pairs.count)
+        let p = Double(pairCount)
         var cost = 0.0
         var covered = 0.0
-        for pair in pairs {
+        forEachPair { pair in
             let n = pair.targets
-            guard n > 0, pair.days > 0 else { continue }
+            guard n > 0, pair.days > 0 else { return }
             let penalty = lambda / (p * pair.days)
             if pair.unit {
                 // Every target alone: all of them when a fetch pays (ties: none).
@@ -104,7 +154,7 @@ public struct ClairvoyantBound: Sendable, Hashable, Codable {
                     cost += Double(n) / (p * pair.days)
                     covered += Double(n)
                 }
-                continue
+                return
             }
             if scratch.count < n + 1 {
                 scratch = [Double](repeating: 0, count: n + 1)
@@ -113,22 +163,21 @@ public struct ClairvoyantBound: Sendable, Hashable, Codable {
             scratch[n] = 0
             counts[n] = 0
             // best[i]: the most (covered − penalty·fetches) from target i on; fetches start at targets.
-            pair.next.withUnsafeBufferPointer { next in
-                scratch.withUnsafeMutableBufferPointer { best in
-                    counts.withUnsafeMutableBufferPointer { k in
-                        var i = n - 1
-                        while i >= 0 {
-                            let j = Int(next[i])
-                            let take = Double(j - i) - penalty + best[j]
-                            if take > best[i + 1] {
-                                best[i] = take
-                                k[i] = k[j] + 1
-                            } else {
-                                best[i] = best[i + 1]
-                                k[i] = k[i + 1]
-                            }
-                            i -= 1
+            let next = pair.next
+            scratch.withUnsafeMutableBufferPointer { best in
+                counts.withUnsafeMutableBufferPointer { k in
+                    var i = n - 1
+                    while i >= 0 {
+                        let j = Int(next[i])
+                        let take = Double(j - i) - penalty + best[j]
+                        if take > best[i + 1] {
+                            best[i] = take
+                            k[i] = k[j] + 1
+                        } else {
+                            best[i] = best[i + 1]
+                            k[i] = k[i + 1]
                         }
+                        i -= 1
                     }
                 }
             }
@@ -139,16 +188,11 @@ public struct ClairvoyantBound: Sendable, Hashable, Codable {
         return (cost, covered)
     }
 
-    /// The most targets any fetches averaging `budget` per app per day can make fresh (the
-    /// aggregate concave hull at that budget).
-    public func coveredTargets(atBudget budget: Double) -> Double {
-        coveredTargets(atBudgets: [budget])[0]
-    }
-
-    /// ``coveredTargets(atBudget:)`` at each of `budgets`, sharing the pass every budget starts
-    /// from (every target covered) and the scratch space.
-    public func coveredTargets(atBudgets budgets: [Double]) -> [Double] {
-        guard !pairs.isEmpty else { return budgets.map { _ in 0 } }
+    /// The most targets any fetches averaging each of `budgets` per app per day can make fresh
+    /// (the aggregate concave hull at that budget), sharing the pass every budget starts from
+    /// (every target covered) and the scratch space.
+    func hullCovered(atBudgets budgets: [Double]) -> [Double] {
+        guard pairCount > 0 else { return budgets.map { _ in 0 } }
         var scratch: [Double] = []
         var counts: [Int32] = []
         // λ = 0⁺: every target covered with the fewest fetches.
@@ -156,14 +200,14 @@ public struct ClairvoyantBound: Sendable, Hashable, Codable {
         let all = solve(lambda: tiny, scratch: &scratch, counts: &counts)
         // A fetch gains at most n_p targets: a penalty above max n_p·P·D_p buys nothing.
         var ceiling = 1.0
-        for pair in pairs { ceiling = max(ceiling, Double(pair.targets + 1) * Double(pairs.count) * pair.days) }
+        let count = Double(pairCount)
+        forEachPair { pair in ceiling = max(ceiling, Double(pair.targets + 1) * count * pair.days) }
         return budgets.map { budget in
             guard budget > 0 else { return 0 }
             if all.cost <= budget { return all.covered }
             return bisect(budget, from: (tiny, all), to: ceiling, scratch: &scratch, counts: &counts)
         }
     }
-
     /// The hull at `budget`, between the penalty of `start` (spending more than the budget) and
     /// `ceiling` (spending nothing).
     private func bisect(
@@ -201,26 +245,24 @@ public struct ClairvoyantBound: Sendable, Hashable, Codable {
         return highPoint.covered + share * (lowPoint.covered - highPoint.covered)
     }
 
-    /// The bound's fresh rate at `budget` fetches per app per day.
-    public func fresh(atBudget budget: Double) -> Double { fresh(atBudgets: [budget])[0] }
-
-    /// The bound's fresh rate at each of `budgets`.
-    public func fresh(atBudgets budgets: [Double]) -> [Double] {
+    /// The bound's fresh rate at each of `budgets` fetches per app per day.
+    func hullFresh(atBudgets budgets: [Double]) -> [Double] {
         guard scored > 0 else { return budgets.map { _ in 0 } }
-        return coveredTargets(atBudgets: budgets).map { (Double(freeFresh) + $0) / Double(scored) }
+        return hullCovered(atBudgets: budgets).map { (Double(freeFresh) + $0) / Double(scored) }
     }
 
     /// Fetches per app per day with which a clairvoyant scheduler makes every launch fresh.
-    public var saturation: Double {
+    var hullSaturation: Double {
         var scratch: [Double] = []
         var counts: [Int32] = []
-        return pairs.isEmpty ? 0 : solve(lambda: smallestPenalty, scratch: &scratch, counts: &counts).cost
+        return pairCount == 0 ? 0 : solve(lambda: smallestPenalty, scratch: &scratch, counts: &counts).cost
     }
 
     /// A penalty small enough that covering every target still pays (at most 10⁻⁶ a fetch in any
     /// pair), large enough that ties go to fewer fetches.
     var smallestPenalty: Double {
-        let least = pairs.lazy.filter { $0.days > 0 }.map(\.days).min() ?? 1
-        return 1e-6 * least * Double(pairs.count)
+        var least: Double? = nil
+        forEachPair { pair in if pair.days > 0 { least = min(least ?? pair.days, pair.days) } }
+        return 1e-6 * (least ?? 1) * Double(pairCount)
     }
 }

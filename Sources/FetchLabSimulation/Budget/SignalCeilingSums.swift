@@ -131,8 +131,17 @@ public struct SignalCeilingSums: Sendable {
     ///   so that the `anywhere` ceiling repeats them exactly).
     ///   - tau: the τ the sums were made at (only reported).
     ///   - launchRefreshes: whether launches refreshed when the sums were made (only reported).
+    ///   - covered: the targets restricted set `s` covers at each budget, where its pairs are kept
+    ///   elsewhere (a run's, on disk); nil: from ``bounds``.
     public func ceilings(
         budgets: [Double] = [], anywhere: [Double] = [], tau: Microseconds, launchRefreshes: Bool
+    ) -> SignalCeilings {
+        ceilings(budgets: budgets, anywhere: anywhere, tau: tau, launchRefreshes: launchRefreshes, covered: nil)
+    }
+
+    func ceilings(
+        budgets: [Double], anywhere: [Double], tau: Microseconds, launchRefreshes: Bool,
+        covered: ((_ set: Int, _ budgets: [Double]) -> [Double])?
     ) -> SignalCeilings {
         precondition(anywhere.count == budgets.count, "the bound at every budget")
         func rate(_ covered: Double) -> Double { scored > 0 ? (Double(free) + covered) / Double(scored) : 0 }
@@ -146,7 +155,9 @@ public struct SignalCeilingSums: Sendable {
             let fresh: [Double]
             let unlimited: Double
             if let s = Self.restricted.firstIndex(of: set) {
-                fresh = budgets.isEmpty ? [] : bounds[s].coveredTargets(atBudgets: budgets).map(rate)
+                fresh =
+                    budgets.isEmpty
+                    ? [] : (covered?(s, budgets) ?? bounds[s].coveredTargets(atBudgets: budgets)).map(rate)
                 unlimited = rate(Double(coverable[s]))
             } else {
                 fresh = anywhere
