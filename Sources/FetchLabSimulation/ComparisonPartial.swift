@@ -110,11 +110,11 @@ public struct ComparisonPartial: Sendable, Codable {
     /// A user of the partials a merge has read, waiting to be added in name order: the user
     /// (without what it adds to the bootstrap) and what it adds to the bootstrap are records of
     /// the merge's spill, on disk, or the user is held when it cannot be written (JSON cannot hold
-    /// a figure).
+    /// a figure). A few dozen bytes in memory (a held user is boxed).
     struct MergingUser: Sendable {
         enum Kept: Sendable {
             case record(Int)
-            case held(User)
+            indirect case held(User)
         }
         var name: String
         var user: Kept
@@ -233,7 +233,6 @@ extension ComparisonRun {
         // as its record, the rest as its JSON.
         let records = mergingRecords ?? RecordSpill()
         mergingRecords = records
-        mergingUsers.reserveCapacity(mergingUsers.count + p.users.count)
         let encoder = JSONEncoder()
         for var u in p.users {
             var budget: Int? = nil

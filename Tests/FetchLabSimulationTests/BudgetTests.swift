@@ -178,7 +178,7 @@ struct RandomCausalPolicy: FetchPolicy {
 /// The fixed baseline's per-user figures, kept in 16 bits where a user's all fit.
 @Suite struct FixedColumnsTests {
     /// Narrow and wide users (a figure past 65,535, or one below zero) read back as given, in order,
-    /// and add into the weighted sums exactly as their 32-bit figures do.
+    /// and their records add into the weighted sums exactly as their 32-bit figures do.
     @Test func figuresReadBackAndSumAsTheir32BitValues() {
         var rng = SplitMix64(seed: 11)
         let width = 37
@@ -196,32 +196,28 @@ struct RandomCausalPolicy: FetchPolicy {
         #expect(columns.count == given.count && columns.width == width)
         var sums = ([Double](repeating: 0, count: width), [Double](repeating: 0, count: width))
         var expected = sums
+        var records: [[UInt8]] = []
         for (u, g) in given.enumerated() {
             let read = columns.figures(of: u)
             #expect(read.fresh == g.fresh && read.fetches == g.fetches, "user \(u)")
+            var record: [UInt8] = []
+            columns.appendRecord(of: u, to: &record)
+            records.append(record)
             let w = Double(1 + u % 3)
             let perFetch = w * 0.37
-            columns.accumulate(user: u, weight: w, perFetch: perFetch, fresh: &sums.0, fetches: &sums.1)
+            record.withUnsafeBytes {
+                FixedColumns.accumulate(record: $0, weight: w, perFetch: perFetch, fresh: &sums.0, fetches: &sums.1)
+            }
             for k in 0..<width {
                 expected.0[k] += w * Double(g.fresh[k])
                 expected.1[k] += perFetch * Double(g.fetches[k])
             }
         }
         #expect(sums.0 == expected.0 && sums.1 == expected.1)
-        // Appended from other columns (one user each, as a user's sums keep them, or several),
-        // every user reads back as given, as narrow or wide as it was.
-        var joined = FixedColumns()
-        var one = FixedColumns()
-        one.append(fresh: given[0].fresh, fetches: given[0].fetches)
-        joined.append(contentsOf: one)
-        joined.append(contentsOf: FixedColumns())
-        var rest = FixedColumns()
-        for g in given.dropFirst() { rest.append(fresh: g.fresh, fetches: g.fetches) }
-        joined.append(contentsOf: rest)
-        #expect(joined.count == given.count && joined.width == width)
-        for (u, g) in given.enumerated() {
-            let read = joined.figures(of: u)
-            #expect(read.fresh == g.fresh && read.fetches == g.fetches, "user \(u)")
+        // Narrow where every figure fits: 2 bytes a figure, else 4 (after the 8-byte header).
+        for (u, record) in records.enumerated() {
+            let wide = given[u].fresh.contains { $0 < 0 || $0 > 65_535 } || given[u].fetches.contains { $0 > 65_535 }
+            #expect(record.count == 8 + 2 * width * (wide ? 4 : 2), "user \(u)")
         }
     }
 }

@@ -8,8 +8,7 @@
 /// writes them to disk as a record (``appendRecord(of:to:)``) and the bootstrap sums them from it
 /// (``accumulate(record:weight:perFetch:fresh:fetches:)``), so they do not stay in memory.
 ///
-/// Each user's figures are one buffer of their own: appending users (a merge taking the users it
-/// read, one at a time) shares their buffers instead of copying them.
+/// Each user's figures are one buffer of their own, so no buffer grows with the population.
 struct FixedColumns: Sendable {
     /// One user's fresh launches then fetches (`2 × width` figures), as narrow as they fit.
     enum Figures: Sendable {
@@ -38,30 +37,11 @@ struct FixedColumns: Sendable {
         }
     }
 
-    /// Appends every user of `other`, in its order, sharing their figures' buffers.
-    mutating func append(contentsOf other: FixedColumns) {
-        guard other.count > 0 else { return }
-        if count == 0 { width = other.width }
-        precondition(other.width == width, "one figure per baseline interval")
-        users += other.users
-    }
-
     /// User `u`'s fresh launches and fetches, as read back (for tests and partials).
     func figures(of u: Int) -> (fresh: [Int32], fetches: [Int32]) {
         switch users[u] {
         case .narrow(let both): (both[..<width].map { Int32($0) }, both[width...].map { Int32($0) })
         case .wide(let both): (Array(both[..<width]), Array(both[width...]))
-        }
-    }
-
-    /// Adds user `u`'s figures, weighted, into the sums: `fresh[k] += w × its fresh launches`,
-    /// `fetches[k] += perFetch × its fetches` (the same products and sums whatever the width).
-    func accumulate(
-        user u: Int, weight w: Double, perFetch: Double, fresh: inout [Double], fetches: inout [Double]
-    ) {
-        switch users[u] {
-        case .narrow(let both): both.withUnsafeBufferPointer { Self.add($0, width, w, perFetch, &fresh, &fetches) }
-        case .wide(let both): both.withUnsafeBufferPointer { Self.add($0, width, w, perFetch, &fresh, &fetches) }
         }
     }
 
@@ -82,7 +62,9 @@ struct FixedColumns: Sendable {
         }
     }
 
-    /// ``accumulate(user:weight:perFetch:fresh:fetches:)`` from a user's record (``appendRecord(of:to:)``).
+    /// Adds a user's figures, from its record (``appendRecord(of:to:)``), weighted into the sums:
+    /// `fresh[k] += w × its fresh launches`, `fetches[k] += perFetch × its fetches` (the same
+    /// products and sums whatever the width).
     static func accumulate(
         record: UnsafeRawBufferPointer, weight w: Double, perFetch: Double, fresh: inout [Double],
         fetches: inout [Double]
