@@ -6,7 +6,9 @@
 #
 #   Benchmarks/compare-memory-benchmark.sh DB [NAME]      (NAME from DB's folder by default)
 #
-# Release build. With BASE_BIN=path/to/an/older/fetchlab, that build is measured in the same run,
+# POLICIES=LIST replays those policies instead of the standard set (`--policies never` leaves
+# little in flight, so the peak is mostly what the run keeps per user). Release build. With
+# BASE_BIN=path/to/an/older/fetchlab, that build is measured in the same run,
 # each of its compares right after the same compare of this build (the machine is shared, so the
 # two are compared as a ratio), and the two builds' reports must be the same JSON apart from the
 # run id and timings. Results go to Benchmarks/results/compare-memory-NAME.json with the commits
@@ -32,24 +34,26 @@ source "$(dirname "$0")/stage.sh"
 
 echo "compare memory benchmark: $DB, in $WORK" >&2
 for n in 4 2 1; do
-  stage "new-$n" "$BIN" compare --db "$DB" --shard "1/$n" --no-store --format json
+  stage "new-$n" "$BIN" compare --db "$DB" --shard "1/$n" --no-store --format json ${POLICIES:+--policies "$POLICIES"}
   if [ -n "$BASE_BIN" ]; then
-    stage "base-$n" "$BASE_BIN" compare --db "$DB" --shard "1/$n" --no-store --format json
+    stage "base-$n" "$BASE_BIN" compare --db "$DB" --shard "1/$n" --no-store --format json ${POLICIES:+--policies "$POLICIES"}
   fi
 done
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 
-python3 - "$WORK" "$NAME" "$COMMIT" "$DB" "$LOAD_START" "$LOAD_END" "$BASE_COMMIT" <<'PY'
+python3 - "$WORK" "$NAME" "$COMMIT" "$DB" "$LOAD_START" "$LOAD_END" "$BASE_COMMIT" "${POLICIES:-standard set}" <<'PY'
 import datetime, json, os, platform, sys
 sys.path.insert(0, "Benchmarks")
 from stage_results import memory_fit, strip, timed
 work, name, commit, db = sys.argv[1:5]
 load = sys.argv[5:7]
 base_commit = sys.argv[7]
+policies = sys.argv[8]
 builds = ["new"] + (["base"] if base_commit else [])
 result = {
     "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
     "machine": f"{platform.machine()}, {os.cpu_count()} cores", "load_average": load, "database": db,
+    "policies": policies,
 }
 reports = {}
 for build in builds:
