@@ -131,14 +131,15 @@ public struct SignalCeilingSums: Sendable {
     ///   so that the `anywhere` ceiling repeats them exactly).
     ///   - tau: the τ the sums were made at (only reported).
     ///   - launchRefreshes: whether launches refreshed when the sums were made (only reported).
-    ///   - covered: the targets restricted set `s` covers at each budget, where its pairs are kept
-    ///   elsewhere (a run's, on disk); nil: from ``bounds``.
     public func ceilings(
         budgets: [Double] = [], anywhere: [Double] = [], tau: Microseconds, launchRefreshes: Bool
     ) -> SignalCeilings {
         ceilings(budgets: budgets, anywhere: anywhere, tau: tau, launchRefreshes: launchRefreshes, covered: nil)
     }
 
+    /// ``ceilings(budgets:anywhere:tau:launchRefreshes:)``, with `covered` giving the targets
+    /// restricted set `s` covers at each budget where its pairs are kept elsewhere (a run's, on
+    /// disk); nil: from ``bounds``.
     func ceilings(
         budgets: [Double], anywhere: [Double], tau: Microseconds, launchRefreshes: Bool,
         covered: ((_ set: Int, _ budgets: [Double]) -> [Double])?
