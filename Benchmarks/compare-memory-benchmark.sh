@@ -25,12 +25,9 @@ swift build -c release --product fetchlab >&2
 BIN=$(swift build -c release --show-bin-path)/fetchlab
 COMMIT=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Package.swift || echo "+changes")
 BASE_BIN=${BASE_BIN:-}
-BASE_COMMIT=""
-if [ -n "$BASE_BIN" ]; then
-  BASE_COMMIT=$(git -C "$(dirname "$BASE_BIN")" rev-parse --short HEAD 2>/dev/null || echo "unknown")
-fi
 
 source "$(dirname "$0")/stage.sh"
+BASE_COMMIT=$(base_commit)
 
 echo "compare memory benchmark: $DB, in $WORK" >&2
 for n in 4 2 1; do

@@ -46,10 +46,7 @@ for ((i = SHARDS - 1; i >= 0; i--)); do REVERSED+=("${PARTIALS[$i]}"); done
 stage merge-reversed "$BIN" merge "${REVERSED[@]}" --format json --no-store
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 
-BASE_COMMIT=""
-if [ -n "${BASE_BIN:-}" ]; then
-  BASE_COMMIT=$(git -C "$(dirname "$BASE_BIN")" rev-parse --short HEAD 2>/dev/null || echo "unknown")
-fi
+BASE_COMMIT=$(base_commit)
 
 python3 - "$WORK" "$SHARDS" "$NAME" "$COMMIT" "$DB" "$LOAD_START" "$LOAD_END" "$BASE_COMMIT" <<'PY'
 import datetime, json, os, platform, sys

@@ -2,6 +2,12 @@
 # its stdout in $WORK/out-NAME.txt, stderr in $WORK/err-NAME.txt and "wall user sys peak_kb" in
 # $WORK/time-NAME.txt; a failing stage prints its last lines and stops the benchmark.
 # Expects $WORK (the benchmark's scratch directory) to be set.
+# `base_commit`: the short commit of the checkout $BASE_BIN (an older fetchlab, measured beside this
+# build) was built in; empty without BASE_BIN, "unknown" outside a checkout.
+base_commit() {
+  [ -z "${BASE_BIN:-}" ] || git -C "$(dirname "$BASE_BIN")" rev-parse --short HEAD 2>/dev/null || echo "unknown"
+}
+
 stage() {
   local name=$1
   shift

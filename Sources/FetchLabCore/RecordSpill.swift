@@ -109,14 +109,9 @@ public final class RecordSpill: @unchecked Sendable {
         while offset < fileBytes, left > 0 {
             if held == chunk.count { chunk += [UInt8](repeating: 0, count: chunk.count) }
             let want = min(chunk.count - held, fileBytes - offset)
-            let n = chunk.withUnsafeMutableBytes { b in pread(descriptor, b.baseAddress! + held, want, off_t(offset)) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                let reason = n < 0 ? String(cString: strerror(errno)) : "the file is shorter than written"
-                fatalError("fetchlab: cannot read back a temporary file of per-user figures: \(reason)")
-            }
-            offset += n
-            held += n
+            chunk.withUnsafeMutableBytes { readFile(into: $0.baseAddress! + held, count: want, at: offset) }
+            offset += want
+            held += want
             let used = chunk.withUnsafeBytes {
                 Self.records(in: UnsafeRawBufferPointer(rebasing: $0[..<held]), left: &left, body)
             }
@@ -161,19 +156,8 @@ public final class RecordSpill: @unchecked Sendable {
         }
         func bytes(_ from: Int, _ count: Int) -> [UInt8] {
             var out = [UInt8](repeating: 0, count: count)
-            var done = 0
-            while done < count, from + done < fileBytes {
-                let want = min(count - done, fileBytes - from - done)
-                let n = out.withUnsafeMutableBytes { b in
-                    pread(descriptor, b.baseAddress! + done, want, off_t(from + done))
-                }
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else {
-                    let reason = n < 0 ? String(cString: strerror(errno)) : "the file is shorter than written"
-                    fatalError("fetchlab: cannot read back a temporary file of per-user figures: \(reason)")
-                }
-                done += n
-            }
+            let done = max(0, min(count, fileBytes - from))
+            if done > 0 { out.withUnsafeMutableBytes { readFile(into: $0.baseAddress!, count: done, at: from) } }
             // The rest (a record cut by a failed write, or kept in memory) from the buffer.
             let m = from + done - fileBytes
             if done < count { out.replaceSubrange(done..<count, with: memory[m..<(m + count - done)]) }
@@ -183,10 +167,54 @@ public final class RecordSpill: @unchecked Sendable {
         return bytes(start + 8, length)
     }
 
+    /// Reads `count` bytes of the file from `offset` (bytes written to it: failing to read them
+    /// back is fatal, as nothing else holds them).
+    private func readFile(into destination: UnsafeMutableRawPointer, count: Int, at offset: Int) {
+        var done = 0
+        while done < count {
+            let n = pread(descriptor, destination + done, count - done, off_t(offset + done))
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                let reason = n < 0 ? String(cString: strerror(errno)) : "the file is shorter than written"
+                fatalError("fetchlab: cannot read back a temporary file of per-user figures: \(reason)")
+            }
+            done += n
+        }
+    }
+
     /// A new spill holding this one's first `first` records (in the same directory's kind of file).
     public func copy(first: Int, directory: String = NSTemporaryDirectory()) -> RecordSpill {
         let copy = RecordSpill(directory: directory)
         forEach(first: first) { copy.append($0) }
         return copy
     }
+}
+
+/// Records in a ``RecordSpill`` as a value: a copy that appends after another copy did moves its
+/// own records to a spill of its own first, so each copy reads back the records it appended. The
+/// spill (its temporary file) is made at the first record.
+public struct SpilledRecords: Sendable {
+    private var spill: RecordSpill? = nil
+    /// The records this value holds (the spill's first ones).
+    public private(set) var count = 0
+
+    public init() {}
+
+    public mutating func append(_ record: [UInt8]) {
+        if spill == nil || spill!.count != count { spill = spill?.copy(first: count) ?? RecordSpill() }
+        spill!.append(record)
+        count += 1
+    }
+
+    /// Calls `body` with each record, in the order appended (``RecordSpill/forEach(first:_:)``).
+    public func forEach(_ body: (UnsafeRawBufferPointer) -> Void) { spill?.forEach(first: count, body) }
+
+    /// Record `index`, read alone (``RecordSpill/record(at:)``).
+    public func record(at index: Int) -> [UInt8] {
+        precondition(index < count, "a record of this value")
+        return spill!.record(at: index)
+    }
+
+    /// Bytes of records on disk and in memory (the spill's).
+    public var bytes: (onDisk: Int, inMemory: Int) { spill?.bytes ?? (0, 0) }
 }

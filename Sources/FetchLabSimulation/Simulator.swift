@@ -134,7 +134,7 @@ public struct ComparisonRun: Sendable {
     /// The users of the partials absorbed, until a merge adds them in order.
     var mergingUsers: [ComparisonPartial.MergingUser] = []
     /// Those users' records, on disk (``ComparisonPartial/MergingUser``).
-    var mergingRecords: RecordSpill? = nil
+    var mergingRecords = SpilledRecords()
     /// The apps in ``appOrder``, for finding them fast.
     var listedApps = Set<String>()
     /// The group of each user (by name), when the comparison also sums users by group; users

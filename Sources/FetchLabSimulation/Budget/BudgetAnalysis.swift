@@ -115,10 +115,9 @@ struct BudgetAnalysis: Sendable {
     /// fixed-baseline figures: 8 kB or more a user), one record a user in the order added
     /// (``add(_:)``), on disk: the run's memory does not grow by them, and every estimate reads
     /// them in one pass (``sums(weights:)``).
-    private var records = RecordSpill()
-    /// The users added (the first `users` records are this analysis's: a copy that adds users
-    /// first leaves the others to another spill).
-    private(set) var users = 0
+    private var records = SpilledRecords()
+    /// The users added.
+    var users: Int { records.count }
     /// The clairvoyant bound's pairs, and each restricted signal set's (the ceilings), on disk.
     private(set) var bound = SpilledBound()
     private(set) var ceilingBounds = (0..<SignalCeilingSums.restricted.count).map { _ in SpilledBound() }
@@ -155,9 +154,7 @@ struct BudgetAnalysis: Sendable {
             ceilings.bounds[s] = ClairvoyantBound()
         }
         ceilingSums.merge(ceilings)
-        if records.count != users { records = records.copy(first: users) }
         records.append(record ?? Self.record(u))
-        users += 1
     }
 
     /// One user's record: scored, free and pairs (64-bit integers), pairs per day, per policy its
@@ -230,7 +227,7 @@ struct BudgetAnalysis: Sendable {
         var fresh = [Double](repeating: 0, count: p)
         var fpd = [Double](repeating: 0, count: p)
         var u = 0
-        records.forEach(first: users) { record in
+        records.forEach { record in
             let scored = Double(record.loadUnaligned(fromByteOffset: 0, as: Int64.self))
             let free = Double(record.loadUnaligned(fromByteOffset: 8, as: Int64.self))
             let pairs = Double(record.loadUnaligned(fromByteOffset: 16, as: Int64.self))

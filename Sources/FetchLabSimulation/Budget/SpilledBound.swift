@@ -6,10 +6,7 @@ import FetchLabCore
 /// in the order added, giving the figures ``ClairvoyantBound`` gives over the same pairs, to the
 /// last bit.
 struct SpilledBound: PairedBound, Sendable {
-    private var records = RecordSpill()
-    /// The records that are this bound's (the first `added`: a copy that adds first leaves the
-    /// others to another spill).
-    private var added = 0
+    private var records = SpilledRecords()
     private(set) var pairCount = 0
     private(set) var scored = 0
     private(set) var freeFresh = 0
@@ -19,9 +16,7 @@ struct SpilledBound: PairedBound, Sendable {
         scored += bound.scored
         freeFresh += bound.freeFresh
         guard !bound.pairs.isEmpty else { return }
-        if records.count != added { records = records.copy(first: added) }
         records.append(Self.record(bound.pairs))
-        added += 1
         pairCount += bound.pairs.count
     }
 
@@ -44,7 +39,7 @@ struct SpilledBound: PairedBound, Sendable {
     }
 
     func forEachPair(_ body: (PairView) -> Void) {
-        records.forEach(first: added) { record in
+        records.forEach { record in
             var at = 0
             while at < record.count {
                 let targets = Int(record.loadUnaligned(fromByteOffset: at, as: Int64.self))
