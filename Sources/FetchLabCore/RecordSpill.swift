@@ -168,7 +168,7 @@ public final class RecordSpill: @unchecked Sendable {
     }
 
     /// Reads `count` bytes of the file from `offset` (bytes written to it: failing to read them
-    /// back is fatal, as nothing else holds them).
+    /// back ends the run, as nothing else holds them; see ``onReadFailure(_:)``).
     private func readFile(into destination: UnsafeMutableRawPointer, count: Int, at offset: Int) {
         var done = 0
         while done < count {
@@ -176,10 +176,31 @@ public final class RecordSpill: @unchecked Sendable {
             if n < 0, errno == EINTR { continue }
             guard n > 0 else {
                 let reason = n < 0 ? String(cString: strerror(errno)) : "the file is shorter than written"
-                fatalError("fetchlab: cannot read back a temporary file of per-user figures: \(reason)")
+                Self.readFailed(
+                    "cannot read back a temporary file of per-user figures in the temporary directory "
+                        + "(TMPDIR): \(reason)")
             }
             done += n
         }
+    }
+
+    private static let failure = NSLock()
+    nonisolated(unsafe) private static var failureHandler: (@Sendable (String) -> Never)? = nil
+
+    /// Sets what a run does when a spill's file cannot be read back (an I/O error in the temporary
+    /// directory after the records were written to it). Nothing else holds those records, so the
+    /// run cannot go on: `handler` is given one line saying what failed, and ends the process (the
+    /// command line prints it as its error and exits non-zero). Without a handler the process stops
+    /// with `fatalError`. Only the first failing reader calls it; others wait for the end.
+    public static func onReadFailure(_ handler: @escaping @Sendable (String) -> Never) {
+        failure.withLock { failureHandler = handler }
+    }
+
+    private static func readFailed(_ message: String) -> Never {
+        // Held for good: a second failing reader waits here while the first ends the process.
+        failure.lock()
+        guard let handler = failureHandler else { fatalError("fetchlab: \(message)") }
+        handler(message)
     }
 
     /// A new spill holding this one's first `first` records (in the same directory's kind of file).

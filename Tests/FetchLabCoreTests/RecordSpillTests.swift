@@ -87,6 +87,26 @@ import Testing
         #expect(Self.readBack(spill) == given)
     }
 
+    /// A file that cannot be read back (here open for writing only, so every read fails) ends the
+    /// process through the handler set, given one line saying what failed, not a crash. The exit
+    /// test runs in a process of its own.
+    @Test func aFileThatCannotBeReadBackEndsTheRunThroughTheHandler() async {
+        let result = await #expect(processExitsWith: .exitCode(3), observing: [\.standardErrorContent]) {
+            RecordSpill.onReadFailure { message in
+                FileHandle.standardError.write(Data("failed: \(message)\n".utf8))
+                exit(3)
+            }
+            let spill = RecordSpill(descriptor: open("/dev/null", O_WRONLY))
+            for r in RecordSpillTests.records(count: 50, seed: 9) { spill.append(r) }
+            #expect(spill.bytes.onDisk > 0)
+            spill.forEach { _ in }
+        }
+        let lines = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 1, "\(lines)")
+        #expect(lines.first?.hasPrefix("failed: cannot read back a temporary file of per-user figures") == true)
+        #expect(lines.first?.contains("TMPDIR") == true)
+    }
+
     /// A copy of the first n records is a spill of its own: appending to either leaves the other.
     @Test func aCopyOfTheFirstRecordsIsIndependent() {
         let given = Self.records(count: 90, seed: 8)
