@@ -12,7 +12,12 @@
 # and replayed by the search, and the launches scored on the training and the held-out days (from
 # the tune JSON). BASELINE_BIN=PATH also times another fetchlab build (an earlier commit's) on
 # the same database in the same run, checks that its JSON is identical and prints the ratios;
-# FETCHLAB_BIN=PATH times that build instead of building this checkout.
+# FETCHLAB_BIN=PATH times that build instead of building this checkout. HALVING=1 also times the same
+# grid searched by successive halving (`--search halving`) and says whether it chose the same setting
+# with the same held-out figures; REREAD_KEEP=N also times the grid keeping only N users in memory
+# (the others read from SQLite again by every pass) and checks its JSON is the same; GRID_PARTS=1 also
+# times parts of the grid (one setting; one lead's four thresholds; the three leads at one threshold),
+# which show what a setting of the grid costs beyond the run's fixed work.
 # Results also go to Benchmarks/results/tune-USERSxDAYS.json. The machine is shared: the load
 # average is recorded.
 set -euo pipefail
@@ -57,6 +62,20 @@ LABELS=(predictive fixed)
 # Every user kept in memory (KEEP_USERS, default 10000; tune's own default is 2,000).
 run predictive "$BIN" predictive --keep-users "${KEEP_USERS:-10000}"
 run fixed "$BIN" fixed --keep-users "${KEEP_USERS:-10000}"
+if [ -n "${HALVING:-}" ]; then  # the same grid by successive halving over users
+  run predictive-halving "$BIN" predictive --keep-users "${KEEP_USERS:-10000}" --search halving
+  LABELS+=(predictive-halving)
+fi
+if [ -n "${GRID_PARTS:-}" ]; then  # parts of the grid: one setting, one lead's 4 thresholds, 3 leads at one threshold
+  run grid-one-setting "$BIN" predictive --keep-users "${KEEP_USERS:-10000}" --grid "lead=15m;threshold=0.2"
+  run grid-one-lead "$BIN" predictive --keep-users "${KEEP_USERS:-10000}" --grid "lead=15m;threshold=0.2,0.3,0.4,0.55"
+  run grid-one-threshold "$BIN" predictive --keep-users "${KEEP_USERS:-10000}" --grid "lead=5m,10m,15m;threshold=0.2"
+  LABELS+=(grid-one-setting grid-one-lead grid-one-threshold)
+fi
+if [ -n "${REREAD_KEEP:-}" ]; then  # the grid keeping only REREAD_KEEP users: the rest read again by every pass
+  run predictive-reread "$BIN" predictive --keep-users "$REREAD_KEEP"
+  LABELS+=(predictive-reread)
+fi
 if [ -n "${BASELINE_BIN:-}" ]; then
   run baseline-predictive "$BASELINE_BIN" predictive
   run baseline-fixed "$BASELINE_BIN" fixed
@@ -93,6 +112,30 @@ for family in ("predictive", "fixed"):
         same = {**mine, "run_id": None} == {**theirs, "run_id": None}
         print(f"{family}: wall {b['wall_seconds']/a['wall_seconds']:.2f}x faster than the baseline, CPU {b['cpu_seconds']/a['cpu_seconds']:.2f}x, "
               f"peak RSS {a['peak_rss_kb']/1024:.0f} vs {b['peak_rss_kb']/1024:.0f} MB; JSON identical: {'yes' if same else 'NO'}")
+def same_json(x, y):  # each run is stored in the same database: all but the run id must match
+    mine, theirs = (json.load(open(f"{work}/tune-{label}.json")) for label in (x, y))
+    return {**mine, "run_id": None} == {**theirs, "run_id": None}
+if "predictive-reread" in rows:
+    a, b = rows["predictive"], rows["predictive-reread"]
+    b["same_json_as_predictive"] = same_json("predictive", "predictive-reread")
+    print(f"reading users again (keep {os.environ['REREAD_KEEP']}): CPU {b['cpu_seconds']/a['cpu_seconds']:.2f}x, "
+          f"wall {b['wall_seconds']/a['wall_seconds']:.2f}x; JSON identical: {'yes' if b['same_json_as_predictive'] else 'NO'}")
+if "predictive-halving" in rows:
+    a, b = rows["predictive"], rows["predictive-halving"]
+    mine, theirs = (json.load(open(f"{work}/tune-{label}.json"))["folds"][0] for label in ("predictive", "predictive-halving"))
+    b["same_choice_and_test_figures_as_grid"] = (mine["chosen"], mine["chosen_test"]) == (theirs["chosen"], theirs["chosen_test"])
+    print(f"successive halving: wall {b['wall_seconds']/a['wall_seconds']:.2f}x the grid's; same choice and held-out "
+          f"figures: {'yes' if b['same_choice_and_test_figures_as_grid'] else 'no'}")
+extra = {}
+if "grid-one-setting" in rows:
+    one, lead, leads, grid = (rows[k]["wall_seconds"] for k in ("grid-one-setting", "grid-one-lead", "grid-one-threshold", "predictive"))
+    parts = {"one_setting_wall_seconds": one,
+             "per_extra_threshold_of_a_lead_wall_seconds": (lead - one) / 3,
+             "per_extra_lead_at_one_threshold_wall_seconds": (leads - one) / 2,
+             "whole_grid_wall_seconds": grid}
+    extra["grid_parts"] = parts
+    print(f"grid parts (wall s): one setting {one:.1f}; each more threshold of that lead +{parts['per_extra_threshold_of_a_lead_wall_seconds']:.1f}; "
+          f"each more lead +{parts['per_extra_lead_at_one_threshold_wall_seconds']:.1f}; the 12-setting grid {grid:.1f}")
 p = rows["predictive"]
 print(f"tune --family predictive, {p['settings']} settings, {users} users x {days} days: {p['wall_seconds']:.1f} s wall, "
       f"{p['cpu_seconds']:.1f} s CPU, peak RSS {p['peak_rss_kb']/1024:.0f} MB "
@@ -100,6 +143,6 @@ print(f"tune --family predictive, {p['settings']} settings, {users} users x {day
       f"{('passed' if p['wall_seconds'] < 120 else 'not met') if (users, days, p['settings']) == (10000, 90, 12) else 'not this size'})")
 json.dump({"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
            "machine": f"{platform.machine()}, {os.cpu_count()} cores", "load_average": [load_start, load_end],
-           "users": users, "days": days, "runs": rows},
+           "users": users, "days": days, "runs": rows, **extra},
           open(f"Benchmarks/results/tune-{users}x{days}.json", "w"), indent=2)
 PY
