@@ -14,8 +14,9 @@
 # the same database in the same run, checks that its JSON is identical and prints the ratios;
 # FETCHLAB_BIN=PATH times that build instead of building this checkout. HALVING=1 also times the same
 # grid searched by successive halving (`--search halving`) and says whether it chose the same setting
-# with the same held-out figures; REREAD_KEEP=N also times the grid keeping only N users in memory
-# (the others read from SQLite again by every pass) and checks its JSON is the same; GRID_PARTS=1 also
+# with the same held-out figures; FEW_KEPT=N also times the grid keeping only N users in memory (the
+# others in a temporary file since 2026-11-27, read from SQLite again by every pass before; with
+# BASELINE_BIN that build too) and checks its JSON is the same; GRID_PARTS=1 also
 # times parts of the grid (one setting; one lead's four thresholds; the three leads at one threshold),
 # which show what a setting of the grid costs beyond the run's fixed work.
 # Results also go to Benchmarks/results/tune-USERSxDAYS.json. The machine is shared: the load
@@ -72,9 +73,13 @@ if [ -n "${GRID_PARTS:-}" ]; then  # parts of the grid: one setting, one lead's 
   run grid-one-threshold "$BIN" predictive --keep-users "${KEEP_USERS:-10000}" --grid "lead=5m,10m,15m;threshold=0.2"
   LABELS+=(grid-one-setting grid-one-lead grid-one-threshold)
 fi
-if [ -n "${REREAD_KEEP:-}" ]; then  # the grid keeping only REREAD_KEEP users: the rest read again by every pass
-  run predictive-reread "$BIN" predictive --keep-users "$REREAD_KEEP"
-  LABELS+=(predictive-reread)
+if [ -n "${FEW_KEPT:-}" ]; then  # the grid keeping only FEW_KEPT users in memory
+  run predictive-few-kept "$BIN" predictive --keep-users "$FEW_KEPT"
+  LABELS+=(predictive-few-kept)
+  if [ -n "${BASELINE_BIN:-}" ]; then
+    run baseline-predictive-few-kept "$BASELINE_BIN" predictive --keep-users "$FEW_KEPT"
+    LABELS+=(baseline-predictive-few-kept)
+  fi
 fi
 if [ -n "${BASELINE_BIN:-}" ]; then
   run baseline-predictive "$BASELINE_BIN" predictive
@@ -115,11 +120,14 @@ for family in ("predictive", "fixed"):
 def same_json(x, y):  # each run is stored in the same database: all but the run id must match
     mine, theirs = (json.load(open(f"{work}/tune-{label}.json")) for label in (x, y))
     return {**mine, "run_id": None} == {**theirs, "run_id": None}
-if "predictive-reread" in rows:
-    a, b = rows["predictive"], rows["predictive-reread"]
-    b["same_json_as_predictive"] = same_json("predictive", "predictive-reread")
-    print(f"reading users again (keep {os.environ['REREAD_KEEP']}): CPU {b['cpu_seconds']/a['cpu_seconds']:.2f}x, "
-          f"wall {b['wall_seconds']/a['wall_seconds']:.2f}x; JSON identical: {'yes' if b['same_json_as_predictive'] else 'NO'}")
+for label in ("predictive-few-kept", "baseline-predictive-few-kept"):
+    if label not in rows:
+        continue
+    a, b = rows["predictive"], rows[label]
+    b["same_json_as_predictive"] = same_json("predictive", label)
+    print(f"{label} (keep {os.environ['FEW_KEPT']}): CPU {b['cpu_seconds']/a['cpu_seconds']:.2f}x, "
+          f"wall {b['wall_seconds']/a['wall_seconds']:.2f}x, peak RSS {b['peak_rss_kb']/a['peak_rss_kb']:.2f}x "
+          f"the run keeping every user; JSON identical: {'yes' if b['same_json_as_predictive'] else 'NO'}")
 if "predictive-halving" in rows:
     a, b = rows["predictive"], rows["predictive-halving"]
     mine, theirs = (json.load(open(f"{work}/tune-{label}.json"))["folds"][0] for label in ("predictive", "predictive-halving"))

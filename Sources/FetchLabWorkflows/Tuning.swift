@@ -4,7 +4,8 @@ import FetchLabSimulation
 import Synchronization
 
 /// `tune` without its options or output: a tuner run over a database's users (each decoded once
-/// and replayed from memory by later passes, up to `keepUsers` of them), then the platform check
+/// and replayed from memory by later passes, up to `keepUsers` of them, the others from a compact
+/// temporary file: see ``Tuner/keeping(limit:bytes:spill:after:)``), then the platform check
 /// of what it chose on the same held-out users.
 public enum Tuning {
     public struct Outcome: Sendable {
@@ -18,7 +19,7 @@ public enum Tuning {
     ///   - tuner: the family's search space, objective, constraints and split.
     ///   - path: the database.
     ///   - selection: which users (all by default).
-    ///   - keepUsers: users kept in memory between passes; the others are read again.
+    ///   - keepUsers: users kept in memory between passes; the others go to a temporary file.
     ///   - keepBytes: at most this many bytes of histories kept (whatever `keepUsers` allows).
     ///   - timeBudget: no search round starts after this much time (nil: none).
     ///   - progress: user replays done, the total raised as the search turns out longer.
@@ -32,8 +33,9 @@ public enum Tuning {
             tuner.budgetSpent = { ContinuousClock.now >= deadline }
         }
         let (batches, names) = try Comparison.population(at: path, selection, cost: tuner.simulator.settings.cost)
-        // Decoded once, replayed from memory by every later pass (up to keepUsers users).
-        let users = Tuner.keeping(limit: keepUsers, bytes: keepBytes) { skipped, body in
+        // Decoded once, replayed by every later pass from memory (up to keepUsers users and
+        // keepBytes bytes) or from a temporary file.
+        let users = Tuner.keeping(limit: keepUsers, bytes: keepBytes, spill: true) { skipped, body in
             try batches.forEach(Array(names.dropFirst(skipped)), body)
         }
         progress?.begin(total: names.count * (tuner.estimatedPasses + 2))

@@ -72,13 +72,13 @@ struct TuneCommand: ParsableCommand {
     @Option(
         parsing: .unconditional,
         help:
-            "Users kept in memory between passes (about 0.2 MB each for 90 days); the others are read again (0 to 1,000,000)."
+            "Users kept in memory between passes (about 0.35 MB each for 90 days); the others are kept compactly in a temporary file in $TMPDIR (0 to 1,000,000)."
     )
     var keepUsers = 10_000
 
     @Option(
         help: ArgumentHelp(
-            "At most this much memory of users' histories kept between passes (e.g. 500MB, 2GB): it bounds tune's memory whatever the population's size; the users past it are read again.",
+            "At most this much memory of users' histories kept between passes (e.g. 500MB, 2GB): it bounds tune's memory whatever the population's size; the users past it are kept compactly in a temporary file in $TMPDIR.",
             valueName: "size"))
     var keepMemory = ByteSizeArgument(argument: "1GB")!
 

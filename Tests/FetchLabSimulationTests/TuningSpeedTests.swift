@@ -88,6 +88,42 @@ import Testing
         #expect(delivered.withLock { $0 } == 5 * readsPlain, "nothing kept: every pass decodes every user")
     }
 
+    /// With a temporary file, the users past the limits are decoded once too: the first pass
+    /// writes them compactly, the later passes read them back in the same batches, and the tuning
+    /// is the same.
+    @Test func usersPastTheLimitsAreReadOnceFromATemporaryFile() throws {
+        let all = users(5)
+        let source: Tuner.UserBatches = { body in
+            body(Array(all.prefix(2)))
+            body(Array(all.dropFirst(2)))
+        }
+        let plain = try tuner().run(source)
+        let delivered = Mutex(0)
+        let batchSizes = Mutex<[Int]>([])
+        let counted: Tuner.UserBatchesAfter = { skipped, body in
+            var seen = 0
+            try source { batch in
+                if seen >= skipped {
+                    delivered.withLock { $0 += batch.count }
+                    body(batch)
+                }
+                seen += batch.count
+            }
+        }
+        let firstBatch = all.prefix(2).reduce(0) { $0 + $1.ownBytes }
+        for (limit, bytes) in [(2, Int.max), (0, Int.max), (Int.max, firstBatch), (Int.max, 0)] {
+            delivered.withLock { $0 = 0 }
+            let users = Tuner.keeping(limit: limit, bytes: bytes, spill: true, after: counted)
+            #expect(try tuner().run(users) == plain, "limit \(limit), bytes \(bytes)")
+            #expect(delivered.withLock { $0 } == 5, "every user decoded once (limit \(limit), bytes \(bytes))")
+            // A later pass hands the same users in the same batches.
+            batchSizes.withLock { $0 = [] }
+            try users { batch in batchSizes.withLock { $0.append(batch.count) } }
+            #expect(batchSizes.withLock { $0 } == [2, 3])
+            #expect(delivered.withLock { $0 } == 5)
+        }
+    }
+
     @Test func aBudgetNeverSpentChangesNothing() throws {
         var budgeted = try tuner()
         budgeted.budgetSpent = { false }

@@ -23,41 +23,80 @@ extension Tuner {
 
     /// ``keeping(limit:bytes:_:)`` from a source that can start past the kept users (a database
     /// read from the first user not kept), so the later passes decode only the users not kept.
-    public static func keeping(limit: Int = .max, bytes: Int = .max, after users: @escaping UserBatchesAfter)
-        -> UserBatches
-    {
+    /// With `spill`, the users past the limits are not decoded again either: the first pass also
+    /// writes them compactly (``HistoryCodec``) to a temporary file (``RecordSpill``), which the later
+    /// passes read back, in the same batches. Should that file fail (a full disk: its records then
+    /// pile up in memory), the users from there on are read from the source again, as without it.
+    public static func keeping(
+        limit: Int = .max, bytes: Int = .max, spill: Bool = false, after users: @escaping UserBatchesAfter
+    ) -> UserBatches {
         let kept = KeptBatches()
         return { body in
             if let batches = kept.batches {
                 for batch in batches { body(batch) }
+                kept.readSpilled(body)
                 guard kept.overflow else { return }
-                try users(kept.count, body)
+                try users(kept.count + kept.spilledCount, body)
                 return
             }
             var batches: [[UserHistory]] = []
             var count = 0
             var held = 0
+            var full = false
             var overflow = false
+            let spilled = spill ? RecordSpill() : nil
             try users(0) { batch in
-                let size = overflow ? 0 : batch.reduce(0) { $0 + $1.ownBytes }
-                if !overflow, count + batch.count <= limit, size <= bytes - held {
+                let size = full ? 0 : batch.reduce(0) { $0 + $1.ownBytes }
+                if !full, count + batch.count <= limit, size <= bytes - held {
                     batches.append(batch)
                     count += batch.count
                     held += size
                 } else {
-                    overflow = true
+                    full = true
+                    if let spilled, !overflow {
+                        for h in batch { spilled.append(kept.codec.encode(h)) }
+                        kept.spilledSizes.append(batch.count)
+                        kept.spilledCount += batch.count
+                        // Records piling up in memory: the file failed; read the rest again instead.
+                        if spilled.bytes.inMemory > KeptBatches.spillMemory { overflow = true }
+                    } else {
+                        overflow = true
+                    }
                 }
                 body(batch)
             }
+            kept.spill = spilled
             (kept.batches, kept.count, kept.overflow) = (batches, count, overflow)
         }
     }
 }
 
 /// The batches kept by a finished first pass (nil until one finished), how many users they
-/// hold, and whether users past them were not kept.
+/// hold, the users written to a temporary file after them (and their batches' sizes), and
+/// whether users past those were neither kept nor written.
 private final class KeptBatches {
+    /// Bytes of spilled histories held in memory past which the file is taken to have failed.
+    static let spillMemory = 16 << 20
     var batches: [[UserHistory]]? = nil
     var count = 0
     var overflow = false
+    var codec = HistoryCodec()
+    var spill: RecordSpill? = nil
+    var spilledSizes: [Int] = []
+    var spilledCount = 0
+
+    /// The spilled users, decoded, to `body` in the batches they came in.
+    func readSpilled(_ body: ([UserHistory]) -> Void) {
+        guard let spill, spilledCount > 0 else { return }
+        var sizes = spilledSizes[...]
+        var batch: [UserHistory] = []
+        spill.forEach(first: spilledCount) { record in
+            batch.append(codec.decode(record))
+            if batch.count == sizes.first {
+                body(batch)
+                batch.removeAll(keepingCapacity: true)
+                sizes.removeFirst()
+            }
+        }
+    }
 }
