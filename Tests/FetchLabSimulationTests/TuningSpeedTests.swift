@@ -70,16 +70,7 @@ import Testing
         let firstBatch = all.prefix(2).reduce(0) { $0 + $1.ownBytes }
         #expect(firstBatch > 0 && all.dropFirst(2).reduce(0) { $0 + $1.ownBytes } > 0)
         let delivered = Mutex(0)
-        let counted: Tuner.UserBatchesAfter = { skipped, body in
-            var seen = 0
-            try source { batch in
-                if seen >= skipped {
-                    delivered.withLock { $0 += batch.count }
-                    body(batch)
-                }
-                seen += batch.count
-            }
-        }
+        let counted = startingAfter(source) { n in delivered.withLock { $0 += n } }
         #expect(try tuner().run(Tuner.keeping(bytes: firstBatch, after: counted)) == plain)
         let keptFirst = delivered.withLock { $0 }
         #expect(keptFirst == 5 + 3 * (readsPlain - 1), "the first batch decoded once, the other users by every pass")
@@ -100,16 +91,7 @@ import Testing
         let plain = try tuner().run(source)
         let delivered = Mutex(0)
         let batchSizes = Mutex<[Int]>([])
-        let counted: Tuner.UserBatchesAfter = { skipped, body in
-            var seen = 0
-            try source { batch in
-                if seen >= skipped {
-                    delivered.withLock { $0 += batch.count }
-                    body(batch)
-                }
-                seen += batch.count
-            }
-        }
+        let counted = startingAfter(source) { n in delivered.withLock { $0 += n } }
         let firstBatch = all.prefix(2).reduce(0) { $0 + $1.ownBytes }
         for (limit, bytes) in [(2, Int.max), (0, Int.max), (Int.max, firstBatch), (Int.max, 0)] {
             delivered.withLock { $0 = 0 }
@@ -228,6 +210,23 @@ import Testing
                 probe += Microseconds(rng.next() % 1_200_000_000) - (rng.next() % 5 == 0 ? 3_000_000_000 : 0)
                 #expect(user.state(at: probe, cursor: &cursor) == user.state(at: probe), "seed \(seed)")
             }
+        }
+    }
+}
+
+/// `source` as a source that can start past its first users, telling `delivered` how many users
+/// each batch it hands out holds.
+private func startingAfter(_ source: @escaping Tuner.UserBatches, delivered: @escaping (Int) -> Void)
+    -> Tuner.UserBatchesAfter
+{
+    { skipped, body in
+        var seen = 0
+        try source { batch in
+            if seen >= skipped {
+                delivered(batch.count)
+                body(batch)
+            }
+            seen += batch.count
         }
     }
 }
