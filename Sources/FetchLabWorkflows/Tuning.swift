@@ -5,7 +5,7 @@ import Synchronization
 
 /// `tune` without its options or output: a tuner run over a database's users (each decoded once
 /// and replayed from memory by later passes, up to `keepUsers` of them, the others from a compact
-/// temporary file: see ``Tuner/keeping(limit:bytes:spill:after:)``), then the platform check
+/// temporary file: see `Tuner.keeping(limit:bytes:spill:after:)`), then the platform check
 /// of what it chose on the same held-out users.
 public enum Tuning {
     public struct Outcome: Sendable {

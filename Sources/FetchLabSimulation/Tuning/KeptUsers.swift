@@ -24,7 +24,7 @@ extension Tuner {
     /// ``keeping(limit:bytes:_:)`` from a source that can start past the kept users (a database
     /// read from the first user not kept), so the later passes decode only the users not kept.
     /// With `spill`, the users past the limits are not decoded again either: the first pass also
-    /// writes them compactly (``HistoryCodec``) to a temporary file (``RecordSpill``), which the later
+    /// writes them compactly (`HistoryCodec`) to a temporary file (`RecordSpill`), which the later
     /// passes read back, in the same batches. Should that file fail (a full disk: its records then
     /// pile up in memory), the users from there on are read from the source again, as without it.
     public static func keeping(
