@@ -106,6 +106,32 @@ import Testing
         }
     }
 
+    /// A first pass that fails (its source throws) leaves nothing behind: the next call makes
+    /// its first pass again, and the later passes hand out that pass's users in its batches.
+    @Test func aFirstPassThatThrowsLeavesNothingBehind() throws {
+        struct Failed: Error {}
+        let all = users(5)
+        let failing = Mutex(true)
+        let source: Tuner.UserBatchesAfter = { skipped, body in
+            var seen = 0
+            for batch in [Array(all.prefix(2)), Array(all.dropFirst(2))] {
+                if seen >= skipped { body(batch) }
+                seen += batch.count
+                if failing.withLock({ $0 }) {
+                    failing.withLock { $0 = false }
+                    throw Failed()
+                }
+            }
+        }
+        let users = Tuner.keeping(limit: 0, spill: true, after: source)
+        #expect(throws: Failed.self) { try users { _ in } }
+        var names: [[String]] = []
+        try users { batch in names.append(batch.map(\.user.name)) }
+        try users { batch in names.append(batch.map(\.user.name)) }
+        let given = [all.prefix(2).map(\.user.name), all.dropFirst(2).map(\.user.name)]
+        #expect(names == given + given)
+    }
+
     @Test func aBudgetNeverSpentChangesNothing() throws {
         var budgeted = try tuner()
         budgeted.budgetSpent = { false }

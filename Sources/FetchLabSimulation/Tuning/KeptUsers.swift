@@ -45,6 +45,8 @@ extension Tuner {
             var full = false
             var overflow = false
             let spilled = spill ? RecordSpill() : nil
+            var codec = HistoryCodec()
+            var spilledSizes: [Int] = []
             try users(0) { batch in
                 let size = full ? 0 : batch.reduce(0) { $0 + $1.ownBytes }
                 if !full, count + batch.count <= limit, size <= bytes - held {
@@ -54,9 +56,8 @@ extension Tuner {
                 } else {
                     full = true
                     if let spilled, !overflow {
-                        for h in batch { spilled.append(kept.codec.encode(h)) }
-                        kept.spilledSizes.append(batch.count)
-                        kept.spilledCount += batch.count
+                        for h in batch { spilled.append(codec.encode(h)) }
+                        spilledSizes.append(batch.count)
                         // Records piling up in memory: the file failed; read the rest again instead.
                         if spilled.bytes.inMemory > KeptBatches.spillMemory { overflow = true }
                     } else {
@@ -65,7 +66,8 @@ extension Tuner {
                 }
                 body(batch)
             }
-            kept.spill = spilled
+            // Only a finished first pass is kept (a pass that threw leaves nothing behind).
+            (kept.spill, kept.codec, kept.spilledSizes) = (spilled, codec, spilledSizes)
             (kept.batches, kept.count, kept.overflow) = (batches, count, overflow)
         }
     }
@@ -83,14 +85,14 @@ private final class KeptBatches {
     var codec = HistoryCodec()
     var spill: RecordSpill? = nil
     var spilledSizes: [Int] = []
-    var spilledCount = 0
+    var spilledCount: Int { spilledSizes.reduce(0, +) }
 
     /// The spilled users, decoded, to `body` in the batches they came in.
     func readSpilled(_ body: ([UserHistory]) -> Void) {
-        guard let spill, spilledCount > 0 else { return }
+        guard let spill, !spilledSizes.isEmpty else { return }
         var sizes = spilledSizes[...]
         var batch: [UserHistory] = []
-        spill.forEach(first: spilledCount) { record in
+        spill.forEach { record in
             batch.append(codec.decode(record))
             if batch.count == sizes.first {
                 body(batch)
