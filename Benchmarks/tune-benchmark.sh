@@ -109,17 +109,15 @@ for label, r in rows.items():
     print(f"{label:22s} {r['wall_seconds']:8.1f} {r['cpu_seconds']:8.1f} {r['cpu_seconds']/r['wall_seconds']:8.2f} "
           f"{r['peak_rss_kb']/1024:8.0f} {r['settings']:8d} {r['replays']:7d} {r['train_scored_launches']:14,d} "
           f"{r['test_scored_launches']:13,d}  {r['chosen']} (best fixed {r['best_fixed']})")
-for family in ("predictive", "fixed"):
-    if f"baseline-{family}" in rows:
-        a, b = rows[family], rows[f"baseline-{family}"]
-        # Each run is stored in the same database: all but the run id must match.
-        mine, theirs = (json.load(open(f"{work}/tune-{label}.json")) for label in (family, f"baseline-{family}"))
-        same = {**mine, "run_id": None} == {**theirs, "run_id": None}
-        print(f"{family}: wall {b['wall_seconds']/a['wall_seconds']:.2f}x faster than the baseline, CPU {b['cpu_seconds']/a['cpu_seconds']:.2f}x, "
-              f"peak RSS {a['peak_rss_kb']/1024:.0f} vs {b['peak_rss_kb']/1024:.0f} MB; JSON identical: {'yes' if same else 'NO'}")
 def same_json(x, y):  # each run is stored in the same database: all but the run id must match
     mine, theirs = (json.load(open(f"{work}/tune-{label}.json")) for label in (x, y))
     return {**mine, "run_id": None} == {**theirs, "run_id": None}
+for family in ("predictive", "fixed"):
+    if f"baseline-{family}" in rows:
+        a, b = rows[family], rows[f"baseline-{family}"]
+        same = same_json(family, f"baseline-{family}")
+        print(f"{family}: wall {b['wall_seconds']/a['wall_seconds']:.2f}x faster than the baseline, CPU {b['cpu_seconds']/a['cpu_seconds']:.2f}x, "
+              f"peak RSS {a['peak_rss_kb']/1024:.0f} vs {b['peak_rss_kb']/1024:.0f} MB; JSON identical: {'yes' if same else 'NO'}")
 for label in ("predictive-few-kept", "baseline-predictive-few-kept"):
     if label not in rows:
         continue

@@ -27,26 +27,18 @@ public struct HistoryCodec: Sendable {
                 w.varint(0)
             } else {
                 w.varint(1)
-                w.varint(UInt64(times.count))
-                var last: Microseconds = 0
-                for t in times { w.time(t, after: &last) }
+                w.list(times, time: { $0 }) { _, _ in }
             }
         }
         for events in [history.launches, history.events] {
-            w.varint(UInt64(events.count))
-            var last: Microseconds = 0
-            for e in events {
-                w.time(e.time, after: &last)
+            w.list(events, time: \.time) { w, e in
                 w.signed(Int64(e.user))
                 w.signed(Int64(e.app))
                 w.varint(UInt64(e.kind.rawValue))
                 w.optional(e.utcOffset.map(Int64.init))
             }
         }
-        w.varint(UInt64(history.context.count))
-        var last: Microseconds = 0
-        for c in history.context {
-            w.time(c.time, after: &last)
+        w.list(history.context, time: \.time) { w, c in
             w.signed(Int64(c.user))
             // Which fields are known, and the three flags' values.
             var known: UInt8 = 0
@@ -80,35 +72,20 @@ public struct HistoryCodec: Sendable {
         for _ in 0..<appCount {
             let app = AppID(r.string())
             apps.append(app)
-            if r.varint() == 0 {
-                updateTimes.append(updates[app]!)
-            } else {
-                var last: Microseconds = 0
-                updateTimes.append((0..<Int(r.varint())).map { _ in r.time(after: &last) })
-            }
+            updateTimes.append(r.varint() == 0 ? updates[app]! : r.list { _, time in time })
         }
-        var lists: [[UsageEvent]] = []
-        for _ in 0..<2 {
-            let count = Int(r.varint())
-            var events: [UsageEvent] = []
-            events.reserveCapacity(count)
-            var last: Microseconds = 0
-            for _ in 0..<count {
-                let time = r.time(after: &last)
+        func events() -> [UsageEvent] {
+            r.list { r, time in
                 let user = Int32(r.signed())
                 let app = Int32(r.signed())
                 let kind = UsageEventKind(rawValue: Int(r.varint()))!
                 let offset = r.optional().map { Int32($0) }
-                events.append(UsageEvent(time: time, user: user, app: app, kind: kind, utcOffset: offset))
+                return UsageEvent(time: time, user: user, app: app, kind: kind, utcOffset: offset)
             }
-            lists.append(events)
         }
-        let count = Int(r.varint())
-        var context: [ContextSample] = []
-        context.reserveCapacity(count)
-        var last: Microseconds = 0
-        for _ in 0..<count {
-            let time = r.time(after: &last)
+        let launches = events()
+        let others = events()
+        let context = r.list { r, time -> ContextSample in
             let user = Int32(r.signed())
             let known = r.byte()
             let flags = r.byte()
@@ -116,13 +93,12 @@ public struct HistoryCodec: Sendable {
             let battery = known & (1 << 3) != 0 ? Double(bitPattern: r.raw()) : nil
             let network = known & (1 << 4) != 0 ? NetworkType(rawValue: Int(r.varint()))! : nil
             let offset = known & (1 << 5) != 0 ? Int32(r.signed()) : nil
-            context.append(
-                ContextSample(
-                    time: time, user: user, battery: battery, charging: flag(0), network: network, lowPower: flag(1),
-                    screenOn: flag(2), utcOffset: offset))
+            return ContextSample(
+                time: time, user: user, battery: battery, charging: flag(0), network: network, lowPower: flag(1),
+                screenOn: flag(2), utcOffset: offset)
         }
         return UserHistory(
-            user: user, apps: apps, launches: lists[0], events: lists[1], context: context, updateTimes: updateTimes)
+            user: user, apps: apps, launches: launches, events: others, context: context, updateTimes: updateTimes)
     }
 }
 
@@ -147,10 +123,16 @@ private struct ByteWriter {
         for i in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * i))) }
     }
 
-    /// A time as its difference from the last one written (which it becomes).
-    mutating func time(_ t: Microseconds, after last: inout Microseconds) {
-        signed(t &- last)
-        last = t
+    /// `xs`: their count, then each one's time as its difference from the one before (the first's
+    /// from 0), followed by what `rest` writes of it.
+    mutating func list<T>(_ xs: [T], time: (T) -> Microseconds, _ rest: (inout ByteWriter, T) -> Void) {
+        varint(UInt64(xs.count))
+        var last: Microseconds = 0
+        for x in xs {
+            signed(time(x) &- last)
+            last = time(x)
+            rest(&self, x)
+        }
     }
 
     mutating func optional(_ value: Int64?) {
@@ -198,9 +180,18 @@ private struct ByteReader {
         return value
     }
 
-    mutating func time(after last: inout Microseconds) -> Microseconds {
-        last = last &+ signed()
-        return last
+    /// A ``ByteWriter/list(_:time:_:)``: each element made by `element` from the reader (past its
+    /// time) and its time.
+    mutating func list<T>(_ element: (inout ByteReader, Microseconds) -> T) -> [T] {
+        let count = Int(varint())
+        var out: [T] = []
+        out.reserveCapacity(count)
+        var last: Microseconds = 0
+        for _ in 0..<count {
+            last = last &+ signed()
+            out.append(element(&self, last))
+        }
+        return out
     }
 
     mutating func optional() -> Int64? { byte() == 0 ? nil : signed() }

@@ -55,6 +55,10 @@ public final class RecordSpill: @unchecked Sendable {
     /// The records appended so far.
     public var count: Int { lock.withLock { records } }
 
+    /// Whether records still go to the file (false when none could be made, or a write failed:
+    /// from then on they stay in memory).
+    public var isOnDisk: Bool { lock.withLock { spilling } }
+
     /// Bytes of records written to the file, and held in memory.
     public var bytes: (onDisk: Int, inMemory: Int) { lock.withLock { (written, buffer.count) } }
 

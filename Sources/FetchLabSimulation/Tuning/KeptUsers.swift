@@ -25,8 +25,8 @@ extension Tuner {
     /// read from the first user not kept), so the later passes decode only the users not kept.
     /// With `spill`, the users past the limits are not decoded again either: the first pass also
     /// writes them compactly (`HistoryCodec`) to a temporary file (`RecordSpill`), which the later
-    /// passes read back, in the same batches. Should that file fail (a full disk: its records then
-    /// pile up in memory), the users from there on are read from the source again, as without it.
+    /// passes read back, in the same batches. Where no file can be made, or once it fails (a full
+    /// disk), the users from there on are read from the source again, as without it.
     public static func keeping(
         limit: Int = .max, bytes: Int = .max, spill: Bool = false, after users: @escaping UserBatchesAfter
     ) -> UserBatches {
@@ -55,11 +55,11 @@ extension Tuner {
                     held += size
                 } else {
                     full = true
-                    if let spilled, !overflow {
+                    // Only while the file takes them: once it failed (or none could be made),
+                    // the users from here on are read again instead of piling up in memory.
+                    if let spilled, spilled.isOnDisk, !overflow {
                         for h in batch { spilled.append(codec.encode(h)) }
                         spilledSizes.append(batch.count)
-                        // Records piling up in memory: the file failed; read the rest again instead.
-                        if spilled.bytes.inMemory > KeptBatches.spillMemory { overflow = true }
                     } else {
                         overflow = true
                     }
@@ -77,8 +77,6 @@ extension Tuner {
 /// hold, the users written to a temporary file after them (and their batches' sizes), and
 /// whether users past those were neither kept nor written.
 private final class KeptBatches {
-    /// Bytes of spilled histories held in memory past which the file is taken to have failed.
-    static let spillMemory = 16 << 20
     var batches: [[UserHistory]]? = nil
     var count = 0
     var overflow = false
