@@ -36,6 +36,7 @@ import Testing
         let given = Self.records(count: 400, seed: 3)
         let spill = RecordSpill()
         for r in given { spill.append(r) }
+        #expect(spill.isOnDisk)
         #expect(spill.count == given.count)
         let bytes = spill.bytes
         let total = given.reduce(0) { $0 + 8 + $1.count + RecordSpill.padding($1.count) }
@@ -64,6 +65,7 @@ import Testing
     @Test func withoutATemporaryFileTheRecordsStayInMemory() {
         let given = Self.records(count: 120, seed: 6)
         let spill = RecordSpill(directory: "/nonexistent/fetchlab-spill-test")
+        #expect(!spill.isOnDisk)
         for r in given { spill.append(r) }
         #expect(spill.bytes.onDisk == 0)
         #expect(Self.readBack(spill) == given)
@@ -82,7 +84,9 @@ import Testing
         let given = Self.records(count: 200, seed: 7)
         let fd = try #require(Self.fullDisk())
         let spill = RecordSpill(descriptor: fd)
+        #expect(spill.isOnDisk)
         for r in given { spill.append(r) }
+        #expect(!spill.isOnDisk, "the file failed: no more records go to it")
         #expect(spill.bytes.onDisk == 0)
         #expect(Self.readBack(spill) == given)
     }
