@@ -18,8 +18,13 @@
 # others in a temporary file since 2026-11-27, read from SQLite again by every pass before; with
 # BASELINE_BIN that build too) and checks its JSON is the same; GRID_PARTS=1 also
 # times parts of the grid (one setting; one lead's four thresholds; the three leads at one threshold),
-# which show what a setting of the grid costs beyond the run's fixed work.
-# Results also go to Benchmarks/results/tune-USERSxDAYS.json. The machine is shared: the load
+# which show what a setting of the grid costs beyond the run's fixed work. SHARDS=N also spreads the
+# grid's search over N shards (`tune --shard I/N --partial FILE`, one after another here, each timed
+# as one machine of N would run it) and finishes the tune from their partials (`--search-from`),
+# checking its JSON is the grid's and estimating the wall time on N machines (the slowest shard,
+# then the finishing tune).
+# Results also go to Benchmarks/results/tune-USERSxDAYS.json (tune-USERSxDAYS-shardsN.json with
+# SHARDS=N). The machine is shared: the load
 # average is recorded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -72,6 +77,18 @@ if [ -n "${GRID_PARTS:-}" ]; then  # parts of the grid: one setting, one lead's 
   run grid-one-lead "$BIN" predictive --keep-users "${KEEP_USERS:-10000}" --grid "lead=15m;threshold=0.2,0.3,0.4,0.55"
   run grid-one-threshold "$BIN" predictive --keep-users "${KEEP_USERS:-10000}" --grid "lead=5m,10m,15m;threshold=0.2"
   LABELS+=(grid-one-setting grid-one-lead grid-one-threshold)
+fi
+if [ -n "${SHARDS:-}" ]; then  # the grid's search over SHARDS shards, then the tune finished from them
+  rm -f "$WORK"/tune-search-*-of-"$SHARDS".gz
+  for i in $(seq 1 "$SHARDS"); do
+    /usr/bin/time -o "$WORK/tune-time-shard-$i-of-$SHARDS.txt" -f "%e %U %S %M" \
+      "$BIN" tune --db "$DB" --family predictive --keep-users "${KEEP_USERS:-10000}" --shard "$i/$SHARDS" \
+      --partial "$WORK/tune-search-$i-of-$SHARDS.gz" --format json > "$WORK/tune-shard-$i-of-$SHARDS.json"
+    echo "  shard $i/$SHARDS: $(tail -n 1 "$WORK/tune-time-shard-$i-of-$SHARDS.txt") (wall s, user s, sys s, peak KB)" >&2
+  done
+  run predictive-from-shards "$BIN" predictive --keep-users "${KEEP_USERS:-10000}" \
+    --search-from "$WORK"/tune-search-*-of-"$SHARDS".gz
+  LABELS+=(predictive-from-shards)
 fi
 if [ -n "${FEW_KEPT:-}" ]; then  # the grid keeping only FEW_KEPT users in memory
   run predictive-few-kept "$BIN" predictive --keep-users "$FEW_KEPT"
@@ -133,6 +150,26 @@ if "predictive-halving" in rows:
     print(f"successive halving: wall {b['wall_seconds']/a['wall_seconds']:.2f}x the grid's; same choice and held-out "
           f"figures: {'yes' if b['same_choice_and_test_figures_as_grid'] else 'no'}")
 extra = {}
+if "predictive-from-shards" in rows:
+    n = int(os.environ["SHARDS"])
+    shards = []
+    for i in range(1, n + 1):
+        wall, user, system, kb = open(f"{work}/tune-time-shard-{i}-of-{n}.txt").read().split()[-4:]
+        line = json.load(open(f"{work}/tune-shard-{i}-of-{n}.json"))
+        shards.append({"shard": f"{i}/{n}", "wall_seconds": float(wall), "cpu_seconds": float(user) + float(system),
+                       "peak_rss_kb": int(kb), "training_users": line["users"],
+                       "partial_bytes": os.path.getsize(f"{work}/tune-search-{i}-of-{n}.gz")})
+    a, b = rows["predictive"], rows["predictive-from-shards"]
+    slowest = max(s["wall_seconds"] for s in shards)
+    summary = {"shards": n, "per_shard": shards, "finish_wall_seconds": b["wall_seconds"],
+               "finish_cpu_seconds": b["cpu_seconds"], "same_json_as_grid": same_json("predictive", "predictive-from-shards"),
+               "estimated_wall_seconds_on_n_machines": slowest + b["wall_seconds"],
+               "total_cpu_seconds": sum(s["cpu_seconds"] for s in shards) + b["cpu_seconds"]}
+    extra["shards"] = summary
+    print(f"search over {n} shards: slowest shard {slowest:.1f} s, finishing tune {b['wall_seconds']:.1f} s "
+          f"({b['wall_seconds']/a['wall_seconds']:.2f}x the whole tune); on {n} machines about "
+          f"{summary['estimated_wall_seconds_on_n_machines']:.1f} s against {a['wall_seconds']:.1f} s; CPU in all "
+          f"{summary['total_cpu_seconds']/a['cpu_seconds']:.2f}x; JSON identical: {'yes' if summary['same_json_as_grid'] else 'NO'}")
 if "grid-one-setting" in rows:
     one, lead, leads, grid = (rows[k]["wall_seconds"] for k in ("grid-one-setting", "grid-one-lead", "grid-one-threshold", "predictive"))
     parts = {"one_setting_wall_seconds": one,
@@ -150,5 +187,6 @@ print(f"tune --family predictive, {p['settings']} settings, {users} users x {day
 json.dump({"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
            "machine": f"{platform.machine()}, {os.cpu_count()} cores", "load_average": [load_start, load_end],
            "users": users, "days": days, "runs": rows, **extra},
-          open(f"Benchmarks/results/tune-{users}x{days}.json", "w"), indent=2)
+          open(f"Benchmarks/results/tune-{users}x{days}{'-shards' + os.environ['SHARDS'] if 'shards' in extra else ''}.json", "w"),
+          indent=2)
 PY

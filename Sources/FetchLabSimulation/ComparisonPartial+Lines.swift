@@ -39,6 +39,9 @@ extension ComparisonPartial {
         return appLines - perApp.count + userLines - users.count
     }
 
+    /// How many lines follow the header, as it gives them (0: not read from lines).
+    public var linesGiven: Int { (appLines ?? 0) + (userLines ?? 0) }
+
     /// What was read of the lines the header gives, for a file cut short.
     public var readSoFar: String {
         let (apps, users) = (appLines ?? 0, userLines ?? 0)

@@ -97,6 +97,10 @@ public struct ComparisonPartial: Sendable, Codable {
         var budget: UserBudgetSums?
         /// The user's sums per requested policy (`--per-user` only).
         var sums: [MetricSums]?
+        /// The user's group, when the run sums users by group (``ComparisonRun/userGroups``).
+        var group: String? = nil
+        /// The user's scored launches, when the run tallies users (``ComparisonRun/tallyUsers``).
+        var scored: Int? = nil
         /// When a merge adds the user: what `budget` adds to the bootstrap, as its record
         /// (``BudgetAnalysis/record(_:)``), `budget` keeping only its bound's and ceilings'
         /// pairs. Not part of a partial.
@@ -104,6 +108,7 @@ public struct ComparisonPartial: Sendable, Codable {
 
         enum CodingKeys: String, CodingKey {
             case name, apps, start, end, offset, withoutContext, pairsWithContent, launchesPerDay, budget, sums
+            case group, scored
         }
     }
 
@@ -119,6 +124,8 @@ public struct ComparisonPartial: Sendable, Codable {
     public var platformInputs = PlatformInputs()
     var totals: [MetricSums]
     var perApp: [String: [MetricSums]]
+    /// Sums per group of users, per policy (nil: the run does not group its users).
+    var perGroup: [String: [MetricSums]]? = nil
     var users: [User]
     /// CPU seconds per policy and launches replayed (timings, not part of the report).
     var cpuSeconds: [Double]
@@ -131,7 +138,8 @@ public struct ComparisonPartial: Sendable, Codable {
     var names: [String]? = nil
 
     enum CodingKeys: String, CodingKey {
-        case format, configuration, fingerprint, shard, source, platformInputs, totals, perApp, users, cpuSeconds
+        case format, configuration, fingerprint, shard, source, platformInputs, totals, perApp, perGroup, users
+        case cpuSeconds
         case launchesReplayed, appLines, userLines
     }
 
@@ -150,6 +158,7 @@ public struct ComparisonPartial: Sendable, Codable {
         p.names = userNames
         p.totals = []
         p.perApp = [:]
+        p.perGroup = p.perGroup.map { _ in [:] }
         p.cpuSeconds = []
         return p
     }
@@ -179,8 +188,8 @@ extension ComparisonRun {
         let configuration = self.configuration
         return ComparisonPartial(
             configuration: configuration, fingerprint: configuration.fingerprint, shard: shard?.description,
-            source: source, totals: totals, perApp: perApp, users: keptUsers, cpuSeconds: cpuSeconds,
-            launchesReplayed: launchesReplayed)
+            source: source, totals: totals, perApp: perApp, perGroup: userGroups == nil ? nil : perGroup,
+            users: keptUsers, cpuSeconds: cpuSeconds, launchesReplayed: launchesReplayed)
     }
 
 }
@@ -334,10 +343,14 @@ extension ComparisonPartial {
         for (app, s) in perApp {
             if let problem = sums(s, "app \(app)") { return problem }
         }
+        for (group, s) in perGroup ?? [:] {
+            if let problem = sums(s, "group \(group)") { return problem }
+        }
         for u in users {
             if let missing = u.apps.first(where: { perApp[$0] == nil }) {
                 return "user \(u.name): app \(missing) has no sums"
             }
+            if let group = u.group, perGroup?[group] == nil { return "user \(u.name): group \(group) has no sums" }
             if let s = u.sums, let problem = sums(s, "user \(u.name)") { return problem }
             if configuration.budgetFigures != (u.budget != nil) {
                 return "user \(u.name): budget sums \(u.budget == nil ? "missing" : "not asked for")"

@@ -35,6 +35,13 @@ extension ComparisonRun {
                 for i in sums.indices { perApp[app]![i].add(sums[i]) }
             }
         }
+        for (group, sums) in p.perGroup ?? [:] {
+            if perGroup[group] == nil {
+                perGroup[group] = sums
+            } else {
+                for i in sums.indices { perGroup[group]![i].add(sums[i]) }
+            }
+        }
         for i in cpuSeconds.indices { cpuSeconds[i] += p.cpuSeconds[i] }
         launchesReplayed += p.launchesReplayed
         // Each user waits on disk, not in memory: what it adds to the bootstrap (8 kB and more)
@@ -102,6 +109,8 @@ extension ComparisonRun {
             }
         }
         activity.append((u.name, u.launchesPerDay))
+        if let group = u.group, !groupOrder.contains(group) { groupOrder.append(group) }
+        if let scored = u.scored, scored > 0 { scoredUsers += 1 }
     }
 }
 

@@ -142,6 +142,8 @@ public struct ComparisonRun: Sendable {
     public var userGroups: [String: String]? = nil
     var perGroup: [String: [MetricSums]] = [:]
     var groupOrder: [String] = []
+    /// Users with a scored launch, counted when ``tallyUsers`` is on (merged runs too).
+    public internal(set) var scoredUsers = 0
     var users = 0
     var usersWithoutContext = 0
     var pairsWithContent = 0
@@ -269,24 +271,24 @@ public struct ComparisonRun: Sendable {
             }
             let scored = r.outcomes.first?.reduce(0) { $0 + $1.scored } ?? 0
             // What depends on the users' order, added as a merge of partials adds it.
-            let ordered = ComparisonPartial.User(
+            let group = userGroups?[r.user]
+            var ordered = ComparisonPartial.User(
                 name: r.user, apps: r.apps, start: w.start, end: w.end, offset: w.offset,
                 withoutContext: r.withoutContext, pairsWithContent: r.pairsWithContent,
                 launchesPerDay: w.scoredDays > 0 ? Double(scored) / w.scoredDays : 0,
                 budget: r.budget, sums: simulator.perUser ? userTotals : nil)
-            addOrdered(ordered)
-            if keepsUsers { keptUsers.append(ordered) }
+            ordered.group = group
             if tallyUsers {
+                ordered.scored = userTotals.first?.scored ?? 0
                 userTallies.append(
                     UserTally(user: r.user, scored: userTotals.first?.scored ?? 0, fresh: userTotals.map(\.fresh)))
             }
-            if let group = userGroups?[r.user] {
-                if perGroup[group] == nil {
-                    perGroup[group] = all.map { _ in MetricSums(taus: count) }
-                    groupOrder.append(group)
-                }
+            if let group {
+                if perGroup[group] == nil { perGroup[group] = all.map { _ in MetricSums(taus: count) } }
                 for i in all.indices { perGroup[group]![i].add(userTotals[i]) }
             }
+            addOrdered(ordered)
+            if keepsUsers { keptUsers.append(ordered) }
             for i in all.indices { cpuSeconds[i] += r.seconds[i] }
             launchesReplayed += r.launches
         }

@@ -20,19 +20,24 @@ public enum PartialFile {
         } catch {
             throw WorkflowError(.io, "\(path): cannot encode the partial: \(error)")
         }
-        let bytes = Data(gzip.finish())
+        try replace(path, with: Data(gzip.finish()))
+    }
+
+    /// Writes `bytes` to `path`, replacing it, through a temporary file in the same directory.
+    static func replace(_ path: String, with bytes: Data) throws {
         let temporary = path + ".part-\(getpid())"
         do {
             try bytes.write(to: URL(fileURLWithPath: temporary))
-            if FileManager.default.fileExists(atPath: path) {
-                _ = try FileManager.default.replaceItemAt(
-                    URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temporary))
-            } else {
-                try FileManager.default.moveItem(atPath: temporary, toPath: path)
-            }
+            // rename(2) replaces an existing file in one step (Foundation's replaceItemAt fails on
+            // Linux when the file exists).
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             throw WorkflowError(.io, "\(path): cannot write the partial: \(Self.reason(error))")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw WorkflowError(.io, "\(path): cannot write the partial: \(reason)")
         }
     }
 
@@ -40,26 +45,55 @@ public enum PartialFile {
     /// not the file's); a file that is not one (or of another format, or altered, or cut short) is
     /// a one-line error naming it.
     public static func read(_ path: String) throws -> ComparisonPartial {
-        func failure(_ error: IngestError) -> WorkflowError { WorkflowError(.usage, error.description) }
-        let lines: LineReader
-        do {
-            let input = try DecompressingReader(path: path)
-            input.maxRatio = nil
-            // An app's line holds its sums for every policy: long, but bounded by the policies.
-            lines = LineReader(input: input, maxLineBytes: 1 << 30)
-        } catch {
-            throw failure(error)
-        }
-        func next() throws -> Data? {
-            do {
-                return try lines.nextLine { (bytes) throws(IngestError) -> Data in Data(bytes) }
-            } catch {
-                throw failure(error)
-            }
-        }
-        guard let first = try next() else {
+        let lines = try Lines(path)
+        guard let first = try lines.next() else {
             throw WorkflowError(.usage, "\(path): not a FetchLab partial (empty; make one with compare --partial)")
         }
+        let partial = try read(header: first, from: lines, path: path)
+        try lines.expectEnd(after: partial.linesGiven)
+        return partial
+    }
+
+    /// A gzip'd file of JSON lines, read a line at a time; its errors name the file.
+    final class Lines {
+        let path: String
+        let reader: LineReader
+
+        init(_ path: String) throws {
+            self.path = path
+            do {
+                let input = try DecompressingReader(path: path)
+                input.maxRatio = nil
+                // An app's line holds its sums for every policy: long, but bounded by the policies.
+                reader = LineReader(input: input, maxLineBytes: 1 << 30)
+            } catch {
+                throw WorkflowError(.usage, error.description)
+            }
+        }
+
+        func next() throws -> Data? {
+            do {
+                return try reader.nextLine { (bytes) throws(IngestError) -> Data in Data(bytes) }
+            } catch {
+                throw WorkflowError(.usage, error.description)
+            }
+        }
+
+        var lineNumber: Int { reader.lineNumber }
+
+        /// Refuses lines past the `count` the file's headers gave.
+        func expectEnd(after count: Int) throws {
+            if try next() != nil {
+                throw WorkflowError(
+                    .usage, "\(path): line \(lineNumber): more lines than the \(count) its header gives")
+            }
+        }
+    }
+
+    /// Reads one partial, its header line `first`, the lines it gives from `lines`.
+    static func read(
+        header first: Data, from lines: Lines, path: String, remedy: String = "make it again with compare --partial"
+    ) throws -> ComparisonPartial {
         // The header is parsed once; only a header that does not decode is parsed again, for its
         // format alone (the whole file: another version's, or JSON on many lines), so that another
         // version's partial says so rather than failing on a field.
@@ -71,7 +105,7 @@ public enum PartialFile {
             var header = try? JSONDecoder().decode(Header.self, from: first)
             if header == nil {
                 var whole = first
-                while let line = try next() { whole += Data("\n".utf8) + line }
+                while let line = try lines.next() { whole += Data("\n".utf8) + line }
                 header = try? JSONDecoder().decode(Header.self, from: whole)
             }
             guard let header else {
@@ -92,9 +126,8 @@ public enum PartialFile {
                 .usage, "\(path): not a FetchLab partial: its header does not say how many lines follow")
         }
         while partial.linesToRead! > 0 {
-            guard let line = try next() else {
-                throw WorkflowError(
-                    .usage, "\(path): cut short: \(partial.readSoFar) (make it again with compare --partial)")
+            guard let line = try lines.next() else {
+                throw WorkflowError(.usage, "\(path): cut short: \(partial.readSoFar) (\(remedy))")
             }
             do {
                 try partial.read(line: line)
@@ -102,10 +135,6 @@ public enum PartialFile {
                 throw WorkflowError(
                     .usage, "\(path): line \(lines.lineNumber): not a line of a partial: \(Self.reason(error))")
             }
-        }
-        if try next() != nil {
-            throw WorkflowError(
-                .usage, "\(path): line \(lines.lineNumber): more lines than the \(expected) its header gives")
         }
         return partial
     }

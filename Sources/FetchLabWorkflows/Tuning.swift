@@ -22,11 +22,16 @@ public enum Tuning {
     ///   - keepUsers: users kept in memory between passes; the others go to a temporary file.
     ///   - keepBytes: at most this many bytes of histories kept (whatever `keepUsers` allows).
     ///   - timeBudget: no search round starts after this much time (nil: none).
+    ///   - search: the files of every shard's part of the search (`tune --shard I/N --partial
+    ///     FILE`, see ``searchShard(_:database:users:keepUsers:keepBytes:shard:partialPath:progress:)``),
+    ///     merged instead of replaying the search's settings here (empty: the search is replayed).
     ///   - progress: user replays done, the total raised as the search turns out longer.
     public static func run(
         _ tuner: Tuner, database path: String, users selection: UserSelection = .all, keepUsers: Int = 10_000,
-        keepBytes: Int = .max, timeBudget: Microseconds? = nil, progress: (any WorkProgress)? = nil
+        keepBytes: Int = .max, timeBudget: Microseconds? = nil, search: [String] = [],
+        progress: (any WorkProgress)? = nil
     ) throws -> Outcome {
+        let partials = try search.map(TunePartialFile.read)
         var tuner = tuner
         if let timeBudget {
             let deadline = ContinuousClock.now + .microseconds(timeBudget)
@@ -53,9 +58,9 @@ public enum Tuning {
         let result: TuningResult
         let heldOut: Tuner.HeldOutPart
         do {
-            (result, heldOut) = try tuner.runKeepingHeldOut(users)
+            (result, heldOut) = try tuner.runKeepingHeldOut(users, search: search.isEmpty ? nil : partials)
         } catch let error as TuningError {
-            throw WorkflowError(.failed, "\(path): \(error.message)", cause: error)
+            throw WorkflowError(error.isUsageError ? .usage : .failed, "\(path): \(error.message)", cause: error)
         }
         let heldOutUsers = names.filter { heldOut.includes($0) }.count
         let check = try PlatformCheck.run(

@@ -34,6 +34,24 @@ extension TemporaryDirectory {
 }
 
 extension TemporaryDirectory {
+    /// Generates a population here (`fetchlab generate`, starting 2024-09-02, `--signals` when
+    /// asked) and imports its `logs` (of usage, context, content) into `db`, expecting both to
+    /// succeed.
+    public func importGenerated(
+        users: Int, days: Int, seed: Int, signals: Bool = false, logs: [String] = ["usage"], into db: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let out = path("generated")
+        let generated = try fetchlab(
+            ["generate", "--users", "\(users)", "--days", "\(days)", "--seed", "\(seed)"]
+                + (signals ? ["--signals"] : []) + ["--start", "2024-09-02", "--output", out])
+        #expect(generated.status == 0, "\(generated.err)", sourceLocation: sourceLocation)
+        let imported = try fetchlab(["import", "--db", db] + logs.map { "\(out)/\($0).csv.gz" })
+        #expect(imported.status == 0, "\(imported.err)", sourceLocation: sourceLocation)
+    }
+}
+
+extension TemporaryDirectory {
     /// Runs `fetchlab arguments` here, expecting a usage error: exit 64, one line on stderr that
     /// starts with `fetchlab: error: ` and holds each of `words`, nothing on stdout.
     @discardableResult

@@ -82,8 +82,22 @@ struct TuneCommand: ParsableCommand {
             valueName: "size"))
     var keepMemory = ByteSizeArgument(argument: "1GB")!
 
-    /// Refused with the reason (`compare` shards; a tune cannot be merged from shards yet).
-    @Option(help: .hidden) var shard: String?
+    @Option(
+        help: ArgumentHelp(
+            "Replay the search's settings (grid or random) on shard I of N of the training users only, by a stable hash of each user's name, and write them to --partial: a tune given every shard's partial (--search-from) then makes the choice one process makes.",
+            valueName: "I/N"))
+    var shard: String?
+
+    @Option(
+        help: ArgumentHelp("With --shard: the file the shard's part of the search is written to.", valueName: "file"))
+    var partial: String?
+
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Take the search's replays from these shards' partials (tune --shard I/N --partial FILE, every shard once, the same options and database) and run the rest of the tune here.",
+            valueName: "file"))
+    var searchFrom: [String] = []
 
     @OptionGroup var output: TuneOutputOptions
 
@@ -93,10 +107,26 @@ struct TuneCommand: ParsableCommand {
 
     func validate() throws {
         if let shard {
-            throw ValidationError(
-                "--shard \(shard): tune does not shard: it chooses a setting from every training user's scores before "
-                    + "measuring it on the held-out users, so shards' results cannot be merged into one choice "
-                    + "(compare --shard and fetchlab merge can); to tune on fewer users, give --users N")
+            guard UserShard(shard) != nil else {
+                throw ValidationError("--shard '\(shard)': expected I/N with 1 ≤ I ≤ N, e.g. 2/8")
+            }
+            guard let partial else {
+                throw ValidationError("--shard \(shard) needs --partial FILE, the file its part of the search goes to")
+            }
+            try OutputGuard.refuse(partial, protecting: [OutputGuard.database(database.db)])
+            try ReportOutputOptions.checkWritable(partial, option: "--partial")
+            guard searchFrom.isEmpty else { throw ValidationError("--shard and --search-from exclude each other") }
+        } else if partial != nil {
+            throw ValidationError("--partial goes with --shard I/N (tune writes a partial of one shard's search)")
+        }
+        if shard != nil || !searchFrom.isEmpty {
+            let option = shard != nil ? "--shard" : "--search-from"
+            guard search == .grid || search == .random else {
+                throw ValidationError(
+                    "\(option): a \(search.method.rawValue) search cannot be sharded (each round depends on the last); "
+                        + "use --search grid or random")
+            }
+            guard timeBudget == nil else { throw ValidationError("\(option) takes no --time-budget") }
         }
         try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
         try OutputGuard.refuseExisting(output.output, force: output.force)
@@ -139,10 +169,18 @@ struct TuneCommand: ParsableCommand {
     func run() throws {
         let bar = ProgressBar(unit: "user replays")
         defer { bar.finish() }
+        if let shard = shard.flatMap(UserShard.init), let partial {
+            let made = try Tuning.searchShard(
+                try tuner(), database: database.db, users: replay.selection, keepUsers: keepUsers,
+                keepBytes: Int(clamping: keepMemory.bytes), shard: shard, partialPath: partial, progress: bar)
+            bar.finish()
+            try output.emit(TuneOutputOptions.shardLine(made, json: output.format == .json))
+            return
+        }
         let outcome = try Tuning.run(
             try tuner(), database: database.db, users: replay.selection, keepUsers: keepUsers,
             keepBytes: Int(clamping: keepMemory.bytes),
-            timeBudget: timeBudget?.microseconds, progress: bar)
+            timeBudget: timeBudget?.microseconds, search: searchFrom, progress: bar)
         for warning in outcome.warnings { Terminal.warning(warning) }
         let (result, platform) = (outcome.result, outcome.platform)
         let stored = store.noStore ? .skipped : RunRecorder.store(result, platform: platform, path: database.db)

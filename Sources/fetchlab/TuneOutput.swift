@@ -2,6 +2,8 @@ import ArgumentParser
 import FetchLabReport
 import FetchLabResults
 import FetchLabSimulation
+import FetchLabWorkflows
+import Foundation
 
 /// How a tuning run is printed (`tune`, `runs show-tune`): the format, and where to.
 struct TuneOutputOptions: ParsableArguments {
@@ -31,6 +33,29 @@ struct TuneOutputOptions: ParsableArguments {
         case .csv: TuningRenderer.csv(result)
         case .html: HTMLReport.render(tuning: result, platform: platform, source: source)
         }
+    }
+
+    /// What `tune --shard` made, in a line (JSON with `--format json`).
+    static func shardLine(_ made: Tuning.ShardOutcome, json: Bool) -> String {
+        if json {
+            struct Line: Encodable {
+                var shard: String
+                var partial: String
+                var settings: Int
+                var folds: Int
+                var users: [Int]
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let line = Line(
+                shard: made.shard.description, partial: made.path, settings: made.settings, folds: made.folds,
+                users: made.users)
+            return String(decoding: (try? encoder.encode(line)) ?? Data(), as: UTF8.self)
+        }
+        let users = made.users.map { TextFormat.counted($0, "training user") }.joined(separator: ", ")
+        return "shard \(made.shard): \(made.settings) settings and the fixed intervals replayed on \(users)"
+            + "\(made.folds > 1 ? " (\(made.folds) folds)" : ""); partial written to \(made.path) "
+            + "(tune --search-from with every shard's partial finishes the tune)"
     }
 
     /// Prints `text` on stdout, or writes it to `--output`.

@@ -12,15 +12,8 @@ import _FetchLabTestSupport
     /// A generated population with signals, device context and content updates (so the standard
     /// set includes push and every family has something to act on).
     func population(users: Int = 14) throws {
-        let out = dir.path("generated")
-        let generated = try dir.fetchlab([
-            "generate", "--users", "\(users)", "--days", "21", "--seed", "11", "--signals", "--start", "2024-09-02",
-            "--output", out,
-        ])
-        #expect(generated.status == 0, "\(generated.err)")
-        let imported = try dir.fetchlab(
-            ["import", "--db", db, out + "/usage.csv.gz", out + "/context.csv.gz", out + "/content.csv.gz"])
-        #expect(imported.status == 0, "\(imported.err)")
+        try dir.importGenerated(
+            users: users, days: 21, seed: 11, signals: true, logs: ["usage", "context", "content"], into: db)
     }
 
     func compare(_ options: [String], shard: String? = nil, partial: String? = nil) throws -> ProcessResult {
@@ -64,6 +57,8 @@ import _FetchLabTestSupport
             #expect(merged.out == whole.out, "\(n) shards merged differ from the unsharded run")
             #expect(merged.err.isEmpty, "\(merged.err)")
         }
+        // Partials written again over the same files replace them.
+        #expect(try merge(try partials(2, [])).out == whole.out)
         // The user a database must hold for the timeline (what a fleet driver fetches).
         let user = try dir.fetchlab(["merge"] + two + ["--print-timeline-user"])
         #expect(user.status == 0, "\(user.err)")

@@ -9,15 +9,7 @@ import _FetchLabTestSupport
     let dir = TemporaryDirectory()
     var db: String { dir.path("fleet.sqlite") }
 
-    func population() throws {
-        let out = dir.path("generated")
-        let generated = try dir.fetchlab([
-            "generate", "--users", "9", "--days", "14", "--seed", "5", "--start", "2024-09-02", "--output", out,
-        ])
-        #expect(generated.status == 0, "\(generated.err)")
-        let imported = try dir.fetchlab(["import", "--db", db, out + "/usage.csv.gz"])
-        #expect(imported.status == 0, "\(imported.err)")
-    }
+    func population() throws { try dir.importGenerated(users: 9, days: 14, seed: 5, into: db) }
 
     /// The users each shard replays (from `--per-user`), and their scored launches.
     func shard(_ text: String?) throws -> (users: [String], scored: Int) {

@@ -77,8 +77,10 @@ import _FetchLabTestSupport
     @Test(arguments: [
         (["--subject-to", "battery<1%/day"], "battery<1%/day"), (["--maximize", "speed"], "speed"),
         (["--grid", "lead=5m"], "lead"), (["--family", "oracle"], "oracle"),
-        // compare's options for one run are not tune's: refused, not ignored.
-        (["--shard", "2/8"], "tune does not shard"), (["--per-user"], "--per-user"), (["--timings"], "--timings"),
+        // tune's search shards into a partial file; compare's other options for one run are not
+        // tune's: refused, not ignored.
+        (["--shard", "2/8"], "--shard 2/8 needs --partial FILE"), (["--per-user"], "--per-user"),
+        (["--timings"], "--timings"),
         (["--trace-user", "u1"], "--trace-user"),
     ])
     func badArgumentsAreOneLineExit64(extra: [String], part: String) throws {

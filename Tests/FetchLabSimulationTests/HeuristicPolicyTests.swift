@@ -25,6 +25,16 @@ func minuteOfDay(_ t: Microseconds) -> Int64 {
     (t - LocalCalendar.midnight(of: LocalCalendar.day(t, offset: 0), offset: 0)) / .perMinute
 }
 
+/// `count` users named user0, user1, …, each with a pseudo-random launch stream of `apps` apps
+/// over `days` days, seeded by its index plus `seed`.
+func randomUsers(_ count: Int, days: Int64 = 16, apps: Int32 = 3, seed: UInt64 = 1) -> [UserHistory] {
+    (0..<count).map { u in
+        var h = history(randomLaunches(seed: UInt64(u) + seed, days: days, apps: apps), apps: Int(apps))
+        h.user = UserID("user\(u)")
+        return h
+    }
+}
+
 /// A pseudo-random launch stream of `apps` apps over `days` days (seeded).
 func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microseconds, Int32)] {
     var x = seed

@@ -10,11 +10,7 @@ import Testing
 /// forward-moving context lookup; and the time budget stops the search between rounds.
 @Suite struct TuningSpeedTests {
     private func users(_ count: Int, days: Int64 = 16, apps: Int32 = 3) -> [UserHistory] {
-        (0..<count).map { u in
-            var h = history(randomLaunches(seed: UInt64(u + 1), days: days, apps: apps), apps: Int(apps))
-            h.user = UserID("user\(u)")
-            return h
-        }
+        randomUsers(count, days: days, apps: apps)
     }
 
     private func tuner(method: SearchMethod = .grid, objective: TuningMetric = .fresh(.minutes(15))) throws -> Tuner {

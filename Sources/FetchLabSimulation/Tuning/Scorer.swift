@@ -18,7 +18,7 @@ struct Training {
 struct Scorer {
     let simulator: Simulator
     let users: Tuner.UserBatches
-    let include: (UserID) -> Bool
+    var include: (UserID) -> Bool
     /// The last local day the training part may see: each history is cut at the following local
     /// midnight before it is replayed, so no later event (nor its count of launches, which picks
     /// the evaluated apps) reaches selection.
@@ -48,16 +48,37 @@ struct Scorer {
     /// Replays the policies not yet in the cache, and the uncounted `others` (baselines) with them,
     /// all in one comparison (users loaded once); ``replays`` counts the first ones.
     mutating func score(_ policies: [any FetchPolicy], alongside others: [any FetchPolicy] = []) throws {
+        let (missing, counted) = self.missing(policies, alongside: others)
+        guard !missing.isEmpty else { return }
+        var run = comparison(missing)
+        try replay(into: &run)
+        keep(run, missing: missing, counted: counted)
+    }
+
+    /// The policies not yet in the cache, each name once: `policies`' first (`counted` of them),
+    /// then `others`'.
+    func missing(_ policies: [any FetchPolicy], alongside others: [any FetchPolicy]) -> (
+        missing: [any FetchPolicy], counted: Int
+    ) {
         var missing: [any FetchPolicy] = []
         var names = Set<String>()
         for p in policies where cache[p.name] == nil && names.insert(p.name).inserted { missing.append(p) }
         let counted = missing.count
         for p in others where cache[p.name] == nil && names.insert(p.name).inserted { missing.append(p) }
-        guard !missing.isEmpty else { return }
+        return (missing, counted)
+    }
+
+    /// The comparison that replays `policies` over this part, before any user is added.
+    func comparison(_ policies: [any FetchPolicy]) -> ComparisonRun {
         // No tuning metric needs the budget figures (bound, baseline, bootstrap).
-        var run = simulator.comparison(policies: missing, budgetFigures: false)
+        var run = simulator.comparison(policies: policies, budgetFigures: false)
         run.tallyUsers = true
         if !userGroups.isEmpty { run.userGroups = userGroups }
+        return run
+    }
+
+    /// Adds this part's users to `run`, each cut at ``cut`` when set.
+    func replay(into run: inout ComparisonRun) throws {
         let include = self.include
         let cut = self.cut
         let userReplayed = self.userReplayed
@@ -68,10 +89,15 @@ struct Scorer {
                 cut.map { day in { @Sendable history in Tuner.cut(history, at: day) } }
             run.add(kept, progress: userReplayed, prepare: prepare)
         }
+    }
+
+    /// Caches the figures of `run`, a comparison of `missing` over this part's users (replayed
+    /// here, or merged from shards' partials), the first `counted` of them counted as replays.
+    mutating func keep(_ run: ComparisonRun, missing: [any FetchPolicy], counted: Int) {
         let report = run.report()
         for (p, result) in zip(missing, report.policies) { cache[p.name] = result }
         usersReplayed = report.settings.users
-        scoredUsers = run.userTallies.filter { $0.scored > 0 }.count
+        scoredUsers = run.scoredUsers
         if keepsTallies {
             for (i, p) in missing.enumerated() {
                 tallies[p.name] = run.userTallies.map { ($0.user, $0.scored, $0.fresh[i]) }

@@ -118,8 +118,24 @@ public struct Tuner: Sendable {
     /// ``run(_:)``, with a held-out part to measure other settings on: the last fold's test days
     /// (time split), the test users (user split) or every user (leave one user out, where each
     /// user is the test part of its own fold).
-    public func runKeepingHeldOut(_ users: @escaping UserBatches) throws -> (result: TuningResult, heldOut: HeldOutPart)
-    {
+    public func runKeepingHeldOut(_ users: @escaping UserBatches) throws -> (
+        result: TuningResult, heldOut: HeldOutPart
+    ) {
+        try runKeepingHeldOut(users, search: nil)
+    }
+
+    /// What a run sets up before its search: the folds, the held-out part, the split as text and
+    /// every fold's training part (replayed together by the search).
+    struct Setup {
+        var plans: [FoldPlan]
+        var heldOut: HeldOutPart
+        var splitText: String
+        var training: Training
+        var label: String
+        var population: Population
+    }
+
+    func setUp(_ users: @escaping UserBatches) throws -> Setup {
         var evaluation = simulator.evaluation
         for metric in [objective.metric] + constraints.map(\.metric) {
             if let tau = metric.tau, !evaluation.taus.contains(tau) { evaluation.taus.append(tau) }
@@ -133,20 +149,18 @@ public struct Tuner: Sendable {
             throw TuningError("no launch is scored (no app with enough launches past the warm-up)")
         }
         let (plans, heldOut, splitText) = try self.plans(population.users, span: span, base: base)
-        // Every fold's training part, replayed together by the search.
-        var training = Training(parts: try plans.map { try trainingPart(users, plan: $0) })
+        let training = Training(parts: try plans.map { try trainingPart(users, plan: $0) })
         let label = plans.count == 1 ? plans[0].label : "\(plans.count) folds"
-        var cutShort = false
-        var tried: [SearchSpace.Setting] = []
-        var replayCost: Double? = nil
-        var screened: Int? = nil
-        // The fixed baselines ride along with the first round (the comparison replays them anyway).
-        let baselines = Self.fixedBaselines
+        return Setup(
+            plans: plans, heldOut: heldOut, splitText: splitText, training: training, label: label,
+            population: population)
+    }
+
+    /// The settings a grid or random search replays in its one round (nil: another search).
+    var oneRoundSettings: [SearchSpace.Setting]? {
         switch method {
         case .grid:
-            tried = space.settings
-            progress?("\(label): \(tried.count) settings")
-            cutShort = try scoreInRounds(&tried, with: &training, alongside: baselines)
+            return space.settings
         case .random:
             var rng = SplitMix64(seed: seed)
             var all = space.settings
@@ -154,17 +168,45 @@ public struct Tuner: Sendable {
                 let j = Int(rng.next() % UInt64(i + 2))
                 all.swapAt(i + 1, j)
             }
-            tried = Array(all.prefix(max(1, samples)))
-            progress?("\(label): \(tried.count) random settings")
-            cutShort = try scoreInRounds(&tried, with: &training, alongside: baselines)
-        case .coordinate:
-            tried = try coordinateDescent(&training, label: label, cutShort: &cutShort)
-        case .halving:
-            let (finalists, cost) = try successiveHalving(
-                &training, label: label, users: users, plans: plans, cutShort: &cutShort)
-            tried = finalists
-            replayCost = cost
-            screened = space.count
+            return Array(all.prefix(max(1, samples)))
+        case .coordinate, .halving:
+            return nil
+        }
+    }
+
+    /// ``runKeepingHeldOut(_:)``, its search's round taken from shards' partials when `search` is
+    /// given (see ``searchPartial(_:shard:)``): every later step replays `users` as usual.
+    public func runKeepingHeldOut(_ users: @escaping UserBatches, search: [TuneSearchPartial]?) throws -> (
+        result: TuningResult, heldOut: HeldOutPart
+    ) {
+        let setup = try setUp(users)
+        let (plans, heldOut, splitText, label) = (setup.plans, setup.heldOut, setup.splitText, setup.label)
+        var training = setup.training
+        var cutShort = false
+        var tried: [SearchSpace.Setting] = []
+        var replayCost: Double? = nil
+        var screened: Int? = nil
+        // The fixed baselines ride along with the first round (the comparison replays them anyway).
+        let baselines = Self.fixedBaselines
+        if let search {
+            tried = try oneRoundSettings ?? { throw Self.notOneRound(method) }()
+            progress?("\(label): \(tried.count) settings from \(search.count) shards' partials")
+            try merge(search, into: &training, setup: setup, settings: tried)
+        } else {
+            switch method {
+            case .grid, .random:
+                tried = oneRoundSettings!
+                progress?("\(label): \(tried.count) \(method == .random ? "random " : "")settings")
+                cutShort = try scoreInRounds(&tried, with: &training, alongside: baselines)
+            case .coordinate:
+                tried = try coordinateDescent(&training, label: label, cutShort: &cutShort)
+            case .halving:
+                let (finalists, cost) = try successiveHalving(
+                    &training, label: label, users: users, plans: plans, cutShort: &cutShort)
+                tried = finalists
+                replayCost = cost
+                screened = space.count
+            }
         }
         // Settings that miss a constraint on a training part rank below every feasible one; when
         // none is feasible the grid is widened toward the constraints, or the run says why not.
