@@ -67,7 +67,7 @@ struct CompareCommand: ParsableCommand {
         try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
         try OutputGuard.refuseExisting(output.output, force: output.force)
         if let partial {
-            try OutputGuard.refuse(partial, protecting: [OutputGuard.database(database.db)])
+            try OutputGuard.refuse(partial, option: "--partial", protecting: [OutputGuard.database(database.db)])
             try ReportOutputOptions.checkWritable(partial, option: "--partial")
         }
         try Bounds.check("--tau", tau, .minutes(1) ... .hours(24))

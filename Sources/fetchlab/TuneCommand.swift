@@ -113,7 +113,7 @@ struct TuneCommand: ParsableCommand {
             guard let partial else {
                 throw ValidationError("--shard \(shard) needs --partial FILE, the file its part of the search goes to")
             }
-            try OutputGuard.refuse(partial, protecting: [OutputGuard.database(database.db)])
+            try OutputGuard.refuse(partial, option: "--partial", protecting: [OutputGuard.database(database.db)])
             try ReportOutputOptions.checkWritable(partial, option: "--partial")
             guard searchFrom.isEmpty else { throw ValidationError("--shard and --search-from exclude each other") }
         } else if partial != nil {
