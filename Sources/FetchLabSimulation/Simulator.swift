@@ -279,9 +279,10 @@ public struct ComparisonRun: Sendable {
                 budget: r.budget, sums: simulator.perUser ? userTotals : nil)
             ordered.group = group
             if tallyUsers {
-                ordered.scored = userTotals.first?.scored ?? 0
-                userTallies.append(
-                    UserTally(user: r.user, scored: userTotals.first?.scored ?? 0, fresh: userTotals.map(\.fresh)))
+                let tally = UserTally(
+                    user: r.user, scored: userTotals.first?.scored ?? 0, fresh: userTotals.map(\.fresh))
+                ordered.scored = tally.scored
+                userTallies.append(tally)
             }
             if let group {
                 if perGroup[group] == nil { perGroup[group] = all.map { _ in MetricSums(taus: count) } }

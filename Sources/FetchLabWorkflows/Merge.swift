@@ -28,12 +28,12 @@ public enum PartialFile {
         let temporary = path + ".part-\(getpid())"
         do {
             try bytes.write(to: URL(fileURLWithPath: temporary))
-            // rename(2) replaces an existing file in one step (Foundation's replaceItemAt fails on
-            // Linux when the file exists).
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             throw WorkflowError(.io, "\(path): cannot write the partial: \(Self.reason(error))")
         }
+        // rename(2) replaces an existing file in one step (Foundation's replaceItemAt fails on
+        // Linux when the file exists).
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(atPath: temporary)

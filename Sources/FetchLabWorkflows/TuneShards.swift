@@ -53,15 +53,12 @@ public enum TunePartialFile {
         guard header.format == TuneSearchPartial.currentFormat else { throw formatError(path, header.format) }
         var folds: [ComparisonPartial] = []
         var given = 1
-        for fold in header.folds {
+        for _ in header.folds {
             guard let line = try lines.next() else {
                 throw WorkflowError(
                     .usage, "\(path): cut short: \(folds.count) of the \(header.folds.count) folds its header gives")
             }
             let partial = try PartialFile.read(header: line, from: lines, path: path, remedy: remedy)
-            guard partial.fingerprint == fold.comparison else {
-                throw WorkflowError(.usage, "\(path): \(fold.label): its partial's settings are not its header's")
-            }
             given += 1 + partial.linesGiven
             folds.append(partial)
         }
@@ -101,12 +98,7 @@ extension Tuning {
             try batches.forEach(Array(names.dropFirst(skipped)), body)
         }
         // Reading the population, grouping it per fold, then the fold's replays.
-        let folds: Int
-        switch tuner.split {
-        case .users: folds = 1
-        case .time(let trainUntil, let count): folds = trainUntil == nil ? max(1, count) : 1
-        }
-        let passes = 1 + 2 * folds
+        let passes = 1 + 2 * tuner.estimatedFolds
         progress?.begin(total: names.count * passes)
         tuner.userReplayed = { progress?.advance() }
         let partial: TuneSearchPartial

@@ -49,9 +49,15 @@ extension Tuner {
         case .halving:
             rounds = 3
         }
+        return 1 + estimatedFolds * (rounds + 1)
+    }
+
+    /// The folds a run makes, as ``estimatedPasses`` counts them: a user split's as one (leave
+    /// one user out replays each user once per fold, one pass's worth in all).
+    public var estimatedFolds: Int {
         switch split {
-        case .users: return 1 + rounds + 1
-        case .time(let trainUntil, let folds): return 1 + (trainUntil == nil ? max(1, folds) : 1) * (rounds + 1)
+        case .users: return 1
+        case .time(let trainUntil, let folds): return trainUntil == nil ? max(1, folds) : 1
         }
     }
 }

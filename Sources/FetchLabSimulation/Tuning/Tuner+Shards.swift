@@ -73,29 +73,41 @@ extension Tuner {
             setup.training.parts[i].include = { include($0) && shard.contains($0.name) }
         }
         progress?("\(setup.label): \(settings.count) settings, shard \(shard)")
-        let policies = try settings.map { try space.policy($0) }
+        let search = try searchComparisons(setup, settings: settings)
         var folds: [ComparisonPartial] = []
-        for part in setup.training.parts {
-            var run = part.comparison(part.missing(policies, alongside: Self.fixedBaselines).missing)
+        for (part, fold) in zip(setup.training.parts, search) {
+            var run = fold.run
             run.keepsUsers = true
             try part.replay(into: &run)
             folds.append(run.partial(shard: shard, source: ""))
         }
         return TuneSearchPartial(
-            header: try searchHeader(setup, settings: settings, shard: shard.description), folds: folds)
+            header: try searchHeader(setup, settings: settings, search, shard: shard.description), folds: folds)
     }
 
-    /// The header a search of `settings` over `setup`'s folds gives (its comparisons' settings
-    /// made as the search makes them).
-    func searchHeader(_ setup: Setup, settings: [SearchSpace.Setting], shard: String) throws
-        -> TuneSearchPartial.Header
-    {
+    /// Each fold's comparison of the search's one round, before any user is added, made as the
+    /// search makes it (`settings`' policies, then the fixed baselines), with the policies it
+    /// replays and how many of them the search counts.
+    func searchComparisons(_ setup: Setup, settings: [SearchSpace.Setting]) throws -> [(
+        run: ComparisonRun, policies: [any FetchPolicy], counted: Int
+    )] {
         let policies = try settings.map { try space.policy($0) }
-        let folds = zip(setup.plans, setup.training.parts).map { plan, part in
-            let run = part.comparison(part.missing(policies, alongside: Self.fixedBaselines).missing)
-            return TuneSearchPartial.Header.Fold(
-                label: plan.label, groupThresholds: part.groupThresholds.map { [$0.0, $0.1] },
-                comparison: run.configuration.fingerprint)
+        return setup.training.parts.map { part in
+            let (missing, counted) = part.missing(policies, alongside: Self.fixedBaselines)
+            return (part.comparison(missing), missing, counted)
+        }
+    }
+
+    /// The header of a search of `settings` over `setup`'s folds, their comparisons `search`.
+    func searchHeader(
+        _ setup: Setup, settings: [SearchSpace.Setting],
+        _ search: [(run: ComparisonRun, policies: [any FetchPolicy], counted: Int)],
+        shard: String
+    ) throws -> TuneSearchPartial.Header {
+        let folds = zip(setup.plans, zip(setup.training.parts, search)).map { plan, pair in
+            TuneSearchPartial.Header.Fold(
+                label: plan.label, groupThresholds: pair.0.groupThresholds.map { [$0.0, $0.1] },
+                comparison: pair.1.run.configuration.fingerprint)
         }
         let p = setup.population
         var bytes = Array(p.users.joined(separator: "\n").utf8)
@@ -112,28 +124,24 @@ extension Tuner {
         _ partials: [TuneSearchPartial], into training: inout Training, setup: Setup,
         settings: [SearchSpace.Setting]
     ) throws {
-        let expected = try searchHeader(setup, settings: settings, shard: "")
-        try Self.checkShards(partials, against: expected)
-        let policies = try settings.map { try space.policy($0) }
-        for i in training.parts.indices {
-            let (missing, counted) = training.parts[i].missing(policies, alongside: Self.fixedBaselines)
-            let local = training.parts[i].comparison(missing)
-            var run = try ComparisonRun(merging: local.configuration, policies: missing)
+        let search = try searchComparisons(setup, settings: settings)
+        try Self.checkShards(partials, against: try searchHeader(setup, settings: settings, search, shard: ""))
+        for (i, fold) in search.enumerated() {
+            var run = try ComparisonRun(merging: fold.run.configuration, policies: fold.policies)
             run.tallyUsers = true
-            run.userGroups = local.userGroups
+            run.userGroups = fold.run.userGroups
             for partial in partials {
-                let fold = partial.folds[i]
-                if let problem = fold.inconsistency(policies: missing) {
+                if let problem = partial.folds[i].inconsistency(policies: fold.policies) {
                     throw TuningError("shard \(partial.header.shard): fold \(i + 1): \(problem)", code: .invalid)
                 }
-                run.absorb(fold)
+                run.absorb(partial.folds[i])
             }
             do {
                 try run.finishMerge()
             } catch {
                 throw TuningError(error.message)
             }
-            training.parts[i].keep(run, missing: missing, counted: counted)
+            training.parts[i].keep(run, missing: fold.policies, counted: fold.counted)
         }
     }
 
