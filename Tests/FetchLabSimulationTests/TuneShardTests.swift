@@ -107,6 +107,10 @@ import Testing
         let coordinate = try self.tuner(split: .time(trainUntil: nil, folds: 1), method: .coordinate)
         #expect(throws: TuningError.self) { try coordinate.searchPartial(source, shard: UserShard(index: 1, of: 2)!) }
         #expect(refusal(three, with: coordinate)?.contains("cannot be sharded") == true)
+        // A fold's partial that is not its header's (a file edited by hand).
+        var edited = three[1]
+        edited.folds[0].fingerprint = "0000000000000000"
+        #expect(refusal([three[0], edited, three[2]])?.contains("its partial's settings are not its header's") == true)
         #expect(refusal(three) == nil)
     }
 }
