@@ -8,7 +8,7 @@ extension CompareRenderer {
     /// fields are quoted as RFC 4180 says (lines end with LF).
     public static func csv(_ r: ComparisonReport) -> String {
         let freshKeys = r.settings.tausMinutes.map { PolicyMetrics.freshKey(minutes: $0) }
-        var header = ["name", "family", "scored_launches"] + freshKeys
+        var header = ["name", "family", "scope", "scored_launches"] + freshKeys
         header += [
             "fetches_per_app_day", "fresh_ci_low", "fresh_ci_high", "gain_vs_fixed", "share_of_possible",
             "energy_j_per_day", "battery_pct_per_day", "cellular_mb_per_day",
@@ -20,7 +20,7 @@ extension CompareRenderer {
         for p in r.policies {
             let m = p.metrics
             let fresh = Dictionary(zip(m.freshKeys, m.fresh), uniquingKeysWith: { a, _ in a })
-            var cells = [p.name, p.family, "\(m.scoredLaunches)"] + freshKeys.map { number(fresh[$0]) }
+            var cells = [p.name, p.family, p.scope.rawValue, "\(m.scoredLaunches)"] + freshKeys.map { number(fresh[$0]) }
             cells += [
                 number(m.fetchesPerAppDay), number(m.freshInterval?.low), number(m.freshInterval?.high),
                 number(m.gainVsFixed), number(m.shareOfPossible), number(m.energyJoulesPerDay),

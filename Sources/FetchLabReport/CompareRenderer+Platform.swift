@@ -17,7 +17,7 @@ extension CompareRenderer {
         var line =
             "fixed(T) asks for a minimum interval (setMinimumBackgroundFetchInterval), a floor: "
             + "it was replayed as iOS's scheduler runs it, ios-adaptive(\(lead), max(T, \(floor))), "
-            + "its times counted as requests"
+            + "what it ran counted, its ticks not requests (the app asked for nothing then)"
         if p.iosWakeBudgetMax > 0 {
             line +=
                 "; every background fetch within a daily wake budget per app of \(TextFormat.decimal(p.iosWakeBudgetPerLaunch)) "
@@ -26,8 +26,8 @@ extension CompareRenderer {
         } else {
             line += "; no daily wake budget"
         }
-        return line + "; requests the system did not run are skips ("
-            + [SkipReason.notPredicted, .systemBudget].map(\.label).joined(separator: ", ") + ")"
+        return line + "; only requests the app made (a submitted task, a push) count as refused ("
+            + SkipReason.systemBudget.label + " among the reasons)"
     }
 
     /// One line when the platform's device rules read assumed context, not observed, for some users

@@ -28,7 +28,7 @@ public enum CompareRenderer {
         let widths = table[0].indices.map { i in table.filter { $0.count > 1 }.map { $0[i].count }.max() ?? 0 }
         let lines = table.map { cells in
             if cells.count == 1 { return cells[0] }
-            return cells.enumerated().map { i, cell in TextFormat.pad(cell, widths[i], right: i != 1) }
+            return cells.enumerated().map { i, cell in TextFormat.pad(cell, widths[i], right: i != 1 && i != 2) }
                 .joined(separator: "  ")
         }
         var out = [summary(r), context(r)]
@@ -44,29 +44,55 @@ public enum CompareRenderer {
         return (out + skipLines(r)).joined(separator: "\n")
     }
 
-    /// One sentence: the best family at the headline budget, its fresh rate and interval, its gain
-    /// over the fixed-interval baseline and share of the possible gain (nil without budget figures).
+    /// The headline at the headline budget, for its two audiences: the best single app-scope
+    /// setting (what an app team can ship) with one line per platform it was replayed on, and the
+    /// best single setting of any scope (what a system scheduler could do), each with that
+    /// setting's own figures; or, when no app-scope setting beats the baseline by more than its
+    /// interval, that said plainly with the biggest lever that does (nil without budget figures).
     public static func headline(_ r: ComparisonReport) -> String? {
-        guard let point = r.headline else { return nil }
+        headlineLines(r).map { $0.joined(separator: "\n") }
+    }
+
+    /// ``headline(_:)`` line by line.
+    public static func headlineLines(_ r: ComparisonReport) -> [String]? {
+        guard let point = r.headlinePoint, let h = r.effectiveHeadline else { return nil }
         let tau = "fresh@\(minutes(r.settings.tauMinutes))"
-        let at = "At \(budgetText(point.budget)) fetches/app/day"
-        let context =
-            "the best fixed interval \(pct(point.fixed)), the clairvoyant bound \(pct(point.bound)), "
-            + "never \(pct(point.never))"
-        guard let (family, best) = point.best else { return "\(at): \(context) (no predictive family in the run)." }
-        guard best.gainVsFixed > ComparisonReport.meaningfulGain else {
-            return "\(at) no family beats fixed intervals: the best, \(family), is \(pct(best.fresh)) \(tau) "
-                + "against \(context)."
+        var out = [
+            "At \(budgetText(point.budget)) fetches/app/day (\(tau); fixed-interval baseline \(pct(point.fixed)), "
+                + "clairvoyant bound \(pct(point.bound)), never \(pct(point.never))):"
+        ]
+        if let app = h.app {
+            out.append("  For an app team: \(setting(app))")
+            for line in h.platforms {
+                let name = line.platform == .ios ? "iOS" : "Android"
+                out.append(
+                    "    on \(name): \(line.setting) (replayed as \(line.policy)): \(pct(line.fresh))"
+                        + "\(interval(line.freshInterval)), \(points(line.gainVsFixed))\(interval(line.gainInterval, points: true)), "
+                        + String(format: "%.2f fetches/app/day", line.fetchesPerAppDay)
+                        + (line.refused > 0 ? ", \(TextFormat.count(line.refused)) requests refused" : ""))
+            }
+            if !app.beatsBaseline {
+                out.append(
+                    "    No app-scope setting at this budget beats the baseline by more than its interval"
+                        + (h.lever.map { "; the biggest lever that does: \($0)." } ?? ", and nothing in this run does."))
+            }
+        } else {
+            out.append("  For an app team: no app-scope setting at or under this budget in the run.")
         }
-        var line =
-            "\(at) \(family) is freshest: \(pct(best.fresh)) \(tau)\(interval(best.freshInterval))"
-            + (best.policy.map { " (\($0))" } ?? " (its cheapest setting mixed with never across apps)")
-            + ", \(points(best.gainVsFixed)) over \(pct(point.fixed)) for the best fixed interval"
-            + interval(best.gainInterval, points: true)
-        if let share = best.shareOfPossible {
-            line += ", \(String(format: "%.2f", share)) of the possible gain (clairvoyant bound \(pct(point.bound)))"
+        if let os = h.os {
+            out.append(
+                "  For a system scheduler: \(setting(os))"
+                    + (os.scope == .os ? " (\(os.scope.audience))" : ""))
         }
-        return line + "."
+        return out
+    }
+
+    /// A setting's own figures: "learned-app(2): 32.4% [28.7–38.6 %], +1.5 points [−0.3, +2.3] over
+    /// the baseline, 1.92 fetches/app/day".
+    static func setting(_ s: HeadlineSetting) -> String {
+        "\(s.policy): \(pct(s.fresh))\(interval(s.freshInterval)), \(points(s.gainVsFixed))"
+            + "\(interval(s.gainInterval, points: true)) over the baseline, "
+            + String(format: "%.2f fetches/app/day", s.fetchesPerAppDay)
     }
 
     /// Freshness at each budget: the bound, each family's front, fixed intervals, never; a family's
@@ -165,11 +191,11 @@ public enum CompareRenderer {
             + "platform \(s.platform.rawValue)"
     }
 
-    /// The table's column titles: rank, policy, fresh@τ per τ, the primary one's 95 % interval,
+    /// The table's column titles: rank, policy, its scope (who can run it: app, OS, clairvoyant), fresh@τ per τ, the primary one's 95 % interval,
     /// median staleness, fetches/app/day, wasted share, energy, battery, cellular data, skipped
     /// fetches, the gain over fixed intervals and the share of the possible gain.
     static func columns(_ r: ComparisonReport) -> [String] {
-        ["#", "policy"] + r.settings.tausMinutes.map { "fresh@\(minutes($0))" }
+        ["#", "policy", "scope"] + r.settings.tausMinutes.map { "fresh@\(minutes($0))" }
             + [
                 "95% CI", "stale p50", "fetches/app/day", "wasted", "J/day", "battery/day", "cell MB/day", "skipped",
                 "vs fixed", "share",
@@ -193,7 +219,7 @@ public enum CompareRenderer {
                 }
             }
             let m = p.metrics
-            var cells: [String] = [clairvoyant ? "" : "\(rank + 1)", p.name]
+            var cells: [String] = [clairvoyant ? "" : "\(rank + 1)", p.name, p.scope.label]
             cells += m.fresh.map { String(format: "%.1f%%", $0 * 100) }
             let ci: String = m.freshInterval.map { String(format: "%.1f–%.1f", $0.low * 100, $0.high * 100) } ?? "–"
             let stale: String = m.stalenessMedianMinutes.map { minutes($0) } ?? "never"

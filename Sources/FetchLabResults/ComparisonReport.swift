@@ -20,10 +20,14 @@ public struct ComparisonReport: Codable, Sendable, Hashable {
     public var ceilings: SignalCeilings? = nil
     /// One user's day under every policy, for the report's timeline (encoded when present).
     public var timeline: DayTrace? = nil
+    /// The headline for an app team and for a system scheduler, each one setting with its own
+    /// figures, and the app's setting replayed on iOS and Android (nil: a report stored before it,
+    /// or without budget figures; ``headlineSettings()`` gives its first two parts from the rows).
+    public var headline: Headline? = nil
 
     enum CodingKeys: String, CodingKey {
-        case settings, budget, budgetCurve = "budget_curve", fixedCurve = "fixed_curve", boundCurve = "bound_curve"
-        case ceilings, policies, timeline
+        case settings, headline, budget, budgetCurve = "budget_curve", fixedCurve = "fixed_curve"
+        case boundCurve = "bound_curve", ceilings, policies, timeline
     }
 
     public init(settings: ComparisonSettings, policies: [PolicyResult]) {
@@ -41,11 +45,13 @@ public struct ComparisonReport: Codable, Sendable, Hashable {
         boundCurve = try c.decodeIfPresent([[Double]].self, forKey: .boundCurve) ?? []
         ceilings = try c.decodeIfPresent(SignalCeilings.self, forKey: .ceilings)
         timeline = try c.decodeIfPresent(DayTrace.self, forKey: .timeline)
+        headline = try c.decodeIfPresent(Headline.self, forKey: .headline)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(settings, forKey: .settings)
+        try c.encodeIfPresent(headline, forKey: .headline)
         try c.encodeIfPresent(budget, forKey: .budget)
         try c.encode(budgetCurve, forKey: .budgetCurve)
         try c.encode(fixedCurve, forKey: .fixedCurve)
@@ -56,7 +62,7 @@ public struct ComparisonReport: Codable, Sendable, Hashable {
     }
 
     /// The budget point the headline is read at.
-    public var headline: BudgetPoint? {
+    public var headlinePoint: BudgetPoint? {
         guard let b = budget?.headlineBudget else { return budgetCurve.first }
         return budgetCurve.first { $0.budget == b } ?? budgetCurve.first
     }
@@ -150,9 +156,21 @@ public struct PolicyResult: Codable, Sendable, Hashable {
     /// Set when the per-user metrics are in a ``PerUserSpool`` instead of ``perUser`` (its policy
     /// index): encoded as a marker that ``PerUserSpool/writeJSON(_:to:)`` replaces with the rows.
     public var spooledPerUser: Int? = nil
+    /// The signals the policy reads, in ``PolicySignal``'s order (nil: a run stored before policies
+    /// declared them; ``scope`` then follows the family's role).
+    public var signals: [PolicySignal]? = nil
+
+    /// Who can run it: from its signals (``PolicyScope/init(signals:)``); for a run stored before
+    /// signals were declared, clairvoyant for the oracles and OS for every other family (the
+    /// cautious reading: no old policy is recommended to an app team by accident).
+    public var scope: PolicyScope {
+        if let signals { return PolicyScope(signals: Set(signals)) }
+        return role == .clairvoyant ? .clairvoyant : .os
+    }
 
     enum CodingKeys: String, CodingKey {
-        case name, family, params, metrics, perApp = "per_app", perUser = "per_user", perGroup = "per_group"
+        case name, family, params, signals, scope, metrics, perApp = "per_app", perUser = "per_user"
+        case perGroup = "per_group"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -160,6 +178,10 @@ public struct PolicyResult: Codable, Sendable, Hashable {
         try c.encode(name, forKey: .name)
         try c.encode(family, forKey: .family)
         try c.encode(params, forKey: .params)
+        if let signals {
+            try c.encode(signals, forKey: .signals)
+            try c.encode(scope, forKey: .scope)
+        }
         try c.encode(metrics, forKey: .metrics)
         try c.encode(perApp, forKey: .perApp)
         if let perUser {
@@ -188,6 +210,7 @@ public struct PolicyResult: Codable, Sendable, Hashable {
         name = try c.decode(String.self, forKey: .name)
         family = try c.decode(String.self, forKey: .family)
         params = try c.decode([String: Double].self, forKey: .params)
+        signals = try c.decodeIfPresent([PolicySignal].self, forKey: .signals)
         metrics = try c.decode(PolicyMetrics.self, forKey: .metrics)
         perApp = try c.decodeIfPresent([GroupResult].self, forKey: .perApp) ?? []
         perUser = try c.decodeIfPresent([GroupResult].self, forKey: .perUser)
@@ -230,9 +253,6 @@ public enum SkipReason: String, Codable, Sendable, Hashable, CaseIterable, Compa
     case budget
     case minimumInterval = "minimum_interval"
     case expired
-    /// iOS: a `fixed(T)` request (`setMinimumBackgroundFetchInterval(T)`, a floor) the system's
-    /// scheduler did not act on: it expected no launch of the app before the next request.
-    case notPredicted = "not_predicted"
     /// iOS: the app's daily wake budget, which follows how much the user used it, was spent.
     case systemBudget = "system_budget"
 
@@ -253,7 +273,6 @@ public enum SkipReason: String, Codable, Sendable, Hashable, CaseIterable, Compa
         case .budget: "budget"
         case .minimumInterval: "minimum interval"
         case .expired: "expired"
-        case .notPredicted: "system did not expect a launch"
         case .systemBudget: "daily wake budget"
         }
     }

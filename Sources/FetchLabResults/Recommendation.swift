@@ -1,7 +1,7 @@
 /// What a comparison recommends, decided here once for every renderer (the text summary's
-/// headline, the HTML report's highlighted row and charts): the causal family that is freshest at
-/// the headline budget, when it beats the fixed-interval baseline there by more than
-/// ``ComparisonReport/meaningfulGain``, and its best setting at or under that budget.
+/// headline, the HTML report's highlighted row and charts): the headline's app-scope setting —
+/// the best single setting an app team can ship at or under the headline budget — when it beats
+/// the fixed-interval baseline by more than its interval; its figures are that setting's own row.
 public struct Recommendation: Sendable, Hashable {
     /// The budget point it is read at (``ComparisonReport/headline``).
     public var point: BudgetPoint
@@ -26,14 +26,20 @@ extension ComparisonReport {
     /// beating it: half a tenth of a point, below what any figure prints.
     public static let meaningfulGain = 0.0005
 
-    /// The recommendation, nil without budget figures, without a causal family or when no family
-    /// beats fixed intervals at the headline budget.
+    /// The headline as stored, or (a run stored before it was) as the rows give it.
+    public var effectiveHeadline: Headline? { headline ?? headlineSettings() }
+
+    /// The recommendation, nil without budget figures, without an app-scope setting at or under
+    /// the headline budget, or when that setting does not beat the baseline by more than its
+    /// interval.
     public var recommendation: Recommendation? {
-        guard let point = headline, let best = point.best, best.result.gainVsFixed > Self.meaningfulGain else {
-            return nil
-        }
-        let policy = best.result.policy.flatMap { name in policies.first { $0.name == name } }
-        return Recommendation(point: point, family: best.family, figures: best.result, policy: policy)
+        guard let point = headlinePoint, let app = effectiveHeadline?.app, app.beatsBaseline,
+            app.gainVsFixed > Self.meaningfulGain, let policy = policies.first(where: { $0.name == app.policy })
+        else { return nil }
+        let figures = FamilyAtBudget(
+            fresh: app.fresh, policy: app.policy, freshInterval: app.freshInterval, gainVsFixed: app.gainVsFixed,
+            gainInterval: app.gainInterval, shareOfPossible: policy.metrics.shareOfPossible)
+        return Recommendation(point: point, family: app.family, figures: figures, policy: policy)
     }
 
     /// The recommended policy: the recommendation's setting, when it is a single policy of the run.

@@ -151,6 +151,11 @@ public protocol FetchPolicy: Sendable {
     var summary: String { get }
     /// Knows the future launches (an upper bound, not a deployable policy).
     var isClairvoyant: Bool { get }
+    /// The signals it reads (DOMAIN.md, "Who deploys a policy"), and so who can run it
+    /// (``scope``). Declared by every policy, and enforced: the replay shows a scheduler only what
+    /// its policy declared (``SignalView``); a test replays every policy with and without the
+    /// undeclared signals hidden and finds the same decisions.
+    var signals: Set<PolicySignal> { get }
     /// The planned fetch times for a pair, ascending (each still goes through the platform).
     /// Fetches outside [S, E] may refresh but are not counted.
     func fetchTimes(for pair: PairContext) -> [Microseconds]
@@ -158,6 +163,9 @@ public protocol FetchPolicy: Sendable {
     func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)?
     /// Works only with content-update data (silent push).
     var needsContentUpdates: Bool { get }
+    /// Does nothing without notification events (notification-refresh): left out of the standard
+    /// set when the data holds none.
+    var needsNotifications: Bool { get }
     /// The minimum interval this policy asks the platform for on the pair's app when what it asks
     /// for is a floor, not a fetch at each of its times (`fixed(T)`:
     /// `setMinimumBackgroundFetchInterval(T)`); nil when it asks for each fetch itself. A platform
@@ -166,10 +174,13 @@ public protocol FetchPolicy: Sendable {
 }
 
 extension FetchPolicy {
+    /// Who can run it: an app team, an OS team, or nobody (a clairvoyant bound).
+    public var scope: PolicyScope { PolicyScope(signals: signals) }
     public var parameters: [String: Double] { [:] }
     public var isClairvoyant: Bool { false }
     public func fetchTimes(for pair: PairContext) -> [Microseconds] { [] }
     public func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? { nil }
     public var needsContentUpdates: Bool { false }
+    public var needsNotifications: Bool { false }
     public func requestedMinimumInterval(for pair: PairInfo) -> Microseconds? { nil }
 }

@@ -51,8 +51,8 @@ public enum PolicyRegistry {
     /// (``PolicyFamily`` is a `SendableMetatype`: the metatypes are shared by every thread.)
     public static let families: [any PolicyFamily.Type] = [
         NeverPolicy.self, FixedIntervalPolicy.self, IOSAdaptivePolicy.self, WorkManagerPolicy.self,
-        AndroidPrefetchPolicy.self, PredictivePolicy.self, BudgetedPolicy.self, LearnedPolicy.self, PushPolicy.self,
-        OraclePolicy.self,
+        AndroidPrefetchPolicy.self, PredictivePolicy.self, BudgetedPolicy.self, LearnedPolicy.self,
+        AppLearnedPolicy.self, PushPolicy.self, NotificationRefreshPolicy.self, OraclePolicy.self,
         BudgetOraclePolicy.self,
     ]
 
@@ -79,12 +79,30 @@ public enum PolicyRegistry {
         + "android-prefetch(7h,2h), predictive(15m,0.55), predictive(15m,0.4), predictive(15m,0.3), "
         + "predictive(15m,0.2), predictive(15m,0.15), predictive-cost-aware(15m,0.55), predictive-cost-aware(15m,0.3), "
         + "predictive-cost-aware(15m,0.2), budgeted(1,2,4,8), learned(0.5,1,2,5,10), learned-cost-aware(10j,40j), "
-        + "push(0.5), push, oracle, budget-oracle(1,2,4,8,16)"
+        + "learned-app(0.5,1,2,5,10), push(0.5), push, notification-refresh, oracle, budget-oracle(1,2,4,8,16)"
 
-    /// The standard set; families that need content updates (push) only when some exist.
-    public static func standard(contentUpdates: Bool = true) -> [any FetchPolicy] {
+    /// The standard set; families that need content updates (push) or notifications
+    /// (notification-refresh) only when some exist.
+    public static func standard(contentUpdates: Bool = true, notifications: Bool = true) -> [any FetchPolicy] {
         let all = try! parseList(standardNames)
-        return contentUpdates ? all : all.filter { !$0.needsContentUpdates }
+        return all.filter { (contentUpdates || !$0.needsContentUpdates) && (notifications || !$0.needsNotifications) }
+    }
+
+    /// Who can run each family of the standard set, from the signals its policies declare: "Scopes
+    /// (who can run a policy, from the signals it reads): app (an app team can ship it): never,
+    /// fixed, …; OS (…): …; clairvoyant (…): …." A family whose settings differ in scope is named
+    /// under each.
+    public static var scopeSummary: String {
+        var byScope: [PolicyScope: [String]] = [:]
+        for p in standard() where !(byScope[p.scope]?.contains(p.family) ?? false) {
+            byScope[p.scope, default: []].append(p.family)
+        }
+        let parts = PolicyScope.allCases.compactMap { scope -> String? in
+            guard let families = byScope[scope] else { return nil }
+            return "\(scope.label) (\(scope.audience)): \(families.joined(separator: ", "))"
+        }
+        return "Scopes (who can run a policy, from the signals it reads): " + parts.joined(separator: "; ")
+            + "; predictive without its sequence estimate (e.g. predictive(15m,0.3,gap+time-of-day)) is app scope."
     }
 
     /// The families `tune` can search, in the registry's order.

@@ -328,6 +328,7 @@ public struct ComparisonRun: Sendable {
                     ? usersMetrics.map { GroupResult(name: $0.0, metrics: $0.1[i]) } : nil,
                 perGroup: userGroups == nil ? nil : groupMetrics.map { GroupResult(name: $0.0, metrics: $0.1[i]) })
             if spooled { row.spooledPerUser = i }
+            row.signals = all[i].signals.sorted()
             return row
         }
         var settings = ComparisonSettings(
@@ -361,6 +362,7 @@ public struct ComparisonRun: Sendable {
             report.fixedCurve = figures.fixedCurve
             report.boundCurve = figures.boundCurve
             report.ceilings = figures.ceilings
+            report.headline = report.headlineSettings()
         }
         return report
     }

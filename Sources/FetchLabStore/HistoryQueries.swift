@@ -23,6 +23,15 @@ extension UsageQueries {
         try read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM content_update)") ?? false }
     }
 
+    /// Whether any notification event is stored.
+    public func hasNotifications() throws(StoreError) -> Bool {
+        try read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM usage_event WHERE kind = ?)",
+                arguments: [UsageEventKind.notification.rawValue]) ?? false
+        }
+    }
+
     /// A user's history: launches and other usage events, context samples and the content updates
     /// of the user's apps, each in time order; only what happened before `before`, when given. Nil
     /// when the user is unknown. Apps are those the user launched or has events of, sorted by name.

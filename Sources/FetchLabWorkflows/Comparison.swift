@@ -48,6 +48,9 @@ public struct ComparisonRequest: Sendable {
     public var traceDay: CivilDate? = nil
     /// Also keep the run as a mergeable partial (``ComparisonOutcome/partial``).
     public var partial = false
+    /// Replay the headline's app-scope setting on iOS and Android (``HeadlinePlatforms``): two
+    /// more passes over the users' histories. Off for a shard (its partial is merged first).
+    public var platformLines = true
 
     public init(database: String, evaluation: EvaluationProtocol, settings: ReplaySettings) {
         self.database = database
@@ -81,7 +84,10 @@ public enum Comparison {
         var simulator = Simulator(evaluation: request.evaluation, settings: request.settings)
         simulator.perUser = request.perUser
         let chosen =
-            try request.policies ?? PolicyRegistry.standard(contentUpdates: storing { try queries.hasContentUpdates() })
+            try request.policies
+            ?? PolicyRegistry.standard(
+                contentUpdates: storing { try queries.hasContentUpdates() },
+                notifications: storing { try queries.hasNotifications() })
         var run = simulator.comparison(policies: chosen)
         run.keepsUsers = request.partial
         if let given = request.budgets, let first = given.first {
@@ -112,7 +118,14 @@ public enum Comparison {
         }
         var report = run.report()
         if let shard = request.shard { report.settings.shard = shard.description }
-        let warnings = try addTimeline(
+        var warnings: [String] = []
+        if request.platformLines, request.shard == nil, report.headline != nil {
+            let (lines, problems) = try HeadlinePlatforms.replay(
+                report, policies: chosen, request: request, batches: batches, names: names, progress: progress)
+            report.headline?.platforms = lines
+            warnings += problems
+        }
+        warnings += try addTimeline(
             to: &report, run: run, simulator: simulator, traceUser: request.traceUser, traceDay: request.traceDay,
             path: path
         ) { name in try storing { try queries.history(of: UserID(name), before: nil) } }

@@ -22,8 +22,8 @@ struct CompareCommand: ParsableCommand {
             happens (the pure policy, as DOMAIN.md's protocol measures it). With --platform ios the \
             system decides: a fixed interval is a floor, replayed as iOS's scheduler runs it within a \
             daily wake budget per app that follows use, and the requests it did not run are counted by \
-            reason. Policies: \(PolicyRegistry.forms). Every run is stored in the database (fetchlab \
-            runs lists them).
+            reason. Policies: \(PolicyRegistry.forms). \(PolicyRegistry.scopeSummary) Every run is stored \
+            in the database (fetchlab runs lists them).
             """
     )
 

@@ -123,6 +123,7 @@ struct RandomCausalPolicy: FetchPolicy {
     var chance: Double
     var name: String { "random(\(seed),\(chance))" }
     var family: String { "random" }
+    var signals: Set<PolicySignal> { Set(PolicySignal.allCases).subtracting([.future]) }
     var summary: String { "random fetches" }
     func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? {
         RandomScheduler(state: seed &* 31 &+ UInt64(pair.app) &+ 1, chance: chance)

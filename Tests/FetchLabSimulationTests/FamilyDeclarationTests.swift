@@ -9,7 +9,8 @@ import Testing
 @Suite struct FamilyDeclarationTests {
     @Test func everyTunableFamilysDefaultGridIsPoliciesOfThatFamily() throws {
         let tunable = PolicyRegistry.tunableFamilies.map { $0.familyNames[0] }
-        #expect(Set(tunable) == ["fixed", "predictive", "budgeted", "learned", "workmanager", "ios-adaptive"])
+        #expect(
+            Set(tunable) == ["fixed", "predictive", "budgeted", "learned", "learned-app", "workmanager", "ios-adaptive"])
         #expect(SearchSpace.Family.allCases.map(\.rawValue) == tunable)
         for name in tunable {
             let space = try SearchSpace.parse(family: name, grid: nil)

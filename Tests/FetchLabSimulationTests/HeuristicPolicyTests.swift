@@ -303,7 +303,8 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
                 + Array(repeating: "android-prefetch", count: 3) + Array(repeating: "predictive", count: 5)
                 + Array(repeating: "predictive-cost-aware", count: 3) + Array(repeating: "budgeted", count: 4)
                 + Array(repeating: "learned", count: 5) + Array(repeating: "learned-cost-aware", count: 2)
-                + ["push", "push", "oracle"] + Array(repeating: "budget-oracle", count: 5))
+                + Array(repeating: "learned-app", count: 5)
+                + ["push", "push", "notification-refresh", "oracle"] + Array(repeating: "budget-oracle", count: 5))
     }
 
     @Test(arguments: [
@@ -332,6 +333,8 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
 /// Records what the schedulers of one policy are shown and when they are woken, per app.
 final class CallLog: @unchecked Sendable {
     enum Call: Equatable {
+        /// The scheduler was made (the wake it asks for from the start).
+        case created
         case event(Microseconds)
         case update(Microseconds)
         case wake(Microseconds)
@@ -361,9 +364,13 @@ struct SpyPolicy: FetchPolicy {
     let log = CallLog()
     var name: String { "spy(\(inner.name))" }
     var family: String { "test" }
+    var signals: Set<PolicySignal> { inner.signals }
     var summary: String { "spy" }
     func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? {
-        inner.makeScheduler(pair).map { SpyScheduler(inner: $0, app: pair.app, log: log) }
+        inner.makeScheduler(pair).map {
+            log.record(app: pair.app, .created, asked: $0.nextWake)
+            return SpyScheduler(inner: $0, app: pair.app, log: log)
+        }
     }
 }
 
@@ -431,6 +438,8 @@ struct SpyScheduler: FetchScheduler {
                     var answerable = false
                     for (call, next) in entries {
                         switch call {
+                        case .created:
+                            break
                         case .event(let t), .update(let t):
                             #expect(t >= now, "\(policy.name), app \(app): shown \(t) after \(now)")
                             now = t

@@ -62,15 +62,11 @@ import Testing
         }
         // The scheduler expects eight launches a day, the budget allows four: it binds every day.
         #expect(binding == last - first + 1)
-        // Every request of the scored span is a fetch or a decline with its reason: the system
-        // expected no launch before the next request, or the day's budget was spent.
-        let skips = Self.skips(run)
-        #expect(Set(skips.keys) == [.notPredicted, .systemBudget])
-        let requests = FixedIntervalPolicy(interval: .minutes(15)).fetchTimes(for: user.pairs[0])
-            .filter(user.window.isScored).count
+        // A floor is not a request: the app asked iOS for nothing at the interval's ticks, and the
+        // system's own wakes its budget declined were not the app's either, so nothing is refused.
+        #expect(Self.skips(run).isEmpty)
         let scoredFetches = run.fetches.filter { user.window.isScored($0.time) }.count
-        #expect(scoredFetches + skips.values.reduce(0, +) == requests)
-        #expect(skips[.systemBudget]! >= 4 * (last - first))  // eight expected a day, four allowed
+        #expect(scoredFetches >= 4 * (last - first))  // eight expected a day, four allowed
         // The same through the whole replay: about four fetches per app per day, not 96.
         let o = Simulator(
             evaluation: evaluation(warmUp: 7), settings: ReplaySettings(platform: PlatformModel(kind: .ios))
@@ -95,7 +91,8 @@ import Testing
         let requests = FixedIntervalPolicy(interval: .hours(1)).fetchTimes(for: user.pairs[0])
             .filter(user.window.isScored).count
         #expect(requests > 23 * days)
-        #expect(Self.skips(run) == [.notPredicted: requests - scored.count])
+        // The other hourly ticks were not requests: nothing is counted refused.
+        #expect(Self.skips(run).isEmpty)
     }
 
     @Test func anAppUnusedForAWeekIsNotWoken() throws {
@@ -150,6 +147,6 @@ import Testing
             #expect(run.fetches.map(\.time) == fixed.fetchTimes(for: user.pairs[0]))
             #expect(run.skips.allSatisfy { $0 == 0 })
         }
-        #expect(Self.skips(run)[.notPredicted] == nil && Self.skips(run)[.systemBudget] == nil)
+        #expect(Self.skips(run)[.systemBudget] == nil)
     }
 }

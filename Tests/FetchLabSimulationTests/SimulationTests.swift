@@ -11,6 +11,7 @@ struct AtTimes: FetchPolicy {
     var times: [Microseconds]
     var name: String { "at-times" }
     var family: String { "test" }
+    var signals: Set<PolicySignal> { [] }
     var summary: String { "fixed times" }
     func fetchTimes(for pair: PairContext) -> [Microseconds] { times }
 }
@@ -232,8 +233,10 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(
             Set(object.keys) == [
-                "settings", "budget", "budget_curve", "fixed_curve", "bound_curve", "ceilings", "policies",
+                "settings", "headline", "budget", "budget_curve", "fixed_curve", "bound_curve", "ceilings", "policies",
             ])
+        let headline = try #require(object["headline"] as? [String: Any])
+        #expect(Set(headline.keys) == ["budget", "app", "os", "platforms", "lever"])
         #expect(try JSONDecoder().decode(ComparisonReport.self, from: Data(json.utf8)) == report)
         let settings = try #require(object["settings"] as? [String: Any])
         #expect(

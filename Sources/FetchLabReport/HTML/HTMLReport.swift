@@ -160,9 +160,27 @@ public enum HTMLReport {
         let list = rows.map { "<dt>\(HTML.escape($0.0))</dt><dd>\(HTML.escape($0.1))</dd>" }.joined()
         return """
             <section id="summary"><h2>What was compared</h2>
-            <p class="headline" data-recommended="\(HTML.escape(picks.recommended?.name ?? ""))" id="headline">\(HTML.escape(headline(r, picks)))</p>
+            <p class="headline" data-recommended="\(HTML.escape(picks.recommended?.name ?? ""))" id="headline">\(headline(r, picks).split(separator: "\n").map { HTML.escape(String($0)) }.joined(separator: "<br>"))</p>
+            \(shipping(r))
             <dl class="facts">\(list)</dl></section>
             """
+    }
+
+    /// What an app team sets on each platform for the headline's app-scope setting: the setting,
+    /// its code and what it gave replayed under the platform's rules (empty without platform lines).
+    static func shipping(_ r: ComparisonReport) -> String {
+        guard let h = r.effectiveHeadline, !h.platforms.isEmpty else { return "" }
+        let items = h.platforms.map { line -> String in
+            let name = line.platform == .ios ? "iOS" : "Android"
+            let figures = String(
+                format: "%.1f%% fresh, %+.1f points over the baseline, %.2f fetches/app/day", line.fresh * 100,
+                line.gainVsFixed * 100, line.fetchesPerAppDay)
+            return "<li><strong>\(name)</strong>: \(HTML.escape(line.setting)) — replayed as <code>"
+                + "\(HTML.escape(line.policy))</code> under \(name)'s rules: \(HTML.escape(figures))"
+                + (line.note.map { " <span class=\"caption\">(\(HTML.escape($0)))</span>" } ?? "")
+                + "<pre class=\"snippet\">\(HTML.escape(line.snippet))</pre></li>"
+        }
+        return "<h3>What an app team sets</h3><ul class=\"shipping\" id=\"shipping\">\(items.joined())</ul>"
     }
 
     /// The page's one recommendation and its reason: the best family at the headline budget
@@ -177,14 +195,14 @@ public enum HTMLReport {
         return line + " " + recommendationLine(r)
     }
 
-    /// "Recommended: X, the freshest … within B fetches/app/day", or why no single policy is.
+    /// "Recommended to an app team: X, …", or why no policy is.
     static func recommendationLine(_ r: ComparisonReport) -> String {
-        guard let rec = r.recommendation else { return "No policy is recommended: none beats fixed intervals there." }
-        let budget = CompareRenderer.budgetText(rec.point.budget)
-        guard let policy = rec.policy else {
-            return "No single policy is recommended: every \(rec.family) setting spends more than \(budget) fetches/app/day."
+        guard let rec = r.recommendation, let policy = rec.policy else {
+            return "No policy is recommended to an app team: no app-scope setting at this budget beats the baseline "
+                + "by more than its interval."
         }
-        return "Recommended: \(policy.name), the freshest \(rec.family) setting within \(budget) fetches/app/day."
+        let budget = CompareRenderer.budgetText(rec.point.budget)
+        return "Recommended to an app team: \(policy.name), the freshest app-scope setting within \(budget) fetches/app/day."
     }
 
     static func platformText(_ p: PlatformModel, name: String) -> String {
@@ -219,7 +237,7 @@ public enum HTMLReport {
         let policies = CompareRenderer.ranked(r.policies, budgets: budgets, tauMinutes: r.settings.tauMinutes)
         var head = "<tr>"
         for (i, title) in columns.enumerated() {
-            let kind = i == 1 ? "text" : "num"
+            let kind = i == 1 || title == "scope" ? "text" : "num"
             head +=
                 "<th data-col=\"\(i)\" data-type=\"\(kind)\" aria-sort=\"none\" tabindex=\"0\">\(HTML.escape(title))</th>"
         }
@@ -228,7 +246,7 @@ public enum HTMLReport {
         for (row, p) in zip(cells, policies) {
             let m = p.metrics
             let values: [String] = reorder(
-                [row[0].isEmpty ? "1e9" : row[0], p.name] + m.fresh.map(\.description)
+                [row[0].isEmpty ? "1e9" : row[0], p.name, p.scope.label] + m.fresh.map(\.description)
                     + [
                         (m.freshInterval?.low ?? -1e9).description,
                         (m.stalenessMedianMinutes ?? 1e9).description, m.fetchesPerAppDay.description,

@@ -138,11 +138,85 @@ extension PolicyRunner {
         if asked { questions.asked(pair: p, at: t, probability: answer, atLaunch: trigger == .launch) }
         for k in controllers.indices {
             controllers[k].advance(to: t)
-            guard asked, let r = schedulers[k][p].choose(answer, at: t, state: device, controller: &controllers[k])
+            // The device's state only for the cost-aware policies, which declare it (context).
+            let shown = schedulers[k][p].costAware ? device : SignalView.neutral
+            guard asked, let r = schedulers[k][p].choose(answer, at: t, state: shown, controller: &controllers[k])
             else { continue }
             let result = states[k][p].handle(r, at: t, device: device)
             states[k][p].record(schedulers[k][p].statedProbability, result)
             schedulers[k][p].completed(result, controller: &controllers[k])
         }
+    }
+}
+
+extension PolicyRunner {
+    /// App-scope learned policies (any budgets) on one pair in one walk, sharing the pair's model:
+    /// each policy has its own scheduler, controller (an app's budget is its own) and platform
+    /// state, told exactly what ``run(_:pair:of:settings:logSkips:everyEvent:)`` tells it alone, in
+    /// the same order; the model's work is done once instead of once per budget.
+    static func run(
+        appLearned policies: [AppLearnedPolicy], pair index: Int, of user: UserSetup, settings: ReplaySettings
+    ) -> [PairRun] {
+        guard !policies.isEmpty else { return [] }
+        let pair = user.pairs[index]
+        let info = self.info(pair: index, of: user)
+        var schedulers = policies.map { LearnedScheduler(policy: LearnedPolicy(budget: .fetches($0.budget)), pair: info) }
+        var model = schedulers[0].model
+        var allocation = schedulers[0].allocation
+        let (launchRefreshes, tau) = (schedulers[0].launchRefreshes, schedulers[0].tau)
+        var states = policies.map { _ in RunState(pair: index, of: user, settings: settings) }
+        let view = SignalView(policies[0].signals, app: pair.app)
+        let events = view.filter(user.events(schedulers[0].observedEvents, pair: index))
+        let end = user.window.end
+        var u = 0
+        var cursor = 0
+        var wake = schedulers[0].nextWake
+        // One moment for every policy: the model asked once, then each policy chooses under its
+        // own controller (holding the pair's share, as a scheduler alone sets it at every call).
+        func decide(_ trigger: DecisionTrigger, app other: Int32, at t: Microseconds, device: DeviceState) {
+            let asked = LearnedScheduler.asks(model, launchRefreshes: launchRefreshes, tau: tau, at: t)
+            let answer = asked ? model.ask(trigger, app: other, at: t) : 0
+            let shown = view.state(device)
+            for k in schedulers.indices {
+                var c = schedulers[k].controller
+                c.share = allocation.share
+                c.advance(to: t)
+                if asked, let r = schedulers[k].choose(answer, at: t, state: shown, controller: &c) {
+                    let result = states[k].handle(r, at: t, device: device)
+                    states[k].record(schedulers[k].statedProbability, result)
+                    schedulers[k].completed(result, controller: &c)
+                }
+                schedulers[k].controller = c
+            }
+        }
+        while true {
+            let te = u < events.count ? events[u].time : nil
+            if let tw = wake, tw <= end, te.map({ tw < $0 }) ?? true {
+                wake = tw + LearnedScheduler.timerStep
+                model.expire(before: tw)
+                decide(.timer, app: -1, at: tw, device: user.state(at: tw, cursor: &cursor))
+                continue
+            }
+            guard let t = te, t <= end else { break }
+            let event = events[u]
+            u += 1
+            let device = user.state(at: t, cursor: &cursor)
+            if event.app == pair.app { for k in states.indices { states[k].observe(event) } }
+            if event.kind == .launch { allocation.launched(event.app, at: event.time) }
+            switch LearnedScheduler.see(event, app: pair.app, model: &model) {
+            case .ownLaunch:
+                for k in schedulers.indices {
+                    var c = schedulers[k].controller
+                    c.share = allocation.share
+                    schedulers[k].launchedOwnApp(at: t, controller: &c)
+                    schedulers[k].controller = c
+                }
+            case .moment(let trigger):
+                decide(trigger, app: event.app, at: t, device: device)
+            case .nothing:
+                for k in schedulers.indices { schedulers[k].controller.share = allocation.share }
+            }
+        }
+        return states.map(\.run)
     }
 }

@@ -132,8 +132,10 @@ struct UserSetup: Sendable {
 /// Runs one policy on one pair: asks it for fetches (planned, or event by event for a causal
 /// policy) and passes each request through the platform.
 enum PolicyRunner {
-    /// Runs `policy` on pair `index` of `user`. `everyEvent` shows its scheduler every usage
-    /// event, whatever it observes (the same outcome, more slowly: for tests).
+    /// Runs `policy` on pair `index` of `user`, its scheduler shown only the signals the policy
+    /// declares (``SignalView``). `everyEvent` shows its scheduler every usage event, every content
+    /// update and the device's real state, whatever it observes and declares (the same outcome,
+    /// more slowly, when the declaration is complete: for tests).
     static func run(
         _ policy: any FetchPolicy, pair index: Int, of user: UserSetup, settings: ReplaySettings,
         logSkips: Bool = false,
@@ -145,38 +147,43 @@ enum PolicyRunner {
         state.logSkips = logSkips
         if settings.platform.kind == .ios, let floor = policy.requestedMinimumInterval(for: info) {
             // The app asked for a minimum interval: iOS decides when it runs. The system's
-            // scheduler runs it; each of the policy's own times is a request, and one the
-            // scheduler let pass without a fetch until the next is counted `not_predicted`.
-            state.attempts = []
-            let system = IOSAdaptiveScheduler(info, policy: settings.platform.systemScheduler(minimumInterval: floor))
-            drive(system, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
-            state.countUnscheduled(requests: policy.fetchTimes(for: pair))
+            // scheduler runs it (it reads what the system sees of the app's own use); what it ran
+            // is the outcome. The app asked for nothing at the interval's ticks, so nothing the
+            // system did not run is a refused request: only its fetches count.
+            let model = settings.platform.systemScheduler(minimumInterval: floor)
+            let system = IOSAdaptiveScheduler(info, policy: model)
+            drive(
+                system, view: SignalView(model.signals, app: pair.app), user: user, pair: pair, index: index,
+                state: &state, everyEvent: everyEvent)
+            state.run.skips = state.run.skips.map { _ in 0 }
+            state.run.skipLog = []
             return state.run
         }
+        let view = SignalView(policy.signals, app: pair.app)
         if let scheduler = policy.makeScheduler(info) {
             // The common schedulers by their own type (a specialised loop); the others through
             // the opened existential (no box to project or keep unique at every call).
             if let s = scheduler as? PredictiveScheduler {
-                drive(s, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
+                drive(s, view: view, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
             } else if let s = scheduler as? LearnedScheduler {
-                drive(s, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
+                drive(s, view: view, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
             } else if let s = scheduler as? IOSAdaptiveScheduler {
-                drive(s, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
+                drive(s, view: view, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
             } else if let s = scheduler as? WorkManagerScheduler {
-                drive(s, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
+                drive(s, view: view, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
             } else {
-                drive(scheduler, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
+                drive(scheduler, view: view, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
             }
         } else if settings.platform.kind == .none {
             // Nothing can refuse: every planned time runs (the fast path of fixed and oracles).
-            state.run.fetches = policy.fetchTimes(for: pair).map {
+            state.run.fetches = policy.fetchTimes(for: view.planned(pair, reveal: everyEvent)).map {
                 DoneFetch(time: $0, expired: false, state: user.state(at: $0))
             }
         } else {
             let appEvents = user.appEvents[index]
             var e = 0
             var cursor = 0
-            for t in policy.fetchTimes(for: pair) {
+            for t in policy.fetchTimes(for: view.planned(pair, reveal: everyEvent)) {
                 while e < appEvents.count, appEvents[e].time <= t {
                     state.observe(appEvents[e])
                     e += 1
@@ -214,11 +221,13 @@ enum PolicyRunner {
     /// (every one with `everyEvent`) and this app's content updates in time order, the scheduler's
     /// timers between them (an event and a timer at the same instant: the event first), up to E.
     static func drive<S: FetchScheduler>(
-        _ scheduler: S, user: UserSetup, pair: PairContext, index: Int, state: inout RunState, everyEvent: Bool = false
+        _ scheduler: S, view: SignalView, user: UserSetup, pair: PairContext, index: Int, state: inout RunState,
+        everyEvent: Bool = false
     ) {
         var scheduler = scheduler
-        let events = user.events(everyEvent ? .all : scheduler.observedEvents, pair: index)
-        let content = user.content[index]
+        let events = everyEvent ? user.events : view.filter(user.events(scheduler.observedEvents, pair: index))
+        let content = everyEvent ? user.content[index] : view.content(user.content[index])
+        let shows = everyEvent ? SignalView(Set(PolicySignal.allCases), app: pair.app) : view
         let end = user.window.end
         var u = 0
         var c = 0
@@ -229,7 +238,7 @@ enum PolicyRunner {
             if let tw = scheduler.nextWake, tw > lastWake, tw <= end, te.map({ tw < $0 }) ?? true {
                 lastWake = tw
                 let device = user.state(at: tw, cursor: &cursor)
-                if let r = scheduler.wake(at: tw, state: device) {
+                if let r = scheduler.wake(at: tw, state: shows.state(device)) {
                     let result = state.handle(r, at: tw, device: device)
                     state.record(scheduler.statedProbability, result)
                     scheduler.completed(result)
@@ -242,7 +251,7 @@ enum PolicyRunner {
                 let event = events[u]
                 u += 1
                 if event.app == pair.app { state.observe(event) }
-                if let r = scheduler.observe(event, state: device) {
+                if let r = scheduler.observe(event, state: shows.state(device)) {
                     let result = state.handle(r, at: t, device: device)
                     state.record(scheduler.statedProbability, result)
                     scheduler.completed(result)
@@ -250,7 +259,7 @@ enum PolicyRunner {
             } else {
                 let update = ContentUpdate(time: content[c], app: pair.app, utcOffset: user.window.offset)
                 c += 1
-                if let r = scheduler.observe(update, state: device) {
+                if let r = scheduler.observe(update, state: shows.state(device)) {
                     let result = state.handle(r, at: t, device: device)
                     state.record(scheduler.statedProbability, result)
                     scheduler.completed(result)
@@ -271,8 +280,6 @@ enum PolicyRunner {
         var logSkips = false
         var lastRefresh: Microseconds? = nil
         var contentIndex = 0
-        /// The time of every request handled, ascending, when kept (nil: not kept).
-        var attempts: [Microseconds]? = nil
 
         /// The state of a replay of pair `index` of `user` under `settings`.
         init(pair index: Int, of user: UserSetup, settings: ReplaySettings) {
@@ -304,24 +311,8 @@ enum PolicyRunner {
             if event.kind == .launch, launchRefreshes { lastRefresh = event.time }
         }
 
-        /// Counts `not_predicted` for each scored request (times ascending) that saw no request
-        /// handled from it up to the next one: the system's scheduler did not act on it. (A
-        /// request it did act on has its own outcome: a fetch, or a refusal with its reason.) Not
-        /// in the skip log: these are moments nothing happened, not refusals.
-        mutating func countUnscheduled(requests: [Microseconds]) {
-            guard let attempts else { return }
-            let k = SkipReason.allCases.firstIndex(of: .notPredicted)!
-            var a = 0
-            for (i, t) in requests.enumerated() where window.isScored(t) {
-                let next = i + 1 < requests.count ? requests[i + 1] : Microseconds.max
-                while a < attempts.count, attempts[a] < t { a += 1 }
-                if a == attempts.count || attempts[a] >= next { run.skips[k] += 1 }
-            }
-        }
-
         mutating func handle(_ request: FetchRequest, at t: Microseconds, device: DeviceState) -> FetchResult {
             let decision = gate.decide(request, at: t, state: device, duration: duration)
-            attempts?.append(t)
             var newData: Bool? = nil
             switch decision {
             case .refused(let reason):

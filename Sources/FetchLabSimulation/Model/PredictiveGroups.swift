@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 extension Simulator {
     /// Every policy on every pair of a user (policy-major), with each policy's thread CPU
@@ -63,6 +64,14 @@ extension Simulator {
             let group = learned.map { policies[$0] as! LearnedPolicy }
             together(learned) { PolicyRunner.runLearned(group: group, user: user, settings: settings) }
         }
+        // App-scope learned policies (two or more) share each pair's model.
+        let appLearned = policies.indices.filter { policies[$0] is AppLearnedPolicy }
+        if appLearned.count > 1 {
+            let group = appLearned.map { policies[$0] as! AppLearnedPolicy }
+            together(appLearned) {
+                pairByPair(group.count) { PolicyRunner.run(appLearned: group, pair: $0, of: user, settings: settings) }
+            }
+        }
         for (i, policy) in policies.enumerated() where !grouped.contains(i) {
             let start = ThreadClock.now()
             out[i] = replay(user, policy: policy)
@@ -94,7 +103,14 @@ extension PolicyRunner {
         }
         var states = policies.map { _ in RunState(pair: index, of: user, settings: settings) }
         var lastWakes = [Microseconds](repeating: .min, count: policies.count)
-        let events = user.events(everyEvent ? .all : PredictiveScheduler.observed, pair: index)
+        // What the group is shown: what any of them declared (the sequence estimate's other apps'
+        // launches change no decision of the others: `SignalDeclarationTests`); each decider is
+        // told the device's state only when it reads context.
+        let union = policies.reduce(into: Set<PolicySignal>()) { $0.formUnion($1.signals) }
+        let views = policies.map { SignalView(everyEvent ? Set(PolicySignal.allCases) : $0.signals, app: pair.app) }
+        let events =
+            everyEvent
+            ? user.events : SignalView(union, app: pair.app).filter(user.events(PredictiveScheduler.observed, pair: index))
         let content = user.content[index]
         let end = user.window.end
         var u = 0
@@ -106,7 +122,7 @@ extension PolicyRunner {
                 while let tw = deciders[k].nextWake, tw > lastWakes[k], tw <= end, te.map({ tw < $0 }) ?? true {
                     lastWakes[k] = tw
                     let device = user.state(at: tw, cursor: &cursor)
-                    if let r = deciders[k].wake(at: tw, state: device, signals: signals) {
+                    if let r = deciders[k].wake(at: tw, state: views[k].state(device), signals: signals) {
                         let result = states[k].handle(r, at: tw, device: device)
                         states[k].record(deciders[k].statedProbability, result)
                         deciders[k].completed(result)
@@ -122,7 +138,7 @@ extension PolicyRunner {
                 signals.learn(event)
                 for k in deciders.indices {
                     if event.app == pair.app { states[k].observe(event) }
-                    if let r = deciders[k].observe(event, cold: cold, state: device, signals: signals) {
+                    if let r = deciders[k].observe(event, cold: cold, state: views[k].state(device), signals: signals) {
                         let result = states[k].handle(r, at: t, device: device)
                         states[k].record(deciders[k].statedProbability, result)
                         deciders[k].completed(result)
@@ -164,6 +180,7 @@ extension PolicyRunner {
                 let t = wake
                 wake = t + SlotHistogram.slotLength
                 let device = user.state(at: t, cursor: &cursor)
+                // Budgeted policies declare context (a fetch's cost now): the real state.
                 let moment = learner.wake(at: t, state: device)
                 var better: Double? = nil
                 for k in spends.indices {

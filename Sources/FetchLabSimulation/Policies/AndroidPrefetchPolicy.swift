@@ -28,6 +28,8 @@ public struct AndroidPrefetchPolicy: FetchPolicy {
         "android-prefetch(\(FixedIntervalPolicy.durationName(threshold)),\(FixedIntervalPolicy.durationName(period)))"
     }
     public var family: String { "android-prefetch" }
+    /// The app's estimated next launch, from its own usage statistics.
+    public var signals: Set<PolicySignal> { [.ownLaunches] }
     public var parameters: [String: Double] {
         ["threshold_minutes": threshold.inMinutes, "period_minutes": period.inMinutes]
     }

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// Clairvoyant with a daily budget: day by day (local days of the user's clock), over the scored
 /// launches of that day not already fresh at the primary τ, at most `k` fetches, each placed at a
@@ -15,6 +16,8 @@ public struct BudgetOraclePolicy: FetchPolicy {
 
     public var name: String { "budget-oracle(\(budget))" }
     public var family: String { "budget-oracle" }
+    /// Reads the launches to come.
+    public var signals: Set<PolicySignal> { [.ownLaunches, .future] }
     public var parameters: [String: Double] { ["k": Double(budget)] }
     public var isClairvoyant: Bool { true }
     public var summary: String {

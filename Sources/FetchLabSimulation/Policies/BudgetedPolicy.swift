@@ -42,6 +42,8 @@ public struct BudgetedPolicy: FetchPolicy {
 
     public var name: String { "budgeted(\(budgetName))" }
     public var family: String { "budgeted" }
+    /// The benefit of its slots, learned from the app's own launches, per the cost of a fetch now.
+    public var signals: Set<PolicySignal> { [.ownLaunches, .context] }
     public var parameters: [String: Double] {
         switch budget {
         case .fetches(let k): ["k": Double(k)]

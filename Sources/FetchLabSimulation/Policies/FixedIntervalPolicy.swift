@@ -20,6 +20,8 @@ public struct FixedIntervalPolicy: FetchPolicy {
 
     public var name: String { "fixed(\(Self.durationName(interval)))" }
     public var family: String { "fixed" }
+    /// A clock from the first event: reads nothing.
+    public var signals: Set<PolicySignal> { [] }
     public var parameters: [String: Double] { ["interval_minutes": interval.inMinutes] }
     public var summary: String { "a fetch every \(Self.durationName(interval)) from the user's first event" }
 

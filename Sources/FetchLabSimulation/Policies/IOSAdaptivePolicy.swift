@@ -39,6 +39,8 @@ public struct IOSAdaptivePolicy: FetchPolicy {
         "ios-adaptive(\(FixedIntervalPolicy.durationName(lead)),\(FixedIntervalPolicy.durationName(minimumInterval)))"
     }
     public var family: String { "ios-adaptive" }
+    /// The system's model of the app's own launch times (and its own fetch outcomes).
+    public var signals: Set<PolicySignal> { [.ownLaunches] }
     public var parameters: [String: Double] {
         [
             "lead_minutes": lead.inMinutes, "min_interval_minutes": minimumInterval.inMinutes,

@@ -38,6 +38,12 @@ public struct LearnedPolicy: FetchPolicy {
         }
     }
     public var family: String { costAware ? "learned-cost-aware" : "learned" }
+    /// Other apps' launches (triggers, sessions), unlocks, screen-on and system UI, the app's own
+    /// launches and notifications; the cost-aware one also the device's state.
+    public var signals: Set<PolicySignal> {
+        let s: Set<PolicySignal> = [.ownLaunches, .otherLaunches, .deviceSignals, .notifications]
+        return costAware ? s.union([.context]) : s
+    }
     public var parameters: [String: Double] {
         switch budget {
         case .fetches(let b): ["budget": b]

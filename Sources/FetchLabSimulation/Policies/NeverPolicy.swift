@@ -1,10 +1,13 @@
 import FetchLabCore
+import FetchLabResults
 
 /// No background fetch at all: only launches refresh (when they do).
 public struct NeverPolicy: FetchPolicy {
     public init() {}
     public var name: String { "never" }
     public var family: String { "never" }
+    /// Reads nothing.
+    public var signals: Set<PolicySignal> { [] }
     public var summary: String { "no background fetch; content is only as fresh as the launches make it" }
     public func fetchTimes(for pair: PairContext) -> [Microseconds] { [] }
 }

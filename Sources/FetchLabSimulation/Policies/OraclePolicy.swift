@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// Clairvoyant: a fetch at the time of every scored launch that is not already fresh at the
 /// primary τ (by an earlier oracle fetch or, when launches refresh, the previous launch).
@@ -6,6 +7,8 @@ public struct OraclePolicy: FetchPolicy {
     public init() {}
     public var name: String { "oracle" }
     public var family: String { "oracle" }
+    /// Reads the launches to come.
+    public var signals: Set<PolicySignal> { [.ownLaunches, .future] }
     public var isClairvoyant: Bool { true }
     public var summary: String {
         "clairvoyant: a fetch at every scored launch not already fresh at τ (knows the future launches)"

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// One policy per app: each app's pairs run the policy named for the app, the others run the
 /// fallback. This is how a tuner's per-app recommendation is replayed as a whole (the apps' fetches
@@ -21,6 +22,10 @@ public struct PerAppPolicy: FetchPolicy {
         return "per-app(" + (parts + ["*=\(fallback.name)"]).joined(separator: ";") + ")"
     }
     public var family: String { "per-app" }
+    /// What any of its policies reads.
+    public var signals: Set<PolicySignal> {
+        assignments.values.reduce(fallback.signals) { $0.union($1.signals) }
+    }
     public var summary: String { "a policy per app: \(name)" }
     public var isClairvoyant: Bool { fallback.isClairvoyant || assignments.values.contains { $0.isClairvoyant } }
     public var needsContentUpdates: Bool {

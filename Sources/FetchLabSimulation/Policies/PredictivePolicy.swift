@@ -25,7 +25,7 @@ public struct PredictivePolicy: FetchPolicy {
     public var costAware: Bool
     public var cellularThreshold: Double
     /// Which estimates may trigger a fetch (all three by default).
-    public var signals: Set<PredictionSignal> = Set(PredictionSignal.allCases)
+    public var estimates: Set<PredictionSignal> = Set(PredictionSignal.allCases)
 
     public init(lead: Microseconds = .minutes(15), threshold: Double = 0.55) {
         self.lead = lead
@@ -45,16 +45,24 @@ public struct PredictivePolicy: FetchPolicy {
 
     public var name: String {
         let l = FixedIntervalPolicy.durationName(lead)
-        let only = signals.count == PredictionSignal.allCases.count ? "" : "," + PredictionSignal.name(signals)
+        let only = estimates.count == PredictionSignal.allCases.count ? "" : "," + PredictionSignal.name(estimates)
         return costAware
             ? "predictive-cost-aware(\(l),\(Self.number(threshold)),\(Self.number(cellularThreshold))\(only))"
             : "predictive(\(l),\(Self.number(threshold))\(only))"
     }
     public var family: String { costAware ? "predictive-cost-aware" : "predictive" }
+    /// The sequence estimate reads other apps' launches (an OS-scope signal); the gap and
+    /// time-of-day estimates the app's own launches; the cost-aware one also the device's state.
+    public var signals: Set<PolicySignal> {
+        var s: Set<PolicySignal> = [.ownLaunches]
+        if estimates.contains(.sequence) { s.insert(.otherLaunches) }
+        if costAware { s.insert(.context) }
+        return s
+    }
     public var parameters: [String: Double] {
         var p = ["lead_minutes": lead.inMinutes, "threshold": threshold]
         if costAware { p["cellular_threshold"] = cellularThreshold }
-        for signal in PredictionSignal.allCases { p["uses_\(signal.rawValue)"] = signals.contains(signal) ? 1 : 0 }
+        for signal in PredictionSignal.allCases { p["uses_\(signal.rawValue)"] = estimates.contains(signal) ? 1 : 0 }
         return p
     }
     public var summary: String {
@@ -119,7 +127,7 @@ extension PredictivePolicy: PolicyFamily {
                 ? try A.number(numbers[2], raw: raw, what: "cellular threshold", in: 0.001...1)
                 : min(1, (max(p.threshold, p.threshold * 1.5) * 100).rounded() / 100)
         }
-        p.signals = chosen
+        p.estimates = chosen
         return [p]
     }
 }

@@ -119,7 +119,7 @@ struct PredictiveDecider {
     var calibration: OnlineCalibration
     /// The probability stated for the last fetch asked for (calibrated).
     var statedProbability: Double? = nil
-    /// Which of `policy.signals` may fetch (looked up once, not per event).
+    /// Which of `policy.estimates` may fetch (looked up once, not per event).
     let usesSequence: Bool
     let usesGap: Bool
     let usesTimeOfDay: Bool
@@ -131,9 +131,9 @@ struct PredictiveDecider {
         tau = pair.evaluation.primaryTau
         nextMidnight = LocalCalendar.midnight(after: pair.firstEvent, offset: pair.offset)
         calibration = OnlineCalibration(lead: policy.lead)
-        usesSequence = policy.signals.contains(.sequence)
-        usesGap = policy.signals.contains(.gap)
-        usesTimeOfDay = policy.signals.contains(.timeOfDay)
+        usesSequence = policy.estimates.contains(.sequence)
+        usesGap = policy.estimates.contains(.gap)
+        usesTimeOfDay = policy.estimates.contains(.timeOfDay)
         floor = Self.floor(of: policy)
         cacheWake()
     }

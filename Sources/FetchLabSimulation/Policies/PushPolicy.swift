@@ -20,6 +20,8 @@ public struct PushPolicy: FetchPolicy {
 
     public var name: String { "push(\(PolicyRegistry.Arguments.numberName(rate)))" }
     public var family: String { "push" }
+    /// The app's server pushes on its own content updates.
+    public var signals: Set<PolicySignal> { [.contentUpdates] }
     public var parameters: [String: Double] { ["rate_per_hour": rate] }
     public var needsContentUpdates: Bool { true }
     public var summary: String {

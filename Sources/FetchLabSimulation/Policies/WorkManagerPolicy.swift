@@ -76,6 +76,12 @@ public struct WorkManagerPolicy: FetchPolicy {
             + (aligned ? ",aligned)" : ")")
     }
     public var family: String { "workmanager" }
+    /// Its constraints read the device's state; aligned work follows the app's own habit.
+    public var signals: Set<PolicySignal> {
+        var s: Set<PolicySignal> = constraints.isEmpty ? [] : [.context]
+        if aligned { s.insert(.ownLaunches) }
+        return s
+    }
     public var parameters: [String: Double] {
         [
             "period_minutes": period.inMinutes, "flex_minutes": flex.inMinutes,

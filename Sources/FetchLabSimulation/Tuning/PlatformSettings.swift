@@ -34,3 +34,80 @@ extension PlatformSetting {
             note: "the server sends it when content changes; iOS rate-limits pushes and drops them after a force-quit")
     }
 }
+
+extension IOSAdaptivePolicy: PlatformTranslatable {
+    /// iOS's own scheduler, which an app reaches by resubmitting a refresh request after each launch.
+    public func platformSettings(ios: PlatformModel) -> [PlatformSetting] {
+        let interval = minimumInterval / .perSecond
+        return [
+            PlatformSetting(
+                platform: .ios,
+                setting: "BGAppRefreshTaskRequest resubmitted after each launch and each refresh, earliestBeginDate = now + \(FixedIntervalPolicy.durationName(minimumInterval))",
+                model: name,
+                snippet: """
+                    let request = BGAppRefreshTaskRequest(identifier: "com.example.refresh")
+                    request.earliestBeginDate = Date(timeIntervalSinceNow: \(interval))
+                    try BGTaskScheduler.shared.submit(request)
+                    """,
+                note: "iOS picks the moment from the app's launch times")
+        ]
+    }
+}
+
+extension WorkManagerPolicy: PlatformTranslatable {
+    /// Android's periodic work, as the policy models it.
+    public func platformSettings(ios: PlatformModel) -> [PlatformSetting] {
+        let minutes = period / .perMinute
+        let flexMinutes = flex / .perMinute
+        return [
+            PlatformSetting(
+                platform: .android,
+                setting: "PeriodicWorkRequest every \(minutes) min, flex \(flexMinutes) min, constraints \(constraints.name)"
+                    + (aligned ? ", realigned to the habit" : ""),
+                model: name,
+                snippet: """
+                    val request = PeriodicWorkRequestBuilder<RefreshWorker>(\(minutes), TimeUnit.MINUTES, \(flexMinutes), TimeUnit.MINUTES).build()
+                    WorkManager.getInstance(context).enqueueUniquePeriodicWork("refresh", ExistingPeriodicWorkPolicy.UPDATE, request)
+                    """)
+        ]
+    }
+}
+
+extension AndroidPrefetchPolicy: PlatformTranslatable {
+    /// A prefetch job, which Android's PrefetchController runs near the estimated next launch.
+    public func platformSettings(ios: PlatformModel) -> [PlatformSetting] {
+        [
+            PlatformSetting(
+                platform: .android,
+                setting: "JobInfo.Builder.setPrefetch(true), periodic every \(FixedIntervalPolicy.durationName(period))",
+                model: name,
+                snippet: """
+                    val job = JobInfo.Builder(REFRESH_JOB, ComponentName(context, RefreshJobService::class.java))
+                        .setPrefetch(true).setPeriodic(\(period / 1_000)L).build()
+                    context.getSystemService(JobScheduler::class.java).schedule(job)
+                    """,
+                note: "the system runs it when the app's estimated next launch is near")
+        ]
+    }
+}
+
+extension PushPolicy: PlatformTranslatable {
+    /// A silent push on iOS, a data message on Android, from the app's server on each content update.
+    public func platformSettings(ios: PlatformModel) -> [PlatformSetting] {
+        var push = PlatformSetting.silentPush(rate: Int(rate.rounded(.up)))
+        push.model = name
+        return [
+            push,
+            PlatformSetting(
+                platform: .android,
+                setting: "FCM data message on each content update, at most \(PolicyRegistry.Arguments.numberName(rate)) an hour",
+                model: name,
+                snippet: """
+                    override fun onMessageReceived(message: RemoteMessage) {
+                        WorkManager.getInstance(applicationContext).enqueue(OneTimeWorkRequestBuilder<RefreshWorker>().build())
+                    }
+                    """,
+                note: "the server sends it when content changes"),
+        ]
+    }
+}
