@@ -231,6 +231,7 @@ struct ReplayOptions: ParsableArguments {
         request.bootstrapSeed = budget.bootstrapSeed
         request.traceUser = run.traceUser
         request.traceDay = run.traceDay
+        request.platformLines = run.platformLines
         return request
     }
 
@@ -268,6 +269,15 @@ struct ComparisonRunOptions: ParsableArguments {
 
     @Flag(help: "Print each policy's CPU time and launch·policy steps per second on stderr.")
     var timings = false
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: """
+            Replay the headline's app-scope setting as iOS and Android run it (two more passes over the \
+            users; the headline's platform lines). Off for a shard; a merge of shards has none (run \
+            compare --platform ios|android --policies <the setting> for them).
+            """)
+    var platformLines = true
 
     @Option(
         help: "The user whose day the report's timeline shows (default: the user with the median launches per day).")

@@ -18,7 +18,7 @@ import _FetchLabTestSupport
 
     func compare(_ options: [String], shard: String? = nil, partial: String? = nil) throws -> ProcessResult {
         let result = try dir.fetchlab(
-            ["compare", "--db", db, "--format", "json", "--no-store", "--warm-up", "3"] + options
+            ["compare", "--db", db, "--format", "json", "--no-store", "--warm-up", "3", "--no-platform-lines"] + options
                 + (shard.map { ["--shard", $0] } ?? []) + (partial.map { ["--partial", $0] } ?? []))
         #expect(result.status == 0, "\(result.err)")
         return result
