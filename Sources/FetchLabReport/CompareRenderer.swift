@@ -59,7 +59,7 @@ public enum CompareRenderer {
                 + "against \(context)."
         }
         var line =
-            "\(at) \(family) is freshest: \(pct(best.fresh)) \(tau)\(interval(best.freshInterval))"
+            "\(at) \(family) is freshest: \(pct(best.fresh)) \(tau)\(interval(best.freshInterval, scope: daysScope(r)))"
             + (best.policy.map { " (\($0))" } ?? " (its cheapest setting mixed with never across apps)")
             + ", \(points(best.gainVsFixed)) over \(pct(point.fixed)) for the best fixed interval"
             + interval(best.gainInterval, points: true)
@@ -98,7 +98,8 @@ public enum CompareRenderer {
             + "(bound − fixed), where the bound is ≥ 2 points above fixed"
             + (b.map {
                 $0.resamples > 0
-                    ? "; 95 % intervals in --format json, bootstrap over users, \($0.resamples) resamples, seed \($0.seed))"
+                    ? "; 95 % intervals in --format json, bootstrap \(r.intervalScope), \($0.resamples) resamples, "
+                        + "seed \($0.seed))"
                     : ")"
             } ?? ")")
         let platform =
@@ -117,11 +118,19 @@ public enum CompareRenderer {
 
     static func points(_ x: Double) -> String { String(format: "%+.1f points", x * 100) }
 
-    static func interval(_ i: ConfidenceInterval?, points: Bool = false) -> String {
+    /// ` [low–high %]` (or in points), with `scope` inside the brackets when given.
+    static func interval(_ i: ConfidenceInterval?, points: Bool = false, scope: String? = nil) -> String {
         guard let i else { return "" }
-        return points
-            ? String(format: " [%+.1f, %+.1f]", i.low * 100, i.high * 100)
-            : String(format: " [%.1f–%.1f %%]", i.low * 100, i.high * 100)
+        let range =
+            points
+            ? String(format: "%+.1f, %+.1f", i.low * 100, i.high * 100)
+            : String(format: "%.1f–%.1f %%", i.low * 100, i.high * 100)
+        return " [" + range + (scope.map { " " + $0 } ?? "") + "]"
+    }
+
+    /// What the intervals are over when that is not the users (nil: over users, as everywhere unless said).
+    static func daysScope(_ r: ComparisonReport) -> String? {
+        r.budget?.intervalOver == .days ? r.intervalScope : nil
     }
 
     /// What the replay assumed about devices: the defaults, and how many users had no samples.
@@ -171,7 +180,7 @@ public enum CompareRenderer {
     static func columns(_ r: ComparisonReport) -> [String] {
         ["#", "policy"] + r.settings.tausMinutes.map { "fresh@\(minutes($0))" }
             + [
-                "95% CI", "stale p50", "fetches/app/day", "wasted", "J/day", "battery/day", "cell MB/day", "skipped",
+                r.budget?.intervalColumn ?? "95% CI", "stale p50", "fetches/app/day", "wasted", "J/day", "battery/day", "cell MB/day", "skipped",
                 "vs fixed", "share",
             ]
     }
