@@ -243,7 +243,6 @@ struct RandomCausalPolicy: FetchPolicy {
             let line = FixedBaselineLine.fresh(
                 never: never.metrics.fresh[1], budget: p.metrics.fetchesPerAppDay, tauMinutes: 15)
             #expect(abs(gain - (p.metrics.fresh[1] - line)) < 1e-12, "\(p.name)")
-            #expect(abs(gain) < 0.05, "\(p.name)")
             if gain > 0 { above += 1 } else { below += 1 }
         }
         #expect(above > 0 && below > 0, "above \(above), below \(below)")
@@ -361,7 +360,7 @@ extension BudgetCurveTests {
     /// the merged run is the unsharded one.
     @Test func aMergeKeepsTheUsersBootstrapFiguresOnDisk() throws {
         let policies = try PolicyRegistry.parseList("never, fixed(1h), predictive(15m,0.3)")
-        let population = Self.population(users: 16).sorted {
+        let population = Self.population(users: 40).sorted {
             $0.user.name.utf8.lexicographicallyPrecedes($1.user.name.utf8)
         }
         func run(_ users: [UserHistory], keep: Bool = false) -> ComparisonRun {
@@ -372,13 +371,13 @@ extension BudgetCurveTests {
             return run
         }
         var merged: ComparisonRun? = nil
-        for half in [Array(population.suffix(8)), Array(population.prefix(8))] {
+        for half in [Array(population.suffix(20)), Array(population.prefix(20))] {
             let partial = run(half, keep: true).partial(shard: nil, source: "test")
             if merged == nil { merged = try ComparisonRun(merging: partial.configuration, policies: policies) }
             merged!.absorb(partial)
         }
         let records = try #require(merged?.mergingRecords)
-        #expect(records.count == 32)
+        #expect(records.count == 80)
         #expect(records.bytes.onDisk > 0 && records.bytes.inMemory < RecordSpill.bufferSize)
         for u in merged!.mergingUsers {
             guard case .record(let i) = u.user else {
