@@ -515,22 +515,21 @@ def read_front(front, B):
 
 
 def baseline_from_pairs(pairs, budgets, tau_min=15, periods_min=None, extra_periods_min=(), join="pareto"):
-    """The fixed-interval baseline at each budget: the Pareto front of never (0, its fresh rate)
-    and fixed(T) over `periods_min` (default `fixed_grid_minutes()`) plus `extra_periods_min`,
-    joined linearly, read at B (join="running-max": `running_max` instead of `pareto_front`)."""
-    periods = sorted(set(periods_min if periods_min is not None else fixed_grid_minutes()) | set(extra_periods_min))
+    """The fixed-interval baseline at each budget, in closed form (DOMAIN.md): what a fixed interval
+    gives in expectation over its phase, (launches fresh without a fetch + targets * min(1, tau*B/1440))
+    / scored launches. (`periods_min`, `extra_periods_min` and `join` belong to the earlier grid
+    baseline, the Pareto front of fixed(T) over a grid; they are accepted and no longer read.)"""
     scored = sum(p["scored"] for p in pairs)
-    never = (0.0, (sum(p["scored"] - len(p["targets"]) for p in pairs) / scored) if scored else 0.0)
-    points = [never] + fixed_points(pairs, periods, tau_min)
-    front = pareto_front(points) if join == "pareto" else running_max(points)
-    return [read_front(front, B) for B in budgets]
+    targets = sum(len(p["targets"]) for p in pairs)
+    if not scored:
+        return [0.0 for _ in budgets]
+    return [((scored - targets) + targets * min(1.0, tau_min * B / 1440)) / scored for B in budgets]
 
 
 def fixed_baseline(users, budget, tau_min=15, warm_up_days=7, min_launches=20, launch_refreshes=True,
                    periods_min=None, extra_periods_min=(), join="pareto"):
-    """DOMAIN.md's fixed-interval baseline at budget B, a fraction (a list for a list of budgets):
-    the best fresh rate of fixed(T) at most B fetches/app/day, T over `fixed_grid_minutes()` (and
-    `extra_periods_min`), never included at 0, the Pareto front joined linearly."""
+    """DOMAIN.md's fixed-interval baseline at budget B, a fraction (a list for a list of budgets), in
+    closed form (`baseline_from_pairs`)."""
     budgets, scalar = _as_list(budget)
     pairs = evaluated_pairs(users, tau_min, warm_up_days, min_launches, launch_refreshes)
     out = baseline_from_pairs(pairs, budgets, tau_min, periods_min, extra_periods_min, join)
@@ -748,7 +747,7 @@ def _main(argv):
     curve = budget_curve(args.db, budgets, args.tau, args.warm_up, args.min_launches, args.launch_refreshes == "on",
                          join=args.join)
     print(json.dumps({"db": args.db, "launch_refreshes": args.launch_refreshes == "on", "tau_minutes": args.tau,
-                      "fixed_grid": "every minute 5 min..24 h, every 15 min to 7 days", "join": args.join,
+                      "fixed": "closed form", 
                       "budget_curve": curve, "seconds": round(time.time() - started, 2)}, indent=1))
 
 

@@ -10,7 +10,7 @@ extension CompareRenderer {
         let freshKeys = r.settings.tausMinutes.map { PolicyMetrics.freshKey(minutes: $0) }
         var header = ["name", "family", "scope", "scored_launches"] + freshKeys
         header += [
-            "fetches_per_app_day", "fresh_ci_low", "fresh_ci_high", "gain_vs_fixed", "share_of_possible",
+            "fetches_per_app_day", "fresh_ci_low", "fresh_ci_high", "fresh_ci_over", "gain_vs_fixed", "share_of_possible",
             "energy_j_per_day", "battery_pct_per_day", "cellular_mb_per_day",
             "wasted_fetches", "skipped", "wasted_share", "fetches", "fetches_low_battery", "content_fresh",
             "staleness_median_min", "staleness_p90_min", "lead_median_min",
@@ -23,7 +23,7 @@ extension CompareRenderer {
             var cells = [p.name, p.family, p.scope.rawValue, "\(m.scoredLaunches)"] + freshKeys.map { number(fresh[$0]) }
             cells += [
                 number(m.fetchesPerAppDay), number(m.freshInterval?.low), number(m.freshInterval?.high),
-                number(m.gainVsFixed), number(m.shareOfPossible), number(m.energyJoulesPerDay),
+                m.freshInterval == nil ? "" : (r.budget?.intervalOver ?? .users).rawValue, number(m.gainVsFixed), number(m.shareOfPossible), number(m.energyJoulesPerDay),
                 number(m.batteryPercentPerDay), number(m.cellularMBPerDay), "\(m.wastedFetches)", "\(m.skipped)",
                 number(m.wastedShare), "\(m.fetches)", "\(m.lowBatteryFetches)", number(m.contentFresh),
                 number(m.stalenessMedianMinutes), number(m.stalenessP90Minutes), number(m.leadMedianMinutes),

@@ -62,12 +62,12 @@ public enum CompareRenderer {
                 + "clairvoyant bound \(pct(point.bound)), never \(pct(point.never))):"
         ]
         if let app = h.app {
-            out.append("  For an app team: \(setting(app))")
+            out.append("  For an app team: \(setting(app, scope: daysScope(r)))")
             for line in h.platforms {
                 let name = line.platform == .ios ? "iOS" : "Android"
                 out.append(
                     "    on \(name): \(line.setting) (replayed as \(line.policy)): \(pct(line.fresh))"
-                        + "\(interval(line.freshInterval)), \(points(line.gainVsFixed))\(interval(line.gainInterval, points: true)), "
+                        + "\(interval(line.freshInterval, scope: daysScope(r))), \(points(line.gainVsFixed))\(interval(line.gainInterval, points: true)), "
                         + String(format: "%.2f fetches/app/day", line.fetchesPerAppDay)
                         + (line.refused > 0 ? ", \(TextFormat.count(line.refused)) requests refused" : ""))
             }
@@ -81,16 +81,16 @@ public enum CompareRenderer {
         }
         if let os = h.os {
             out.append(
-                "  For a system scheduler: \(setting(os))"
-                    + (os.scope == .os ? " (\(os.scope.audience))" : ""))
+                "  For a system scheduler: \(setting(os, scope: daysScope(r)))"
+                    + (os.scope == .os ? " — OS scope: reads other apps' launches or device signals" : ""))
         }
         return out
     }
 
     /// A setting's own figures: "learned-app(2): 32.4% [28.7–38.6 %], +1.5 points [−0.3, +2.3] over
     /// the baseline, 1.92 fetches/app/day".
-    static func setting(_ s: HeadlineSetting) -> String {
-        "\(s.policy): \(pct(s.fresh))\(interval(s.freshInterval)), \(points(s.gainVsFixed))"
+    static func setting(_ s: HeadlineSetting, scope: String? = nil) -> String {
+        "\(s.policy): \(pct(s.fresh))\(interval(s.freshInterval, scope: scope)), \(points(s.gainVsFixed))"
             + "\(interval(s.gainInterval, points: true)) over the baseline, "
             + String(format: "%.2f fetches/app/day", s.fetchesPerAppDay)
     }
@@ -124,7 +124,8 @@ public enum CompareRenderer {
             + "(bound − fixed), where the bound is ≥ 2 points above fixed"
             + (b.map {
                 $0.resamples > 0
-                    ? "; 95 % intervals in --format json, bootstrap over users, \($0.resamples) resamples, seed \($0.seed))"
+                    ? "; 95 % intervals in --format json, bootstrap \(r.intervalScope), \($0.resamples) resamples, "
+                        + "seed \($0.seed))"
                     : ")"
             } ?? ")")
         let platform =
@@ -143,11 +144,19 @@ public enum CompareRenderer {
 
     static func points(_ x: Double) -> String { String(format: "%+.1f points", x * 100) }
 
-    static func interval(_ i: ConfidenceInterval?, points: Bool = false) -> String {
+    /// ` [low–high %]` (or in points), with `scope` inside the brackets when given.
+    static func interval(_ i: ConfidenceInterval?, points: Bool = false, scope: String? = nil) -> String {
         guard let i else { return "" }
-        return points
-            ? String(format: " [%+.1f, %+.1f]", i.low * 100, i.high * 100)
-            : String(format: " [%.1f–%.1f %%]", i.low * 100, i.high * 100)
+        let range =
+            points
+            ? String(format: "%+.1f, %+.1f", i.low * 100, i.high * 100)
+            : String(format: "%.1f–%.1f %%", i.low * 100, i.high * 100)
+        return " [" + range + (scope.map { " " + $0 } ?? "") + "]"
+    }
+
+    /// What the intervals are over when that is not the users (nil: over users, as everywhere unless said).
+    static func daysScope(_ r: ComparisonReport) -> String? {
+        r.budget?.intervalOver == .days ? r.intervalScope : nil
     }
 
     /// What the replay assumed about devices: the defaults, and how many users had no samples.
@@ -197,7 +206,7 @@ public enum CompareRenderer {
     static func columns(_ r: ComparisonReport) -> [String] {
         ["#", "policy", "scope"] + r.settings.tausMinutes.map { "fresh@\(minutes($0))" }
             + [
-                "95% CI", "stale p50", "fetches/app/day", "wasted", "J/day", "battery/day", "cell MB/day", "skipped",
+                r.budget?.intervalColumn ?? "95% CI", "stale p50", "fetches/app/day", "wasted", "J/day", "battery/day", "cell MB/day", "skipped",
                 "vs fixed", "share",
             ]
     }

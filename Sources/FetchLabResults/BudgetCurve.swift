@@ -101,24 +101,35 @@ public struct BudgetPoint: Codable, Sendable, Hashable {
     }
 }
 
+/// What a bootstrap interval resamples (DOMAIN.md, "Intervals").
+public enum IntervalBasis: String, Codable, Sendable, Hashable {
+    /// The users, with replacement.
+    case users
+    /// Each user's scored local days (whole days as blocks), each user keeping its place: with
+    /// fewer than ``BudgetSettings/fewUsers`` users an interval over users is not one.
+    case days
+}
+
 /// How the budget figures were computed and what they rest on: `{"budgets", "headline_budget",
-/// "resamples", "seed", "users", "pairs", "scored_launches", "bound_saturation", "warnings"}`.
+/// "resamples", "seed", "interval_over", "bound_saturation", "warnings"}`.
 public struct BudgetSettings: Codable, Sendable, Hashable {
     /// The budgets of ``ComparisonReport/budgetCurve``.
     public var budgets: [Double]
     /// The budget the headline is read at.
     public var headlineBudget: Double
-    /// Bootstrap over users: resamples and seed.
+    /// Bootstrap: resamples and seed.
     public var resamples: Int
     public var seed: UInt64
+    /// What the bootstrap resampled (a run stored before it said so: users).
+    public var intervalOver: IntervalBasis = .users
     /// Fetches per app per day with which the clairvoyant bound makes every launch fresh.
     public var boundSaturation: Double
     /// One-line cautions (fewer than 10 users or 500 scored launches).
     public var warnings: [String]
 
     enum CodingKeys: String, CodingKey {
-        case budgets, headlineBudget = "headline_budget", resamples, seed, boundSaturation = "bound_saturation"
-        case warnings
+        case budgets, headlineBudget = "headline_budget", resamples, seed, intervalOver = "interval_over"
+        case boundSaturation = "bound_saturation", warnings
     }
 
     public init(
@@ -133,11 +144,35 @@ public struct BudgetSettings: Codable, Sendable, Hashable {
         self.warnings = warnings
     }
 
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        budgets = try c.decode([Double].self, forKey: .budgets)
+        headlineBudget = try c.decode(Double.self, forKey: .headlineBudget)
+        resamples = try c.decode(Int.self, forKey: .resamples)
+        seed = try c.decode(UInt64.self, forKey: .seed)
+        intervalOver = try c.decodeIfPresent(IntervalBasis.self, forKey: .intervalOver) ?? .users
+        boundSaturation = try c.decode(Double.self, forKey: .boundSaturation)
+        warnings = try c.decode([String].self, forKey: .warnings)
+    }
+
+    /// What the intervals are over, as every output says it: `over users`, or `over days of these
+    /// 2 users, not over users`.
+    public static func intervalScope(over: IntervalBasis, users: Int) -> String {
+        switch over {
+        case .users: "over users"
+        case .days: "over days of \(users == 1 ? "this user" : "these \(users) users"), not over users"
+        }
+    }
+
+    /// The title of a column of 95 % intervals: `95% CI`, or `95% CI over days` when they resample days.
+    public var intervalColumn: String { intervalOver == .days ? "95% CI over days" : "95% CI" }
+
     /// The standard budgets, fetches per app per day.
     public static let standardBudgets: [Double] = [0.5, 1, 2, 5, 10]
     /// The budget of the headline unless the user chooses.
     public static let defaultHeadline = 2.0
-    /// Figures resting on fewer users or scored launches than these get a warning.
+    /// Figures resting on fewer users or scored launches than these get a warning, and with
+    /// fewer users than this the intervals resample each user's days instead of the users.
     public static let fewUsers = 10
     public static let fewLaunches = 500
 }

@@ -11,7 +11,8 @@ public struct ComparisonReport: Codable, Sendable, Hashable {
     /// Freshness at each budget: the fixed-interval baseline, the clairvoyant bound, `never` and
     /// each causal family's front (DOMAIN.md, "Freshness at a budget").
     public var budgetCurve: [BudgetPoint] = []
-    /// The fixed-interval baseline's Pareto points [fetches/app/day, fresh rate].
+    /// The fixed-interval baseline [fetches/app/day, fresh rate], joined linearly: in closed form
+    /// (``FixedBaselineLine``) `[[0, never], [1440/τ, 1]]`.
     public var fixedCurve: [[Double]] = []
     /// The clairvoyant bound at increasing budgets [fetches/app/day, fresh rate], up to saturation.
     public var boundCurve: [[Double]] = []
@@ -65,6 +66,11 @@ public struct ComparisonReport: Codable, Sendable, Hashable {
     public var headlinePoint: BudgetPoint? {
         guard let b = budget?.headlineBudget else { return budgetCurve.first }
         return budgetCurve.first { $0.budget == b } ?? budgetCurve.first
+    }
+
+    /// What the 95 % intervals are over, as every output says it (``BudgetSettings/intervalScope(over:users:)``).
+    public var intervalScope: String {
+        BudgetSettings.intervalScope(over: budget?.intervalOver ?? .users, users: settings.users)
     }
 
     /// Nothing was scored.

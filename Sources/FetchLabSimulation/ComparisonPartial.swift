@@ -16,8 +16,9 @@ import Foundation
 ///   database lists users by name, in bytes).
 public struct ComparisonPartial: Sendable, Codable {
     /// The format this version writes and reads: JSON lines, the header, then one line per app's
-    /// sums and one per user (``jsonLines(_:)``). Version 1 was one JSON document.
-    public static let currentFormat = "fetchlab-partial 2"
+    /// sums and one per user (``jsonLines(_:)``). Version 1 was one JSON document; version 2 kept
+    /// each user's fixed-interval figures over a grid of intervals instead of its scored days.
+    public static let currentFormat = "fetchlab-partial 3"
 
     /// What every partial of one run must agree on: the policies, the evaluation protocol, the
     /// platform, cost and context, the budgets and the bootstrap.
@@ -326,9 +327,6 @@ extension ComparisonPartial {
     public func inconsistency(policies: [any FetchPolicy]) -> String? {
         let count = policies.count
         let taus = configuration.evaluation.reportedTaus.count
-        let intervals = FixedBaseline.intervals(
-            adding: policies.compactMap { ($0 as? FixedIntervalPolicy)?.interval }
-        ).count
         let bins = ReliabilityTable().bins.count
         func sums(_ s: [MetricSums], _ what: String) -> String? {
             guard s.count == count else { return "\(what): \(s.count) policies, not \(count)" }
@@ -359,13 +357,28 @@ extension ComparisonPartial {
             guard b.fresh.count == count, b.fetchesPerDay.count == count else {
                 return "user \(u.name): budget sums for other policies"
             }
-            guard b.fixed.count == 1, b.fixed.width == intervals else {
-                return "user \(u.name): \(b.fixed.width) baseline intervals, not \(intervals)"
+            if let problem = b.daysInconsistency(policies: count, resampledByDay: users.count < BudgetSettings.fewUsers) {
+                return "user \(u.name): \(problem)"
             }
             let bounds = [b.bound] + b.ceilings.bounds
             guard b.ceilings.bounds.count == SignalCeilingSums.restricted.count,
                 bounds.allSatisfy({ $0.pairs.allSatisfy(\.isConsistent) })
             else { return "user \(u.name): the bound's pairs are inconsistent" }
+        }
+        return nil
+    }
+}
+
+extension UserBudgetSums {
+    /// What makes the user's days unfit to resample (nil: fit, or not needed): a partial of fewer
+    /// than ``BudgetSettings/fewUsers`` users must keep them (a merge of such partials may resample
+    /// them), each day with a figure per policy, adding up to the user's own counts.
+    func daysInconsistency(policies: Int, resampledByDay: Bool) -> String? {
+        guard let days else { return resampledByDay ? "its scored days are missing" : nil }
+        guard days.policies == policies else { return "scored days for \(days.policies) policies, not \(policies)" }
+        let totals = days.totals
+        guard totals[0] == scored, totals[1] == free, Array(totals[2..<(2 + policies)]) == fresh else {
+            return "its scored days do not add up to its sums"
         }
         return nil
     }

@@ -79,4 +79,11 @@ public struct UserWindow: Sendable, Hashable {
 
     /// Whether an instant is scored: S ≤ t ≤ E.
     @inline(__always) public func isScored(_ t: Microseconds) -> Bool { t >= start && t <= end }
+
+    /// The scored local days: S is a local midnight, so day d is [S + d days, S + (d + 1) days) ∩ [S, E],
+    /// the last one cut at E.
+    public var scoredDayCount: Int { end >= start ? Int((end - start) / Microseconds.perDay) + 1 : 0 }
+
+    /// The scored local day (from 0) of a scored instant.
+    @inline(__always) public func scoredDay(of t: Microseconds) -> Int { Int((t - start) / Microseconds.perDay) }
 }

@@ -9,6 +9,9 @@ public struct PairOutcome: Sendable {
     public var fresh: [Int]
     /// Fetches in [S, E] that ran (granted or expired).
     public var fetches: Int
+    /// The same by scored local day (``UserWindow/scoredDay(of:)``), one count per day of
+    /// ``UserWindow/scoredDayCount``: what the bootstrap over days resamples.
+    public var fetchesByDay: [Int32] = []
     /// (E − S) in days.
     public var days: Double
     /// Scored launches of an app whose content updates are known, and those with no content newer
@@ -79,6 +82,7 @@ public enum Replay {
         var lastFetchIndex = -1
         var usedFetch = [Bool](repeating: false, count: fetches.count)
         out.staleness.reserveCapacity(launches.count)
+        out.fetchesByDay = [Int32](repeating: 0, count: window.scoredDayCount)
         var creditedFetch = -1
         var c = 0
         for (i, t) in launches.enumerated() {
@@ -118,6 +122,7 @@ public enum Replay {
         }
         for (k, f) in fetches.enumerated() where window.isScored(f.time) {
             out.fetches += 1
+            out.fetchesByDay[window.scoredDay(of: f.time)] += 1
             if f.state.isLow(below: lowBatteryPercent) { out.lowBattery += 1 }
             guard !f.expired, !usedFetch[k] else { continue }
             out.wasted += 1

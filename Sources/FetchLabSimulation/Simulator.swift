@@ -108,8 +108,8 @@ public struct Simulator: Sendable {
 
 /// A comparison in progress: `add(_:progress:)` batches of users (replayed in parallel, summed in
 /// the order given, so the result does not depend on scheduling), then ``report()``. With the
-/// budget figures on, each user also adds the clairvoyant bound's pairs and fixed(T) over the
-/// baseline's intervals in closed form, and its sums for the bootstrap over users.
+/// budget figures on, each user also adds the clairvoyant bound's pairs and its sums for the
+/// bootstrap (over users, or over its days when the run has fewer than ``BudgetSettings/fewUsers``).
 public struct ComparisonRun: Sendable {
     let simulator: Simulator
     let requested: Int
@@ -185,8 +185,7 @@ public struct ComparisonRun: Sendable {
         totals = all.map { _ in MetricSums(taus: simulator.evaluation.reportedTaus.count) }
         cpuSeconds = all.map { _ in 0 }
         if budgetFigures {
-            let extra = policies.compactMap { ($0 as? FixedIntervalPolicy)?.interval }
-            budget = BudgetAnalysis(policies: policies, intervals: FixedBaseline.intervals(adding: extra))
+            budget = BudgetAnalysis(policies: policies)
             budget?.tau = simulator.evaluation.primaryTau
             budget?.launchRefreshes = simulator.evaluation.launchRefreshes
         }
@@ -224,7 +223,7 @@ public struct ComparisonRun: Sendable {
         let policies = all
         let count = taus.count
         let primary = self.primary
-        let intervals = budget?.intervals
+        let budgetFigures = budget != nil
         // The largest users first (by events), so the batch does not end on one core waiting for
         // a large user started last; the results are summed in the order given all the same.
         let order = histories.indices.sorted {
@@ -242,11 +241,11 @@ public struct ComparisonRun: Sendable {
             guard !user.pairs.isEmpty else { return nil }
             var seconds = [Double](repeating: 0, count: policies.count)
             let outcomes = simulator.replay(user, policies: policies, seconds: &seconds)
-            let sums = intervals.map {
-                UserBudgetSums(
+            let sums =
+                budgetFigures
+                ? UserBudgetSums(
                     user: user, outcomes: outcomes, primary: primary, tau: e.primaryTau,
-                    launchRefreshes: e.launchRefreshes, intervals: $0)
-            }
+                    launchRefreshes: e.launchRefreshes) : nil
             return UserResult(
                 user: history.user.name, window: window, withoutContext: user.timeline.isEmpty,
                 pairsWithContent: user.content.filter { !$0.isEmpty }.count, outcomes: outcomes,
@@ -289,9 +288,21 @@ public struct ComparisonRun: Sendable {
                 for i in all.indices { perGroup[group]![i].add(userTotals[i]) }
             }
             addOrdered(ordered)
-            if keepsUsers { keptUsers.append(ordered) }
+            if keepsUsers { keepUser(ordered) }
             for i in all.indices { cpuSeconds[i] += r.seconds[i] }
             launchesReplayed += r.launches
+        }
+    }
+
+    /// Keeps a user for ``partial(shard:source:)``: with its days while the run has fewer than
+    /// ``BudgetSettings/fewUsers`` users (a partial with more is never resampled by day, whatever
+    /// it is merged with), without them from then on.
+    mutating func keepUser(_ u: ComparisonPartial.User) {
+        var u = u
+        if keptUsers.count >= BudgetSettings.fewUsers { u.budget?.days = nil }
+        keptUsers.append(u)
+        if keptUsers.count == BudgetSettings.fewUsers {
+            for i in keptUsers.indices { keptUsers[i].budget?.days = nil }
         }
     }
 
@@ -346,18 +357,19 @@ public struct ComparisonRun: Sendable {
         }
         var report = ComparisonReport(settings: settings, policies: rows)
         if let figures {
+            let over = analysis?.intervalOver ?? .users
             var warnings: [String] = []
             if users < BudgetSettings.fewUsers || settings.scoredLaunches < BudgetSettings.fewLaunches {
                 warnings.append(
                     "these figures rest on \(users) user\(users == 1 ? "" : "s") and \(settings.scoredLaunches) scored "
                         + "launches (fewer than \(BudgetSettings.fewUsers) users or \(BudgetSettings.fewLaunches) "
-                        + "launches): read the intervals, not the points")
+                        + "launches): read the intervals, not the points"
+                        + (over == .days ? "; the intervals are " + BudgetSettings.intervalScope(over: over, users: users) : ""))
             }
             report.budget = BudgetSettings(
-                budgets: budgets, headlineBudget: headlineBudget,
-                resamples: users > 1 ? (analysis?.effectiveResamples ?? 0) : 0,
-                seed: seed,
-                boundSaturation: figures.saturation, warnings: warnings)
+                budgets: budgets, headlineBudget: headlineBudget, resamples: analysis?.effectiveResamples ?? 0,
+                seed: seed, boundSaturation: figures.saturation, warnings: warnings)
+            report.budget?.intervalOver = over
             report.budgetCurve = figures.curve
             report.fixedCurve = figures.fixedCurve
             report.boundCurve = figures.boundCurve

@@ -92,4 +92,35 @@ import _FetchLabTestSupport
             #expect(missing.err.split(separator: "\n").count == 1 && missing.err.contains("nobody"), "\(missing.err)")
         }
     }
+
+    /// Two users: every output that shows an interval says it is over days of these 2 users, not
+    /// over users (the table's column, the headline's brackets, the warning, the budget note, CSV,
+    /// JSON); ten users: over users, the column as before.
+    @Test func intervalsSayTheyAreOverDaysWithFewUsers() throws {
+        try dir.importGenerated(users: 2, days: 21, seed: 4, into: db)
+        let text = try dir.fetchlab(["compare", "--db", db, "--resamples", "200"])
+        #expect(text.status == 0, "\(text.err)")
+        let scope = "over days of these 2 users, not over users"
+        let lines = text.out.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("#") && $0.contains("95% CI over days") }, "\(text.out)")
+        #expect(lines.contains { $0.hasPrefix("At 2 fetches/app/day") && $0.contains(" \(scope)]") }, "\(text.out)")
+        #expect(lines.contains { $0.hasPrefix("warning: these figures rest on 2 users") && $0.contains(scope) })
+        #expect(lines.contains { $0.contains("bootstrap \(scope), 200 resamples") }, "\(text.out)")
+        let markdown = try dir.fetchlab(["compare", "--db", db, "--resamples", "200", "--format", "markdown"])
+        #expect(markdown.out.contains("95% CI over days"), "\(markdown.out)")
+        let csv = try dir.fetchlab(["compare", "--db", db, "--resamples", "200", "--format", "csv"])
+        let rows = csv.out.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let column = try #require(rows.first?.firstIndex(of: "fresh_ci_over"))
+        #expect(rows.dropFirst().contains { $0[column] == "days" } && rows.dropFirst().allSatisfy { $0[column] != "users" })
+        let json = try dir.fetchlab(["compare", "--db", db, "--resamples", "200", "--format", "json"]).json()
+        #expect((json["budget"] as? [String: Any])?["interval_over"] as? String == "days")
+
+        let other = TemporaryDirectory()
+        let many = other.path("many.sqlite")
+        try other.importGenerated(users: 10, days: 12, seed: 4, into: many)
+        let ten = try other.fetchlab(["compare", "--db", many, "--resamples", "200", "--policies", "never,fixed(1h)"])
+        #expect(ten.status == 0, "\(ten.err)")
+        #expect(!ten.out.contains("over days") && ten.out.contains("95% CI "), "\(ten.out)")
+        #expect(ten.out.contains("bootstrap over users, 200 resamples"), "\(ten.out)")
+    }
 }

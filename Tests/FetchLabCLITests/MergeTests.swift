@@ -202,6 +202,11 @@ import _FetchLabTestSupport
         var repeated = Array(lines)
         repeated[2] = repeated[1]
         let twice = try dir.writeGzip("twice.partial", repeated.joined(separator: "\n"))
+        // Version 2: the header of the format that kept the fixed baseline's grid figures per user.
+        let version2 = try dir.writeGzip(
+            "v2.partial",
+            ([Substring(lines[0].replacingOccurrences(of: "fetchlab-partial 3", with: "fetchlab-partial 2"))]
+                + lines[1...]).joined(separator: "\n"))
         // Version 1: the same partial as one JSON document, its apps' sums and users inline.
         var whole = header
         whole["format"] = "fetchlab-partial 1"
@@ -217,7 +222,8 @@ import _FetchLabTestSupport
             (extra, "line \(last + 2): more lines than the \(last) its header gives"),
             (negative, "its header does not say how many lines follow"),
             (twice, "line 3: not a line of a partial: app \(names[0]) twice"),
-            (old, "partial format 'fetchlab-partial 1'; this fetchlab reads 'fetchlab-partial 2'"),
+            (old, "partial format 'fetchlab-partial 1'; this fetchlab reads 'fetchlab-partial 3'"),
+            (version2, "partial format 'fetchlab-partial 2'; this fetchlab reads 'fetchlab-partial 3'"),
         ] {
             let result = try merge([file], [])
             #expect(result.status == 64, "\(result.err)")

@@ -13,12 +13,14 @@ extension HTMLReport {
         let frame = PlotFrame(width: 760, height: 400)
         let n = SVGChart.n
         let bound = r.boundCurve.compactMap { $0.count >= 2 && $0[0] > 0 ? (x: $0[0], y: $0[1]) : nil }
-        let fixedCurve = r.fixedCurve.compactMap { $0.count >= 2 && $0[0] > 0 ? (x: $0[0], y: $0[1]) : nil }
         let lines = familyFronts(ps, picks)
         let costs = ps.map(\.metrics.fetchesPerAppDay).filter { $0 > 0 } + (r.budget?.budgets ?? [])
         let low = max(0.01, (costs.min() ?? 0.1) / 2)
         let high = max(costs.max() ?? 10, bound.last?.x ?? 1)
         let x = LogScale(covering: [low, high], from: frame.x0, to: frame.x1)
+        // The baseline is joined linearly in fetches: on the log scale its segments are sampled.
+        let fixedCurve = SVGChart.sampledOnLogScale(
+            r.fixedCurve.compactMap { $0.count >= 2 ? (x: $0[0], y: $0[1]) : nil }, from: low, to: high)
         let ys = ps.map(picks.fresh) + bound.map(\.y) + fixedCurve.filter { $0.x <= high }.map(\.y)
         let y = LinearScale(covering: ys, including: [0, 1], from: frame.y0, to: frame.y1)
         var body = frame.axes(
@@ -84,8 +86,8 @@ extension HTMLReport {
             body)
         var caption =
             "\(picks.tauText) against fetches per app per day (averaged over pairs). Dashed: the clairvoyant bound, the "
-            + "most any scheduler that knew every launch could make fresh with that many fetches. Grey: the best fixed "
-            + "interval at each cost (mixing two intervals across apps reaches any point between them). Coloured: each "
+            + "most any scheduler that knew every launch could make fresh with that many fetches. Grey: the fixed-interval "
+            + "baseline, what a fixed interval gives at each cost in expectation over its phase. Coloured: each "
             + "family's Pareto front. The flat line is never; the vertical marks are the budgets of the table."
         if r.budgetCurve.isEmpty { caption += " This run has no budget figures (stored before they existed)." }
         return """
@@ -140,7 +142,7 @@ extension HTMLReport {
             + "its cheapest), its 95 % interval, its gain over the fixed-interval baseline in points, and its share of "
             + "the possible gain, (family − fixed) / (bound − fixed), shown where the bound is at least 2 points above fixed."
         if let b = r.budget, b.resamples > 0 {
-            note += " Intervals: bootstrap over users, \(b.resamples) resamples, seed \(b.seed)."
+            note += " Intervals: bootstrap \(r.intervalScope), \(b.resamples) resamples, seed \(b.seed)."
         }
         if r.settings.platform != .none {
             note +=

@@ -138,6 +138,29 @@ public enum SVGChart {
         return front
     }
 
+    /// A curve joined linearly through `points` (ascending in x; flat past its ends), sampled for
+    /// a log scale from `low` to `high`: at the points inside and at every 5 % step of x, so that its
+    /// straight segments are drawn as the curves they are on that scale.
+    public static func sampledOnLogScale(
+        _ points: [(x: Double, y: Double)], from low: Double, to high: Double
+    ) -> [(x: Double, y: Double)] {
+        guard let first = points.first, let last = points.last, low > 0, high >= low else { return [] }
+        func y(at x: Double) -> Double {
+            if x <= first.x { return first.y }
+            guard let i = points.firstIndex(where: { $0.x >= x }) else { return last.y }
+            let (a, b) = (points[i - 1], points[i])
+            return b.x == a.x ? b.y : a.y + (b.y - a.y) * (x - a.x) / (b.x - a.x)
+        }
+        var xs = points.map(\.x).filter { $0 > low && $0 < high }
+        var x = low
+        while x < high {
+            xs.append(x)
+            x *= 1.05
+        }
+        xs.append(high)
+        return Set(xs).sorted().map { (x: $0, y: y(at: $0)) }
+    }
+
     /// A pixel coordinate rounded to one decimal, without a trailing `.0`.
     public static func n(_ value: Double) -> String {
         guard value.isFinite else { return "0" }

@@ -1,9 +1,9 @@
 import FetchLabCore
 import FetchLabResults
 
-/// What one user adds to the budget figures: the clairvoyant bound's pairs, fixed(T) in closed
-/// form over the baseline's intervals, and each policy's fresh launches and fetches per day (for
-/// the bootstrap over users).
+/// What one user adds to the budget figures: the clairvoyant bound's pairs, each policy's fresh
+/// launches and fetches per day (for the bootstrap over users), and the same by scored day (for the
+/// bootstrap over days, while the run has fewer than ``BudgetSettings/fewUsers`` users).
 struct UserBudgetSums: Sendable, Codable {
     var scored = 0
     var free = 0
@@ -11,26 +11,18 @@ struct UserBudgetSums: Sendable, Codable {
     /// Per policy: fresh launches at the primary τ, and fetches per day summed over the user's pairs.
     var fresh: [Int]
     var fetchesPerDay: [Double]
-    /// Per baseline interval: fresh launches, and fetches in [S, E] of one pair (the same for all
-    /// the user's pairs), kept as the run keeps them (one user's ``FixedColumns``: 8 kB over the
-    /// 2,012 intervals for most users), so that users read from a partial, waiting to be merged in
-    /// order, cost what they will cost in the run.
-    var fixed = FixedColumns()
-    /// Pairs / scored days: fetches per day summed over the user's pairs = this × fixed fetches.
-    var pairsPerDay = 0.0
+    /// The same by scored local day (nil: let go, the run having users enough to resample them).
+    var days: DayFigures?
     var bound = ClairvoyantBound()
     /// The bound restricted to the moments of each signal set (per-signal ceilings).
     var ceilings = SignalCeilingSums()
 
     /// The sums of one replayed user.
-    init(
-        user: UserSetup, outcomes: [[PairOutcome]], primary: Int, tau: Microseconds, launchRefreshes: Bool,
-        intervals: [Microseconds]
-    ) {
+    init(user: UserSetup, outcomes: [[PairOutcome]], primary: Int, tau: Microseconds, launchRefreshes: Bool) {
         fresh = outcomes.map { $0.reduce(0) { $0 + $1.fresh[primary] } }
         fetchesPerDay = outcomes.map { $0.reduce(0) { $0 + $1.fetchesPerDay } }
         let w = user.window
-        var covered = [Int](repeating: 0, count: intervals.count)
+        var targetsByPair: [[Microseconds]] = []
         for pair in user.pairs {
             let (targets, scored) = ClairvoyantBound.targets(
                 launches: pair.launches, window: w, tau: tau, launchRefreshes: launchRefreshes)
@@ -40,69 +32,23 @@ struct UserBudgetSums: Sendable, Codable {
             bound.add(
                 ClairvoyantBound.Pair(targets: targets, days: w.scoredDays, tau: tau), scored: scored,
                 freeFresh: scored - targets.count)
-            FixedBaseline.addCovered(targets: targets, t0: w.firstEvent, tau: tau, intervals: intervals, into: &covered)
+            targetsByPair.append(targets)
         }
+        days = DayFigures(
+            window: w, launches: user.pairs.map(\.launches), targets: targetsByPair, outcomes: outcomes, tau: tau)
         ceilings = SignalCeilingSums(
             history: user.history, window: w, pairs: user.pairs.map { ($0.app, $0.launches) }, tau: tau,
             launchRefreshes: launchRefreshes, keepPairs: true)
-        let free = self.free
-        fixed.append(
-            fresh: covered.map { Int32($0 + free) },
-            fetches: intervals.map { Int32(clamping: FixedBaseline.fetchesInSpan(interval: $0, window: w)) })
-        pairsPerDay = w.scoredDays > 0 ? Double(pairs) / w.scoredDays : 0
     }
 
     /// These sums without what ``BudgetAnalysis/record(_:)`` holds (the per-policy sums and the
-    /// fixed-baseline figures): the counts and the bound's and ceilings' pairs.
+    /// days): the counts and the bound's and ceilings' pairs.
     var withoutRecordFigures: UserBudgetSums {
         var kept = self
         kept.fresh = []
         kept.fetchesPerDay = []
-        kept.fixed = FixedColumns()
+        kept.days = nil
         return kept
-    }
-
-    /// The user's fixed-baseline figures, 32 bits each (as a partial writes them).
-    var fixedFigures: (fresh: [Int32], fetches: [Int32]) {
-        fixed.count == 1 ? fixed.figures(of: 0) : ([], [])
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case scored, free, pairs, fresh, fetchesPerDay, fixedFresh, fixedFetches, pairsPerDay, bound, ceilings
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(scored, forKey: .scored)
-        try c.encode(free, forKey: .free)
-        try c.encode(pairs, forKey: .pairs)
-        try c.encode(fresh, forKey: .fresh)
-        try c.encode(fetchesPerDay, forKey: .fetchesPerDay)
-        let figures = fixedFigures
-        try c.encode(figures.fresh, forKey: .fixedFresh)
-        try c.encode(figures.fetches, forKey: .fixedFetches)
-        try c.encode(pairsPerDay, forKey: .pairsPerDay)
-        try c.encode(bound, forKey: .bound)
-        try c.encode(ceilings, forKey: .ceilings)
-    }
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        scored = try c.decode(Int.self, forKey: .scored)
-        free = try c.decode(Int.self, forKey: .free)
-        pairs = try c.decode(Int.self, forKey: .pairs)
-        fresh = try c.decode([Int].self, forKey: .fresh)
-        fetchesPerDay = try c.decode([Double].self, forKey: .fetchesPerDay)
-        let fixedFresh = try c.decode([Int32].self, forKey: .fixedFresh)
-        let fixedFetches = try c.decode([Int32].self, forKey: .fixedFetches)
-        guard fixedFresh.count == fixedFetches.count else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .fixedFetches, in: c, debugDescription: "fixed fetches and fresh launches differ in count")
-        }
-        if !fixedFresh.isEmpty { fixed.append(fresh: fixedFresh, fetches: fixedFetches) }
-        pairsPerDay = try c.decode(Double.self, forKey: .pairsPerDay)
-        bound = try c.decode(ClairvoyantBound.self, forKey: .bound)
-        ceilings = try c.decode(SignalCeilingSums.self, forKey: .ceilings)
     }
 }
 
@@ -110,11 +56,10 @@ struct UserBudgetSums: Sendable, Codable {
 /// share of the possible gain, and the budget curve (DOMAIN.md, "Freshness at a budget").
 struct BudgetAnalysis: Sendable {
     var policies: [any FetchPolicy]
-    var intervals: [Microseconds]
-    /// What each user adds to the sums the bootstrap resamples (its counts, per-policy sums and
-    /// fixed-baseline figures: 8 kB or more a user), one record a user in the order added
-    /// (``add(_:)``), on disk: the run's memory does not grow by them, and every estimate reads
-    /// them in one pass (``sums(weights:)``).
+    /// What each user adds to the sums the bootstrap resamples (its counts and per-policy sums,
+    /// and while the run has fewer than ``BudgetSettings/fewUsers`` users its days), one record a
+    /// user in the order added (``add(_:record:)``), on disk: the run's memory does not grow by
+    /// them, and every estimate reads them in one pass (``sums(_:)``).
     private var records = SpilledRecords()
     /// The users added.
     var users: Int { records.count }
@@ -129,15 +74,23 @@ struct BudgetAnalysis: Sendable {
     var resamples = 1_000
     var seed: UInt64 = 1
 
-    init(policies: [any FetchPolicy], intervals: [Microseconds]) {
+    init(policies: [any FetchPolicy]) {
         self.policies = policies
-        self.intervals = intervals
     }
 
-    /// The resamples drawn: as asked, but no more than about 10⁹ weighted sums in all (users ×
-    /// (baseline intervals + policies) per resample), and no fewer than 200 (nor than asked).
+    /// What the intervals resample: the users, or with fewer than ``BudgetSettings/fewUsers`` users
+    /// each user's scored days (an interval over two users would be their own two values).
+    var intervalOver: IntervalBasis { users < BudgetSettings.fewUsers ? .days : .users }
+
+    /// Whether a user added now keeps its days in its record: only while they may be resampled.
+    var keepsDays: Bool { users < BudgetSettings.fewUsers }
+
+    /// The resamples drawn: none without anything to resample (one user over users, no user);
+    /// else as asked, but no more than about 10⁹ weighted sums in all (users × policies per
+    /// resample), and no fewer than 200 (nor than asked).
     var effectiveResamples: Int {
-        let perDraw = max(1, users * (intervals.count + policies.count))
+        guard intervalOver == .days ? users > 0 : users > 1 else { return 0 }
+        let perDraw = max(1, users * policies.count)
         return min(resamples, max(min(200, resamples), 1_000_000_000 / perDraw))
     }
 
@@ -145,7 +98,7 @@ struct BudgetAnalysis: Sendable {
     var recordBytes: (onDisk: Int, inMemory: Int) { records.bytes }
 
     /// Adds the next user's sums (users are added in the order one run takes them); `record`,
-    /// when given, is their ``record(_:)``, made before the sums let its figures go.
+    /// when given, is their ``record(_:days:)``, made before the sums let its figures go.
     mutating func add(_ u: UserBudgetSums, record: [UInt8]? = nil) {
         bound.add(u.bound)
         var ceilings = u.ceilings
@@ -154,31 +107,39 @@ struct BudgetAnalysis: Sendable {
             ceilings.bounds[s] = ClairvoyantBound()
         }
         ceilingSums.merge(ceilings)
-        records.append(record ?? Self.record(u))
+        records.append(record ?? Self.record(u, days: keepsDays))
     }
 
-    /// One user's record: scored, free and pairs (64-bit integers), pairs per day, per policy its
-    /// fresh launches (64-bit) then its fetches per day, then its fixed-baseline figures as
-    /// ``FixedColumns`` keeps them.
-    static func record(_ u: UserBudgetSums) -> [UInt8] {
+    /// One user's record: scored, free and pairs (64-bit integers), its days (0: not kept) and
+    /// (E − S) in days, per policy its fresh launches (64-bit) then its fetches per day, then with
+    /// `days` its ``DayFigures`` (32 bits each).
+    static func record(_ u: UserBudgetSums, days: Bool = true) -> [UInt8] {
+        let d = days ? u.days : nil
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(32 + 16 * u.fresh.count + 8 + 8 * u.fixed.width)
+        bytes.reserveCapacity(40 + 16 * u.fresh.count + 4 * (d?.figures.count ?? 0))
         func put<T: BitwiseCopyable>(_ v: T) { withUnsafeBytes(of: v) { bytes.append(contentsOf: $0) } }
         put(Int64(u.scored))
         put(Int64(u.free))
         put(Int64(u.pairs))
-        put(u.pairsPerDay)
+        put(Int64(d?.count ?? 0))
+        put(d?.span ?? 0)
         for f in u.fresh { put(Int64(f)) }
         for f in u.fetchesPerDay { put(f) }
-        if u.fixed.count > 0 { u.fixed.appendRecord(of: 0, to: &bytes) }
+        d?.figures.withUnsafeBytes { bytes.append(contentsOf: $0) }
         return bytes
     }
 
-    /// Per-policy points, the fixed curve and `never`, with each user weighted (a bootstrap draw).
+    /// Per-policy points and `never`, with each user (or each user's day) weighted (a bootstrap
+    /// draw); the fixed-interval baseline is the closed form at `never`.
     struct Estimate {
         var points: [(x: Double, y: Double)]
-        var fixed: Frontier
         var never: Double
+        var tauMinutes: Double
+
+        /// The fixed-interval baseline at `budget` fetches per app per day (``FixedBaselineLine``).
+        func fixed(at budget: Double) -> Double {
+            FixedBaselineLine.fresh(never: never, budget: budget, tauMinutes: tauMinutes)
+        }
     }
 
     /// The users' figures summed with each user weighted.
@@ -188,20 +149,15 @@ struct BudgetAnalysis: Sendable {
         var pairs = 0.0
         var fresh: [Double]
         var fetchesPerDay: [Double]
-        var fixedFresh: [Double]
-        var fixedFetchesPerDay: [Double]
 
-        init(policies: Int, intervals: Int) {
+        init(policies: Int) {
             fresh = [Double](repeating: 0, count: policies)
             fetchesPerDay = fresh
-            fixedFresh = [Double](repeating: 0, count: intervals)
-            fixedFetchesPerDay = fixedFresh
         }
 
-        /// Adds one user's figures (its fixed-baseline ones as a record), weighted `w`.
+        /// Adds one user's figures, weighted `w`.
         mutating func add(
-            weight w: Double, scored: Double, free: Double, pairs: Double, fresh: [Double], fetchesPerDay: [Double],
-            pairsPerDay: Double, fixed: UnsafeRawBufferPointer
+            weight w: Double, scored: Double, free: Double, pairs: Double, fresh: [Double], fetchesPerDay: [Double]
         ) {
             self.scored += w * scored
             self.free += w * free
@@ -214,54 +170,104 @@ struct BudgetAnalysis: Sendable {
                     }
                 }
             }
-            FixedColumns.accumulate(
-                record: fixed, weight: w, perFetch: w * pairsPerDay, fresh: &fixedFresh, fetches: &fixedFetchesPerDay)
         }
     }
 
-    /// The sums under each of `weights` (one weight per user, in the users' order), from one pass
-    /// over the users' records: each sum adds the users in order, as one pass per weighting would.
-    func sums(weights: [[Double]]) -> [Sums] {
+    /// How a bootstrap draw weighs the users: per user (in the users' order), or per user's scored
+    /// day (the users' days one after another, each user keeping its place).
+    enum Weights {
+        case users([Double])
+        case days([Double])
+    }
+
+    /// The sums under each of `weights`, from one pass over the users' records: each sum adds the
+    /// users in order, as one pass per weighting would. Weighted by day, a user adds its days'
+    /// figures so weighted, its fetches per day over its days' weighted lengths, and its pairs once.
+    func sums(_ weights: [Weights]) -> [Sums] {
         let p = policies.count
-        var out = weights.map { _ in Sums(policies: p, intervals: intervals.count) }
+        var out = weights.map { _ in Sums(policies: p) }
         var fresh = [Double](repeating: 0, count: p)
         var fpd = [Double](repeating: 0, count: p)
+        var dayFresh = fresh
+        var dayFetches = fresh
         var u = 0
+        var firstDay = 0
         records.forEach { record in
             let scored = Double(record.loadUnaligned(fromByteOffset: 0, as: Int64.self))
             let free = Double(record.loadUnaligned(fromByteOffset: 8, as: Int64.self))
             let pairs = Double(record.loadUnaligned(fromByteOffset: 16, as: Int64.self))
-            let pairsPerDay = record.loadUnaligned(fromByteOffset: 24, as: Double.self)
+            let days = Int(record.loadUnaligned(fromByteOffset: 24, as: Int64.self))
+            let span = record.loadUnaligned(fromByteOffset: 32, as: Double.self)
             for i in 0..<p {
-                fresh[i] = Double(record.loadUnaligned(fromByteOffset: 32 + 8 * i, as: Int64.self))
-                fpd[i] = record.loadUnaligned(fromByteOffset: 32 + 8 * (p + i), as: Double.self)
+                fresh[i] = Double(record.loadUnaligned(fromByteOffset: 40 + 8 * i, as: Int64.self))
+                fpd[i] = record.loadUnaligned(fromByteOffset: 40 + 8 * (p + i), as: Double.self)
             }
-            let fixed = UnsafeRawBufferPointer(rebasing: record[(32 + 16 * p)...])
+            let dayBytes = 40 + 16 * p
+            let stride = 2 + 2 * p
             for r in weights.indices {
-                let w = weights[r][u]
-                guard w > 0 else { continue }
-                out[r].add(
-                    weight: w, scored: scored, free: free, pairs: pairs, fresh: fresh, fetchesPerDay: fpd,
-                    pairsPerDay: pairsPerDay, fixed: fixed)
+                switch weights[r] {
+                case .users(let w):
+                    guard w[u] > 0 else { continue }
+                    out[r].add(weight: w[u], scored: scored, free: free, pairs: pairs, fresh: fresh, fetchesPerDay: fpd)
+                case .days(let w):
+                    precondition(days > 0, "a user's days are resampled, but its record does not keep them")
+                    var (s, f, length) = (0.0, 0.0, 0.0)
+                    for i in 0..<p { (dayFresh[i], dayFetches[i]) = (0, 0) }
+                    for d in 0..<days {
+                        let wd = w[firstDay + d]
+                        guard wd > 0 else { continue }
+                        func figure(_ k: Int) -> Double {
+                            Double(record.loadUnaligned(fromByteOffset: dayBytes + 4 * (d * stride + k), as: Int32.self))
+                        }
+                        s += wd * figure(0)
+                        f += wd * figure(1)
+                        length += wd * (d == days - 1 ? span - Double(d) : 1)
+                        for i in 0..<p {
+                            dayFresh[i] += wd * figure(2 + i)
+                            dayFetches[i] += wd * figure(2 + p + i)
+                        }
+                    }
+                    for i in 0..<p { dayFetches[i] = length > 0 ? dayFetches[i] / length : 0 }
+                    out[r].add(weight: 1, scored: s, free: f, pairs: pairs, fresh: dayFresh, fetchesPerDay: dayFetches)
+                }
             }
             u += 1
+            firstDay += days
         }
         return out
+    }
+
+    /// Each user's scored days kept in its record, in the users' order.
+    var dayCounts: [Int] {
+        var out: [Int] = []
+        records.forEach { out.append(Int($0.loadUnaligned(fromByteOffset: 24, as: Int64.self))) }
+        return out
+    }
+
+    /// Resample `r`'s weights: a multinomial draw of the users, or of each user's days within the
+    /// user; from its own seeded stream, so the draws do not depend on the order the cores take them in.
+    static func weights(resample r: Int, seed: UInt64, users: Int, days: [Int]?) -> Weights {
+        var rng = SplitMix64(seed: seed &+ UInt64(r) &* 0x9e37_79b9_7f4a_7c15)
+        guard let days else {
+            var weights = [Double](repeating: 0, count: users)
+            for _ in 0..<users { weights[Int(rng.next() % UInt64(users))] += 1 }
+            return .users(weights)
+        }
+        var weights = [Double](repeating: 0, count: days.reduce(0, +))
+        var first = 0
+        for d in days {
+            for _ in 0..<d { weights[first + Int(rng.next() % UInt64(d))] += 1 }
+            first += d
+        }
+        return .days(weights)
     }
 
     func estimate(_ s: Sums) -> Estimate {
         func rate(_ n: Double) -> Double { s.scored > 0 ? n / s.scored : 0 }
         func perPair(_ n: Double) -> Double { s.pairs > 0 ? n / s.pairs : 0 }
-        let never = rate(s.free)
-        // Longer intervals fetch less for every user, so the intervals from the longest are in order of cost.
-        var byCost: [(x: Double, y: Double)] = [(0, never)]
-        byCost.reserveCapacity(intervals.count + 1)
-        for k in intervals.indices.reversed() {
-            byCost.append((perPair(s.fixedFetchesPerDay[k]), rate(s.fixedFresh[k])))
-        }
-        let fixed = Frontier(sortedByCost: byCost)
         return Estimate(
-            points: zip(s.fetchesPerDay, s.fresh).map { (perPair($0.0), rate($0.1)) }, fixed: fixed, never: never)
+            points: zip(s.fetchesPerDay, s.fresh).map { (perPair($0.0), rate($0.1)) }, never: rate(s.free),
+            tauMinutes: tau.inMinutes)
     }
 
     /// The families whose front is read at each budget: causal, neither `never` nor `fixed`.
@@ -308,41 +314,34 @@ struct BudgetAnalysis: Sendable {
     }
 
     func result(budgets: [Double]) -> Result {
-        let point = estimate(sums(weights: [[Double](repeating: 1, count: users)])[0])
+        let point = estimate(sums([.users([Double](repeating: 1, count: users))])[0])
         let families = familyIndices
-        // Bootstrap over users: multinomial draws of the users, resample r from its own seeded
-        // stream (so the draws do not depend on the order the cores take them in).
         struct Draw: Sendable {
             var fresh: [Double]
             var gain: [Double]
             var fixed: [Double]
             var families: [[Double]]
         }
-        let count = users > 1 ? effectiveResamples : 0
+        let count = effectiveResamples
         let seed = self.seed
         let userCount = users
+        let days = intervalOver == .days ? dayCounts : nil
         let analysis = self
         // Resamples in groups, each group's sums from one pass over the users' records; a group's
         // weights hold at most 2²¹ figures (16 MB).
-        let group = max(1, min(32, (1 << 21) / max(1, userCount)))
+        let group = max(1, min(32, (1 << 21) / max(1, days?.reduce(0, +) ?? userCount)))
         let groups = stride(from: 0, to: count, by: group).map { $0..<min(count, $0 + group) }
         let draws = ParallelMap.map(groups) { resamples -> [Draw] in
-            let weights = resamples.map { r in
-                var rng = SplitMix64(seed: seed &+ UInt64(r) &* 0x9e37_79b9_7f4a_7c15)
-                var weights = [Double](repeating: 0, count: userCount)
-                for _ in 0..<userCount { weights[Int(rng.next() % UInt64(userCount))] += 1 }
-                return weights
-            }
-            return analysis.sums(weights: weights).map { sums in
+            let weights = resamples.map { Self.weights(resample: $0, seed: seed, users: userCount, days: days) }
+            return analysis.sums(weights).map { sums in
                 let e = analysis.estimate(sums)
                 var d = Draw(fresh: [], gain: [], fixed: [], families: [])
                 for p in e.points {
                     d.fresh.append(p.y)
-                    d.gain.append(p.y - (e.fixed.value(at: p.x) ?? e.never))
+                    d.gain.append(p.y - e.fixed(at: p.x))
                 }
                 for budget in budgets {
-                    let fixed = e.fixed.value(at: budget) ?? e.never
-                    d.fixed.append(fixed)
+                    d.fixed.append(e.fixed(at: budget))
                     d.families.append(families.map { Self.family($0.indices, in: e, at: budget).fresh })
                 }
                 return d
@@ -377,12 +376,12 @@ struct BudgetAnalysis: Sendable {
         var gains: [Double] = []
         var shares: [Double?] = []
         for (x, y) in point.points {
-            let fixed = point.fixed.value(at: x) ?? point.never
+            let fixed = point.fixed(at: x)
             gains.append(y - fixed)
             shares.append(Self.share(fresh: y, fixed: fixed, bound: boundFresh(x)))
         }
         let curve = budgets.enumerated().map { b, budget -> BudgetPoint in
-            let fixed = point.fixed.value(at: budget) ?? point.never
+            let fixed = point.fixed(at: budget)
             let top = boundFresh(budget)
             var byFamily: [String: FamilyAtBudget] = [:]
             for (name, indices) in families {
@@ -407,7 +406,7 @@ struct BudgetAnalysis: Sendable {
         return Result(
             freshIntervals: freshDraws.map { ConfidenceInterval.percentile($0) }, gains: gains,
             gainIntervals: gainDraws.map { ConfidenceInterval.percentile($0) }, shares: shares, curve: curve,
-            fixedCurve: point.fixed.points.map { [$0.x, $0.y] }, boundCurve: boundCurve, saturation: saturation,
+            fixedCurve: [[0, point.never], [FixedBaselineLine.saturation(tauMinutes: point.tauMinutes), 1]], boundCurve: boundCurve, saturation: saturation,
             ceilings: ceilings)
     }
 }

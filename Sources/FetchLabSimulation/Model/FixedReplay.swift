@@ -31,10 +31,17 @@ enum FixedReplay {
         let first = (w.start - t0 + interval - 1) / interval
         let last = (w.end - t0) / interval
         let inSpan = max(0, last - first + 1)
+        // By scored day: the fetch indices in [S + d days, S + (d + 1) days) ∩ [S, E].
+        let byDay = (0..<w.scoredDayCount).map { d -> Int32 in
+            let from = w.start + .days(Int64(d))
+            let to = min(w.end, from + .perDay - 1)
+            return Int32(clamping: max(0, (to - t0) / interval - (from - t0 + interval - 1) / interval + 1))
+        }
         var out = user.pairs.enumerated().map { p, pair -> PairOutcome in
             var o = PairOutcome(
                 scored: 0, fresh: [Int](repeating: 0, count: taus.count), fetches: Int(inSpan), days: w.scoredDays)
             o.staleness.reserveCapacity(pair.launches.count)
+            o.fetchesByDay = byDay
             let content = user.content[p]
             var c = 0
             var lastK: Int64 = -1
