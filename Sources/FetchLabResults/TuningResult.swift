@@ -31,6 +31,16 @@ public struct TuningResult: Sendable, Codable, Hashable {
     /// training parts and on the held-out parts (every fold's pooled), with intervals (nil: a run
     /// stored before it was measured).
     public var promise: TuningPromise? = nil
+    /// What the settings were ranked by (nil: a run stored before it was said, ranked by the objective).
+    public var rankedBy: RankedBy? = nil
+
+    /// What a tuning run ranks its settings by.
+    public enum RankedBy: String, Sendable, Codable, Hashable {
+        /// The gain over the fixed baseline on the same users and days (`--maximize fresh@τ`).
+        case gainVsFixed = "gain_vs_fixed"
+        /// The objective's metric (`--minimize` a cost).
+        case objective
+    }
 
     public init(
         family: String, method: String, objective: String, constraints: [String], folds: [TuningFold],

@@ -29,6 +29,44 @@ import _FetchLabTestSupport
         #expect(text.out.contains("silent push ") && text.out.contains(" on iOS: fresh "), "\(text.out)")
     }
 
+    /// `--family`'s help and its error list every tunable family, from the registry: learned too.
+    @Test func familyHelpAndErrorListEveryTunableFamily() throws {
+        let help = try dir.fetchlab(["tune", "--help"])
+        #expect(help.status == 0, "\(help.err)")
+        let flat = help.out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(
+            flat.contains("The family to tune: fixed, ios-adaptive, workmanager, predictive, budgeted or learned."),
+            "\(help.out)")
+        #expect(flat.contains("learned budget="), "\(help.out)")
+        try dir.importUsage(into: db)
+        let wrong = try dir.fetchlab(["tune", "--db", db, "--family", "oracle"])
+        #expect(wrong.status != 0)
+        #expect(wrong.err.contains("fixed, ios-adaptive, workmanager, predictive, budgeted or learned"), "\(wrong.err)")
+        #expect(wrong.err.split(separator: "\n").count == 1, "\(wrong.err)")
+    }
+
+    /// `tune --format json` carries the chosen setting's promise: training and held out, each with
+    /// the fresh rate and the gain over the fixed baseline and their intervals, and what they resample.
+    @Test func tuneJSONCarriesThePromise() throws {
+        try dir.importUsage(into: db)
+        let json = try dir.fetchlab(["tune", "--db", db, "--family", "fixed", "--format", "json"])
+        #expect(json.status == 0, "\(json.err)")
+        let object = try json.json()
+        let promise = try #require(object["promise"] as? [String: Any], "\(json.out)")
+        #expect(["users", "days"].contains(promise["interval_over"] as? String ?? ""))
+        for side in ["training", "held_out"] {
+            let s = try #require(promise[side] as? [String: Any])
+            for key in ["fresh", "gain_vs_fixed"] { #expect(s[key] is Double, "\(side).\(key)") }
+            for key in ["fresh_ci", "gain_ci"] { #expect((s[key] as? [Double])?.count == 2, "\(side).\(key)") }
+        }
+        #expect(object["ranked_by"] as? String == "gain_vs_fixed")
+        let folds = try #require(object["folds"] as? [[String: Any]])
+        #expect(folds[0]["promise"] is [String: Any])
+        let text = try dir.fetchlab(["tune", "--db", db, "--family", "fixed"])
+        #expect(text.out.contains("gain over fixed: "), "\(text.out)")
+        #expect(text.out.contains(" on training → "), "\(text.out)")
+    }
+
     @Test func tuneFixedAsJSONChoosesASetting() throws {
         try dir.importUsage(into: db)
         let json = try dir.fetchlab([

@@ -299,6 +299,7 @@ public struct Tuner: Sendable {
             warnings: choiceWarnings + Self.warnings(folds)
                 + tuner.promiseWarnings(folds, promise: promise, chosen: chosen.name))
         result.promise = promise
+        result.rankedBy = ranksByGain ? .gainVsFixed : .objective
         return (result, heldOut)
     }
 
@@ -395,8 +396,11 @@ public struct Tuner: Sendable {
     /// What the choice maximises or minimises: with `--maximize fresh@τ`, the gain over the fixed
     /// baseline on the same users and days (the level where no gain was measured); a cost as it is.
     func choiceValue(_ s: ScoreSummary) -> Double {
-        objective.maximize && objective.metric.tau != nil ? s.gainVsFixed ?? s.objective : s.objective
+        ranksByGain ? s.gainVsFixed ?? s.objective : s.objective
     }
+
+    /// `--maximize fresh@τ`: the settings rank by their gain over the fixed baseline.
+    var ranksByGain: Bool { objective.maximize && objective.metric.tau != nil }
 
     func rank(_ m: PolicyMetrics, name: String, never: PolicyMetrics?) -> Rank {
         rank(row(name: name, values: "", metrics: m, never: never))
