@@ -241,7 +241,7 @@ public enum TuningRenderer {
             p.intervalOver == .users
             ? "over users"
             : "over days of these users, not over users (fewer than \(TuningPromise.fewUsers) users in a part: "
-                + "\(TuningRenderer.users(p.training.users)) training, \(TuningRenderer.users(p.heldOut.users)) held out)"
+                + "\(TuningRenderer.users(p.training.users)) training, \(p.heldOut.users) held out)"
         return "95 % intervals \(over); bootstrap, \(TextFormat.count(p.resamples)) resamples, seed \(p.seed)"
     }
 
