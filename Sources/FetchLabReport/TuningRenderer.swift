@@ -66,18 +66,29 @@ public enum TuningRenderer {
         let subject = r.constraints.isEmpty ? "" : " subject to \(r.constraints.joined(separator: ","))"
         out.append(.line("tune \(r.family) (\(r.method) search): \(r.objective)\(subject)"))
         if let split = r.split { out.append(.line("split: \(split)")) }
+        if r.rankedBy == .gainVsFixed, let p = r.promise {
+            out.append(
+                .line(
+                    "ranked by the gain over the fixed baseline: fresh@\(TextFormat.fixed(p.tauMinutes, 0))m minus what a "
+                        + "fixed interval gives at the setting's own fetches/app/day (closed form, expected over its "
+                        + "phase) on the same users and days"))
+        }
         if let widened = r.widened { out.append(.line("widened: \(widened)")) }
         let objectiveHeader = objectiveName(r)
         // The objective's own column unless it is fresh@15m, which always has one.
         let extra = objectiveHeader == "fresh@15m" ? [] : [objectiveHeader]
         func triedTable(_ tried: [TriedSetting]) -> Block {
+            // The gain over the fixed baseline, which --maximize fresh@τ ranks by (runs stored before it: none).
+            let gains = tried.allSatisfy { $0.train.gainVsFixed != nil }
             let header =
-                ["rank", "setting"] + extra + [
-                    "fresh@15m", "J/day", "cell MB/day", "fetches/app/day", "feasible", "pareto",
+                ["rank", "setting"] + extra + ["fresh@15m"] + (gains ? [gainHeader(r)] : []) + [
+                    "J/day", "cell MB/day", "fetches/app/day", "feasible", "pareto",
                 ]
             let rows = tried.enumerated().map { i, t in
-                ["\(i + 1)", t.name] + (extra.isEmpty ? [] : [number(t.train.objective)]) + [
-                    TextFormat.fixed(t.train.fresh15 * 100) + "%", TextFormat.fixed(t.train.energyJoulesPerDay),
+                ["\(i + 1)", t.name] + (extra.isEmpty ? [] : [number(t.train.objective)])
+                    + [TextFormat.fixed(t.train.fresh15 * 100) + "%"]
+                    + (gains ? [points(t.train.gainVsFixed ?? 0)] : []) + [
+                    TextFormat.fixed(t.train.energyJoulesPerDay),
                     TextFormat.fixed(t.train.cellularMBPerDay, 2), TextFormat.fixed(t.train.fetchesPerAppDay, 2),
                     t.feasible ? "yes" : "no", t.pareto ? "*" : "",
                 ]
@@ -189,6 +200,51 @@ public enum TuningRenderer {
             + "test: \(users(test))\(names), \(TextFormat.count(fold.chosenTest.scoredLaunches)) scored launches"
     }
 
+    /// The gain column's title: `gain vs fixed@15m (pts)`.
+    static func gainHeader(_ r: TuningResult) -> String {
+        let tau = r.promise.map { TextFormat.fixed($0.tauMinutes, 0) + "m" } ?? objectiveName(r).replacingOccurrences(of: "fresh@", with: "")
+        return "gain vs fixed@\(tau) (pts)"
+    }
+
+    /// Points, signed, one decimal: `+6.1`.
+    static func points(_ x: Double) -> String {
+        let p = (x * 1_000).rounded() / 10
+        return (p > 0 ? "+" : p < 0 ? "" : "±") + TextFormat.fixed(p == 0 ? 0 : p)
+    }
+
+    /// `[+3.0, +9.2]` (points) or `[38.0, 47.1 %]` (percent); empty when there is no interval.
+    static func interval(_ ci: [Double]?, percent: Bool) -> String {
+        guard let ci, ci.count == 2 else { return " (no interval: one unit)" }
+        return percent
+            ? " [\(TextFormat.fixed(ci[0] * 100)), \(TextFormat.fixed(ci[1] * 100)) %]"
+            : " [\(points(ci[0])), \(points(ci[1]))]"
+    }
+
+    /// The promise as two readable lines, training → held out: the fresh rate and the gain over
+    /// the fixed baseline, each with its 95 % interval.
+    static func promiseLines(_ p: TuningPromise, indent: String = "  ") -> [String] {
+        let tau = "fresh@\(TextFormat.fixed(p.tauMinutes, 0))m"
+        func pct(_ x: Double) -> String { TextFormat.fixed(x * 100) + " %" }
+        return [
+            indent + "\(tau): \(pct(p.training.fresh))\(interval(p.training.freshCI, percent: true)) on training → "
+                + "\(pct(p.heldOut.fresh))\(interval(p.heldOut.freshCI, percent: true)) held out",
+            indent + "gain over fixed: \(points(p.training.gainVsFixed)) points\(interval(p.training.gainCI, percent: false)) "
+                + "on training → \(points(p.heldOut.gainVsFixed))\(interval(p.heldOut.gainCI, percent: false)) held out"
+                + " (fixed baseline at \(TextFormat.fixed(p.training.fetchesPerAppDay, 2)) → "
+                + "\(TextFormat.fixed(p.heldOut.fetchesPerAppDay, 2)) fetches/app/day)",
+        ]
+    }
+
+    /// `95 % intervals over users (bootstrap, 1,000 resamples, seed 1)`, or over days of few users.
+    static func promiseIntervalWords(_ p: TuningPromise) -> String {
+        let over =
+            p.intervalOver == .users
+            ? "over users"
+            : "over days of these users, not over users (fewer than \(TuningPromise.fewUsers) users in a part: "
+                + "\(TuningRenderer.users(p.training.users)) training, \(p.heldOut.users) held out)"
+        return "95 % intervals \(over); bootstrap, \(TextFormat.count(p.resamples)) resamples, seed \(p.seed)"
+    }
+
     /// A percentage with one decimal: `33.7 %`.
     static func percent(_ x: Double) -> String { TextFormat.fixed(x * 100) + " %" }
 
@@ -214,6 +270,10 @@ public enum TuningRenderer {
             line += (line.isEmpty ? "on the test part: " : "; ") + words.joined(separator: ", ")
         }
         if !line.isEmpty { out.append(line) }
+        if let p = fold.promise {
+            out.append("promise of \(fold.chosen) on this fold (\(promiseIntervalWords(p))):")
+            out += promiseLines(p)
+        }
         if fold.testUsers == 1 {
             let name = fold.testUserNames?.first.map { " (\($0))" } ?? ""
             out.append("the test part holds one user\(name): its figures are that user's alone, not other users'")
@@ -255,6 +315,11 @@ public enum TuningRenderer {
                 line += "; one test user, so no interval"
             }
             out.append(line)
+        }
+        if r.folds.count > 1, let p = r.promise {
+            let chosen = r.chosen ?? r.folds.last?.chosen ?? ""
+            out.append("promise of \(chosen), all folds' parts pooled (\(promiseIntervalWords(p))):")
+            out += promiseLines(p)
         }
         for w in r.warnings ?? [] { out.append("warning: \(w)") }
         return out
@@ -340,7 +405,7 @@ public enum TuningRenderer {
         enum CodingKeys: String, CodingKey {
             case family, method, objective, constraints, folds, replays, replayCost, chosenTest, bestFixedTest
             case split, ranking, chosen, bestFixed, heldOut, constraintsHeld, widened, warnings
-            case ownPicksTest, ownPicksConstraintsHeld
+            case ownPicksTest, ownPicksConstraintsHeld, promise, rankedBy
         }
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -363,6 +428,8 @@ public enum TuningRenderer {
             try c.encode(result.warnings ?? [], forKey: .warnings)
             try c.encodeIfPresent(result.ownPicksTest, forKey: .ownPicksTest)
             try c.encode(result.ownPicksConstraintsHeld, forKey: .ownPicksConstraintsHeld)
+            try c.encodeIfPresent(result.promise, forKey: .promise)
+            try c.encodeIfPresent(result.rankedBy, forKey: .rankedBy)
         }
     }
 

@@ -23,8 +23,24 @@ public struct TuningResult: Sendable, Codable, Hashable {
     public var heldOut: HeldOutInterval? = nil
     /// When no setting of the grid met the constraints on training: how it was widened.
     public var widened: String? = nil
-    /// One line each: test parts too small to trust (fewer than 10 users or 500 scored launches).
+    /// One line each: test parts too small to trust (fewer than 10 users or 500 scored launches),
+    /// a held-out gain outside its training interval, a fold's pick that broke a constraint on its
+    /// held-out part.
     public var warnings: [String]? = nil
+    /// The chosen setting's promise: its fresh rate and gain over the fixed baseline on the
+    /// training parts and on the held-out parts (every fold's pooled), with intervals (nil: a run
+    /// stored before it was measured).
+    public var promise: TuningPromise? = nil
+    /// What the settings were ranked by (nil: a run stored before it was said, ranked by the objective).
+    public var rankedBy: RankedBy? = nil
+
+    /// What a tuning run ranks its settings by.
+    public enum RankedBy: String, Sendable, Codable, Hashable {
+        /// The gain over the fixed baseline on the same users and days (`--maximize fresh@τ`).
+        case gainVsFixed = "gain_vs_fixed"
+        /// The objective's metric (`--minimize` a cost).
+        case objective
+    }
 
     public init(
         family: String, method: String, objective: String, constraints: [String], folds: [TuningFold],
@@ -146,12 +162,15 @@ public struct TuningFold: Sendable, Codable, Hashable {
     public var ownPick: String? = nil
     public var ownPickTest: ScoreSummary? = nil
     public var ownPickConstraintsOnTest: [ConstraintCheck]? = nil
+    /// The chosen setting's promise on this fold: training part → test part (nil: a run stored
+    /// before it was measured).
+    public var promise: TuningPromise? = nil
 
     enum CodingKeys: String, CodingKey {
         case label, tried, chosen, bestFixed, chosenTrain, bestFixedTrain, chosenTest, bestFixedTest, replays, groups
         case perApp, replayCost, screened, cutShort
         case trainUsers, testUsers, testUserNames, constraintsOnTest, testInterval
-        case ownPick, ownPickTest, ownPickConstraintsOnTest
+        case ownPick, ownPickTest, ownPickConstraintsOnTest, promise
     }
 
     public init(
@@ -201,6 +220,7 @@ public struct TuningFold: Sendable, Codable, Hashable {
         ownPick = try c.decodeIfPresent(String.self, forKey: .ownPick)
         ownPickTest = try c.decodeIfPresent(ScoreSummary.self, forKey: .ownPickTest)
         ownPickConstraintsOnTest = try c.decodeIfPresent([ConstraintCheck].self, forKey: .ownPickConstraintsOnTest)
+        promise = try c.decodeIfPresent(TuningPromise.self, forKey: .promise)
     }
 }
 
@@ -251,9 +271,14 @@ public struct ScoreSummary: Sendable, Codable, Hashable {
     public var cellularMBPerDay: Double
     public var fetchesPerAppDay: Double
     public var scoredLaunches: Int
+    /// fresh@τ (the objective's τ, else the protocol's) minus the fixed baseline at this replay's
+    /// own fetches per app per day on the same users and days (``FixedBaselineLine``); what
+    /// `--maximize fresh@τ` ranks by (nil: not measured, or a run stored before it was).
+    public var gainVsFixed: Double? = nil
 
     enum CodingKeys: String, CodingKey {
         case objective, energyJoulesPerDay, batteryPercentPerDay, cellularMBPerDay, fetchesPerAppDay, scoredLaunches
+        case gainVsFixed
         case fresh15 = "fresh_15m"
     }
 
@@ -274,9 +299,12 @@ public struct ScoreSummary: Sendable, Codable, Hashable {
     public static func mean(_ summaries: [ScoreSummary]) -> ScoreSummary {
         let n = Double(max(1, summaries.count))
         func mean(_ key: KeyPath<ScoreSummary, Double>) -> Double { summaries.reduce(0) { $0 + $1[keyPath: key] } / n }
-        return ScoreSummary(
+        var out = ScoreSummary(
             objective: mean(\.objective), fresh15: mean(\.fresh15), energyJoulesPerDay: mean(\.energyJoulesPerDay),
             batteryPercentPerDay: mean(\.batteryPercentPerDay), cellularMBPerDay: mean(\.cellularMBPerDay),
             fetchesPerAppDay: mean(\.fetchesPerAppDay), scoredLaunches: summaries.reduce(0) { $0 + $1.scoredLaunches })
+        let gains = summaries.compactMap(\.gainVsFixed)
+        if !summaries.isEmpty, gains.count == summaries.count { out.gainVsFixed = gains.reduce(0, +) / n }
+        return out
     }
 }

@@ -128,6 +128,8 @@ public struct ComparisonRun: Sendable {
     /// Also keep each user's ``UserTally`` (``userTallies``), in the order the users were added.
     public var tallyUsers = false
     public private(set) var userTallies: [UserTally] = []
+    /// With ``tallyUsers``: also each user's scored local days (``UserTally/days``).
+    public var tallyDays = false
     /// Also keep what each user adds that depends on the users' order, for ``partial(shard:source:)``.
     public var keepsUsers = false
     var keptUsers: [ComparisonPartial.User] = []
@@ -211,6 +213,8 @@ public struct ComparisonRun: Sendable {
         var seconds: [Double]
         var launches: Int
         var budget: UserBudgetSums?
+        /// The user's scored days (``tallyDays``), else empty.
+        var days: [DayTally] = []
     }
 
     /// Replays a batch of users on all cores; `progress` is called once per user done (from any thread).
@@ -224,6 +228,7 @@ public struct ComparisonRun: Sendable {
         let count = taus.count
         let primary = self.primary
         let budgetFigures = budget != nil
+        let tallyDays = tallyUsers && self.tallyDays
         // The largest users first (by events), so the batch does not end on one core waiting for
         // a large user started last; the results are summed in the order given all the same.
         let order = histories.indices.sorted {
@@ -246,11 +251,16 @@ public struct ComparisonRun: Sendable {
                 ? UserBudgetSums(
                     user: user, outcomes: outcomes, primary: primary, tau: e.primaryTau,
                     launchRefreshes: e.launchRefreshes) : nil
-            return UserResult(
+            var result = UserResult(
                 user: history.user.name, window: window, withoutContext: user.timeline.isEmpty,
                 pairsWithContent: user.content.filter { !$0.isEmpty }.count, outcomes: outcomes,
                 apps: user.pairs.map { history.apps[Int($0.app)].name }, seconds: seconds,
                 launches: user.pairs.reduce(0) { $0 + $1.launches.count }, budget: sums)
+            if tallyDays {
+                result.days = DayTally.days(
+                    launches: user.pairs.map(\.launches), outcomes: outcomes, window: window, taus: e.reportedTaus)
+            }
+            return result
         }
         var results = [UserResult?](repeating: nil, count: histories.count)
         for (k, i) in order.enumerated() { results[i] = byCost[k] }
@@ -279,7 +289,7 @@ public struct ComparisonRun: Sendable {
             ordered.group = group
             if tallyUsers {
                 let tally = UserTally(
-                    user: r.user, scored: userTotals.first?.scored ?? 0, fresh: userTotals.map(\.fresh))
+                    user: r.user, scored: userTotals.first?.scored ?? 0, fresh: userTotals.map(\.fresh), days: r.days)
                 ordered.scored = tally.scored
                 userTallies.append(tally)
             }

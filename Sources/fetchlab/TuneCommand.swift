@@ -13,14 +13,16 @@ struct TuneCommand: ParsableCommand {
             The setting is chosen on the training part only (by default the first 70 % of the scored days; \
             --train-until DATE, --folds K for K expanding-window folds, or --split users: leave one user out \
             below 10 users, 70 % of the users otherwise), then it and the best fixed interval (15m to 24h) \
-            chosen the same way are measured on the held-out part. With folds, a setting's score is its mean \
+            chosen the same way are measured on the held-out part. With --maximize fresh@τ the settings rank by \
+            their gain over the fixed baseline on the same users and days (fresh@τ minus what a fixed interval \
+            gives at the setting's own fetches/app/day), and the output gives the chosen setting's fresh@τ and \
+            gain, training → held out, each with a 95 % bootstrap interval, and warns when the held-out gain \
+            leaves the training interval or a fold's pick breaks a constraint on its held-out part. With folds, a setting's score is its mean \
             over the training parts and it must meet the constraints on every one; the constraints are checked \
             again on every test part and the output says how often they held, with the test users, launches \
             and a 95 % bootstrap interval over test users. A grid with no setting within the constraints is \
             widened toward them, or the run says why not in one line. \
-            Families and default grids: fixed interval=15m,…,24h; predictive lead=5m,10m,15m;threshold=0.2,0.3,0.4,0.55; \
-            budgeted k=1,2,4,8; workmanager period=15m,30m,1h,2h;flex=5m,15m;constraints=none; \
-            ios-adaptive lead=1m,5m,10m,15m;min=15m,1h,4h. \
+            Families and default grids: \(SearchSpace.Family.defaultGrids). \
             The output also gives a setting per app (chosen together under the constraints and replayed as \
             one per-app policy) and per group of users (light, moderate, heavy by launches per day). \
             The run is stored in the database (tables tune_run and tune_setting, views tune_runs and \
@@ -30,7 +32,7 @@ struct TuneCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "The family to tune: fixed, predictive, budgeted, workmanager or ios-adaptive.")
+    @Option(help: ArgumentHelp("The family to tune: \(SearchSpace.Family.namesInWords).", valueName: "family"))
     var family: String
 
     @Option(help: ArgumentHelp("The values per parameter, e.g. \"lead=5m,10m;threshold=0.2,0.3\".", valueName: "grid"))

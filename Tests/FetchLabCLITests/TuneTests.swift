@@ -29,6 +29,44 @@ import _FetchLabTestSupport
         #expect(text.out.contains("silent push ") && text.out.contains(" on iOS: fresh "), "\(text.out)")
     }
 
+    /// `--family`'s help and its error list every tunable family, from the registry: learned too.
+    @Test func familyHelpAndErrorListEveryTunableFamily() throws {
+        let help = try dir.fetchlab(["tune", "--help"])
+        #expect(help.status == 0, "\(help.err)")
+        let flat = help.out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(
+            flat.contains("The family to tune: fixed, ios-adaptive, workmanager, predictive, budgeted or learned."),
+            "\(help.out)")
+        #expect(flat.contains("learned budget="), "\(help.out)")
+        try dir.importUsage(into: db)
+        let wrong = try dir.fetchlab(["tune", "--db", db, "--family", "oracle"])
+        #expect(wrong.status != 0)
+        #expect(wrong.err.contains("fixed, ios-adaptive, workmanager, predictive, budgeted or learned"), "\(wrong.err)")
+        #expect(wrong.err.split(separator: "\n").count == 1, "\(wrong.err)")
+    }
+
+    /// `tune --format json` carries the chosen setting's promise: training and held out, each with
+    /// the fresh rate and the gain over the fixed baseline and their intervals, and what they resample.
+    @Test func tuneJSONCarriesThePromise() throws {
+        try dir.importUsage(into: db)
+        let json = try dir.fetchlab(["tune", "--db", db, "--family", "fixed", "--format", "json"])
+        #expect(json.status == 0, "\(json.err)")
+        let object = try json.json()
+        let promise = try #require(object["promise"] as? [String: Any], "\(json.out)")
+        #expect(["users", "days"].contains(promise["interval_over"] as? String ?? ""))
+        for side in ["training", "held_out"] {
+            let s = try #require(promise[side] as? [String: Any])
+            for key in ["fresh", "gain_vs_fixed"] { #expect(s[key] is Double, "\(side).\(key)") }
+            for key in ["fresh_ci", "gain_ci"] { #expect((s[key] as? [Double])?.count == 2, "\(side).\(key)") }
+        }
+        #expect(object["ranked_by"] as? String == "gain_vs_fixed")
+        let folds = try #require(object["folds"] as? [[String: Any]])
+        #expect(folds[0]["promise"] is [String: Any])
+        let text = try dir.fetchlab(["tune", "--db", db, "--family", "fixed"])
+        #expect(text.out.contains("gain over fixed: "), "\(text.out)")
+        #expect(text.out.contains(" on training → "), "\(text.out)")
+    }
+
     @Test func tuneFixedAsJSONChoosesASetting() throws {
         try dir.importUsage(into: db)
         let json = try dir.fetchlab([
@@ -41,7 +79,18 @@ import _FetchLabTestSupport
         let folds = try #require(object["folds"] as? [[String: Any]])
         #expect(folds.count == 1)
         let chosen = try #require(folds[0]["chosen"] as? String)
-        #expect(chosen == "fixed(1h)", "\(json.out)")
+        // Ranked by the gain over the fixed baseline: fixed(1h), the freshest interval within
+        // fetches<=30, gains less over fetching blind at its rate than fixed(24h) at its own.
+        #expect(chosen == "fixed(24h)", "\(json.out)")
+        let ranking = try #require(object["ranking"] as? [[String: Any]])
+        func train(_ name: String, _ key: String) -> Double? {
+            (ranking.first { $0["name"] as? String == name }?["train"] as? [String: Any])?[key] as? Double
+        }
+        #expect((train("fixed(1h)", "fresh_15m") ?? 0) > (train(chosen, "fresh_15m") ?? 1))
+        let feasibleGains = ranking.filter { $0["feasible"] as? Bool == true }.compactMap {
+            ($0["train"] as? [String: Any])?["gain_vs_fixed"] as? Double
+        }
+        #expect(train(chosen, "gain_vs_fixed") == feasibleGains.max())
         #expect(folds[0]["best_fixed"] as? String == chosen)
         #expect((folds[0]["tried"] as? [[String: Any]])?.count == 7)
         #expect(object["replays"] as? Int == 7)
@@ -52,9 +101,9 @@ import _FetchLabTestSupport
         // The choice as platform settings, each replayed under its platform.
         let platform = try #require(object["platform_settings"] as? [[String: Any]])
         #expect(platform.map { $0["platform"] as? String } == ["ios", "android"])
-        #expect((platform[0]["snippet"] as? String)?.contains("setMinimumBackgroundFetchInterval(3600)") == true)
+        #expect((platform[0]["snippet"] as? String)?.contains("setMinimumBackgroundFetchInterval(86400)") == true)
         #expect(platform.allSatisfy { ($0["fresh"] as? Double).map { (0...1).contains($0) } ?? false })
-        #expect((platform[1]["fetches_per_app_day"] as? Double ?? 99) <= 24.01)
+        #expect((platform[1]["fetches_per_app_day"] as? Double ?? 99) <= 1.01)
         // Measured on the held-out days, as the choice's own held-out figures are (few users: all of them).
         let testDays = try #require((folds[0]["label"] as? String)?.components(separatedBy: ", ").last)
         #expect(testDays.hasPrefix("test "), "\(testDays)")

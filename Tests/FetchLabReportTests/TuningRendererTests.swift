@@ -15,6 +15,35 @@ import _FetchLabTestSupport
         try JSONDecoder().decode([PlatformOutcome].self, from: Data(TuningFixture.platformJSON.utf8))
     }
 
+    /// The promise reads as two lines, training → held out, in points and percent, with what the
+    /// intervals resample; JSON carries it under `promise` and the HTML section in `p#tuning-promise`.
+    @Test func thePromiseIsTwoReadableLinesAndAJSONObject() throws {
+        var r = try Self.result()
+        let side = { (fresh: Double, gain: Double) in
+            PromiseFigures(
+                fresh: fresh, freshCI: [fresh - 0.04, fresh + 0.05], gainVsFixed: gain, gainCI: [gain - 0.031, gain + 0.031],
+                fetchesPerAppDay: 1, never: 0.28, baseline: 0.29, scoredLaunches: 900, users: 2, units: 40)
+        }
+        let promise = TuningPromise(
+            training: side(0.399, 0.061), heldOut: side(0.363, 0.048), intervalOver: .days, tauMinutes: 15,
+            resamples: 1_000, seed: 1)
+        r.folds[0].promise = promise
+        r.folds[1].promise = promise
+        r.promise = promise
+        let text = TuningRenderer.text(r)
+        #expect(text.contains("  fresh@15m: 39.9 % [35.9, 44.9 %] on training → 36.3 % [32.3, 41.3 %] held out"), "\(text)")
+        #expect(text.contains("  gain over fixed: +6.1 points [+3.0, +9.2] on training → +4.8 [+1.7, +7.9] held out"), "\(text)")
+        #expect(text.contains("95 % intervals over days of these users, not over users"))
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(TuningRenderer.json(r).utf8)) as? [String: Any])
+        let p = try #require(json["promise"] as? [String: Any])
+        #expect(p["interval_over"] as? String == "days")
+        #expect((p["held_out"] as? [String: Any])?["gain_ci"] as? [Double] == [0.048 - 0.031, 0.048 + 0.031])
+        let html = HTMLReport.tuning(r, platform: [])
+        #expect(html.contains("id=\"tuning-promise\" data-interval-over=\"days\""))
+        #expect(html.contains("gain over fixed: +6.1 points [+3.0, +9.2] on training → +4.8 [+1.7, +7.9] held out"))
+    }
+
     @Test func markdownHoldsTheTablesContentAsGitHubTables() throws {
         let r = try Self.result()
         let md = TuningRenderer.markdown(r, platform: try Self.platform())

@@ -114,7 +114,7 @@ private func generated(users: Int, days: Int = 24, seed: UInt64) -> [UserHistory
                 #expect(abs(gain.low - g) > 1e-6 && abs(gain.high - g) > 1e-6, "\(p.name)")
             }
         }
-        let point = try #require(report.headline)
+        let point = try #require(report.headlinePoint)
         #expect(point.fixedInterval.map { $0.low < point.fixed && point.fixed < $0.high } == true)
         #expect(report.budget?.warnings.first?.contains("over days of these 2 users, not over users") == true)
     }

@@ -36,12 +36,29 @@ extension HTMLReport {
             <section id="tuning-section"><h2>Tuning</h2>
             <p class="\(comparison == nil ? "headline" : "tuned")" id="tuning-headline">\(HTML.escape(tuningHeadline(r, fold)))\(comparison.flatMap { whyBoth(r, fold, $0) }.map { " " + HTML.escape($0) } ?? "")</p>
             <p class="caption">\(HTML.escape(intro))</p>
+            \(tuningPromise(r))
             \(figure(tuningScatter(fold), caption: tuningScatterCaption(fold)))
             \(tuningHeldOut(r))
             \(tuningFolds(r))
             \(tuningGroups(fold))
             \(tuningPlatform(platform))</section>
             """
+    }
+
+    /// The chosen setting's promise (`p#tuning-promise`: fresh rate and gain over the fixed
+    /// baseline, training → held out, with their intervals and what they resample; the warnings are
+    /// under "How it was tested"); empty for a run stored before it.
+    static func tuningPromise(_ r: TuningResult) -> String {
+        var out = ""
+        if let p = r.promise {
+            let chosen = r.chosen ?? r.folds.last?.chosen ?? ""
+            let lines = TuningRenderer.promiseLines(p, indent: "").map(HTML.escape).joined(separator: "<br>")
+            out +=
+                "<p class=\"caption\" id=\"tuning-promise\" data-interval-over=\"\(p.intervalOver.rawValue)\">"
+                + "\(HTML.escape("What \(chosen) promised and kept (\(TuningRenderer.promiseIntervalWords(p))):"))<br>"
+                + lines + "</p>"
+        }
+        return out
     }
 
     /// fresh@15m against energy of the settings tried (train), the front, the choice and the best fixed interval.

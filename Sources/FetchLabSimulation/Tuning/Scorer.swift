@@ -12,6 +12,12 @@ struct Training {
 
     /// A policy's metrics on each part.
     func metrics(_ name: String) -> [PolicyMetrics] { parts.map { $0.metrics(name) } }
+
+    /// `never`'s metrics on each part (nil: not replayed on every part).
+    var nevers: [PolicyMetrics]? {
+        let all = parts.compactMap(\.never)
+        return all.count == parts.count ? all : nil
+    }
 }
 
 /// Replays policies over the users of one split, each canonical name at most once.
@@ -37,7 +43,18 @@ struct Scorer {
     var scoredUsers = 0
     /// Keep each policy's ``UserTally`` figures (its fresh launches per τ) per user in ``tallies``.
     var keepsTallies = false
-    var tallies: [String: [(user: String, scored: Int, fresh: [Int])]] = [:]
+    /// With ``keepsTallies``: also per scored local day of each user (``Tally/days``).
+    var tallyDays = false
+    var tallies: [String: [Tally]] = [:]
+
+    /// One user's figures under one policy: scored launches and, per τ, those fresh; per day when
+    /// the scorer tallies days.
+    struct Tally {
+        var user: String
+        var scored: Int
+        var fresh: [Int]
+        var days: [(day: Int, scored: Int, fresh: [Int])]
+    }
 
     init(simulator: Simulator, users: @escaping Tuner.UserBatches, include: @escaping (UserID) -> Bool) {
         self.simulator = simulator
@@ -73,6 +90,7 @@ struct Scorer {
         // No tuning metric needs the budget figures (bound, baseline, bootstrap).
         var run = simulator.comparison(policies: policies, budgetFigures: false)
         run.tallyUsers = true
+        run.tallyDays = keepsTallies && tallyDays
         if !userGroups.isEmpty { run.userGroups = userGroups }
         return run
     }
@@ -100,13 +118,18 @@ struct Scorer {
         scoredUsers = run.scoredUsers
         if keepsTallies {
             for (i, p) in missing.enumerated() {
-                tallies[p.name] = run.userTallies.map { ($0.user, $0.scored, $0.fresh[i]) }
+                tallies[p.name] = run.userTallies.map { u in
+                    Tally(user: u.user, scored: u.scored, fresh: u.fresh[i], days: u.days.map { ($0.day, $0.scored, $0.fresh[i]) })
+                }
             }
         }
         replays += counted
     }
 
     func metrics(_ name: String) -> PolicyMetrics { cache[name]!.metrics }
+
+    /// `never`'s metrics on this part (nil: not replayed here).
+    var never: PolicyMetrics? { cache[Tuner.neverName]?.metrics }
 
     /// A policy's metrics over one app or one group of users (nil: not in this part).
     func group(_ kind: GroupRecommendation.Kind, _ group: String, of name: String) -> PolicyMetrics? {

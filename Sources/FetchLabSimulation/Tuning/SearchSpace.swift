@@ -27,6 +27,21 @@ public struct SearchSpace: Sendable, Hashable {
             PolicyRegistry.tunableFamilies.compactMap { Family(rawValue: $0.familyNames[0]) }
         }
 
+        /// Every tunable family's name, for help and errors: `fixed, predictive, … or learned`.
+        public static var namesInWords: String {
+            let names = allCases.map(\.rawValue)
+            guard names.count > 1 else { return names.first ?? "" }
+            return names.dropLast().joined(separator: ", ") + " or " + names.last!
+        }
+
+        /// Every tunable family with its default grid, for help: `fixed interval=15m,…; predictive lead=…;threshold=…`.
+        public static var defaultGrids: String {
+            allCases.map { family in
+                family.rawValue + " "
+                    + family.parameters.map { "\($0.name)=\($0.defaults.joined(separator: ","))" }.joined(separator: ";")
+            }.joined(separator: "; ")
+        }
+
         /// The canonical name of one setting (values in parameter order).
         func name(_ values: [String]) -> String { "\(rawValue)(\(values.joined(separator: ",")))" }
 
@@ -50,7 +65,7 @@ public struct SearchSpace: Sendable, Hashable {
     public static func parse(family raw: String, grid: String?) throws(TuningError) -> SearchSpace {
         guard let family = Family(rawValue: raw.lowercased().trimmingCharacters(in: .whitespaces)) else {
             throw TuningError(
-                "family '\(raw)' cannot be tuned; expected \(Family.allCases.map(\.rawValue).joined(separator: ", "))", code: .invalid)
+                "family '\(raw)' cannot be tuned; expected \(Family.namesInWords)", code: .invalid)
         }
         var axes = family.parameters.map { Axis(name: $0.name, values: $0.defaults) }
         if let grid {

@@ -67,7 +67,7 @@ extension Tuner {
             var best: (Rank, String, PolicyMetrics)? = nil
             for name in names {
                 guard let m = scorer.group(.users, group, of: name) else { continue }
-                let r = rank(m, name: name)
+                let r = rank(m, name: name, never: scorer.group(.users, group, of: Tuner.neverName))
                 if best == nil || r > best!.0 { best = (r, name, m) }
             }
             return best.map { GroupPick(group: group, name: $0.1, train: $0.2) }

@@ -24,11 +24,12 @@ extension Tuner {
     /// on a fold's test part; the fold's own training figures come from `scorer`. `policies` holds
     /// every setting tried and every baseline by name: each pick is one of them, replayed as the
     /// value that was scored, never parsed again from its name.
-    /// - Returns: the fold, and the chosen setting's fresh and scored launches per test user.
+    /// - Returns: the fold, the chosen setting's fresh and scored launches per test user, and the
+    /// units of its promise on the training and the test part.
     func measure(
         _ plan: FoldPlan, training scorer: inout Scorer, settings tried: [SearchSpace.Setting],
         policies: [String: any FetchPolicy], chosen: String, bestFixed: String?, users: @escaping UserBatches
-    ) throws -> (TuningFold, [String: (fresh: Int, scored: Int)]) {
+    ) throws -> (TuningFold, [String: (fresh: Int, scored: Int)], (training: PromisePart, heldOut: PromisePart)) {
         func policy(_ name: String) throws(TuningError) -> any FetchPolicy {
             guard let policy = policies[name] else { throw TuningError("\(name) is not a setting this run tried") }
             return policy
@@ -36,17 +37,18 @@ extension Tuner {
         let trainCut = plan.trainCut
         var rows: [TriedSetting] = try tried.map { s in
             let name = try space.name(s)
-            return row(name: name, values: space.describe(s), metrics: scorer.metrics(name))
+            return row(name: name, values: space.describe(s), metrics: scorer.metrics(name), never: scorer.never)
         }
         rows.sort { rank($0) > rank($1) }
         Self.markPareto(&rows)
-        let chosenRow = row(name: chosen, values: "", metrics: scorer.metrics(chosen))
+        let chosenRow = row(name: chosen, values: "", metrics: scorer.metrics(chosen), never: scorer.never)
         // Per app and per group of users: the best tried setting on that part of the training data.
         let picks = groupPicks(scorer, names: rows.map(\.name))
         // Held out: the chosen setting, the best fixed interval and every group's pick, in one comparison.
         var held = Scorer(simulator: plan.test, users: users, include: plan.testUser)
         held.userReplayed = userReplayed
         held.keepsTallies = true
+        held.tallyDays = true
         if let thresholds = scorer.groupThresholds {
             // The time split keeps each user's group from the training days; held-out users are
             // grouped by the training users' thresholds.
@@ -58,7 +60,8 @@ extension Tuner {
                 }
         }
         let chosenPolicy = try policy(chosen)
-        var others = try bestFixed.map { try [policy($0)] } ?? []
+        // `never` on the same launches: the gain over the fixed baseline is read from it.
+        var others: [any FetchPolicy] = [NeverPolicy()] + (try bestFixed.map { try [policy($0)] } ?? [])
         // This fold's own pick: what its training part alone would choose.
         let ownPick = rows.first(where: \.feasible)?.name
         if let ownPick, ownPick != chosen { others.append(try policy(ownPick)) }
@@ -106,7 +109,7 @@ extension Tuner {
             return GroupRecommendation(
                 kind: kind, group: group, chosen: name, chosenTrain: summary(train), chosenTest: test,
                 globalTest: globalTest,
-                bestFixedTest: bestFixed.flatMap { held.group(kind, group, of: $0) }.map(summary),
+                bestFixedTest: bestFixed.flatMap { held.group(kind, group, of: $0) }.map { summary($0) },
                 gain: objective.score(test.objective) - objective.score(globalTest.objective))
         }
         let appRows = (perApp?.assignments ?? []).compactMap { a -> GroupRecommendation? in
@@ -130,8 +133,9 @@ extension Tuner {
         }
         var fold = TuningFold(
             label: plan.label, tried: rows, chosen: chosen, bestFixed: bestFixed, chosenTrain: chosenRow.train,
-            bestFixedTrain: bestFixed.map { summary(scorer.metrics($0)) }, chosenTest: summary(test),
-            bestFixedTest: bestFixed.map { summary(held.metrics($0)) }, replays: scorer.replays,
+            bestFixedTrain: bestFixed.map { summary(scorer.metrics($0), never: scorer.never) },
+            chosenTest: summary(test, never: held.never),
+            bestFixedTest: bestFixed.map { summary(held.metrics($0), never: held.never) }, replays: scorer.replays,
             groups: groups, perApp: perApp)
         fold.trainUsers = scorer.scoredUsers
         fold.testUsers = tally.count
@@ -145,12 +149,17 @@ extension Tuner {
         fold.constraintsOnTest = checks(test)
         if let ownPick {
             fold.ownPick = ownPick
-            fold.ownPickTest = summary(held.metrics(ownPick))
+            fold.ownPickTest = summary(held.metrics(ownPick), never: held.never)
             fold.ownPickConstraintsOnTest = checks(held.metrics(ownPick))
         }
         fold.testInterval = HeldOutInterval.bootstrap(
             tally.keys.sorted().map { tally[$0]! }, tau: intervalTau, resamples: Self.bootstrapResamples,
             seed: Self.bootstrapSeed)
-        return (fold, tally)
+        let promiseParts = (
+            training: try promiseTraining(plan, chosen: chosenPolicy, users: users),
+            heldOut: PromisePart(held, chosen: chosen, tau: intervalTau)
+        )
+        fold.promise = promise(training: promiseParts.training, heldOut: promiseParts.heldOut)
+        return (fold, tally, promiseParts)
     }
 }

@@ -12,7 +12,7 @@ extension Tuner {
     {
         var current = space.middle
         var tried = [current]
-        try scorer.score([try space.policy(current)], alongside: Self.fixedBaselines)
+        try scorer.score([try space.policy(current)], alongside: Self.searchBaselines)
         func replay(_ settings: [SearchSpace.Setting], _ what: String) throws {
             if budgetSpent?() == true { throw BudgetSpent() }
             progress?("\(label): \(what): \(settings.count) settings")
@@ -21,7 +21,7 @@ extension Tuner {
         }
         func ranked(_ s: SearchSpace.Setting) throws -> Rank {
             let name = try space.name(s)
-            return rank(scorer.metrics(name), name: name)
+            return rank(scorer.metrics(name), name: name, never: scorer.nevers)
         }
         var improved = true
         var passes = 0
@@ -128,16 +128,16 @@ extension Tuner {
                     return rung
                 })
             progress?("\(label): \(candidates.count) settings on 1 user in \(every) (\(kept) users)")
-            try rung.score(try candidates.map { try space.policy($0) })
+            try rung.score(try candidates.map { try space.policy($0) }, alongside: [NeverPolicy()])
             cost += Double(candidates.count) * Double(kept) / Double(total)
             let ranked = try candidates.map { s -> (Rank, SearchSpace.Setting) in
                 let name = try space.name(s)
-                return (rank(rung.metrics(name), name: name), s)
+                return (rank(rung.metrics(name), name: name, never: rung.nevers), s)
             }.sorted { $0.0 > $1.0 }
             candidates = ranked.prefix(max(2, (candidates.count + 3) / 4)).map(\.1)
         }
         progress?("\(label): \(candidates.count) settings on all \(names.count) training users")
-        try scorer.score(try candidates.map { try space.policy($0) }, alongside: Self.fixedBaselines)
+        try scorer.score(try candidates.map { try space.policy($0) }, alongside: Self.searchBaselines)
         cost += Double(candidates.count)
         return (candidates, cost)
     }

@@ -86,14 +86,14 @@ extension Tuner {
     }
 
     /// Each fold's comparison of the search's one round, before any user is added, made as the
-    /// search makes it (`settings`' policies, then the fixed baselines), with the policies it
+    /// search makes it (`settings`' policies, then `never` and the fixed baselines), with the policies it
     /// replays and how many of them the search counts.
     func searchComparisons(_ setup: Setup, settings: [SearchSpace.Setting]) throws -> [(
         run: ComparisonRun, policies: [any FetchPolicy], counted: Int
     )] {
         let policies = try settings.map { try space.policy($0) }
         return setup.training.parts.map { part in
-            let (missing, counted) = part.missing(policies, alongside: Self.fixedBaselines)
+            let (missing, counted) = part.missing(policies, alongside: Self.searchBaselines)
             return (part.comparison(missing), missing, counted)
         }
     }

@@ -85,6 +85,13 @@ public struct Tuner: Sendable {
         PolicyRegistry.fixedIntervals.map { FixedIntervalPolicy(interval: $0) }
     }
 
+    /// What rides along with a search's first round: `never` (the launches fresh without any fetch,
+    /// which the gain over the fixed baseline is read from) and the fixed intervals.
+    public static var searchBaselines: [any FetchPolicy] { [NeverPolicy()] + fixedBaselines }
+
+    /// The canonical name of `never`, looked up in every part's figures.
+    static let neverName = NeverPolicy().name
+
     /// Runs the search and the held-out measurement on every fold.
     public func run(_ users: @escaping UserBatches) throws -> TuningResult {
         try runKeepingHeldOut(users).result
@@ -197,7 +204,7 @@ public struct Tuner: Sendable {
             case .grid, .random:
                 tried = oneRoundSettings!
                 progress?("\(label): \(tried.count) \(method == .random ? "random " : "")settings")
-                cutShort = try scoreInRounds(&tried, with: &training, alongside: baselines)
+                cutShort = try scoreInRounds(&tried, with: &training, alongside: Self.searchBaselines)
             case .coordinate:
                 tried = try coordinateDescent(&training, label: label, cutShort: &cutShort)
             case .halving:
@@ -232,7 +239,7 @@ public struct Tuner: Sendable {
                     part.userReplayed = userReplayed
                     return part
                 })
-            try validation.score(try tried.map { try space.policy($0) })
+            try validation.score(try tried.map { try space.policy($0) }, alongside: [NeverPolicy()])
             let byTest = try tuner.ranking(tried, validation)
             if let best = byTest.first(where: \.feasible) {
                 chosen = ranking.first { $0.name == best.name } ?? trainingChoice
@@ -242,7 +249,9 @@ public struct Tuner: Sendable {
                         + "over the training parts, \(trainingChoice.name)")
             }
         }
-        let fixedRows = baselines.map { row(name: $0.name, values: "", metrics: training.metrics($0.name)) }
+        let fixedRows = baselines.map {
+            row(name: $0.name, values: "", metrics: training.metrics($0.name), never: training.nevers)
+        }
         let bestFixed = fixedRows.filter(\.feasible).max { rank($0) < rank($1) }
         var policies: [String: any FetchPolicy] = [:]
         for setting in tried {
@@ -253,8 +262,9 @@ public struct Tuner: Sendable {
         for baseline in baselines { policies[baseline.name] = baseline }
         var folds: [TuningFold] = []
         var tallies: [[String: (fresh: Int, scored: Int)]] = []
+        var promiseParts: [(training: PromisePart, heldOut: PromisePart)] = []
         for (i, plan) in plans.enumerated() {
-            var (fold, userTally) = try tuner.measure(
+            var (fold, userTally, parts) = try tuner.measure(
                 plan, training: &training.parts[i], settings: tried, policies: policies, chosen: chosen.name,
                 bestFixed: bestFixed?.name, users: users)
             fold.replayCost = replayCost ?? Double(fold.replays)
@@ -262,7 +272,15 @@ public struct Tuner: Sendable {
             fold.cutShort = cutShort ? true : nil
             folds.append(fold)
             tallies.append(userTally)
+            promiseParts.append(parts)
         }
+        // The promise over all folds: their training parts pooled, and their test parts.
+        let promise =
+            folds.count == 1
+            ? folds[0].promise
+            : tuner.promise(
+                training: PromisePart(pooling: promiseParts.map(\.training)),
+                heldOut: PromisePart(pooling: promiseParts.map(\.heldOut)))
         var pooled: [String: (fresh: Int, scored: Int)] = [:]
         for tally in tallies {
             for (user, t) in tally {
@@ -270,14 +288,18 @@ public struct Tuner: Sendable {
                 pooled[user] = (sum.fresh + t.fresh, sum.scored + t.scored)
             }
         }
-        let result = TuningResult(
+        var result = TuningResult(
             family: space.family.rawValue, method: method.rawValue, objective: objective.description,
             constraints: constraints.map(\.description), folds: folds, split: splitText,
             ranking: Self.markedPareto(ranking), chosen: chosen.name, bestFixed: bestFixed?.name,
             heldOut: HeldOutInterval.bootstrap(
                 pooled.keys.sorted().map { pooled[$0]! }, tau: intervalTau, resamples: Self.bootstrapResamples,
                 seed: Self.bootstrapSeed),
-            widened: widened, warnings: choiceWarnings + Self.warnings(folds))
+            widened: widened,
+            warnings: choiceWarnings + Self.warnings(folds)
+                + tuner.promiseWarnings(folds, promise: promise, chosen: chosen.name))
+        result.promise = promise
+        result.rankedBy = ranksByGain ? .gainVsFixed : .objective
         return (result, heldOut)
     }
 
@@ -303,7 +325,7 @@ public struct Tuner: Sendable {
     func ranking(_ tried: [SearchSpace.Setting], _ training: Training) throws -> [TriedSetting] {
         var rows = try tried.map { s in
             let name = try space.name(s)
-            return row(name: name, values: space.describe(s), metrics: training.metrics(name))
+            return row(name: name, values: space.describe(s), metrics: training.metrics(name), never: training.nevers)
         }
         rows.sort { rank($0) > rank($1) }
         return rows
@@ -316,26 +338,39 @@ public struct Tuner: Sendable {
         return out
     }
 
-    func summary(_ m: PolicyMetrics) -> ScoreSummary {
-        ScoreSummary(
+    /// A replay's figures; with `never`'s on the same users and days, its gain over the fixed baseline.
+    func summary(_ m: PolicyMetrics, never: PolicyMetrics? = nil) -> ScoreSummary {
+        var s = ScoreSummary(
             objective: objective.metric.value(in: m) ?? 0, fresh15: TuningMetric.fresh(.minutes(15)).value(in: m) ?? 0,
             energyJoulesPerDay: m.energyJoulesPerDay, batteryPercentPerDay: m.batteryPercentPerDay,
             cellularMBPerDay: m.cellularMBPerDay, fetchesPerAppDay: m.fetchesPerAppDay, scoredLaunches: m.scoredLaunches
         )
+        s.gainVsFixed = never.flatMap { gain(m, never: $0) }
+        return s
     }
 
-    func row(name: String, values: String, metrics m: PolicyMetrics) -> TriedSetting {
-        row(name: name, values: values, metrics: [m])
+    /// fresh@τ (the interval's τ) minus the fixed baseline at the replay's own fetches per app per
+    /// day, `never` giving the launches fresh without any fetch on the same users and days (nil:
+    /// the replay did not report that τ).
+    func gain(_ m: PolicyMetrics, never: PolicyMetrics) -> Double? {
+        let metric = TuningMetric.fresh(intervalTau)
+        guard let fresh = metric.value(in: m), let free = metric.value(in: never) else { return nil }
+        return fresh - FixedBaselineLine.fresh(never: free, budget: m.fetchesPerAppDay, tauMinutes: intervalTau.inMinutes)
+    }
+
+    func row(name: String, values: String, metrics m: PolicyMetrics, never: PolicyMetrics? = nil) -> TriedSetting {
+        row(name: name, values: values, metrics: [m], never: never.map { [$0] })
     }
 
     /// A setting's row over the training parts: the mean of its figures; feasible when it meets
     /// every constraint on every part; its violation the mean of the parts' (summed relative to
     /// each bound).
-    func row(name: String, values: String, metrics parts: [PolicyMetrics]) -> TriedSetting {
+    func row(name: String, values: String, metrics parts: [PolicyMetrics], never: [PolicyMetrics]?) -> TriedSetting {
         let violations = parts.map { m in constraints.reduce(0) { $0 + $1.violation($1.metric.value(in: m)) } }
         let violation = violations.reduce(0, +) / Double(max(1, violations.count))
+        let summaries = parts.indices.map { i in summary(parts[i], never: never.flatMap { $0.indices.contains(i) ? $0[i] : nil }) }
         var row = TriedSetting(
-            name: name, values: values, train: ScoreSummary.mean(parts.map(summary)),
+            name: name, values: values, train: ScoreSummary.mean(summaries),
             feasible: violations.allSatisfy { $0 == 0 }, pareto: false)
         row.violation = violation
         return row
@@ -355,16 +390,24 @@ public struct Tuner: Sendable {
     }
 
     func rank(_ r: TriedSetting) -> Rank {
-        Rank(
-            feasible: r.feasible, score: r.feasible ? objective.score(r.train.objective) : -r.violation, name: r.name)
+        Rank(feasible: r.feasible, score: r.feasible ? objective.score(choiceValue(r.train)) : -r.violation, name: r.name)
     }
 
-    func rank(_ m: PolicyMetrics, name: String) -> Rank {
-        rank(row(name: name, values: "", metrics: m))
+    /// What the choice maximises or minimises: with `--maximize fresh@τ`, the gain over the fixed
+    /// baseline on the same users and days (the level where no gain was measured); a cost as it is.
+    func choiceValue(_ s: ScoreSummary) -> Double {
+        ranksByGain ? s.gainVsFixed ?? s.objective : s.objective
     }
 
-    func rank(_ parts: [PolicyMetrics], name: String) -> Rank {
-        rank(row(name: name, values: "", metrics: parts))
+    /// `--maximize fresh@τ`: the settings rank by their gain over the fixed baseline.
+    var ranksByGain: Bool { objective.maximize && objective.metric.tau != nil }
+
+    func rank(_ m: PolicyMetrics, name: String, never: PolicyMetrics?) -> Rank {
+        rank(row(name: name, values: "", metrics: m, never: never))
+    }
+
+    func rank(_ parts: [PolicyMetrics], name: String, never: [PolicyMetrics]?) -> Rank {
+        rank(row(name: name, values: "", metrics: parts, never: never))
     }
 
     /// Marks the settings no other setting beats on fresh@15m, energy and cellular at once.
