@@ -77,7 +77,9 @@ public enum PolicyRegistry {
     public static let standardNames =
         "never, fixed(15m,30m,1h,2h,4h,8h,24h), ios-adaptive, workmanager, android-prefetch(7h,8h), android-prefetch, "
         + "android-prefetch(7h,2h), predictive(15m,0.55), predictive(15m,0.4), predictive(15m,0.3), "
-        + "predictive(15m,0.2), predictive(15m,0.15), predictive-cost-aware(15m,0.55), predictive-cost-aware(15m,0.3), "
+        + "predictive(15m,0.2), predictive(15m,0.15), predictive(15m,0.3,gap+time-of-day), "
+        + "predictive(15m,0.2,gap+time-of-day), predictive(15m,0.1,gap+time-of-day), "
+        + "predictive-cost-aware(15m,0.55), predictive-cost-aware(15m,0.3), "
         + "predictive-cost-aware(15m,0.2), budgeted(1,2,4,8), learned(0.5,1,2,5,10), learned-cost-aware(10j,40j), "
         + "learned-app(0.5,1,2,5,10), push(0.5), push, notification-refresh, oracle, budget-oracle(1,2,4,8,16)"
 

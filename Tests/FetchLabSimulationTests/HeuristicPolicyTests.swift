@@ -300,7 +300,7 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
         #expect(
             try PolicyRegistry.parseList(PolicyRegistry.standardNames).map(\.family) == ["never"]
                 + Array(repeating: "fixed", count: 7) + ["ios-adaptive", "workmanager"]
-                + Array(repeating: "android-prefetch", count: 3) + Array(repeating: "predictive", count: 5)
+                + Array(repeating: "android-prefetch", count: 3) + Array(repeating: "predictive", count: 8)
                 + Array(repeating: "predictive-cost-aware", count: 3) + Array(repeating: "budgeted", count: 4)
                 + Array(repeating: "learned", count: 5) + Array(repeating: "learned-cost-aware", count: 2)
                 + Array(repeating: "learned-app", count: 5)
