@@ -102,7 +102,7 @@ import _FetchLabTestSupport
         #expect(text.status == 0, "\(text.err)")
         let scope = "over days of these 2 users, not over users"
         let lines = text.out.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.hasPrefix("#") && $0.contains("95% CI over days") }, "\(text.out)")
+        #expect(lines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && $0.contains("95% CI over days") }, "\(text.out)")
         #expect(lines.contains { $0.hasPrefix("At 2 fetches/app/day") && $0.contains(" \(scope)]") }, "\(text.out)")
         #expect(lines.contains { $0.hasPrefix("warning: these figures rest on 2 users") && $0.contains(scope) })
         #expect(lines.contains { $0.contains("bootstrap \(scope), 200 resamples") }, "\(text.out)")

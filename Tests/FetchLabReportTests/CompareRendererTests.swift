@@ -82,9 +82,8 @@ import Testing
         #expect(
             Array(header.prefix(16)) == [
                 "name", "family", "scored_launches", "fresh_5m", "fresh_15m", "fresh_60m", "fetches_per_app_day",
-                "fresh_ci_low", "fresh_ci_high", "gain_vs_fixed", "share_of_possible", "energy_j_per_day",
+                "fresh_ci_low", "fresh_ci_high", "fresh_ci_over", "gain_vs_fixed", "share_of_possible", "energy_j_per_day",
                 "battery_pct_per_day", "cellular_mb_per_day", "wasted_fetches",
-                "skipped",
             ])
         #expect(rows.allSatisfy { $0.count == header.count })
         #expect(rows.map { $0[0] } == ["name", "never", "fixed(1h)", #"odd, "quoted" | name"#])

@@ -182,7 +182,7 @@ import _FetchLabTestSupport
         #expect(occurrences(of: "<g class=\"family\"", in: html) == 2)
         #expect(html.contains("data-family=\"predictive\"><polyline"))
         #expect(try Self.attribute("bound", of: "budget-curve", in: html) == 3)  // the points above no fetch
-        #expect(try Self.attribute("fixed", of: "budget-curve", in: html) == 2)
+        #expect(try Self.attribute("fixed", of: "budget-curve", in: html) == 3)  // the baseline's points, 0 included
         #expect(try Self.attribute("budgets", of: "budget-table", in: html) == 5)
         #expect(html.contains("<th scope=\"row\">clairvoyant bound</th>"))
         #expect(html.contains("<small>+10.0 pts, share 0.50 · predictive(15m,0.55)</small>"))

@@ -80,7 +80,7 @@ extension HTMLReport {
         let chart = svg(
             id: "budget-curve", width: frame.width,
             height: frame.height + legendHeight(shown, width: frame.x1 - frame.x0),
-            data: [("lines", lines.count), ("points", drawn), ("bound", bound.count), ("fixed", fixedCurve.count)],
+            data: [("lines", lines.count), ("points", drawn), ("bound", bound.count), ("fixed", r.fixedCurve.count)],
             title:
                 "\(picks.tauText) against fetches per app per day: the clairvoyant bound, fixed intervals, each family's front",
             body)
