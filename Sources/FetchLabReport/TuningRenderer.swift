@@ -88,10 +88,10 @@ public enum TuningRenderer {
                 ["\(i + 1)", t.name] + (extra.isEmpty ? [] : [number(t.train.objective)])
                     + [TextFormat.fixed(t.train.fresh15 * 100) + "%"]
                     + (gains ? [points(t.train.gainVsFixed ?? 0)] : []) + [
-                    TextFormat.fixed(t.train.energyJoulesPerDay),
-                    TextFormat.fixed(t.train.cellularMBPerDay, 2), TextFormat.fixed(t.train.fetchesPerAppDay, 2),
-                    t.feasible ? "yes" : "no", t.pareto ? "*" : "",
-                ]
+                        TextFormat.fixed(t.train.energyJoulesPerDay),
+                        TextFormat.fixed(t.train.cellularMBPerDay, 2), TextFormat.fixed(t.train.fetchesPerAppDay, 2),
+                        t.feasible ? "yes" : "no", t.pareto ? "*" : "",
+                    ]
             }
             return .table(header, rows)
         }
@@ -202,7 +202,9 @@ public enum TuningRenderer {
 
     /// The gain column's title: `gain vs fixed@15m (pts)`.
     static func gainHeader(_ r: TuningResult) -> String {
-        let tau = r.promise.map { TextFormat.fixed($0.tauMinutes, 0) + "m" } ?? objectiveName(r).replacingOccurrences(of: "fresh@", with: "")
+        let tau =
+            r.promise.map { TextFormat.fixed($0.tauMinutes, 0) + "m" }
+            ?? objectiveName(r).replacingOccurrences(of: "fresh@", with: "")
         return "gain vs fixed@\(tau) (pts)"
     }
 
@@ -228,7 +230,8 @@ public enum TuningRenderer {
         return [
             indent + "\(tau): \(pct(p.training.fresh))\(interval(p.training.freshCI, percent: true)) on training → "
                 + "\(pct(p.heldOut.fresh))\(interval(p.heldOut.freshCI, percent: true)) held out",
-            indent + "gain over fixed: \(points(p.training.gainVsFixed)) points\(interval(p.training.gainCI, percent: false)) "
+            indent
+                + "gain over fixed: \(points(p.training.gainVsFixed)) points\(interval(p.training.gainCI, percent: false)) "
                 + "on training → \(points(p.heldOut.gainVsFixed))\(interval(p.heldOut.gainCI, percent: false)) held out"
                 + " (fixed baseline at \(TextFormat.fixed(p.training.fetchesPerAppDay, 2)) → "
                 + "\(TextFormat.fixed(p.heldOut.fetchesPerAppDay, 2)) fetches/app/day)",

@@ -106,7 +106,7 @@ public enum IntervalBasis: String, Codable, Sendable, Hashable {
     /// The users, with replacement.
     case users
     /// Each user's scored local days (whole days as blocks), each user keeping its place: with
-    /// fewer than ``BudgetSettings/fewUsers`` users an interval over users is not one.
+    /// fewer than `BudgetSettings.fewUsers` users an interval over users is not one.
     case days
 }
 

@@ -371,7 +371,7 @@ extension ComparisonPartial {
 
 extension UserBudgetSums {
     /// What makes the user's days unfit to resample (nil: fit, or not needed): a partial of fewer
-    /// than ``BudgetSettings/fewUsers`` users must keep them (a merge of such partials may resample
+    /// than `BudgetSettings.fewUsers` users must keep them (a merge of such partials may resample
     /// them), each day with a figure per policy, adding up to the user's own counts.
     func daysInconsistency(policies: Int, resampledByDay: Bool) -> String? {
         guard let days else { return resampledByDay ? "its scored days are missing" : nil }

@@ -153,7 +153,7 @@ public protocol FetchPolicy: Sendable {
     var isClairvoyant: Bool { get }
     /// The signals it reads (DOMAIN.md, "Who deploys a policy"), and so who can run it
     /// (``scope``). Declared by every policy, and enforced: the replay shows a scheduler only what
-    /// its policy declared (``SignalView``); a test replays every policy with and without the
+    /// its policy declared (`SignalView`); a test replays every policy with and without the
     /// undeclared signals hidden and finds the same decisions.
     var signals: Set<PolicySignal> { get }
     /// The planned fetch times for a pair, ascending (each still goes through the platform).

@@ -109,7 +109,7 @@ public struct Simulator: Sendable {
 /// A comparison in progress: `add(_:progress:)` batches of users (replayed in parallel, summed in
 /// the order given, so the result does not depend on scheduling), then ``report()``. With the
 /// budget figures on, each user also adds the clairvoyant bound's pairs and its sums for the
-/// bootstrap (over users, or over its days when the run has fewer than ``BudgetSettings/fewUsers``).
+/// bootstrap (over users, or over its days when the run has fewer than `BudgetSettings.fewUsers`).
 public struct ComparisonRun: Sendable {
     let simulator: Simulator
     let requested: Int
@@ -305,7 +305,7 @@ public struct ComparisonRun: Sendable {
     }
 
     /// Keeps a user for ``partial(shard:source:)``: with its days while the run has fewer than
-    /// ``BudgetSettings/fewUsers`` users (a partial with more is never resampled by day, whatever
+    /// `BudgetSettings.fewUsers` users (a partial with more is never resampled by day, whatever
     /// it is merged with), without them from then on.
     mutating func keepUser(_ u: ComparisonPartial.User) {
         var u = u

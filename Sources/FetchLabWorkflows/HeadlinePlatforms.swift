@@ -3,7 +3,7 @@ import FetchLabResults
 import FetchLabSimulation
 
 /// The headline's platform lines: the best app-scope settings at the headline budget carried to
-/// iOS and Android (what the app sets there, ``PlatformTranslatable``), each replayed under its
+/// iOS and Android (what the app sets there, `PlatformTranslatable`), each replayed under its
 /// platform's rules on the comparison's users, and per platform the best of them at or under the
 /// budget. Each line's figures are those `compare --platform <p> --policies <model>` gives.
 public enum HeadlinePlatforms {

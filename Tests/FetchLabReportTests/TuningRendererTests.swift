@@ -21,7 +21,8 @@ import _FetchLabTestSupport
         var r = try Self.result()
         let side = { (fresh: Double, gain: Double) in
             PromiseFigures(
-                fresh: fresh, freshCI: [fresh - 0.04, fresh + 0.05], gainVsFixed: gain, gainCI: [gain - 0.031, gain + 0.031],
+                fresh: fresh, freshCI: [fresh - 0.04, fresh + 0.05], gainVsFixed: gain,
+                gainCI: [gain - 0.031, gain + 0.031],
                 fetchesPerAppDay: 1, never: 0.28, baseline: 0.29, scoredLaunches: 900, users: 2, units: 40)
         }
         let promise = TuningPromise(
@@ -31,8 +32,11 @@ import _FetchLabTestSupport
         r.folds[1].promise = promise
         r.promise = promise
         let text = TuningRenderer.text(r)
-        #expect(text.contains("  fresh@15m: 39.9 % [35.9, 44.9 %] on training → 36.3 % [32.3, 41.3 %] held out"), "\(text)")
-        #expect(text.contains("  gain over fixed: +6.1 points [+3.0, +9.2] on training → +4.8 [+1.7, +7.9] held out"), "\(text)")
+        #expect(
+            text.contains("  fresh@15m: 39.9 % [35.9, 44.9 %] on training → 36.3 % [32.3, 41.3 %] held out"), "\(text)")
+        #expect(
+            text.contains("  gain over fixed: +6.1 points [+3.0, +9.2] on training → +4.8 [+1.7, +7.9] held out"),
+            "\(text)")
         #expect(text.contains("95 % intervals over days of these users, not over users"))
         let json = try #require(
             try JSONSerialization.jsonObject(with: Data(TuningRenderer.json(r).utf8)) as? [String: Any])

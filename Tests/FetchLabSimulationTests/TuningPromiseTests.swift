@@ -149,7 +149,9 @@ private func contains(_ ci: [Double]?, _ x: Double) -> Bool {
             }
             return out
         }
-        let extra: [Microseconds] = (31..<41).map { (d: Int) -> Microseconds in day0 + .days(Int64(d)) + .hours(16) + .minutes(5) }
+        let extra: [Microseconds] = (31..<41).map { (d: Int) -> Microseconds in
+            day0 + .days(Int64(d)) + .hours(16) + .minutes(5)
+        }
         let r = try tune(
             [user("u", daily(0..<41, at: 12) + extra)], grid: "interval=15m,30m,1h,2h,4h,8h,24h",
             objective: Objective(metric: .fetches, maximize: false), constraints: "fresh@15m>=0.45",

@@ -170,7 +170,8 @@ extension HTMLReport {
             return "It is the tuning's result, not a recommendation: the comparison above recommends no policy, and "
                 + question + "."
         }
-        return "It differs from the page's recommendation, \(recommended), because that is the freshest of every family "
+        return
+            "It differs from the page's recommendation, \(recommended), because that is the freshest of every family "
             + "compared within \(CompareRenderer.budgetText(rec.point.budget)) fetches/app/day, while " + question + "."
     }
 

@@ -3,7 +3,7 @@ import FetchLabResults
 
 /// What one user adds to the budget figures: the clairvoyant bound's pairs, each policy's fresh
 /// launches and fetches per day (for the bootstrap over users), and the same by scored day (for the
-/// bootstrap over days, while the run has fewer than ``BudgetSettings/fewUsers`` users).
+/// bootstrap over days, while the run has fewer than `BudgetSettings.fewUsers` users).
 struct UserBudgetSums: Sendable, Codable {
     var scored = 0
     var free = 0
@@ -57,7 +57,7 @@ struct UserBudgetSums: Sendable, Codable {
 struct BudgetAnalysis: Sendable {
     var policies: [any FetchPolicy]
     /// What each user adds to the sums the bootstrap resamples (its counts and per-policy sums,
-    /// and while the run has fewer than ``BudgetSettings/fewUsers`` users its days), one record a
+    /// and while the run has fewer than `BudgetSettings.fewUsers` users its days), one record a
     /// user in the order added (``add(_:record:)``), on disk: the run's memory does not grow by
     /// them, and every estimate reads them in one pass (``sums(_:)``).
     private var records = SpilledRecords()
@@ -78,7 +78,7 @@ struct BudgetAnalysis: Sendable {
         self.policies = policies
     }
 
-    /// What the intervals resample: the users, or with fewer than ``BudgetSettings/fewUsers`` users
+    /// What the intervals resample: the users, or with fewer than `BudgetSettings.fewUsers` users
     /// each user's scored days (an interval over two users would be their own two values).
     var intervalOver: IntervalBasis { users < BudgetSettings.fewUsers ? .days : .users }
 

@@ -1,7 +1,7 @@
 import FetchLabCore
 
 /// One user's figures by scored local day, what the bootstrap over days resamples when a run has
-/// fewer than ``BudgetSettings/fewUsers`` users (DOMAIN.md, "Intervals"): per day its scored
+/// fewer than `BudgetSettings.fewUsers` users (DOMAIN.md, "Intervals"): per day its scored
 /// launches, the launches fresh without a fetch, and per policy the fresh launches at the primary τ
 /// and the fetches in [S, E], each summed over the user's pairs.
 struct DayFigures: Sendable, Hashable, Codable {

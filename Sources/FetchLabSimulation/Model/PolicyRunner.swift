@@ -133,7 +133,7 @@ struct UserSetup: Sendable {
 /// policy) and passes each request through the platform.
 enum PolicyRunner {
     /// Runs `policy` on pair `index` of `user`, its scheduler shown only the signals the policy
-    /// declares (``SignalView``). `everyEvent` shows its scheduler every usage event, every content
+    /// declares (`SignalView`). `everyEvent` shows its scheduler every usage event, every content
     /// update and the device's real state, whatever it observes and declares (the same outcome,
     /// more slowly, when the declaration is complete: for tests).
     static func run(

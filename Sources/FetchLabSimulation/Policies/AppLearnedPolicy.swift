@@ -7,7 +7,7 @@ import FetchLabResults
 /// (recency, launch rate, hour of the week, the hit rate of each kind of moment), its own
 /// notifications, and a quarter-hourly timer. No other app's launch, no unlock or screen-on (only
 /// the OS sees those), and its budget is its own: no controller shared with the user's other apps.
-/// It is the same model as `learned` (``NextUseModel``), asked at fewer moments and knowing less.
+/// It is the same model as `learned` (`NextUseModel`), asked at fewer moments and knowing less.
 public struct AppLearnedPolicy: FetchPolicy {
     /// Fetches per day.
     public var budget: Double

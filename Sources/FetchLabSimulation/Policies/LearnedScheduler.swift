@@ -4,7 +4,7 @@ import FetchLabResults
 import Foundation
 
 /// The scheduler of `learned(B)` and `learned-cost-aware(J)` for one pair: asks its
-/// ``NextUseModel`` at every moment it may act (a launch of another app, an unlock, a screen-on,
+/// `NextUseModel` at every moment it may act (a launch of another app, an unlock, a screen-on,
 /// a system-UI screen, a notification for its app, its own quarter-hourly timer) and fetches when
 /// the probability, times the share of the next τ not already covered by the last refresh (and,
 /// cost-aware, divided by the fetch's cost relative to a Wi-Fi fetch), reaches the threshold of a

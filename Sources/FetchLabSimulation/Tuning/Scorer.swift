@@ -119,7 +119,9 @@ struct Scorer {
         if keepsTallies {
             for (i, p) in missing.enumerated() {
                 tallies[p.name] = run.userTallies.map { u in
-                    Tally(user: u.user, scored: u.scored, fresh: u.fresh[i], days: u.days.map { ($0.day, $0.scored, $0.fresh[i]) })
+                    Tally(
+                        user: u.user, scored: u.scored, fresh: u.fresh[i],
+                        days: u.days.map { ($0.day, $0.scored, $0.fresh[i]) })
                 }
             }
         }

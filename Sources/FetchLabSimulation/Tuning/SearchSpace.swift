@@ -34,12 +34,14 @@ public struct SearchSpace: Sendable, Hashable {
             return names.dropLast().joined(separator: ", ") + " or " + names.last!
         }
 
-        /// Every tunable family with its default grid, for help: `fixed interval=15m,…; predictive lead=…;threshold=…`.
+        /// Every tunable family with its default grid, for help:
+        /// `fixed interval=15m,…; predictive lead=…;threshold=…`.
         public static var defaultGrids: String {
             allCases.map { family in
-                family.rawValue + " "
-                    + family.parameters.map { "\($0.name)=\($0.defaults.joined(separator: ","))" }.joined(separator: ";")
-            }.joined(separator: "; ")
+                let axes = family.parameters.map { "\($0.name)=\($0.defaults.joined(separator: ","))" }
+                return family.rawValue + " " + axes.joined(separator: ";")
+            }
+            .joined(separator: "; ")
         }
 
         /// The canonical name of one setting (values in parameter order).

@@ -60,7 +60,8 @@ extension Tuner {
 
     /// The chosen setting and `never` replayed on a fold's training part, each user's (and each
     /// day's) figures kept: the training side of the fold's promise.
-    func promiseTraining(_ plan: FoldPlan, chosen: any FetchPolicy, users: @escaping UserBatches) throws -> PromisePart {
+    func promiseTraining(_ plan: FoldPlan, chosen: any FetchPolicy, users: @escaping UserBatches) throws -> PromisePart
+    {
         var part = Scorer(simulator: plan.train, users: users, include: plan.trainUser)
         part.cut = plan.trainCut
         part.userReplayed = userReplayed
@@ -85,7 +86,8 @@ extension Tuner {
             let part = folds.count > 1 ? "its held-out part" : "the held-out part"
             if let pick = fold.ownPick {
                 for (c, bound) in zip(fold.ownPickConstraintsOnTest ?? [], constraints) where !c.held {
-                    out.append("\(whose) \(pick) broke \(c.constraint) on \(part) (\(Self.valueText(c.value, bound.metric)))")
+                    out.append(
+                        "\(whose) \(pick) broke \(c.constraint) on \(part) (\(Self.valueText(c.value, bound.metric)))")
                 }
             }
             guard fold.ownPick != fold.chosen else { continue }

@@ -355,7 +355,8 @@ public struct Tuner: Sendable {
     func gain(_ m: PolicyMetrics, never: PolicyMetrics) -> Double? {
         let metric = TuningMetric.fresh(intervalTau)
         guard let fresh = metric.value(in: m), let free = metric.value(in: never) else { return nil }
-        return fresh - FixedBaselineLine.fresh(never: free, budget: m.fetchesPerAppDay, tauMinutes: intervalTau.inMinutes)
+        return fresh
+            - FixedBaselineLine.fresh(never: free, budget: m.fetchesPerAppDay, tauMinutes: intervalTau.inMinutes)
     }
 
     func row(name: String, values: String, metrics m: PolicyMetrics, never: PolicyMetrics? = nil) -> TriedSetting {
@@ -368,7 +369,9 @@ public struct Tuner: Sendable {
     func row(name: String, values: String, metrics parts: [PolicyMetrics], never: [PolicyMetrics]?) -> TriedSetting {
         let violations = parts.map { m in constraints.reduce(0) { $0 + $1.violation($1.metric.value(in: m)) } }
         let violation = violations.reduce(0, +) / Double(max(1, violations.count))
-        let summaries = parts.indices.map { i in summary(parts[i], never: never.flatMap { $0.indices.contains(i) ? $0[i] : nil }) }
+        let summaries = parts.indices.map { i in
+            summary(parts[i], never: never.flatMap { $0.indices.contains(i) ? $0[i] : nil })
+        }
         var row = TriedSetting(
             name: name, values: values, train: ScoreSummary.mean(summaries),
             feasible: violations.allSatisfy { $0 == 0 }, pareto: false)
@@ -390,7 +393,9 @@ public struct Tuner: Sendable {
     }
 
     func rank(_ r: TriedSetting) -> Rank {
-        Rank(feasible: r.feasible, score: r.feasible ? objective.score(choiceValue(r.train)) : -r.violation, name: r.name)
+        Rank(
+            feasible: r.feasible, score: r.feasible ? objective.score(choiceValue(r.train)) : -r.violation, name: r.name
+        )
     }
 
     /// What the choice maximises or minimises: with `--maximize fresh@τ`, the gain over the fixed
