@@ -200,8 +200,9 @@ public struct PolicyResult: Codable, Sendable, Hashable {
 
     public init(
         name: String, family: String, params: [String: Double], metrics: PolicyMetrics, perApp: [GroupResult] = [],
-        perUser: [GroupResult]? = nil, perGroup: [GroupResult]? = nil
+        perUser: [GroupResult]? = nil, perGroup: [GroupResult]? = nil, signals: [PolicySignal]? = nil
     ) {
+        self.signals = signals
         self.name = name
         self.family = family
         self.params = params

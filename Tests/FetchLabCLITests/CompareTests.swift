@@ -28,8 +28,10 @@ import _FetchLabTestSupport
             lines[1].hasPrefix(
                 "context: 2 users without context samples (no context samples: assumed Wi-Fi, 80 %, not charging for them); without a sample"))
         #expect(lines[2].hasPrefix("At 2 fetches/app/day "), "\(table.out)")
-        #expect(lines[3].hasPrefix("warning: these figures rest on 2 users"), "\(table.out)")
-        let standard = PolicyRegistry.standard(contentUpdates: false)
+        #expect(lines[3].hasPrefix("  For an app team: "), "\(table.out)")
+        let warning = try #require(lines.firstIndex { $0.hasPrefix("warning: these figures rest on 2 users") })
+        #expect(lines[3..<warning].contains { $0.hasPrefix("  For a system scheduler: ") }, "\(table.out)")
+        let standard = PolicyRegistry.standard(contentUpdates: false, notifications: false)
         let rows = lines.filter { line in standard.contains { line.contains("  \($0.name)  ") } }
         #expect(rows.count == standard.count, "\(table.out)")
         #expect(lines.contains { $0.hasPrefix("up to 0.5 fetches/app/day:") })
@@ -103,7 +105,8 @@ import _FetchLabTestSupport
         let scope = "over days of these 2 users, not over users"
         let lines = text.out.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && $0.contains("95% CI over days") }, "\(text.out)")
-        #expect(lines.contains { $0.hasPrefix("At 2 fetches/app/day") && $0.contains(" \(scope)]") }, "\(text.out)")
+        #expect(lines.contains { $0.hasPrefix("At 2 fetches/app/day") }, "\(text.out)")
+        #expect(lines.contains { $0.hasPrefix("  For an app team: ") && $0.contains(" \(scope)]") }, "\(text.out)")
         #expect(lines.contains { $0.hasPrefix("warning: these figures rest on 2 users") && $0.contains(scope) })
         #expect(lines.contains { $0.contains("bootstrap \(scope), 200 resamples") }, "\(text.out)")
         let markdown = try dir.fetchlab(["compare", "--db", db, "--resamples", "200", "--format", "markdown"])

@@ -19,7 +19,7 @@ import _FetchLabTestSupport
         #expect(r.status == 0, "\(r.err)")
         let rows = r.out.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         #expect(rows.count == 4)
-        #expect(rows[0].prefix(6) == ["name", "family", "scored_launches", "fresh_5m", "fresh_15m", "fresh_60m"])
+        #expect(rows[0].prefix(6) == ["name", "family", "scope", "scored_launches", "fresh_5m", "fresh_15m"])
         #expect(rows.allSatisfy { $0.count == rows[0].count })
         #expect(rows.dropFirst().map { String($0[0]) } == ["fixed(15m)", "fixed(1h)", "oracle"])
         let fresh15 = try #require(rows[0].firstIndex(of: "fresh_15m"))
@@ -32,8 +32,10 @@ import _FetchLabTestSupport
         #expect(r.status == 0, "\(r.err)")
         let lines = r.out.split(separator: "\n")
         #expect(
-            lines.contains { $0.hasPrefix("| # | policy | fresh@5 min | fresh@15 min | fresh@60 min | 95% CI |") })
-        #expect(lines.contains("| ---: | --- |" + String(repeating: " ---: |", count: 13)))
+            lines.contains {
+                $0.hasPrefix("| # | policy | scope | fresh@5 min | fresh@15 min | fresh@60 min | 95% CI over days |")
+            })
+        #expect(lines.contains("| ---: | --- | --- |" + String(repeating: " ---: |", count: 13)))
         // Header, alignment and the three policies; then the budget table: header, alignment, the
         // bound, fixed intervals and never (no causal family among these policies).
         #expect(lines.filter { $0.hasPrefix("|") }.count == 2 + 3 + 5)
@@ -122,7 +124,7 @@ import _FetchLabTestSupport
         let object = try listed.json()
         let runs = try #require(object["runs"] as? [[String: Any]])
         #expect(runs.map { $0["id"] as? Int } == [1, 2])
-        #expect(runs.map { $0["policies"] as? Int } == [3, PolicyRegistry.standard(contentUpdates: false).count])
+        #expect(runs.map { $0["policies"] as? Int } == [3, PolicyRegistry.standard(contentUpdates: false, notifications: false).count])
 
         // `runs show` prints what compare printed, in every format.
         let shown = try dir.fetchlab(["runs", "show", "1", "--db", db, "--format", "json"])

@@ -35,13 +35,13 @@ import _FetchLabTestSupport
         #expect(help.status == 0, "\(help.err)")
         let flat = help.out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(
-            flat.contains("The family to tune: fixed, ios-adaptive, workmanager, predictive, budgeted or learned."),
+            flat.contains("The family to tune: fixed, ios-adaptive, workmanager, predictive, budgeted, learned or learned-app."),
             "\(help.out)")
-        #expect(flat.contains("learned budget="), "\(help.out)")
+        #expect(flat.contains("learned budget=") && flat.contains("learned-app budget="), "\(help.out)")
         try dir.importUsage(into: db)
         let wrong = try dir.fetchlab(["tune", "--db", db, "--family", "oracle"])
         #expect(wrong.status != 0)
-        #expect(wrong.err.contains("fixed, ios-adaptive, workmanager, predictive, budgeted or learned"), "\(wrong.err)")
+        #expect(wrong.err.contains("fixed, ios-adaptive, workmanager, predictive, budgeted, learned or learned-app"), "\(wrong.err)")
         #expect(wrong.err.split(separator: "\n").count == 1, "\(wrong.err)")
     }
 

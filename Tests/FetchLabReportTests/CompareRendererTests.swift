@@ -25,10 +25,16 @@ import Testing
         return ComparisonReport(
             settings: settings,
             policies: [
-                PolicyResult(name: "never", family: "never", params: [:], metrics: metrics([0, 0, 0], 0, nil)),
-                PolicyResult(name: "fixed(1h)", family: "fixed", params: ["interval_min": 60], metrics: fixed),
                 PolicyResult(
-                    name: "odd, \"quoted\" | name", family: "fixed", params: [:], metrics: metrics([1, 1, 1], 2, 0.5)),
+                    name: "never", family: "never", params: [:], metrics: metrics([0, 0, 0], 0, nil),
+                    signals: [.ownLaunches]),
+                PolicyResult(
+                    name: "fixed(1h)", family: "fixed", params: ["interval_min": 60], metrics: fixed,
+                    signals: [.ownLaunches]),
+                // Reads another app's launches: only the OS can run it.
+                PolicyResult(
+                    name: "odd, \"quoted\" | name", family: "fixed", params: [:], metrics: metrics([1, 1, 1], 2, 0.5),
+                    signals: [.ownLaunches, .otherLaunches]),
             ])
     }
 
@@ -37,13 +43,13 @@ import Testing
             τ = 15 min, launch refreshes on, warm-up 7 d, scored 2024-03-08 to 2024-03-12; 2 users, 3 pairs (apps with ≥ 20 launches), 1,234 scored launches; platform none
             context: every user has context samples; without a sample (or one older than 6h): battery 80 %, Wi-Fi, not charging, Low Power Mode off; cost: 3s and 150.0 KB a fetch, battery 12 Wh
 
-            #  policy                fresh@5 min  fresh@15 min  fresh@60 min  95% CI  stale p50  fetches/app/day  wasted  J/day  battery/day  cell MB/day  skipped  vs fixed  share
+            #  policy                scope  fresh@5 min  fresh@15 min  fresh@60 min  95% CI  stale p50  fetches/app/day  wasted  J/day  battery/day  cell MB/day  skipped  vs fixed  share
             up to 0.5 fetches/app/day:
-            1  never                        0.0%          0.0%          0.0%       –      never             0.00      0%    0.0        0.00%         0.00        0         –      –
+            1  never                 app           0.0%          0.0%          0.0%       –      never             0.00      0%    0.0        0.00%         0.00        0         –      –
             over 1, up to 2 fetches/app/day:
-            2  odd, "quoted" | name       100.0%        100.0%        100.0%       –      never             2.00      0%    0.0        0.00%         0.00        0      +5.0   0.50
+            2  odd, "quoted" | name  OS          100.0%        100.0%        100.0%       –      never             2.00      0%    0.0        0.00%         0.00        0      +5.0   0.50
             above 10 fetches/app/day:
-            3  fixed(1h)                   25.0%         50.0%         75.0%       –    7.5 min            24.00      0%    0.0        0.00%         0.00        3      +2.5   0.25
+            3  fixed(1h)             app          25.0%         50.0%         75.0%       –    7.5 min            24.00      0%    0.0        0.00%         0.00        3      +2.5   0.25
 
             skipped fetches by reason:
               fixed(1h): Low Power Mode 2, budget 1
@@ -62,15 +68,15 @@ import Testing
         #expect(lines[1] == "")
         #expect(
             lines[2]
-                == "| # | policy | fresh@5 min | fresh@15 min | fresh@60 min | 95% CI | stale p50 | fetches/app/day | "
+                == "| # | policy | scope | fresh@5 min | fresh@15 min | fresh@60 min | 95% CI | stale p50 | fetches/app/day | "
                 + "wasted | J/day | battery/day | cell MB/day | skipped | vs fixed | share |")
-        #expect(lines[3] == "| ---: | --- |" + String(repeating: " ---: |", count: 13))
+        #expect(lines[3] == "| ---: | --- | --- |" + String(repeating: " ---: |", count: 13))
         #expect(
             lines[5]
-                == #"| 2 | odd, "quoted" \| name | 100.0% | 100.0% | 100.0% | – | never | 2.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | +5.0 | 0.50 |"#
+                == #"| 2 | odd, "quoted" \| name | OS | 100.0% | 100.0% | 100.0% | – | never | 2.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | +5.0 | 0.50 |"#
         )
         #expect(
-            lines[4] == "| 1 | never | 0.0% | 0.0% | 0.0% | – | never | 0.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | – | – |")
+            lines[4] == "| 1 | never | app | 0.0% | 0.0% | 0.0% | – | never | 0.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | – | – |")
         #expect(lines.count == 7)
     }
 
@@ -81,9 +87,9 @@ import Testing
         let header = rows[0]
         #expect(
             Array(header.prefix(16)) == [
-                "name", "family", "scored_launches", "fresh_5m", "fresh_15m", "fresh_60m", "fetches_per_app_day",
-                "fresh_ci_low", "fresh_ci_high", "fresh_ci_over", "gain_vs_fixed", "share_of_possible", "energy_j_per_day",
-                "battery_pct_per_day", "cellular_mb_per_day", "wasted_fetches",
+                "name", "family", "scope", "scored_launches", "fresh_5m", "fresh_15m", "fresh_60m",
+                "fetches_per_app_day", "fresh_ci_low", "fresh_ci_high", "fresh_ci_over", "gain_vs_fixed",
+                "share_of_possible", "energy_j_per_day", "battery_pct_per_day", "cellular_mb_per_day",
             ])
         #expect(rows.allSatisfy { $0.count == header.count })
         #expect(rows.map { $0[0] } == ["name", "never", "fixed(1h)", #"odd, "quoted" | name"#])
@@ -93,6 +99,8 @@ import Testing
         #expect(value(2, "skips_low_power") == "2")
         #expect(value(2, "staleness_median_min") == "7.5")
         #expect(value(1, "share_of_possible") == "")
+        #expect(value(1, "scope") == "app")
+        #expect(value(3, "scope") == "os")
         #expect(value(2, "share_of_possible") == "0.25")
         #expect(csv.contains(#""odd, ""quoted"" | name""#))
     }

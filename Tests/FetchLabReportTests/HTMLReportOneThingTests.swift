@@ -20,7 +20,10 @@ import _FetchLabTestSupport
         #expect(count("class=\"headline\"", in: html) == 1)
         #expect(count("class=\"recommended\"", in: html) == 1)
         #expect(html.contains("data-recommended=\"predictive(15m,0.55)\" id=\"headline\""))
-        #expect(html.contains("Recommended: predictive(15m,0.55), the freshest predictive setting within 5 fetches/app/day."))
+        #expect(
+            html.contains(
+                "Recommended to an app team: predictive(15m,0.55), the freshest app-scope setting within 5 fetches/app/day."
+            ))
         let start = try #require(html.range(of: "id=\"tuning-headline\">")).upperBound
         let sentence = String(html[start...].prefix { $0 != "<" })
         #expect(sentence.hasPrefix("Tuned setting: predictive(10m,0.3)."), "\(sentence)")

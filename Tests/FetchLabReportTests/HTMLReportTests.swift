@@ -30,7 +30,8 @@ import _FetchLabTestSupport
     ) -> PolicyResult {
         PolicyResult(
             name: name, family: family, params: [:], metrics: metrics(fresh15, perDay, gap, energy: energy),
-            perApp: apps.map { GroupResult(name: $0.0, metrics: metrics($0.1, perDay, gap, energy: energy)) })
+            perApp: apps.map { GroupResult(name: $0.0, metrics: metrics($0.1, perDay, gap, energy: energy)) },
+            signals: PolicyResult.fixtureSignals(family: family))
     }
 
     /// never, two fixed intervals, two predictive policies (one over 5 fetches a day), a budgeted
@@ -238,28 +239,36 @@ import _FetchLabTestSupport
             let end = try #require(html[start.upperBound...].range(of: "</p>"))
             return String(html[start.upperBound..<end.lowerBound])
         }
-        // At 5 the family's setting is named, and its row is highlighted.
+        // At 5 the best app-scope setting within 5 is named with its own row's figures, and highlighted.
         let five = HTMLReport.render(Self.report(), source: "x")
         #expect(
             try headline(five).hasPrefix(
-                "At 5 fetches/app/day predictive is freshest: 70.0% fresh@15 min [5.0–80.0 %] (predictive(15m,0.55))"))
-        #expect(try headline(five).contains("0.50 of the possible gain (clairvoyant bound 95.0%)"))
+                "At 5 fetches/app/day (fresh@15 min; fixed-interval baseline 15.0%, clairvoyant bound 95.0%, never 10.0%):"
+            ))
+        #expect(
+            try headline(five).contains(
+                "For an app team: predictive(15m,0.55): 62.0%, +16.0 points over the baseline, 3.00 fetches/app/day"))
         #expect(five.contains("<tr class=\"recommended\" data-family=\"predictive\">"))
-        // At 2 no predictive setting spends so little: its cheapest is mixed with never, nothing highlighted.
+        // At 2 the predictive settings spend more: the headline names the single setting that fits
+        // (never a family's curve mixed with never), and that row is the one highlighted.
         var r = Self.report()
         r.budget?.headlineBudget = 2
         let two = HTMLReport.render(r, source: "x")
-        #expect(try headline(two).hasPrefix("At 2 fetches/app/day predictive is freshest: 44.0% fresh@15 min"))
-        #expect(try headline(two).contains("its cheapest setting mixed with never across apps"))
-        #expect(try headline(two).contains("+10.0 points over 12.0% for the best fixed interval"))
-        #expect(!two.contains("class=\"recommended\""))
+        #expect(try headline(two).hasPrefix("At 2 fetches/app/day (fresh@15 min; fixed-interval baseline 12.0%"))
+        #expect(try headline(two).contains("For an app team: a&lt;b&amp;&quot;c&quot;: 45.0%, +6.0 points"))
+        #expect(try !headline(two).contains("mixed with never"))
+        #expect(try !headline(two).contains("44.0%"))
+        #expect(two.contains("<tr class=\"recommended\" data-family=\"budgeted\">"))
     }
 
-    @Test func aFamilyNoFresherThanFixedIntervalsIsNotCalledFreshest() throws {
+    @Test func aSettingNoFresherThanTheBaselineIsNotRecommended() throws {
         var r = Self.report()
-        for i in r.budgetCurve.indices { r.budgetCurve[i].families["predictive"]!.gainVsFixed = -0.01 }
+        for i in r.policies.indices where r.policies[i].role == .family {
+            r.policies[i].metrics.gainVsFixed = -0.01
+        }
         let html = HTMLReport.render(r, source: "x")
-        #expect(html.contains("At 5 fetches/app/day no family beats fixed intervals"))
+        #expect(html.contains("No app-scope setting at this budget beats the baseline by more than its interval"))
+        #expect(html.contains("No policy is recommended to an app team"))
         #expect(!html.contains("class=\"recommended\""))
     }
 
@@ -335,7 +344,10 @@ import _FetchLabTestSupport
                     metrics: PolicyMetrics(
                         scoredLaunches: 100, fresh: [0.1, Double((i + k) % 10) / 10, 0.5], fetchesPerAppDay: spec.2))
             }
-            policies.append(PolicyResult(name: spec.0, family: spec.1, params: [:], metrics: m, perApp: perApp))
+            policies.append(
+                PolicyResult(
+                    name: spec.0, family: spec.1, params: [:], metrics: m, perApp: perApp,
+                    signals: PolicyResult.fixtureSignals(family: spec.1)))
         }
         var r = ComparisonReport(settings: settings, policies: policies)
         r.boundCurve = [[0, 0.1], [1, 0.4], [2, 0.6], [4, 0.8], [16, 1]]

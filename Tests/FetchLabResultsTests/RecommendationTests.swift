@@ -1,36 +1,40 @@
 import FetchLabResults
 import Testing
+import _FetchLabTestSupport
 
 /// A run of `never`, two fixed intervals, a predictive family at two settings and an oracle, with
-/// the headline budget at 2 fetches/app/day; `gain` is the predictive family's gain there.
-private func report(gain: Double, policy: String? = "predictive(15m,0.3)") -> ComparisonReport {
+/// the headline budget at 2 fetches/app/day; `gain` is `predictive(15m,0.3)`'s gain over the
+/// baseline, and `scope` who can run the predictive rows.
+private func report(gain: Double, predictive scope: PolicyScope = .app) -> ComparisonReport {
     var settings = ComparisonSettings(
         tauMinutes: 15, tausMinutes: [5, 15], launchRefreshes: true, warmUpDays: 7, minLaunches: 5,
         platform: .none, users: 20, pairs: 40, scoredLaunches: 1_000)
     settings.firstScoredDay = "2026-01-08"
-    func result(_ name: String, _ family: String, fresh: Double, fpd: Double) -> PolicyResult {
-        PolicyResult(
-            name: name, family: family, params: [:],
-            metrics: PolicyMetrics(scoredLaunches: 1_000, fresh: [fresh / 2, fresh], fetchesPerAppDay: fpd),
-            perApp: [])
+    func result(_ name: String, _ family: String, fresh: Double, fpd: Double, gain: Double? = nil) -> PolicyResult {
+        var metrics = PolicyMetrics(scoredLaunches: 1_000, fresh: [fresh / 2, fresh], fetchesPerAppDay: fpd)
+        metrics.gainVsFixed = gain
+        var signals = PolicyResult.fixtureSignals(family: family)
+        if family == "predictive", scope == .os { signals.append(.otherLaunches) }
+        return PolicyResult(
+            name: name, family: family, params: [:], metrics: metrics, perApp: [], signals: signals.sorted())
     }
     var r = ComparisonReport(
         settings: settings,
         policies: [
             result("never", "never", fresh: 0.20, fpd: 0),
-            result("fixed(24h)", "fixed", fresh: 0.25, fpd: 1),
-            result("fixed(4h)", "fixed", fresh: 0.31, fpd: 6),
-            result("fixed(8h)", "fixed", fresh: 0.28, fpd: 3),
-            result("predictive(15m,0.3)", "predictive", fresh: 0.30 + gain, fpd: 2),
-            result("predictive(15m,0.2)", "predictive", fresh: 0.40, fpd: 5),
+            result("fixed(24h)", "fixed", fresh: 0.25, fpd: 1, gain: 0),
+            result("fixed(4h)", "fixed", fresh: 0.31, fpd: 6, gain: 0),
+            result("fixed(8h)", "fixed", fresh: 0.28, fpd: 3, gain: 0),
+            result("predictive(15m,0.3)", "predictive", fresh: 0.30 + gain, fpd: 2, gain: gain),
+            result("predictive(15m,0.2)", "predictive", fresh: 0.40, fpd: 5, gain: 0.04),
             result("oracle", "oracle", fresh: 1, fpd: 30),
         ])
     r.budget = BudgetSettings(
         budgets: [1, 2], headlineBudget: 2, resamples: 0, seed: 1, boundSaturation: 3, warnings: [])
     func family(_ gain: Double) -> FamilyAtBudget {
         FamilyAtBudget(
-            fresh: 0.30 + gain, policy: policy, freshInterval: nil, gainVsFixed: gain, gainInterval: nil,
-            shareOfPossible: nil)
+            fresh: 0.30 + gain, policy: "predictive(15m,0.3)", freshInterval: nil, gainVsFixed: gain,
+            gainInterval: nil, shareOfPossible: nil)
     }
     r.budgetCurve = [
         BudgetPoint(budget: 1, fixed: 0.25, fixedInterval: nil, bound: 0.8, never: 0.2, families: [:]),
@@ -42,12 +46,13 @@ private func report(gain: Double, policy: String? = "predictive(15m,0.3)") -> Co
 }
 
 @Suite struct RecommendationTests {
-    @Test func theFreshestFamilyAtTheHeadlineBudgetIsRecommendedWhenItBeatsFixedIntervals() throws {
+    @Test func theBestAppSettingAtTheHeadlineBudgetIsRecommendedWhenItBeatsTheBaseline() throws {
         let r = report(gain: 0.05)
         let rec = try #require(r.recommendation)
         #expect(rec.point.budget == 2)
         #expect(rec.family == "predictive")
         #expect(rec.policy?.name == "predictive(15m,0.3)")
+        #expect(rec.figures.fresh == 0.35)
         #expect(r.recommended == rec.policy)
     }
 
@@ -57,10 +62,13 @@ private func report(gain: Double, policy: String? = "predictive(15m,0.3)") -> Co
         #expect(report(gain: -0.02).recommendation == nil)
     }
 
-    @Test func aFrontMixedWithNeverIsRecommendedWithoutAPolicy() throws {
-        let rec = try #require(report(gain: 0.05, policy: nil).recommendation)
-        #expect(rec.policy == nil)
-        #expect(rec.family == "predictive")
+    @Test func aSettingOnlyTheOSCanRunIsNeverRecommended() throws {
+        let r = report(gain: 0.05, predictive: .os)
+        #expect(r.recommendation == nil)
+        let headline = try #require(r.effectiveHeadline)
+        #expect(headline.app?.policy == "fixed(24h)")
+        #expect(headline.os?.policy == "predictive(15m,0.3)")
+        #expect(headline.os?.scope == .os)
     }
 
     @Test func withoutBudgetFiguresNothingIsRecommended() {

@@ -171,8 +171,9 @@ extension HTMLReport {
                 + question + "."
         }
         return
-            "It differs from the page's recommendation, \(recommended), because that is the freshest of every family "
-            + "compared within \(CompareRenderer.budgetText(rec.point.budget)) fetches/app/day, while " + question + "."
+            "It differs from the page's recommendation, \(recommended), because that is the freshest app-scope setting "
+            + "of every family compared within \(CompareRenderer.budgetText(rec.point.budget)) fetches/app/day, while "
+            + question + "."
     }
 
     /// One sentence: the tuned setting against the best fixed interval on held-out data.
