@@ -53,7 +53,7 @@ public enum PolicyScope: String, Codable, Sendable, Hashable, CaseIterable {
     public var audience: String {
         switch self {
         case .app: "an app team can ship it"
-        case .os: "needs the OS (reads other apps' launches or device signals)"
+        case .os: "reads other apps' launches or device signals: only the OS can run it"
         case .clairvoyant: "knows the future: a bound, not a policy"
         }
     }
