@@ -36,7 +36,7 @@ extension HTMLReport {
             figure { margin: 0.5rem 0 1.5rem; }
             svg { width: 100%; height: auto; display: block; font-size: 11px; font-family: inherit; }
             .scroll { overflow-x: auto; }
-            td, th, dd, figcaption, .caption, .headline { overflow-wrap: anywhere; unicode-bidi: plaintext; }
+            td, th, dd, p, li, figcaption, .caption, .headline { overflow-wrap: anywhere; unicode-bidi: plaintext; }
             text, bdi { unicode-bidi: isolate; }
             table { border-collapse: collapse; font-size: 0.8rem; font-variant-numeric: tabular-nums; }
             th, td { padding: 0.25rem 0.5rem; border-bottom: 1px solid var(--grid); text-align: right; white-space: nowrap; }
