@@ -249,6 +249,11 @@ import _FetchLabTestSupport
             try headline(five).contains(
                 "For an app team: predictive(15m,0.55): 62.0%, +16.0 points over the baseline, 3.00 fetches/app/day"))
         #expect(five.contains("<tr class=\"recommended\" data-family=\"predictive\">"))
+        // One line each, indented as the text output: the audiences under the budget, the
+        // recommendation on its own line.
+        #expect(try headline(five).contains("):<br>&emsp;For an app team: "))
+        #expect(try headline(five).contains("<br>&emsp;For a system scheduler: "))
+        #expect(try headline(five).contains("<br>Recommended to an app team: "))
         // At 2 the predictive settings spend more: the headline names the single setting that fits
         // (never a family's curve mixed with never), and that row is the one highlighted.
         var r = Self.report()

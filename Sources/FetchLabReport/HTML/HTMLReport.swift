@@ -160,7 +160,7 @@ public enum HTMLReport {
         let list = rows.map { "<dt>\(HTML.escape($0.0))</dt><dd>\(HTML.escape($0.1))</dd>" }.joined()
         return """
             <section id="summary"><h2>What was compared</h2>
-            <p class="headline" data-recommended="\(HTML.escape(picks.recommended?.name ?? ""))" id="headline">\(headline(r, picks).split(separator: "\n").map { HTML.escape(String($0)) }.joined(separator: "<br>"))</p>
+            <p class="headline" data-recommended="\(HTML.escape(picks.recommended?.name ?? ""))" id="headline">\(headlineHTML(headline(r, picks)))</p>
             \(shipping(r))
             <dl class="facts">\(list)</dl></section>
             """
@@ -192,7 +192,17 @@ public enum HTMLReport {
         guard let line = CompareRenderer.headline(r) else {
             return "This run has no budget figures (it was stored before they existed)."
         }
-        return line + " " + recommendationLine(r)
+        return line + "\n" + recommendationLine(r)
+    }
+
+    /// The headline's lines, one per `<br>`, each indented as in the text output (two spaces an
+    /// em space), so the platform lines sit under the app team's.
+    static func headlineHTML(_ text: String) -> String {
+        text.split(separator: "\n").map { line in
+            let indent = line.prefix { $0 == " " }.count
+            return String(repeating: "&emsp;", count: indent / 2) + HTML.escape(String(line.dropFirst(indent)))
+        }
+        .joined(separator: "<br>")
     }
 
     /// "Recommended to an app team: X, …", or why no policy is.
