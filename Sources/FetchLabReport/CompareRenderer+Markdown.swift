@@ -7,7 +7,7 @@ extension CompareRenderer {
     public static func markdown(_ r: ComparisonReport, sort: CompareSort = .band) -> String {
         let columns = columns(r)
         func line(_ cells: [String]) -> String { "| " + cells.map(cell).joined(separator: " | ") + " |" }
-        let alignment = "|" + columns.indices.map { $0 == 1 || $0 == 2 ? " --- |" : " ---: |" }.joined()
+        let alignment = "|" + columns.map { ["policy", "scope"].contains($0) ? " --- |" : " ---: |" }.joined()
         var out = [cell(summary(r))]
         if let h = headline(r) { out += ["", cell(h)] }
         out += ["", line(columns), alignment] + rows(r, sort: sort, bandLines: false).map(line)
