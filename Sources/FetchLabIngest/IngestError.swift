@@ -17,6 +17,8 @@ public struct IngestError: FetchLabError, Hashable {
         case format
         /// An option given by the user cannot be applied to this input.
         case usage
+        /// A file may not be written where it was asked (``OutputFile``'s rule): a usage error.
+        case output
     }
 
     public var code: Code
@@ -53,5 +55,5 @@ extension IngestError {
 
     /// An option that cannot be applied to this input is still found only while reading it: the
     /// import stops with exit 1 (nothing stored), not with the usage line.
-    public var isUsageError: Bool { false }
+    public var isUsageError: Bool { code == .output }
 }

@@ -8,8 +8,8 @@ import Foundation
 /// A comparison's partial on disk: its JSON lines (a header, then one line per user), gzip'd
 /// (`compare --partial FILE`).
 public enum PartialFile {
-    /// Writes `partial` to `path` (replacing it, through a temporary file in the same directory,
-    /// so a reader never sees half a partial).
+    /// Writes `partial` to `path` under the output rule (``OutputFile``: through a temporary file,
+    /// so a reader never sees half a partial; into a device in place).
     public static func write(_ partial: ComparisonPartial, to path: String) throws {
         let gzip = GzipMemberWriter()
         do {
@@ -23,21 +23,13 @@ public enum PartialFile {
         try replace(path, with: Data(gzip.finish()))
     }
 
-    /// Writes `bytes` to `path`, replacing it, through a temporary file in the same directory.
+    /// Writes `bytes` to `path` under the output rule (``OutputFile``: a file replaced whole
+    /// through a temporary file, a device written into; the command checked the path first).
     static func replace(_ path: String, with bytes: Data) throws {
-        let temporary = path + ".part-\(getpid())"
         do {
-            try bytes.write(to: URL(fileURLWithPath: temporary))
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw WorkflowError(.io, "\(path): cannot write the partial: \(Self.reason(error))")
-        }
-        // rename(2) replaces an existing file in one step (Foundation's replaceItemAt fails on
-        // Linux when the file exists).
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw WorkflowError(.io, "\(path): cannot write the partial: \(reason)")
+            try OutputFile.write([UInt8](bytes), to: path, what: "the partial")
+        } catch let error as IngestError {
+            throw WorkflowError(.io, error.description, cause: error)
         }
     }
 

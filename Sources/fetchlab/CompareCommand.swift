@@ -64,12 +64,7 @@ struct CompareCommand: ParsableCommand {
     @OptionGroup(title: "Shard, per-user rows, timings and timeline") var runOptions: ComparisonRunOptions
 
     func validate() throws {
-        try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
-        try OutputGuard.refuseExisting(output.output, force: output.force)
-        if let partial {
-            try OutputGuard.refuse(partial, option: "--partial", protecting: [OutputGuard.database(database.db)])
-            try ReportOutputOptions.checkWritable(partial, option: "--partial")
-        }
+        try output.checkOutputs(database: database.db, also: [("--partial", partial)])
         try Bounds.check("--tau", tau, .minutes(1) ... .hours(24))
         try Bounds.check("--warm-up", warmUp, 0...3_660)
         try Bounds.check("--min-launches", minLaunches, 1...1_000_000)

@@ -57,8 +57,7 @@ struct DemoCommand: ParsableCommand {
         for file in (try? InputFiles.expand([data])) ?? [] {
             protected.append(OutputGuard.Protected(path: "\(file)", what: "a sample file", database: false))
         }
-        try OutputGuard.refuse(output.output, protecting: protected)
-        try OutputGuard.refuseExisting(output.output, force: output.force)
+        try OutputGuard.check(output.output, force: output.force, protecting: protected)
         if let db {
             try OutputGuard.refuseExisting(db, option: "--db", force: output.force)
             // The report is written next to the database for the table only.

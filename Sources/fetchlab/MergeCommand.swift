@@ -48,8 +48,8 @@ struct MergeCommand: ParsableCommand {
     func validate() throws {
         guard !partials.isEmpty else { throw ValidationError("give at least one partial (compare --partial FILE)") }
         let inputs = partials.map { OutputGuard.Protected(path: $0, what: "a partial", database: false) }
-        try OutputGuard.refuse(output.output, protecting: (db.map { [OutputGuard.database($0)] } ?? []) + inputs)
-        try OutputGuard.refuseExisting(output.output, force: output.force)
+        try OutputGuard.check(
+            output.output, force: output.force, protecting: (db.map { [OutputGuard.database($0)] } ?? []) + inputs)
         if db == nil, traceUser != nil || traceDay != nil {
             throw ValidationError("--trace-user and --trace-day need --db (the database that holds the user)")
         }

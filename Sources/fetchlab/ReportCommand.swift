@@ -1,4 +1,5 @@
 import ArgumentParser
+import FetchLabIngest
 import FetchLabReport
 import FetchLabStore
 
@@ -30,22 +31,16 @@ struct ReportCommand: ParsableCommand {
     @Flag(help: "Replace the --output file when it exists (without it, an existing file is refused).")
     var force = false
 
-    func validate() throws {
-        var check = ReportOutputOptions()
-        check.output = output
-        check.force = force
-        try check.validate()
-        try OutputGuard.refuse(output, protecting: [OutputGuard.database(database.db)])
-        try OutputGuard.refuseExisting(output, force: force)
-    }
-
     func run() throws {
+        // The inputs first (the database, its run), then the output: a missing run is the error to
+        // see, not the report.html of an earlier run.
         let store = RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true))
         guard let id = try runID ?? store.runs().last?.id else {
             throw CommandFailure("\(database.db): no stored run (run fetchlab compare first)")
         }
         let report = try store.loadRun(id)
         let tuning = try store.latestTuningRun()
+        try OutputGuard.check(output, force: force, protecting: [OutputGuard.database(database.db)])
         try OutputFile.write(
             HTMLReport.render(report, source: database.db, tuning: tuning.map { ($0.result, $0.platform) }),
             to: output)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FetchLabIngest
 import FetchLabReport
 import FetchLabResults
 import FetchLabSimulation
@@ -17,30 +18,23 @@ struct ReportOutputOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Write the output to this file instead of standard output (an existing file only with --force).", valueName: "file"))
+            "Write the output to this file instead of standard output (an existing file only with --force).",
+            valueName: "file"))
     var output: String?
 
-    @Flag(help: "Replace the --output file when it exists (without it, an existing file is refused).")
+    @Flag(help: "Replace the --output (or --partial) file when it exists (without it, an existing file is refused).")
     var force = false
 
     @Option(help: "Order of the table: band (fresh@τ within budget bands), fresh, share, fetches, energy or given.")
     var sort: CompareSort = .band
 
-    /// A file that cannot be written is refused before any work (the write can still fail later).
-    func validate() throws {
-        guard let output else { return }
-        try Self.checkWritable(output)
-    }
-
-    /// Throws unless `output` names a file in an existing directory (`--output`, or `option`).
-    static func checkWritable(_ output: String, option: String = "--output") throws {
-        var isDirectory: ObjCBool = false
-        let parent = URL(fileURLWithPath: output).deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationError("\(option) \(output): no directory \(parent) to write it in")
-        }
-        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw ValidationError("\(option) \(output): is a directory")
+    /// Refuses `--output` under the output rule (``OutputFile``) before any work, the database
+    /// protected; `option` and `file` check another output of the command (`--partial`) the same way.
+    func checkOutputs(database: String?, also others: [(option: String, file: String?)] = []) throws {
+        let protected = database.map { [OutputGuard.database($0)] } ?? []
+        try OutputGuard.check(output, force: force, protecting: protected)
+        for (option, file) in others {
+            try OutputGuard.check(file, option: option, force: force, protecting: protected)
         }
     }
 
@@ -77,7 +71,7 @@ struct ReportOutputOptions: ParsableArguments {
             try produce { print($0, terminator: "") }
             return
         }
-        try OutputFile.write(to: output, produce)
+        try OutputFile.write(to: output) { put in try produce { try put(Array($0.utf8)) } }
     }
 
     /// Prints `text` (and a line break) on stdout, or writes it to `output` when given.
@@ -95,96 +89,4 @@ extension CompareSort: CaseInsensitiveArgument {}
 enum CompareFormat: String, CaseInsensitiveArgument {
     case table, markdown, json, csv, html, text
     static var allValueStrings: [String] { ["table", "markdown", "json", "csv", "html"] }
-}
-
-/// A file written whole or not at all: a temporary file next to it, renamed over it.
-enum OutputFile {
-    /// - Throws: ``CommandFailure`` naming the file, with nothing left behind (an existing file
-    ///   stays as it was).
-    static func write(_ text: String, to path: String) throws {
-        try write(to: path) { try $0(text) }
-    }
-
-    /// The file made of the pieces `produce` hands to its argument, in order.
-    ///
-    /// A symbolic link is followed: the file it names is replaced (the link stays). An existing
-    /// file that is not a regular file — a device such as /dev/stdout or /dev/null, a named pipe —
-    /// is written to as it is, never replaced. A regular file keeps its permissions.
-    static func write(to path: String, _ produce: ((String) throws -> Void) throws -> Void) throws {
-        func failure(_ code: Int32) -> CommandFailure {
-            CommandFailure("\(path): cannot write the output: \(String(cString: strerror(code)))")
-        }
-        let target = resolvingLinks(path)
-        var info = stat()
-        let exists = stat(target, &info) == 0
-        if exists && (info.st_mode & S_IFMT) != S_IFREG {
-            // A device or a pipe: written in place (O_TRUNC means nothing to them).
-            let fd = open(target, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw failure(errno) }
-            defer { close(fd) }
-            try produce { text in if let code = writeAll(fd, text) { throw failure(code) } }
-            return
-        }
-        let url = URL(fileURLWithPath: target)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard fd >= 0 else { throw failure(errno) }
-        var code: Int32 = 0
-        if exists { _ = fchmod(fd, info.st_mode & 0o7777) }
-        do {
-            try produce { text in
-                if let error = writeAll(fd, text) {
-                    code = error
-                    throw failure(error)
-                }
-            }
-        } catch {
-            close(fd)
-            unlink(temporary)
-            throw error
-        }
-        if code == 0 && fsync(fd) != 0 { code = errno }
-        if close(fd) != 0 && code == 0 { code = errno }
-        if code == 0 && rename(temporary, target) != 0 { code = errno }
-        if code != 0 {
-            unlink(temporary)
-            throw failure(code)
-        }
-    }
-
-    /// `path` with its symbolic links followed (up to 40, as the kernel does), also when the file
-    /// a link names does not exist yet.
-    static func resolvingLinks(_ path: String) -> String {
-        var current = path
-        for _ in 0..<40 {
-            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
-                return current
-            }
-            let directory = (current as NSString).deletingLastPathComponent
-            current = destination.hasPrefix("/") || directory.isEmpty ? destination : directory + "/" + destination
-        }
-        return current
-    }
-
-    /// write(2) of the whole text, retried on EINTR and short writes; the errno of a failure.
-    static func writeAll(_ fd: Int32, _ text: String) -> Int32? {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress, $0.count) }
-            if n > 0 {
-                bytes = bytes.dropFirst(n)
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                return n < 0 ? errno : EIO
-            }
-        }
-        return nil
-    }
-}
-
-/// write(2), out of the reach of `OutputFile.write`'s name.
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-    write(fd, buffer, count)
 }

@@ -51,8 +51,7 @@ struct RunsCommand: ParsableCommand {
         @OptionGroup var output: ReportOutputOptions
 
         func validate() throws {
-            try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
-            try OutputGuard.refuseExisting(output.output, force: output.force)
+            try output.checkOutputs(database: database.db)
         }
 
         func run() throws {
@@ -75,8 +74,7 @@ extension RunsCommand {
         @OptionGroup var output: TuneOutputOptions
 
         func validate() throws {
-            try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
-            try OutputGuard.refuseExisting(output.output, force: output.force)
+            try output.checkOutputs(database: database.db)
         }
 
         func run() throws {

@@ -115,8 +115,6 @@ struct TuneCommand: ParsableCommand {
             guard let partial else {
                 throw ValidationError("--shard \(shard) needs --partial FILE, the file its part of the search goes to")
             }
-            try OutputGuard.refuse(partial, option: "--partial", protecting: [OutputGuard.database(database.db)])
-            try ReportOutputOptions.checkWritable(partial, option: "--partial")
             guard searchFrom.isEmpty else { throw ValidationError("--shard and --search-from exclude each other") }
         } else if partial != nil {
             throw ValidationError("--partial goes with --shard I/N (tune writes a partial of one shard's search)")
@@ -130,8 +128,7 @@ struct TuneCommand: ParsableCommand {
             }
             guard timeBudget == nil else { throw ValidationError("\(option) takes no --time-budget") }
         }
-        try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
-        try OutputGuard.refuseExisting(output.output, force: output.force)
+        try output.checkOutputs(database: database.db, also: [("--partial", partial)])
         try Bounds.check("--samples", samples, 1...10_000)
         try Bounds.check("--folds", folds, 1...20)
         try Bounds.check("--keep-users", keepUsers, 0...1_000_000)

@@ -16,11 +16,17 @@ struct TuneOutputOptions: ParsableArguments {
             valueName: "file"))
     var output: String?
 
-    @Flag(help: "Replace the --output file when it exists (without it, an existing file is refused).")
+    @Flag(help: "Replace the --output (or --partial) file when it exists (without it, an existing file is refused).")
     var force = false
 
-    func validate() throws {
-        if let output { try ReportOutputOptions.checkWritable(output) }
+    /// Refuses `--output` under the output rule (``OutputFile``) before any work, the database
+    /// protected; `others` (`--partial`) the same way.
+    func checkOutputs(database: String?, also others: [(option: String, file: String?)] = []) throws {
+        let protected = database.map { [OutputGuard.database($0)] } ?? []
+        try OutputGuard.check(output, force: force, protecting: protected)
+        for (option, file) in others {
+            try OutputGuard.check(file, option: option, force: force, protecting: protected)
+        }
     }
 
     /// The tuning run in the chosen format (JSON with `run_id` when it is stored); `source` names

@@ -25,10 +25,10 @@ import _FetchLabTestSupport
     }
 
     /// Each shard of `n` replayed into a partial; the partials' paths.
-    func partials(_ n: Int, _ options: [String], tag: String = "") throws -> [String] {
+    func partials(_ n: Int, _ options: [String], tag: String = "", force: Bool = false) throws -> [String] {
         try (1...n).map { i in
             let path = dir.path("shard\(tag)-\(i)-of-\(n).partial")
-            let result = try compare(options, shard: "\(i)/\(n)", partial: path)
+            let result = try compare(options + (force ? ["--force"] : []), shard: "\(i)/\(n)", partial: path)
             let settings = try #require(try result.json()["settings"] as? [String: Any])
             #expect(settings["shard"] as? String == "\(i)/\(n)", "a shard's report says which shard it is")
             #expect(result.err.contains("written to \(path)"), "\(result.err)")
@@ -57,8 +57,8 @@ import _FetchLabTestSupport
             #expect(merged.out == whole.out, "\(n) shards merged differ from the unsharded run")
             #expect(merged.err.isEmpty, "\(merged.err)")
         }
-        // Partials written again over the same files replace them.
-        #expect(try merge(try partials(2, [])).out == whole.out)
+        // Partials written again over the same files replace them (with --force: the output rule).
+        #expect(try merge(try partials(2, [], force: true)).out == whole.out)
         // The user a database must hold for the timeline (what a fleet driver fetches).
         let user = try dir.fetchlab(["merge"] + two + ["--print-timeline-user"])
         #expect(user.status == 0, "\(user.err)")

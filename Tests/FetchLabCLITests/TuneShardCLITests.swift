@@ -13,12 +13,13 @@ import _FetchLabTestSupport
 
     let tune = ["tune", "--family", "predictive", "--grid", "lead=5m,15m;threshold=0.2,0.4", "--folds", "2"]
 
-    /// Shards 1 to `n`'s partials, each made by its own process.
+    /// Shards 1 to `n`'s partials, each made by its own process (`--force`: made again over the
+    /// files of an earlier call).
     func shards(_ n: Int) throws -> [String] {
         try (1...n).map { i in
             let path = dir.path("search-\(i)-of-\(n).gz")
             let made = try dir.fetchlab(
-                tune + ["--db", db, "--shard", "\(i)/\(n)", "--partial", path, "--format", "json"])
+                tune + ["--db", db, "--shard", "\(i)/\(n)", "--partial", path, "--format", "json", "--force"])
             #expect(made.status == 0, "\(made.err)")
             let line = try made.json()
             #expect(line["shard"] as? String == "\(i)/\(n)" && line["settings"] as? Int == 4)
