@@ -41,3 +41,15 @@ public struct ExactSum: Sendable, Hashable, Codable {
         for t in terms { self += t }
     }
 }
+
+extension ExactSum {
+    /// Whether adding `other` would overflow the sum (its whole part past ±2⁶³).
+    public func overflowsAdding(_ other: ExactSum) -> Bool {
+        let carry: Int64 = fraction.addingReportingOverflow(other.fraction).overflow ? 1 : 0
+        let (partial, o1) = whole.addingReportingOverflow(other.whole)
+        return o1 || partial.addingReportingOverflow(carry).overflow
+    }
+
+    /// Whether the sum is below zero.
+    public var isNegative: Bool { whole < 0 }
+}

@@ -33,6 +33,14 @@ extension Microseconds {
         Microseconds((x * Double(perMinute)).rounded())
     }
 
+    /// `x` minutes, nil when that is not a number or beyond ±2⁶² µs (about 146,000 years): for
+    /// values read from files, which must not trap.
+    public static func minutes(checked x: Double) -> Microseconds? {
+        let us = (x * Double(perMinute)).rounded()
+        guard us.isFinite, abs(us) <= 0x1p62 else { return nil }
+        return Microseconds(us)
+    }
+
     /// This span in (fractional) seconds, minutes, hours or days.
     @inline(__always) public var inSeconds: Double { Double(self) / Double(Self.perSecond) }
     @inline(__always) public var inMinutes: Double { Double(self) / Double(Self.perMinute) }

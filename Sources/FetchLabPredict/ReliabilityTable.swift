@@ -125,3 +125,34 @@ public struct ReliabilityTable: Sendable, Hashable, Codable {
     /// How many of the judged bins have a gap beyond chance (``Bin/beyondChance``).
     public var binsBeyondChance: Int { judged.filter(\.beyondChance).count }
 }
+
+extension ReliabilityTable {
+    /// What makes a table read from a file impossible (nil: possible): a negative count or one
+    /// above `maxCount`, sums that are not finite or outside 0 to the bin's count, bins that are not
+    /// probabilities in order. For input that is not trusted (a partial).
+    public func problem(maxCount: Int, maxMinimum: Int) -> String? {
+        guard minimumCount >= 0, minimumCount <= maxMinimum else {
+            return "minimum_count \(minimumCount) is impossible"
+        }
+        for (i, b) in bins.enumerated() {
+            guard b.count >= 0, b.count <= maxCount else { return "bin \(i): count \(b.count) is impossible" }
+            guard b.lower >= 0, b.upper <= 1, b.lower <= b.upper else {
+                return "bin \(i): bounds \(b.lower) to \(b.upper) are not probabilities"
+            }
+            let stated = b.statedSum.value
+            guard stated.isFinite, stated >= 0, stated <= Double(b.count) else {
+                return "bin \(i): the stated sum \(stated) is outside 0 to its count \(b.count)"
+            }
+            guard b.observedSum.isFinite, b.observedSum >= 0, b.observedSum <= Double(b.count) else {
+                return "bin \(i): the observed sum \(b.observedSum) is outside 0 to its count \(b.count)"
+            }
+        }
+        return nil
+    }
+
+    /// Whether ``merge(_:)`` of `other` would overflow a bin's count.
+    public func overflowsMerging(_ other: ReliabilityTable) -> Bool {
+        guard other.bins.count == bins.count else { return true }
+        return bins.indices.contains { bins[$0].count.addingReportingOverflow(other.bins[$0].count).overflow }
+    }
+}

@@ -73,7 +73,11 @@ public struct CostModel: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         func seconds(_ k: CodingKeys) throws -> Microseconds {
-            Microseconds((try c.decode(Double.self, forKey: k) * 1e6).rounded())
+            // Out of range is an error, never a trap.
+            guard let us = Microseconds.minutes(checked: try c.decode(Double.self, forKey: k) / 60) else {
+                throw DecodingError.dataCorruptedError(forKey: k, in: c, debugDescription: "not a duration")
+            }
+            return us
         }
         fetchDuration = try seconds(.fetchDuration)
         fetchBytes = try c.decode(Int64.self, forKey: .fetchBytes)

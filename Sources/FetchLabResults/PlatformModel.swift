@@ -95,22 +95,29 @@ public struct PlatformModel: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        // A span read from a file: out of range is an error, never a trap.
+        func span(_ minutes: Double, _ key: CodingKeys) throws -> Microseconds {
+            guard let us = Microseconds.minutes(checked: minutes) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not a duration")
+            }
+            return us
+        }
         kind = try c.decode(PlatformKind.self, forKey: .kind)
-        fetchBudget = .minutes(fractional: try c.decode(Double.self, forKey: .fetchBudget) / 60)
-        iosMinimumInterval = .minutes(fractional: try c.decode(Double.self, forKey: .iosMinimumInterval))
+        fetchBudget = try span(try c.decode(Double.self, forKey: .fetchBudget) / 60, .fetchBudget)
+        iosMinimumInterval = try span(try c.decode(Double.self, forKey: .iosMinimumInterval), .iosMinimumInterval)
         pushesPerHour = try c.decode(Int.self, forKey: .pushesPerHour)
         dailyFetchBudget = try c.decode(Int.self, forKey: .dailyFetchBudget)
         // Runs stored before the wake budget was modelled had none.
         iosWakeBudgetPerLaunch = try c.decodeIfPresent(Double.self, forKey: .iosWakeBudgetPerLaunch) ?? 1
         iosWakeBudgetMin = try c.decodeIfPresent(Int.self, forKey: .iosWakeBudgetMin) ?? 0
         iosWakeBudgetMax = try c.decodeIfPresent(Int.self, forKey: .iosWakeBudgetMax) ?? 0
-        iosWakeBudgetWindow = .minutes(
-            fractional: (try c.decodeIfPresent(Double.self, forKey: .iosWakeBudgetWindow) ?? 7) * 24 * 60)
-        iosSystemLead = .minutes(fractional: try c.decodeIfPresent(Double.self, forKey: .iosSystemLead) ?? 10)
-        androidMinimumPeriod = .minutes(fractional: try c.decode(Double.self, forKey: .androidMinimumPeriod))
-        workingSetDeferral = .minutes(fractional: try c.decode(Double.self, forKey: .workingSetDeferral) * 60)
-        frequentDeferral = .minutes(fractional: try c.decode(Double.self, forKey: .frequentDeferral) * 60)
-        rareDeferral = .minutes(fractional: try c.decode(Double.self, forKey: .rareDeferral) * 60)
+        iosWakeBudgetWindow = try span(
+            (try c.decodeIfPresent(Double.self, forKey: .iosWakeBudgetWindow) ?? 7) * 24 * 60, .iosWakeBudgetWindow)
+        iosSystemLead = try span(try c.decodeIfPresent(Double.self, forKey: .iosSystemLead) ?? 10, .iosSystemLead)
+        androidMinimumPeriod = try span(try c.decode(Double.self, forKey: .androidMinimumPeriod), .androidMinimumPeriod)
+        workingSetDeferral = try span(try c.decode(Double.self, forKey: .workingSetDeferral) * 60, .workingSetDeferral)
+        frequentDeferral = try span(try c.decode(Double.self, forKey: .frequentDeferral) * 60, .frequentDeferral)
+        rareDeferral = try span(try c.decode(Double.self, forKey: .rareDeferral) * 60, .rareDeferral)
         lowBatteryPercent = try c.decode(Double.self, forKey: .lowBatteryPercent)
     }
 }

@@ -35,7 +35,9 @@ extension ComparisonPartial {
     /// How many lines the header says are still to read (nil: the header does not say, a partial
     /// not read from lines).
     public var linesToRead: Int? {
-        guard let appLines, let userLines, appLines >= 0, userLines >= 0 else { return nil }
+        guard let appLines, let userLines, (0...Int(Int32.max)).contains(appLines),
+            (0...Int(Int32.max)).contains(userLines)
+        else { return nil }
         return appLines - perApp.count + userLines - users.count
     }
 
@@ -50,7 +52,8 @@ extension ComparisonPartial {
             : "\(self.users.count) of the \(users) users its header gives"
     }
 
-    /// Adds the app or user on `line` (the next of the lines after the header).
+    /// Adds the app or user on `line` (the next of the lines after the header); a user that cannot
+    /// be is refused (``PartialProblem``, naming its field).
     public mutating func read(line: Data) throws {
         // The header holds no app's sums: those read so far are the app lines read.
         if perApp.count < appLines ?? 0 {
@@ -59,7 +62,10 @@ extension ComparisonPartial {
                 throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "app \(a.app) twice"))
             }
         } else {
-            users.append(try JSONDecoder().decode(User.self, from: line))
+            let user = try JSONDecoder().decode(User.self, from: line)
+            try user.check(
+                policies: configuration.policies.count, maxFetchBytes: configuration.settings.cost.maxFetchBytes)
+            users.append(user)
         }
     }
 }

@@ -217,11 +217,18 @@ extension DurationHistogram: Codable {
             throw DecodingError.dataCorruptedError(forKey: .bins, in: c, debugDescription: "bins come in pairs")
         }
         if !bins.isEmpty { counts = [Int32](repeating: 0, count: Self.binCount) }
+        var last = -1
         for k in stride(from: 0, to: bins.count, by: 2) {
-            guard counts.indices.contains(bins[k]), let n = Int32(exactly: bins[k + 1]) else {
-                throw DecodingError.dataCorruptedError(forKey: .bins, in: c, debugDescription: "no bin \(bins[k])")
+            guard counts.indices.contains(bins[k]), bins[k] > last else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .bins, in: c, debugDescription: "no bin \(bins[k]), or bins out of order")
             }
-            counts[bins[k]] += n
+            guard let n = Int32(exactly: bins[k + 1]), n > 0 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .bins, in: c, debugDescription: "bin \(bins[k]): count \(bins[k + 1]) is impossible")
+            }
+            counts[bins[k]] = n
+            last = bins[k]
         }
         total = try c.decode(Int.self, forKey: .total)
         guard total == counts.reduce(0, { $0 + Int($1) }) else {

@@ -26,7 +26,11 @@ extension ComparisonRun {
 
     /// Adds the sums of `p` (a partial of this run's configuration, checked with
     /// ``ComparisonPartial/inconsistency(policies:)``) and keeps its users for ``finishMerge()``.
-    public mutating func absorb(_ p: consuming ComparisonPartial) {
+    ///
+    /// Every addition of the partial's figures is checked first: one that would overflow throws,
+    /// naming the field, and leaves the run as it was (a partial is not trusted input).
+    public mutating func absorb(_ p: consuming ComparisonPartial) throws(PartialProblem) {
+        try checkAbsorbing(p)
         for i in totals.indices { totals[i].add(p.totals[i]) }
         for (app, sums) in p.perApp {
             if perApp[app] == nil {
@@ -60,6 +64,24 @@ extension ComparisonRun {
             } else {
                 mergingUsers.append(.init(name: u.name, user: .held(u), budget: budget))
             }
+        }
+    }
+
+    /// Refuses `p` when adding its sums, its launches or its users would overflow.
+    private func checkAbsorbing(_ p: borrowing ComparisonPartial) throws(PartialProblem) {
+        func check(_ a: [MetricSums], _ b: [MetricSums], _ field: String) throws(PartialProblem) {
+            for i in b.indices where a.indices.contains(i) {
+                if let name = a[i].overflowOnAdding(b[i]) {
+                    throw PartialProblem("\(field)[\(i)].\(name)", "the merged sum overflows")
+                }
+            }
+        }
+        try check(totals, p.totals, "totals")
+        for (app, sums) in p.perApp { try check(perApp[app] ?? [], sums, "app \(app): sums") }
+        for (group, sums) in p.perGroup ?? [:] { try check(perGroup[group] ?? [], sums, "perGroup.\(group)") }
+        _ = try Check.sum(launchesReplayed, p.launchesReplayed, "launchesReplayed")
+        guard mergingUsers.count + p.users.count <= PartialLimits.users else {
+            throw PartialProblem("users", "more than \(PartialLimits.users) users in one merge")
         }
     }
 

@@ -55,19 +55,28 @@ public enum PartialFile {
             self.path = path
             do {
                 let input = try DecompressingReader(path: path)
-                input.maxRatio = nil
-                // An app's line holds its sums for every policy: long, but bounded by the policies.
-                reader = LineReader(input: input, maxLineBytes: 1 << 30)
+                // Bounded reading, whatever the input (a bomb, a device, a line without end): a
+                // partial's JSON is about 5 times its gzip, so 1,000:1 past the first MiB is no
+                // partial; its longest line (a header's sums for every policy) is well under a MiB.
+                input.maxRatio = Self.maxRatio
+                input.ratioCheckAfterBytes = 1 << 20
+                reader = LineReader(input: input, maxLineBytes: Self.maxLineBytes)
             } catch {
                 throw WorkflowError(.usage, error.description)
             }
         }
 
+        /// A partial's line is at most 64 MiB, and its text at most 1,000 times its gzip.
+        static let maxLineBytes = 64 << 20
+        static let maxRatio = 1_000.0
+
         func next() throws -> Data? {
             do {
                 return try reader.nextLine { (bytes) throws(IngestError) -> Data in Data(bytes) }
             } catch {
-                throw WorkflowError(.usage, error.description)
+                // The reader's limits are fixed here: no option raises them.
+                let message = error.description.replacingOccurrences(of: "; raise --max-ratio", with: "")
+                throw WorkflowError(.usage, "\(message) (not a FetchLab partial)")
             }
         }
 
@@ -96,8 +105,10 @@ public enum PartialFile {
         } catch {
             var header = try? JSONDecoder().decode(Header.self, from: first)
             if header == nil {
+                // At most one line's worth: a document of another version is small, and anything
+                // longer is not one.
                 var whole = first
-                while let line = try lines.next() { whole += Data("\n".utf8) + line }
+                while whole.count < Lines.maxLineBytes, let line = try lines.next() { whole += Data("\n".utf8) + line }
                 header = try? JSONDecoder().decode(Header.self, from: whole)
             }
             guard let header else {
@@ -105,13 +116,20 @@ public enum PartialFile {
                     .usage, "\(path): not a FetchLab partial (not its JSON; make one with compare --partial)")
             }
             guard header.format == ComparisonPartial.currentFormat else { throw formatError(path, header.format) }
-            throw WorkflowError(.usage, "\(path): not a FetchLab partial: \(Self.reason(error))")
+            throw WorkflowError(
+                .usage, "\(path): line \(lines.lineNumber): not a FetchLab partial: \(Self.reason(error))")
         }
         guard partial.format == ComparisonPartial.currentFormat else { throw formatError(path, partial.format) }
         guard partial.fingerprint == partial.configuration.fingerprint else {
             throw WorkflowError(
                 .usage,
                 "\(path): its settings do not match its fingerprint \(partial.fingerprint) (the file was altered)")
+        }
+        let headerLine = lines.lineNumber
+        do {
+            try partial.checkHeader()
+        } catch {
+            throw impossible(path, line: headerLine, error)
         }
         guard let expected = partial.linesToRead, expected >= 0 else {
             throw WorkflowError(
@@ -123,12 +141,26 @@ public enum PartialFile {
             }
             do {
                 try partial.read(line: line)
+            } catch let problem as PartialProblem {
+                throw impossible(path, line: lines.lineNumber, problem)
             } catch {
                 throw WorkflowError(
                     .usage, "\(path): line \(lines.lineNumber): not a line of a partial: \(Self.reason(error))")
             }
         }
+        do {
+            try partial.checkSums()
+        } catch {
+            throw impossible(path, line: headerLine, error)
+        }
         return partial
+    }
+
+    /// A value of a partial that cannot be, as a one-line refusal naming the file, line and field.
+    static func impossible(_ path: String, line: Int, _ problem: PartialProblem) -> WorkflowError {
+        WorkflowError(
+            .usage,
+            "\(path): line \(line): \(problem) (not a partial FetchLab wrote; make it again with compare --partial)")
     }
 
     static func formatError(_ path: String, _ format: String?) -> WorkflowError {
@@ -241,9 +273,13 @@ public enum Merge {
                     run = try ComparisonRun(
                         merging: c, policies: policies, spoolDirectory: c.perUser ? spoolDirectory : nil)
                 }
-                run!.absorb(consume partial)
             } catch {
                 throw WorkflowError(.io, "--per-user: \(error)")
+            }
+            do {
+                try run!.absorb(consume partial)
+            } catch {
+                throw WorkflowError(.usage, "\(path): \(error); merge the partials of one run, as FetchLab wrote them")
             }
         }
         do {

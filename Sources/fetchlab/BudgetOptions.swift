@@ -18,7 +18,7 @@ struct BudgetOptions: ParsableArguments {
 
     func validate() throws {
         _ = try budgets()
-        if resamples != 0 { try Bounds.check("--resamples", resamples, 10...100_000) }
+        if resamples != 0 { try Bounds.check("--resamples", resamples, SettingRanges.resamples) }
     }
 
     /// The budgets given (nil: none), each a number from 0.01 to 1,000.
@@ -28,7 +28,7 @@ struct BudgetOptions: ParsableArguments {
             $0.trimmingCharacters(in: .whitespaces)
         }
         return try parts.map { part in
-            guard let x = Double(part), x.isFinite, x >= 0.01, x <= 1_000 else {
+            guard let x = Double(part), x.isFinite, SettingRanges.budget.contains(x) else {
                 throw ValidationError(
                     "--budget '\(part)' is not a number of fetches per app per day from 0.01 to 1000")
             }

@@ -65,9 +65,9 @@ struct CompareCommand: ParsableCommand {
 
     func validate() throws {
         try output.checkOutputs(database: database.db, also: [("--partial", partial)])
-        try Bounds.check("--tau", tau, .minutes(1) ... .hours(24))
-        try Bounds.check("--warm-up", warmUp, 0...3_660)
-        try Bounds.check("--min-launches", minLaunches, 1...1_000_000)
+        try Bounds.check("--tau", tau, SettingRanges.tau)
+        try Bounds.check("--warm-up", warmUp, SettingRanges.warmUpDays)
+        try Bounds.check("--min-launches", minLaunches, SettingRanges.minLaunches)
         if let policies {
             do { _ = try PolicyRegistry.parseList(policies) } catch { throw ValidationError("--policies: \(error)") }
         }

@@ -85,38 +85,38 @@ struct ReplayOptions: ParsableArguments {
     @Option(help: "Charging assumed without a sample (on or off).") var defaultCharging: OnOff = .off
 
     func validate() throws {
-        try Bounds.check("--fetch-duration", fetchDuration, 100_000 ... .minutes(10))
-        try Bounds.check("--fetch-size", fetchSize.bytes, 0...10_000_000_000)
+        try Bounds.check("--fetch-duration", fetchDuration, SettingRanges.fetchDuration)
+        try Bounds.check("--fetch-size", fetchSize.bytes, SettingRanges.fetchBytes)
         for (option, watts) in [
             ("--cellular-transfer-w", cellularTransferW), ("--cellular-promotion-w", cellularPromotionW),
             ("--cellular-tail-w", cellularTailW), ("--wifi-transfer-w", wifiTransferW),
             ("--wifi-promotion-w", wifiPromotionW), ("--wifi-tail-w", wifiTailW),
         ] {
-            try Bounds.check(option, watts, 0...100)
+            try Bounds.check(option, watts, SettingRanges.watts)
         }
         for (option, d) in [
             ("--cellular-promotion", cellularPromotion), ("--cellular-tail", cellularTail),
             ("--wifi-promotion", wifiPromotion), ("--wifi-tail", wifiTail),
         ] {
-            try Bounds.check(option, d, 0 ... .minutes(10))
+            try Bounds.check(option, d, SettingRanges.radioState)
         }
-        try Bounds.check("--battery-wh", batteryWh, 0.1...1_000)
-        try Bounds.check("--low-battery", lowBattery, 0...100)
-        try Bounds.check("--fetch-budget", fetchBudget, .seconds(1) ... .hours(1))
-        try Bounds.check("--ios-minimum-interval", iosMinimumInterval, 0 ... .days(1))
-        try Bounds.check("--push-rate", pushRate, 0...3_600)
-        try Bounds.check("--daily-fetch-budget", dailyFetchBudget, 0...100_000)
-        try Bounds.check("--ios-wake-budget-per-launch", iosWakeBudgetPerLaunch, 0...1_000)
-        try Bounds.check("--ios-wake-budget-max", iosWakeBudgetMax, 0...100_000)
+        try Bounds.check("--battery-wh", batteryWh, SettingRanges.batteryWattHours)
+        try Bounds.check("--low-battery", lowBattery, SettingRanges.percent)
+        try Bounds.check("--fetch-budget", fetchBudget, SettingRanges.fetchBudget)
+        try Bounds.check("--ios-minimum-interval", iosMinimumInterval, SettingRanges.iosMinimumInterval)
+        try Bounds.check("--push-rate", pushRate, SettingRanges.pushRate)
+        try Bounds.check("--daily-fetch-budget", dailyFetchBudget, SettingRanges.dailyFetchBudget)
+        try Bounds.check("--ios-wake-budget-per-launch", iosWakeBudgetPerLaunch, SettingRanges.iosWakeBudgetPerLaunch)
+        try Bounds.check("--ios-wake-budget-max", iosWakeBudgetMax, SettingRanges.iosWakeBudgetMax)
         try Bounds.check(
             "--ios-wake-budget-min", iosWakeBudgetMin, 0...max(iosWakeBudgetMax, 1),
             note: iosWakeBudgetMax > 0 ? " (--ios-wake-budget-max)" : "")
-        try Bounds.check("--ios-wake-budget-window", iosWakeBudgetWindow, .hours(1) ... .days(365))
-        try Bounds.check("--ios-system-lead", iosSystemLead, 0 ... .hours(2))
-        try Bounds.check("--android-minimum-period", androidMinimumPeriod, 0 ... .days(1))
+        try Bounds.check("--ios-wake-budget-window", iosWakeBudgetWindow, SettingRanges.iosWakeBudgetWindow)
+        try Bounds.check("--ios-system-lead", iosSystemLead, SettingRanges.iosSystemLead)
+        try Bounds.check("--android-minimum-period", androidMinimumPeriod, SettingRanges.androidMinimumPeriod)
         _ = try deferrals()
-        try Bounds.check("--context-hold", contextHold, 0 ... .days(365))
-        try Bounds.check("--default-battery", defaultBattery, 0...100)
+        try Bounds.check("--context-hold", contextHold, SettingRanges.contextHold)
+        try Bounds.check("--default-battery", defaultBattery, SettingRanges.percent)
         guard !defaultNetwork.trimmingCharacters(in: .whitespaces).isEmpty, NetworkType(name: defaultNetwork) != nil
         else {
             throw ValidationError("--default-network '\(defaultNetwork)' is not wifi, cellular or none")
@@ -134,8 +134,9 @@ struct ReplayOptions: ParsableArguments {
             throw ValidationError("--standby-deferrals \(standbyDeferrals): \(Quantity.unitQuestion(String(part)))")
         }
         let parts = standbyDeferrals.split(separator: ",").map { Quantity.duration(String($0)) }
-        guard parts.count == 3, parts.allSatisfy({ ($0 ?? -1) >= 0 }) else {
-            throw ValidationError("--standby-deferrals '\(standbyDeferrals)' must be three durations, e.g. 2h,8h,24h")
+        guard parts.count == 3, parts.allSatisfy({ SettingRanges.standbyDeferral.contains($0 ?? -1) }) else {
+            throw ValidationError(
+                "--standby-deferrals '\(standbyDeferrals)' must be three durations of 0 to 365d, e.g. 2h,8h,24h")
         }
         return parts.map { $0! }
     }
@@ -149,7 +150,8 @@ struct ReplayOptions: ParsableArguments {
                 throw ValidationError("--app-cost \(item): \(Quantity.unitQuestion(String(duration)))")
             }
             guard pieces.count == 2, values.count == 2, let d = Quantity.duration(String(values[0])),
-                d >= 100_000, d <= .minutes(10), let b = Quantity.bytes(String(values[1]))
+                SettingRanges.fetchDuration.contains(d), let b = Quantity.bytes(String(values[1])),
+                SettingRanges.fetchBytes.contains(b)
             else {
                 throw ValidationError("--app-cost '\(item)' must be APP=DURATION/SIZE, e.g. com.example.news=5s/300kB")
             }

@@ -184,7 +184,7 @@ private func generated(users: Int, days: Int = 24, seed: UInt64) -> [UserHistory
                 #expect(partial.inconsistency(policies: Self.policies) == nil)
                 #expect(partial.users.allSatisfy { $0.budget?.days != nil })
                 if merged == nil { merged = try ComparisonRun(merging: partial.configuration, policies: Self.policies) }
-                merged!.absorb(partial)
+                try merged!.absorb(partial)
             }
             try merged!.finishMerge()
             let whole = Self.report(users).report()

@@ -375,7 +375,7 @@ extension BudgetCurveTests {
         for half in [Array(population.suffix(20)), Array(population.prefix(20))] {
             let partial = run(half, keep: true).partial(shard: nil, source: "test")
             if merged == nil { merged = try ComparisonRun(merging: partial.configuration, policies: policies) }
-            merged!.absorb(partial)
+            try merged!.absorb(partial)
         }
         let records = try #require(merged?.mergingRecords)
         #expect(records.count == 80)

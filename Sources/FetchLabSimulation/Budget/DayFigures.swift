@@ -69,8 +69,12 @@ struct DayFigures: Sendable, Hashable, Codable {
         func fail(_ why: String) -> DecodingError {
             DecodingError.dataCorruptedError(forKey: .figures, in: c, debugDescription: why)
         }
-        guard policies >= 0, figures.count % stride == 0 else { throw fail("not whole days") }
-        guard span.isFinite, span >= 0, count == Int(span) + 1 else { throw fail("\(count) days over \(span)") }
+        guard (0...PartialLimits.policies).contains(policies), figures.count % stride == 0 else {
+            throw fail("not whole days")
+        }
+        guard span.isFinite, span >= 0, span <= PartialLimits.days, count == Int(span) + 1 else {
+            throw fail("\(count) days over \(span)")
+        }
         guard figures.allSatisfy({ $0 >= 0 }) else { throw fail("a figure below zero") }
         for d in 0..<count where figures[d * stride + 1] > figures[d * stride] {
             throw fail("day \(d): more launches fresh without a fetch than scored")

@@ -134,7 +134,11 @@ extension Tuner {
                 if let problem = partial.folds[i].inconsistency(policies: fold.policies) {
                     throw TuningError("shard \(partial.header.shard): fold \(i + 1): \(problem)", code: .invalid)
                 }
-                run.absorb(partial.folds[i])
+                do {
+                    try run.absorb(partial.folds[i])
+                } catch {
+                    throw TuningError("shard \(partial.header.shard): fold \(i + 1): \(error)", code: .invalid)
+                }
             }
             do {
                 try run.finishMerge()
