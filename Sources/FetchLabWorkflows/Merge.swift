@@ -57,7 +57,7 @@ public enum PartialFile {
                 let input = try DecompressingReader(path: path)
                 // Bounded reading, whatever the input (a bomb, a device, a line without end): a
                 // partial's JSON is about 5 times its gzip, so 1,000:1 past the first MiB is no
-                // partial; its longest line (a header's sums for every policy) is well under a MiB.
+                // partial; its longest line (a header's sums for every policy) is about 0.5 MB.
                 input.maxRatio = Self.maxRatio
                 input.ratioCheckAfterBytes = 1 << 20
                 reader = LineReader(input: input, maxLineBytes: Self.maxLineBytes)
@@ -66,8 +66,11 @@ public enum PartialFile {
             }
         }
 
-        /// A partial's line is at most 64 MiB, and its text at most 1,000 times its gzip.
-        static let maxLineBytes = 64 << 20
+        /// A partial's line is at most 32 MiB (the longest FetchLab writes, a header's or a user's
+        /// sums for every policy, takes 10 to 90 kB a policy: at most 4.3 MB for the standard set's
+        /// 48), and its text at most 1,000 times its gzip: refused input costs at most about a
+        /// line's worth of memory, three times over (the line, its copy, its decoded text).
+        static let maxLineBytes = 32 << 20
         static let maxRatio = 1_000.0
 
         func next() throws -> Data? {
@@ -252,6 +255,21 @@ public enum Merge {
         var policies: [any FetchPolicy] = []
         for path in paths {
             let partial = try PartialFile.read(path)
+            // A comparison's partial counts the users it read, and each of its users is of its shard.
+            guard partial.platformInputs.users >= partial.userCount else {
+                throw WorkflowError(
+                    .usage,
+                    "\(path): \(partial.userCount) users, more than the \(partial.platformInputs.users) it says it read "
+                        + "(not a partial FetchLab wrote; make it again with compare --partial)")
+            }
+            if let label = partial.shard, let shard = UserShard(label),
+                let stranger = partial.userNames.first(where: { !shard.contains($0) })
+            {
+                throw WorkflowError(
+                    .usage,
+                    "\(path): user '\(stranger)' is not of shard \(label) (not a partial FetchLab wrote; make it again "
+                        + "with compare --partial)")
+            }
             try check.admit(path, partial)
             let c = partial.configuration
             if run == nil {

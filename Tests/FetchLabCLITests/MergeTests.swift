@@ -220,7 +220,7 @@ import _FetchLabTestSupport
             (short, "cut short: \(users - 1) of the \(users) users its header gives"),
             (shorter, "cut short: \(apps - 1) of the \(apps) apps' sums its header gives"),
             (extra, "line \(last + 2): more lines than the \(last) its header gives"),
-            (negative, "its header does not say how many lines follow"),
+            (negative, "line 1: userLines: -1 is negative"),
             (twice, "line 3: not a line of a partial: app \(names[0]) twice"),
             (old, "partial format 'fetchlab-partial 1'; this fetchlab reads 'fetchlab-partial 3'"),
             (version2, "partial format 'fetchlab-partial 2'; this fetchlab reads 'fetchlab-partial 3'"),
@@ -255,7 +255,9 @@ import _FetchLabTestSupport
             original.replacingOccurrences(of: "\"apps\":[\"", with: "\"apps\":[\"no.such.app\",\""))
         let inconsistent = try merge([edited], [])
         #expect(inconsistent.status == 64, "\(inconsistent.err)")
-        #expect(inconsistent.err.contains("not a consistent partial (user"), "\(inconsistent.err)")
+        // (the user's pairs no longer those of its budget sums: the line, the field and the problem)
+        #expect(inconsistent.err.contains("budget.pairs: "), "\(inconsistent.err)")
+        #expect(inconsistent.err.contains(": line "), "\(inconsistent.err)")
         #expect(inconsistent.err.split(separator: "\n").count == 1, "\(inconsistent.err)")
     }
 }
