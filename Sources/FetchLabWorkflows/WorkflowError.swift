@@ -1,5 +1,4 @@
 import FetchLabCore
-import FetchLabStore
 
 /// The one error type of the workflows: what kind of failure, and the line the user sees.
 public struct WorkflowError: FetchLabError, Hashable {
@@ -33,9 +32,6 @@ public struct WorkflowError: FetchLabError, Hashable {
 
     /// ``Code/usage``: the command line is wrong.
     public var isUsageError: Bool { code == .usage }
-
-    /// A store failure as a workflow failure (its one line kept).
-    public init(_ error: StoreError) { self.init(.store, error.description, cause: error) }
 
     public static func == (a: WorkflowError, b: WorkflowError) -> Bool { a.code == b.code && a.message == b.message }
 
