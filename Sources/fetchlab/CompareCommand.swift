@@ -35,7 +35,7 @@ struct CompareCommand: ParsableCommand {
             valueName: "list"))
     var policies: String?
 
-    @Option(help: "The τ of the ranking, the bound, the baseline and the oracles (1m to 24h).")
+    @Option(parsing: .unconditional, help: "The τ of the ranking, the bound, the baseline and the oracles (1m to 24h).")
     var tau = DurationArgument(.minutes(15))
 
     @Option(help: "Whether a launch refreshes its app's content (on or off).")
