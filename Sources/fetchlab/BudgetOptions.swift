@@ -19,7 +19,8 @@ struct BudgetOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Bootstrap resamples (0: no intervals; 10 to 100,000 otherwise).")
     var resamples = 1_000
 
-    func validate() throws {
+    /// (Run by the command's `validate()`; see ``ReplayOptions/check()``.)
+    func check() throws {
         _ = try budgets()
         if resamples != 0 { try Bounds.check("--resamples", resamples, 10...100_000) }
     }

@@ -64,6 +64,8 @@ struct CompareCommand: ParsableCommand {
     @OptionGroup(title: "Shard, per-user rows, timings and timeline") var runOptions: ComparisonRunOptions
 
     func validate() throws {
+        try replay.check()
+        try budget.check()
         try OutputGuard.refuse(output.output, protecting: [OutputGuard.database(database.db)])
         try OutputGuard.refuseExisting(output.output, force: output.force)
         if let partial {

@@ -54,6 +54,7 @@ struct ImportCommand: ParsableCommand {
     var busyTimeout = BoundedSeconds(600)
 
     func validate() throws {
+        try reading.check()
         try Bounds.check("--max-ratio", maxRatio, 0...1_000_000, note: " (0 = no limit)")
     }
 

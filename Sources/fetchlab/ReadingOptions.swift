@@ -91,7 +91,8 @@ struct ReadingOptions: ParsableArguments {
     static let sessionGapRange = Microseconds.perSecond...Microseconds.days(1)
     static let reorderWindowRange = 0...Microseconds.days(7)
 
-    func validate() throws {
+    /// (Run by `import`'s `validate()`; see ``ReplayOptions/check()``.)
+    func check() throws {
         if let user, user.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw ValidationError("--user '\(user)': a user needs a name (no command could address an empty one)")
         }

@@ -85,7 +85,10 @@ struct ReplayOptions: ParsableArguments {
     @Option(help: "Network assumed without a sample: wifi, cellular or none.") var defaultNetwork = "wifi"
     @Option(help: "Charging assumed without a sample (on or off).") var defaultCharging: OnOff = .off
 
-    func validate() throws {
+    /// The range checks, run by the command's `validate()`, not as this group's own `validate()`:
+    /// ArgumentParser runs that while it decodes, when a value it refuses (`-6h`) is still among the
+    /// arguments to look for help in, and prints the help (exit 0) for the `h` in it.
+    func check() throws {
         try Bounds.check("--fetch-duration", fetchDuration, 100_000 ... .minutes(10))
         try Bounds.check("--fetch-size", fetchSize.bytes, 0...10_000_000_000)
         for (option, watts) in [

@@ -110,6 +110,7 @@ struct TuneCommand: ParsableCommand {
     @OptionGroup(title: "Population, platform, cost and context") var replay: ReplayOptions
 
     func validate() throws {
+        try replay.check()
         if let shard {
             guard UserShard(shard) != nil else {
                 throw ValidationError("--shard '\(shard)': expected I/N with 1 ≤ I ≤ N, e.g. 2/8")

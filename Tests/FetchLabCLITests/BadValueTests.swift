@@ -69,6 +69,15 @@ import _FetchLabTestSupport
             (["tune", "--family", "fixed", "--seed", "-1"], "--seed", "0 to 18446744073709551615"),
             (["tune", "--family", "fixed", "--time-budget", "-5s"], "--time-budget", "out of range"),
             (["import", "--busy-timeout", "-1", "x.csv"], "--busy-timeout", "0 to 86400"),
+            // An `h` in the value is not the help flag (options of a shared group used to print
+            // the help for it, exit 0).
+            (["compare", "--fetch-budget", "-1h"], "--fetch-budget", "expected 1s to 1h"),
+            (["tune", "--family", "fixed", "--ios-system-lead", "-2h"], "--ios-system-lead", "out of range"),
+            (["predict", "--lead", "-2h"], "--lead", "expected 0s to 12h"),
+            (["evaluate-predictors", "--freshness", "-1h"], "--freshness", "expected 1m to 1d"),
+            (["import", "--session-gap", "-1h", "x.csv"], "--session-gap", "1s to 1d"),
+            (["import", "--reorder-window", "-1h", "x.csv"], "--reorder-window", "0s to 7d"),
+            (["import", "--earliest", "-5h", "x.csv"], "--earliest", "-5h"),
         ]
         for (arguments, option, text) in cases {
             try expectUsageError(arguments + ["--db", db], naming: option, saying: text)

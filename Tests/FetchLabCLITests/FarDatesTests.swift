@@ -33,13 +33,13 @@ import _FetchLabTestSupport
         return text
     }
 
-    /// 2024-03-01 moved to 1965-03-01 and to 9000-03-01, in days.
-    static let eras = [("1965", -21_550), ("9000", 2_547_931)]
+    /// 2024-03-01 moved to 1965-03-01, 0001-03-01 and 9000-03-01, in days.
+    static let eras = [("1965", -21_550), ("0001", -738_886), ("9000", 2_547_931)]
 
     @Test(arguments: eras)
     func launchesBefore1970OrFarAheadWorkInEveryCommand(era: String, days: Int) throws {
         let db = dir.path("far-\(era).sqlite")
-        let range = ["--epoch-unit", "seconds", "--earliest", "1900-01-01T00:00:00Z", "--latest", "9999-01-01T00:00:00Z"]
+        let range = ["--epoch-unit", "seconds", "--earliest", "0001-01-01T00:00:00Z", "--latest", "9999-01-01T00:00:00Z"]
         let usage = try dir.write("usage-\(era).csv", launches(movedBy: days))
         let signals = try dir.write("context-\(era).csv", shifted(context, by: days))
         let imported = try dir.fetchlab(["import", "--db", db] + range + [usage, signals])
