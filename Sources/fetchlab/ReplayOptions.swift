@@ -62,20 +62,28 @@ struct ReplayOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "iOS: background fetches no closer than this.")
     var iosMinimumInterval = DurationArgument(.minutes(15))
     @Option(parsing: .unconditional, help: "iOS: silent pushes per hour per app.") var pushRate = 3
-    @Option(parsing: .unconditional, help: "iOS: background fetches per app per day (0: no limit).") var dailyFetchBudget = 0
-    @Option(parsing: .unconditional, help: "iOS: the daily wake budget per app, in background fetches per launch a day over the window.")
+    @Option(parsing: .unconditional, help: "iOS: background fetches per app per day (0: no limit).")
+    var dailyFetchBudget = 0
+    @Option(
+        parsing: .unconditional,
+        help: "iOS: the daily wake budget per app, in background fetches per launch a day over the window.")
     var iosWakeBudgetPerLaunch = 1.0
     @Option(parsing: .unconditional, help: "iOS: the least daily wake budget of an app launched within the window.")
     var iosWakeBudgetMin = 1
     @Option(parsing: .unconditional, help: "iOS: the greatest daily wake budget of an app (0: no wake budget).")
     var iosWakeBudgetMax = 12
-    @Option(parsing: .unconditional, help: "iOS: the wake budget follows the app's launches over this window before each day.")
+    @Option(
+        parsing: .unconditional,
+        help: "iOS: the wake budget follows the app's launches over this window before each day.")
     var iosWakeBudgetWindow = DurationArgument(.days(7))
-    @Option(parsing: .unconditional, help: "iOS: how long before an expected launch the system runs a fetch for a requested interval.")
+    @Option(
+        parsing: .unconditional,
+        help: "iOS: how long before an expected launch the system runs a fetch for a requested interval.")
     var iosSystemLead = DurationArgument(.minutes(10))
     @Option(parsing: .unconditional, help: "Android: minimum period of periodic work.")
     var androidMinimumPeriod = DurationArgument(.minutes(15))
-    @Option(parsing: .unconditional, help: "Android: App Standby deferrals of the working-set, frequent and rare buckets.")
+    @Option(
+        parsing: .unconditional, help: "Android: App Standby deferrals of the working-set, frequent and rare buckets.")
     var standbyDeferrals = "2h,8h,24h"
 
     // Context defaults.

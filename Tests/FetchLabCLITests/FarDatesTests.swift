@@ -39,7 +39,9 @@ import _FetchLabTestSupport
     @Test(arguments: eras)
     func launchesBefore1970OrFarAheadWorkInEveryCommand(era: String, days: Int) throws {
         let db = dir.path("far-\(era).sqlite")
-        let range = ["--epoch-unit", "seconds", "--earliest", "0001-01-01T00:00:00Z", "--latest", "9999-01-01T00:00:00Z"]
+        let range = [
+            "--epoch-unit", "seconds", "--earliest", "0001-01-01T00:00:00Z", "--latest", "9999-01-01T00:00:00Z",
+        ]
         let usage = try dir.write("usage-\(era).csv", launches(movedBy: days))
         let signals = try dir.write("context-\(era).csv", shifted(context, by: days))
         let imported = try dir.fetchlab(["import", "--db", db] + range + [usage, signals])
@@ -102,7 +104,9 @@ import _FetchLabTestSupport
         #expect(help.out.contains("(YYYY-MM-DD)"), "\(help.out)")
         #expect(help.out.contains("2099-12-31"), "\(help.out)")
         // A date the wrong way round is still refused, naming both.
-        let reversed = try dir.fetchlab(["import", "--db", db, "--earliest", "2024-03-06", "--latest", "2024-03-05", usage])
+        let reversed = try dir.fetchlab([
+            "import", "--db", db, "--earliest", "2024-03-06", "--latest", "2024-03-05", usage,
+        ])
         expectOneLineError(reversed, status: 64, ["--earliest 2024-03-06 is not before --latest 2024-03-05"])
     }
 }
