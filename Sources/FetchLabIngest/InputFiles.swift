@@ -9,8 +9,9 @@ public enum InputFiles {
         /// Entries of a directory skipped because they are not regular files (a FIFO, a socket, a
         /// device): one line each, for a note on stderr.
         public var skipped: [String] = []
-        /// Entries of a directory that cannot be read (a dangling symbolic link): one line each, an
-        /// error of the import (the other files are still read).
+        /// Arguments and directory entries that name nothing to read (a path that does not exist, a
+        /// directory without log files, a pattern that matches nothing, a dangling symbolic link): one
+        /// line each, an error of the import (the other files are still read).
         public var problems: [String] = []
 
         public init(paths: [String] = [], skipped: [String] = [], problems: [String] = []) {
@@ -21,18 +22,34 @@ public enum InputFiles {
     }
 
     /// The files named by command-line arguments (see ``expandReporting(_:)``).
+    /// - Throws: ``IngestError`` (`io`) for the first argument or entry that names nothing to read.
     public static func expand(_ arguments: [String]) throws(IngestError) -> [String] {
-        try expandReporting(arguments).paths
+        let (expansion, problems) = expanding(arguments)
+        if let first = problems.first { throw first }
+        return expansion.paths
     }
 
     /// The files named by command-line arguments: a file as it is, a directory's log files (by
-    /// name, sorted), a glob pattern's matches, `-` for standard input. A name that does not exist
-    /// is passed on, for the importer to report with the file's name. A directory contributes only
-    /// its regular files (and symbolic links to them): a FIFO, socket or device in it is skipped
-    /// with a note (it could block the import forever), a dangling symbolic link is a problem.
-    /// A FIFO named by itself is read.
-    public static func expandReporting(_ arguments: [String]) throws(IngestError) -> Expansion {
+    /// name, sorted), a glob pattern's matches, `-` for standard input. A name that does not exist,
+    /// a directory without log files and a pattern that matches nothing are problems, found before
+    /// anything is opened (an import with nothing to read creates no database). A directory
+    /// contributes only its regular files (and symbolic links to them): a FIFO, socket or device in
+    /// it is skipped with a note (it could block the import forever), a dangling symbolic link is a
+    /// problem. A FIFO named by itself is read.
+    public static func expandReporting(_ arguments: [String]) -> Expansion {
+        let (expansion, problems) = expanding(arguments)
+        var result = expansion
+        result.problems = problems.map(\.description)
+        return result
+    }
+
+    /// The expansion, and its problems in argument order.
+    private static func expanding(_ arguments: [String]) -> (Expansion, [IngestError]) {
         var result = Expansion()
+        var problems: [IngestError] = []
+        func problem(_ source: String, _ message: String) {
+            problems.append(IngestError(.io, source: source, message: message))
+        }
         for argument in arguments {
             if argument == "-" {
                 result.paths.append(argument)
@@ -46,21 +63,20 @@ public enum InputFiles {
                     let candidates = entries.sorted().filter { !$0.hasPrefix(".") && looksLikeLog($0) }
                         .map { (argument as NSString).appendingPathComponent($0) }
                     var files: [String] = []
+                    let problemsBefore = problems.count, skippedBefore = result.skipped.count
                     for path in candidates {
                         switch kind(of: path) {
                         case .regular: files.append(path)
                         case .directory: break
                         case .dangling(let target):
-                            result.problems.append(
-                                "\(path): dangling symbolic link (to \(target)); it was not imported")
+                            problem(path, "dangling symbolic link (to \(target)); it was not imported")
                         case .other(let what):
                             result.skipped.append("\(path): skipped: \(what), not a regular file")
                         }
                     }
-                    if files.isEmpty && result.problems.isEmpty && result.skipped.isEmpty {
-                        throw IngestError(
-                            .usage, source: argument,
-                            message: "directory has no log files (.csv, .tsv, .jsonl, .txt, .log, optionally .gz/.zz)")
+                    if files.isEmpty && problems.count == problemsBefore && result.skipped.count == skippedBefore {
+                        problem(
+                            argument, "directory has no log files (.csv, .tsv, .jsonl, .txt, .log, optionally .gz/.zz)")
                     }
                     result.paths += files
                 } else {
@@ -70,14 +86,23 @@ public enum InputFiles {
             }
             if argument.contains(where: { "*?[".contains($0) }) {
                 let matches = glob(argument)
-                if matches.isEmpty { throw IngestError(.usage, source: argument, message: "no file matches") }
+                if matches.isEmpty { problem(argument, "no file matches") }
                 result.paths += matches
                 continue
             }
-            // Let the importer report it with the file's name.
-            result.paths.append(argument)
+            // Nothing there (or nothing this process may look at).
+            var info = stat()
+            let found = stat(argument, &info) == 0
+            let reason = String(cString: strerror(errno))
+            if found {
+                result.paths.append(argument)
+            } else if case .dangling(let target) = kind(of: argument) {
+                problem(argument, "dangling symbolic link (to \(target))")
+            } else {
+                problem(argument, reason)
+            }
         }
-        return result
+        return (result, problems)
     }
 
     enum Kind: Equatable {

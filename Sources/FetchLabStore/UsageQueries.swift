@@ -35,6 +35,12 @@ public struct UsageQueries: Sendable {
 
     public init(database: FetchLabDatabase) { self.database = database }
 
+    /// SQL for ⌊`x` / `d`⌋ (`d` > 0). SQLite's `/` rounds toward zero, which would put an instant
+    /// before 1970 in the second, hour or day after its own (and give a negative hour of the day).
+    static func floorDivision(_ x: String, by d: Int64) -> String {
+        "(((\(x)) - (((\(x)) % \(d)) + \(d)) % \(d)) / \(d))"
+    }
+
     /// YYYY-MM-DD of a day count since 1970.
     static func date(_ day: Int) -> String { CivilDate(daysSince1970: day).description }
 
@@ -73,10 +79,12 @@ public struct UsageQueries: Sendable {
                     filters.append("a.name = ?")
                     arguments += [app]
                 }
-                let localSeconds = "(e.time / \(Microseconds.perSecond) + COALESCE(e.utc_offset, 0))"
+                let localSeconds =
+                    "(\(Self.floorDivision("e.time", by: Microseconds.perSecond)) + COALESCE(e.utc_offset, 0))"
+                let hours = Self.floorDivision(localSeconds, by: Seconds.perHour)
                 let sql = """
-                    SELECT u.name, a.name, \(localSeconds) / \(Seconds.perDay) AS day,
-                           (\(localSeconds) / \(Seconds.perHour)) % 24 AS hour,
+                    SELECT u.name, a.name, \(Self.floorDivision(localSeconds, by: Seconds.perDay)) AS day,
+                           ((\(hours)) % 24 + 24) % 24 AS hour,
                            COUNT(*), MIN(e.time), MAX(e.time), MAX(e.utc_offset IS NOT NULL)
                     FROM usage_event e JOIN user u ON u.id = e.user_id JOIN app a ON a.id = e.app_id
                     WHERE \(filters.joined(separator: " AND "))

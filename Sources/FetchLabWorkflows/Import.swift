@@ -10,8 +10,9 @@ public enum Import {
     public enum Event: Sendable {
         /// A directory entry skipped because it is not a regular file (a FIFO, a socket): a note.
         case skipped(String)
-        /// A directory entry that cannot be read (a dangling link): an error of the import; the
-        /// other files are still read.
+        /// An argument or directory entry that names nothing to read (a path that does not exist,
+        /// a directory without log files, a dangling link): an error of the import; the other files
+        /// are still read.
         case unreadable(String)
         /// A file read and committed (or recorded with its rejects when nothing was accepted);
         /// `waitedSeconds`: how long its import waited for another process's lock, apart from

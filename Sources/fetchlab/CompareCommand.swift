@@ -35,7 +35,7 @@ struct CompareCommand: ParsableCommand {
             valueName: "list"))
     var policies: String?
 
-    @Option(help: "The τ of the ranking, the bound, the baseline and the oracles (1m to 24h).")
+    @Option(parsing: .unconditional, help: "The τ of the ranking, the bound, the baseline and the oracles (1m to 24h).")
     var tau = DurationArgument(.minutes(15))
 
     @Option(help: "Whether a launch refreshes its app's content (on or off).")
@@ -64,6 +64,8 @@ struct CompareCommand: ParsableCommand {
     @OptionGroup(title: "Shard, per-user rows, timings and timeline") var runOptions: ComparisonRunOptions
 
     func validate() throws {
+        try replay.check()
+        try budget.check()
         try output.checkOutputs(database: database.db, also: [("--partial", partial)])
         try Bounds.check("--tau", tau, SettingRanges.tau)
         try Bounds.check("--warm-up", warmUp, SettingRanges.warmUpDays)

@@ -44,6 +44,7 @@ struct DemoCommand: ParsableCommand {
 
     /// The output must not land on the database or a sample file, nor the report on the database.
     func validate() throws {
+        try budget.check()
         var protected: [OutputGuard.Protected] = []
         if let db {
             protected.append(OutputGuard.database(db))

@@ -46,6 +46,7 @@ struct EvaluatePredictorsCommand: ParsableCommand {
     var format: OutputFormat = .text
 
     func validate() throws {
+        try prediction.check()
         try Bounds.check("--users", users, 0...1_000_000)
         try Bounds.check("--warm-up", warmUp, 0...3_660)
         try Bounds.check("--every", every, 1...24)

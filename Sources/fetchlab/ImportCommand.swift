@@ -49,11 +49,12 @@ struct ImportCommand: ParsableCommand {
     var format: OutputFormat = .text
 
     @Option(
-        name: .customLong("busy-timeout"),
+        name: .customLong("busy-timeout"), parsing: .unconditional,
         help: "Seconds (0 to 86400) to wait for another process's import into the same database.")
     var busyTimeout = BoundedSeconds(600)
 
     func validate() throws {
+        try reading.check()
         try Bounds.check("--max-ratio", maxRatio, 0...1_000_000, note: " (0 = no limit)")
     }
 
@@ -66,18 +67,27 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let expansion: InputFiles.Expansion
-        do throws(IngestError) { expansion = try InputFiles.expandReporting(files) } catch {
-            throw ValidationError(error.description)
-        }
+        let expansion = InputFiles.expandReporting(files)
         let showProgress = Terminal.stderrIsTerminal && format == .text
-        let store = try openDatabase(showProgress: showProgress)
         var errors: [String] = []
         func failed(_ message: String, _ shown: String? = nil) {
             if showProgress { Terminal.clearProgress() }
             errors.append(message)
             Terminal.error(shown ?? message)
         }
+        // Nothing to read (each argument names nothing): no database is opened, so none is created.
+        guard !expansion.paths.isEmpty else {
+            for note in expansion.skipped { Terminal.note("fetchlab: note: \(note)") }
+            for problem in expansion.problems { failed(problem) }
+            if format == .json {
+                print(Format.json(ImportReport(database: database.db, files: [], errors: errors)))
+            } else if expansion.problems.count > 1 {
+                print(ImportRenderer.total([], failed: errors.count))
+            }
+            if !errors.isEmpty { throw ExitCode(Exit.failure) }
+            return
+        }
+        let store = try openDatabase(showProgress: showProgress)
         let progress: (@Sendable (ImportProgress) -> Void)? =
             showProgress ? { @Sendable p in Terminal.progress(ImportRenderer.progress(p)) } : nil
         let outcome = Import.run(expansion, into: store, options: readOptions, force: force, progress: progress) {

@@ -45,6 +45,7 @@ struct PredictCommand: ParsableCommand {
     }
 
     func validate() throws {
+        try prediction.check()
         try Bounds.check("--horizon", horizon, Microseconds.perMinute...Microseconds.days(7))
         // A fetch planned a lead before a use must fall inside the forecast: a lead as long as the
         // horizon would plan every fetch before the origin (and none was ever shown).

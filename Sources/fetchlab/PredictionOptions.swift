@@ -29,7 +29,8 @@ struct PredictionOptions: ParsableArguments {
         FetchPlanner(leadMinutes: lead.minutes, threshold: threshold, freshnessMinutes: freshness.minutes)
     }
 
-    func validate() throws {
+    /// (Run by the command's `validate()`; see ``ReplayOptions/check()``.)
+    func check() throws {
         try Bounds.check("--lead", lead, Self.leadRange)
         try Bounds.check("--threshold", threshold, 0...1)
         try Bounds.check("--freshness", freshness, Self.freshnessRange)

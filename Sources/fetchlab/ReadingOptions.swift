@@ -72,16 +72,27 @@ struct ReadingOptions: ParsableArguments {
             """)
     var keepSystemApps = false
 
-    @Option(help: "Reject timestamps before this date (ISO-8601).")
+    @Option(
+        parsing: .unconditional,
+        help: """
+            Reject timestamps before this instant (ISO-8601 or epoch); a date alone (YYYY-MM-DD) is its start, \
+            midnight UTC.
+            """)
     var earliest = InstantArgument(ReadOptions().earliest)
 
-    @Option(help: "Reject timestamps at or after this date (ISO-8601); after --earliest.")
-    var latest = InstantArgument(ReadOptions().latest)
+    @Option(
+        parsing: .unconditional,
+        help: """
+            Reject timestamps at or after this instant (ISO-8601 or epoch; after --earliest); a date alone \
+            (YYYY-MM-DD) is read through its end: timestamps on that day (UTC) are accepted.
+            """)
+    var latest = InstantArgument(through: ReadOptions().latest)
 
     static let sessionGapRange = Microseconds.perSecond...Microseconds.days(1)
     static let reorderWindowRange = 0...Microseconds.days(7)
 
-    func validate() throws {
+    /// (Run by `import`'s `validate()`; see ``ReplayOptions/check()``.)
+    func check() throws {
         if let user, user.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw ValidationError("--user '\(user)': a user needs a name (no command could address an empty one)")
         }
@@ -95,7 +106,7 @@ struct ReadingOptions: ParsableArguments {
         }
         try Bounds.check("--session-gap", sessionGap, Self.sessionGapRange)
         try Bounds.check("--reorder-window", reorderWindow, Self.reorderWindowRange)
-        guard earliest.microseconds < latest.microseconds else {
+        guard earliest.start < latest.end else {
             throw ValidationError(
                 "--earliest \(earliest) is not before --latest \(latest): no timestamp could be accepted")
         }
@@ -114,8 +125,8 @@ struct ReadingOptions: ParsableArguments {
         options.reorderWindow = reorderWindow.microseconds
         options.excludedApps = excludes
         options.keepSystemApps = keepSystemApps
-        options.earliest = earliest.microseconds
-        options.latest = latest.microseconds
+        options.earliest = earliest.start
+        options.latest = latest.end
         return options
     }
 }
@@ -143,21 +154,46 @@ struct ColumnMapping: ExpressibleByArgument {
     }
 }
 
-/// An instant written as ISO-8601 (`2024-01-01`, `2024-01-01T00:00:00Z`) or epoch.
+/// A bound of `import`'s time range: an instant written as ISO-8601 (`2024-01-01T00:00:00Z`) or epoch,
+/// or a day (`2024-01-01`, UTC), which starts the range at its first instant (`--earliest`) or ends it
+/// after its last (`--latest`: the day's timestamps are accepted).
 struct InstantArgument: ExpressibleByArgument, CustomStringConvertible {
+    /// The instant, or the start of the day (midnight UTC).
     var microseconds: Microseconds
+    /// The day, when one was given without a time.
+    var day: CivilDate?
 
     init(_ microseconds: Microseconds) { self.microseconds = microseconds }
 
+    /// The day that ends at `end` (a midnight UTC), so that ``end`` is `end` and help shows the
+    /// last day accepted.
+    init(through end: Microseconds) {
+        let day = CivilDate(daysSince1970: LocalCalendar.day(end, offset: 0) - 1)
+        self.day = day
+        microseconds = LocalCalendar.midnight(of: day.daysSince1970, offset: 0)
+    }
+
     init?(argument: String) {
+        if let day = CivilDate(argument) {
+            self.day = day
+            microseconds = LocalCalendar.midnight(of: day.daysSince1970, offset: 0)
+            return
+        }
         var parser = TimestampParser()
         guard let parsed = try? parser.parse(argument) else { return nil }
         microseconds = parsed.microseconds
     }
 
+    /// As the first instant of a range (`--earliest`): the instant, or the start of the day.
+    var start: Microseconds { microseconds }
+
+    /// As the first instant after a range (`--latest`): the instant, or the end of the day (the
+    /// next midnight UTC).
+    var end: Microseconds { day.map { LocalCalendar.midnight(of: $0.daysSince1970 + 1, offset: 0) } ?? microseconds }
+
     var description: String {
-        let day = LocalCalendar.day(microseconds, offset: 0)
-        return CivilDate(daysSince1970: day).description
+        if let day { return day.description }
+        return CivilDate(daysSince1970: LocalCalendar.day(microseconds, offset: 0)).description
     }
 
     var defaultValueDescription: String { description }

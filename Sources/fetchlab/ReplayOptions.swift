@@ -18,6 +18,7 @@ struct ReplayOptions: ParsableArguments {
     var platform: PlatformKind = .none
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Users to replay: a comma-separated list of names, or N (1 to 1,000,000) for N users spread over the list.",
             valueName: "list|N"))
@@ -33,58 +34,69 @@ struct ReplayOptions: ParsableArguments {
     var to: CivilDate?
 
     // Cost model.
-    @Option(help: "How long a fetch transfers (0.1s to 10m).")
+    @Option(parsing: .unconditional, help: "How long a fetch transfers (0.1s to 10m).")
     var fetchDuration = DurationArgument(.seconds(3))
-    @Option(help: "How much a fetch downloads (e.g. 150kB).")
+    @Option(parsing: .unconditional, help: "How much a fetch downloads (e.g. 150kB).")
     var fetchSize = ByteSizeArgument(argument: "150kB")!
     @Option(
         help: ArgumentHelp(
             "An app's own fetch duration and size, APP=DURATION/SIZE (repeatable), e.g. com.example.podcast=20s/5MB.",
             valueName: "app=d/size"))
     var appCost: [String] = []
-    @Option(help: "LTE transfer power, W.") var cellularTransferW = 1.288
-    @Option(help: "LTE promotion time.") var cellularPromotion = DurationArgument(260_000)
-    @Option(help: "LTE promotion power, W.") var cellularPromotionW = 1.210
-    @Option(help: "LTE tail time.") var cellularTail = DurationArgument(11_576_000)
-    @Option(help: "LTE tail power, W.") var cellularTailW = 1.060
-    @Option(help: "Wi-Fi transfer power, W.") var wifiTransferW = 0.54
-    @Option(help: "Wi-Fi promotion time.") var wifiPromotion = DurationArgument(79_000)
-    @Option(help: "Wi-Fi promotion power, W.") var wifiPromotionW = 0.124
-    @Option(help: "Wi-Fi tail time.") var wifiTail = DurationArgument(238_000)
-    @Option(help: "Wi-Fi tail power, W.") var wifiTailW = 0.119
-    @Option(help: "Battery capacity, Wh.") var batteryWh = 12.0
-    @Option(help: "Low battery: below this percent and not charging.") var lowBattery = 20.0
+    @Option(parsing: .unconditional, help: "LTE transfer power, W.") var cellularTransferW = 1.288
+    @Option(parsing: .unconditional, help: "LTE promotion time.") var cellularPromotion = DurationArgument(260_000)
+    @Option(parsing: .unconditional, help: "LTE promotion power, W.") var cellularPromotionW = 1.210
+    @Option(parsing: .unconditional, help: "LTE tail time.") var cellularTail = DurationArgument(11_576_000)
+    @Option(parsing: .unconditional, help: "LTE tail power, W.") var cellularTailW = 1.060
+    @Option(parsing: .unconditional, help: "Wi-Fi transfer power, W.") var wifiTransferW = 0.54
+    @Option(parsing: .unconditional, help: "Wi-Fi promotion time.") var wifiPromotion = DurationArgument(79_000)
+    @Option(parsing: .unconditional, help: "Wi-Fi promotion power, W.") var wifiPromotionW = 0.124
+    @Option(parsing: .unconditional, help: "Wi-Fi tail time.") var wifiTail = DurationArgument(238_000)
+    @Option(parsing: .unconditional, help: "Wi-Fi tail power, W.") var wifiTailW = 0.119
+    @Option(parsing: .unconditional, help: "Battery capacity, Wh.") var batteryWh = 12.0
+    @Option(parsing: .unconditional, help: "Low battery: below this percent and not charging.") var lowBattery = 20.0
 
     // Platform model.
-    @Option(help: "iOS: the time budget of a background fetch or push; longer fetches expire.")
+    @Option(parsing: .unconditional, help: "iOS: the time budget of a background fetch or push; longer fetches expire.")
     var fetchBudget = DurationArgument(.seconds(30))
-    @Option(help: "iOS: background fetches no closer than this.")
+    @Option(parsing: .unconditional, help: "iOS: background fetches no closer than this.")
     var iosMinimumInterval = DurationArgument(.minutes(15))
-    @Option(help: "iOS: silent pushes per hour per app.") var pushRate = 3
-    @Option(help: "iOS: background fetches per app per day (0: no limit).") var dailyFetchBudget = 0
-    @Option(help: "iOS: the daily wake budget per app, in background fetches per launch a day over the window.")
+    @Option(parsing: .unconditional, help: "iOS: silent pushes per hour per app.") var pushRate = 3
+    @Option(parsing: .unconditional, help: "iOS: background fetches per app per day (0: no limit).")
+    var dailyFetchBudget = 0
+    @Option(
+        parsing: .unconditional,
+        help: "iOS: the daily wake budget per app, in background fetches per launch a day over the window.")
     var iosWakeBudgetPerLaunch = 1.0
-    @Option(help: "iOS: the least daily wake budget of an app launched within the window.")
+    @Option(parsing: .unconditional, help: "iOS: the least daily wake budget of an app launched within the window.")
     var iosWakeBudgetMin = 1
-    @Option(help: "iOS: the greatest daily wake budget of an app (0: no wake budget).")
+    @Option(parsing: .unconditional, help: "iOS: the greatest daily wake budget of an app (0: no wake budget).")
     var iosWakeBudgetMax = 12
-    @Option(help: "iOS: the wake budget follows the app's launches over this window before each day.")
+    @Option(
+        parsing: .unconditional,
+        help: "iOS: the wake budget follows the app's launches over this window before each day.")
     var iosWakeBudgetWindow = DurationArgument(.days(7))
-    @Option(help: "iOS: how long before an expected launch the system runs a fetch for a requested interval.")
+    @Option(
+        parsing: .unconditional,
+        help: "iOS: how long before an expected launch the system runs a fetch for a requested interval.")
     var iosSystemLead = DurationArgument(.minutes(10))
-    @Option(help: "Android: minimum period of periodic work.")
+    @Option(parsing: .unconditional, help: "Android: minimum period of periodic work.")
     var androidMinimumPeriod = DurationArgument(.minutes(15))
-    @Option(help: "Android: App Standby deferrals of the working-set, frequent and rare buckets.")
+    @Option(
+        parsing: .unconditional, help: "Android: App Standby deferrals of the working-set, frequent and rare buckets.")
     var standbyDeferrals = "2h,8h,24h"
 
     // Context defaults.
-    @Option(help: "How long a context sample's value holds before the default applies.")
+    @Option(parsing: .unconditional, help: "How long a context sample's value holds before the default applies.")
     var contextHold = DurationArgument(.hours(6))
-    @Option(help: "Battery percent assumed without a sample.") var defaultBattery = 80.0
+    @Option(parsing: .unconditional, help: "Battery percent assumed without a sample.") var defaultBattery = 80.0
     @Option(help: "Network assumed without a sample: wifi, cellular or none.") var defaultNetwork = "wifi"
     @Option(help: "Charging assumed without a sample (on or off).") var defaultCharging: OnOff = .off
 
-    func validate() throws {
+    /// The range checks, run by the command's `validate()`, not as this group's own `validate()`:
+    /// ArgumentParser runs that while it decodes, when a value it refuses (`-6h`) is still among the
+    /// arguments to look for help in, and prints the help (exit 0) for the `h` in it.
+    func check() throws {
         try Bounds.check("--fetch-duration", fetchDuration, SettingRanges.fetchDuration)
         try Bounds.check("--fetch-size", fetchSize.bytes, SettingRanges.fetchBytes)
         for (option, watts) in [

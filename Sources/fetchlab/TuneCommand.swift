@@ -44,8 +44,8 @@ struct TuneCommand: ParsableCommand {
     )
     var search: SearchMethodArgument = .grid
 
-    @Option(help: "Settings the random search draws (1 to 10,000).") var samples = 10
-    @Option(help: "The random search's seed.") var seed: UInt64 = 1
+    @Option(parsing: .unconditional, help: "Settings the random search draws (1 to 10,000).") var samples = 10
+    @Option(parsing: .unconditional, help: "The random search's seed (0 to 18446744073709551615).") var seed: UInt64 = 1
 
     @Option(help: ArgumentHelp("Maximise this metric: fresh@τ (e.g. fresh@15m).", valueName: "metric"))
     var maximize: String?
@@ -58,7 +58,7 @@ struct TuneCommand: ParsableCommand {
     var subjectTo: String?
 
     @Option(help: "Train through this local day (YYYY-MM-DD), test on the days after it.") var trainUntil: CivilDate?
-    @Option(help: "Expanding-window time folds (2 to 20; 1: one split).") var folds = 1
+    @Option(parsing: .unconditional, help: "Expanding-window time folds (2 to 20; 1: one split).") var folds = 1
     @Option(
         help:
             "Split by time (days) or by users (leave one user out below 10 users, else 70 % train by a hash of the name)."
@@ -66,6 +66,7 @@ struct TuneCommand: ParsableCommand {
     var split: SplitArgument = .time
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Stop starting search rounds once this much time has passed (e.g. 90s, 10m); the best setting found is still measured.",
             valueName: "duration"))
@@ -79,6 +80,7 @@ struct TuneCommand: ParsableCommand {
     var keepUsers = 10_000
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "At most this much memory of users' histories kept between passes (e.g. 500MB, 2GB): it bounds tune's memory whatever the population's size; the users past it are kept compactly in a temporary file in $TMPDIR.",
             valueName: "size"))
@@ -108,6 +110,7 @@ struct TuneCommand: ParsableCommand {
     @OptionGroup(title: "Population, platform, cost and context") var replay: ReplayOptions
 
     func validate() throws {
+        try replay.check()
         if let shard {
             guard UserShard(shard) != nil else {
                 throw ValidationError("--shard '\(shard)': expected I/N with 1 ≤ I ≤ N, e.g. 2/8")

@@ -14,12 +14,18 @@ import _FetchLabTestSupport
         #expect(files.map { ($0 as NSString).lastPathComponent } == ["a.tsv", "b.csv.gz", "c.jsonl.zz", "x.log"])
     }
 
-    @Test func globsStandardInputAndUnknownNamesPassThrough() throws {
+    @Test func globsAndStandardInputPassThroughUnknownNamesAreProblems() throws {
         let dir = TemporaryDirectory()
         try dir.write("u1.csv", "x")
         try dir.write("u2.csv", "x")
-        let files = try InputFiles.expand([dir.path("u*.csv"), "-", dir.path("missing.csv")])
-        #expect(files == [dir.path("u1.csv"), dir.path("u2.csv"), "-", dir.path("missing.csv")])
+        let files = try InputFiles.expand([dir.path("u*.csv"), "-"])
+        #expect(files == [dir.path("u1.csv"), dir.path("u2.csv"), "-"])
+        // A name that does not exist is found before anything is opened, as an empty directory is.
+        let expansion = InputFiles.expandReporting([dir.path("u*.csv"), dir.path("missing.csv"), "-"])
+        #expect(expansion.paths == [dir.path("u1.csv"), dir.path("u2.csv"), "-"])
+        #expect(expansion.problems == ["\(dir.path("missing.csv")): No such file or directory"])
+        let missing = #expect(throws: IngestError.self) { try InputFiles.expand([dir.path("missing.csv")]) }
+        #expect(missing?.code == .io)
     }
 
     @Test func emptyDirectoriesAndUnmatchedGlobsAreErrorsNamingTheArgument() throws {

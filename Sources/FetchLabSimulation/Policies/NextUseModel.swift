@@ -200,7 +200,13 @@ struct NextUseModel {
 
     /// The app's launches per day, decayed.
     func currentRate(at t: Microseconds) -> Double {
-        rate * exp(-Double(t - rateTime) / Self.rateHalfLife * M_LN2) * 86_400e6 / (Self.rateHalfLife / M_LN2)
+        decayedRate(at: t) * 86_400e6 / (Self.rateHalfLife / M_LN2)
+    }
+
+    /// The launch count decayed to `t`: 0 before the first launch, whenever `t` is (the decay from
+    /// `rateTime` 0 to an instant long before 1970 is infinite, and 0 × ∞ is not a number).
+    @inline(__always) func decayedRate(at t: Microseconds) -> Double {
+        rate > 0 ? rate * exp(-Double(t - rateTime) / Self.rateHalfLife * M_LN2) : 0
     }
 
     /// Resolves the trials whose τ has passed by `t` as misses.
@@ -221,7 +227,7 @@ struct NextUseModel {
                 head += 1
             }
             compact()
-            rate = rate * exp(-Double(t - rateTime) / Self.rateHalfLife * M_LN2) + 1
+            rate = decayedRate(at: t) + 1
             rateTime = t
             lastLaunch = t
         }
