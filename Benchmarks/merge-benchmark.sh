@@ -33,7 +33,7 @@ echo "merge benchmark: $DB in $SHARDS shards, in $WORK" >&2
 PARTIALS=()
 for i in $(seq 1 "$SHARDS"); do
   PARTIALS+=("$WORK/shard-$i-of-$SHARDS.partial")
-  stage "shard-$i" "$BIN" compare --db "$DB" --shard "$i/$SHARDS" --partial "${PARTIALS[-1]}" --no-store --format csv
+  stage "shard-$i" "$BIN" compare --db "$DB" --shard "$i/$SHARDS" --partial "${PARTIALS[-1]}" --force --no-store --format csv
 done
 for k in $(seq 1 "$SHARDS"); do
   stage "merge-$k" "$BIN" merge "${PARTIALS[@]:0:$k}" --format json --no-store

@@ -83,7 +83,7 @@ if [ -n "${SHARDS:-}" ]; then  # the grid's search over SHARDS shards, then the 
   for i in $(seq 1 "$SHARDS"); do
     /usr/bin/time -o "$WORK/tune-time-shard-$i-of-$SHARDS.txt" -f "%e %U %S %M" \
       "$BIN" tune --db "$DB" --family predictive --keep-users "${KEEP_USERS:-10000}" --shard "$i/$SHARDS" \
-      --partial "$WORK/tune-search-$i-of-$SHARDS.gz" --format json > "$WORK/tune-shard-$i-of-$SHARDS.json"
+      --partial "$WORK/tune-search-$i-of-$SHARDS.gz" --force --format json > "$WORK/tune-shard-$i-of-$SHARDS.json"
     echo "  shard $i/$SHARDS: $(tail -n 1 "$WORK/tune-time-shard-$i-of-$SHARDS.txt") (wall s, user s, sys s, peak KB)" >&2
   done
   run predictive-from-shards "$BIN" predictive --keep-users "${KEEP_USERS:-10000}" \
