@@ -8,7 +8,7 @@ import Foundation
 
 /// The one rule for every file FetchLab writes (`--output`, `--partial`, the HTML report, a tune's
 /// partial), checked before any work (``check(_:option:force:protecting:)``) and applied by one
-/// writer (``write(to:_:)``):
+/// writer (``write(to:what:_:)``):
 ///
 /// - a path that does not exist is created, through a temporary file in its directory renamed
 ///   over it when complete (a reader never sees half a file; a failed write leaves nothing);
