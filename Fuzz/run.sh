@@ -92,10 +92,8 @@ for t in "${TARGETS[@]}"; do
     *) echo "unknown target $t" >&2; exit 2 ;;
   esac
   bin="$BUILD/fuzz-$t-$$"
-  max_len=65536
   if [ "$t" = partial ]; then
     build_modules
-    max_len=131072  # the seeds: real partials, plain text up to about 100 kB
     swiftc "${MOD_FLAGS[@]}" -I "$MOD" -module-name FuzzPartial Fuzz/Targets/Support.swift "$src" \
       "${MOD_OBJECTS[@]}" "${DEP_OBJECTS[@]}" -lz -lsqlite3 -lstdc++ -o "$bin" 2> "$BUILD/build-$t.log" \
       || { cat "$BUILD/build-$t.log" >&2; exit 1; }
@@ -110,7 +108,7 @@ for t in "${TARGETS[@]}"; do
   set +e
   runs=()
   [ -n "${FUZZ_RUNS:-}" ] && runs=(-runs="$FUZZ_RUNS")
-  "$bin" ${runs[@]+"${runs[@]}"} -max_total_time="$SECS" -seed=1 -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" -print_final_stats=1 \
+  "$bin" ${runs[@]+"${runs[@]}"} -max_total_time="$SECS" -seed=1 -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="$BUILD/artifacts-$t/" "$BUILD/corpus-$t" "Fuzz/corpus/$t" > "$log" 2>&1
   rc=$?
   set -e
