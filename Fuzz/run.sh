@@ -44,7 +44,8 @@ while IFS= read -r o; do DEP_OBJECTS+=("$o"); done < <(
 # the merge path in FetchLabSimulation): each module it needs compiled on its own, instrumented,
 # in dependency order (merged into one module, their names would clash), into a directory named
 # by a hash of their sources and flags, so that a run reuses the modules a former run built.
-MOD_FLAGS=(-O -wmo -sanitize=fuzzer,address -parse-as-library -package-name FetchLab -I Sources/CZlib "${DEP_FLAGS[@]}")
+# (Their own module directory comes first: SwiftPM's release build has uninstrumented ones.)
+MOD_FLAGS=(-O -wmo -sanitize=fuzzer,address -parse-as-library -package-name FetchLab -I Sources/CZlib)
 MOD_OBJECTS=()
 build_modules() {
   local list="$SRC/modules.list"
@@ -59,7 +60,7 @@ build_modules() {
   cp Sources/FetchLabWorkflows/WorkflowError.swift Sources/FetchLabWorkflows/PartialFile.swift "$SRC/workflows/"
   ls "$SRC"/workflows/*.swift | sort | sed "s|^|FetchLabWorkflows |" >> "$list"
   local key
-  key=$( (echo "${MOD_FLAGS[*]}"; swiftc --version 2>&1; cut -d' ' -f2 "$list" | xargs cat) | sha256sum | cut -c1-16)
+  key=$( (echo "${MOD_FLAGS[*]} ${DEP_FLAGS[*]}"; swiftc --version 2>&1; cut -d' ' -f2 "$list" | xargs cat) | sha256sum | cut -c1-16)
   MOD="$BUILD/modules-$key"
   if [ ! -f "$MOD/done" ]; then
     local tmp="$BUILD/modules-tmp-$$"
@@ -67,9 +68,9 @@ build_modules() {
     mkdir -p "$tmp"
     for m in FetchLabCore FetchLabIngest FetchLabPredict FetchLabResults FetchLabSimulation FetchLabWorkflows; do
       echo "fuzz: compiling $m (instrumented)" >&2
-      swiftc "${MOD_FLAGS[@]}" -I "$tmp" -module-name "$m" -emit-module -emit-module-path "$tmp/$m.swiftmodule" \
+      swiftc "${MOD_FLAGS[@]}" -I "$tmp" "${DEP_FLAGS[@]}" -module-name "$m" -emit-module -emit-module-path "$tmp/$m.swiftmodule" \
         -c $(grep "^$m " "$list" | cut -d' ' -f2) -o "$tmp/$m.o" 2> "$BUILD/build-module-$m.log" \
-        || { cat "$BUILD/build-module-$m.log" >&2; exit 1; }
+        || { cat "$BUILD/build-module-$m.log" >&2; rm -rf "$tmp"; exit 1; }
     done
     touch "$tmp/done"
     rm -rf "$MOD"
@@ -94,7 +95,7 @@ for t in "${TARGETS[@]}"; do
   bin="$BUILD/fuzz-$t-$$"
   if [ "$t" = partial ]; then
     build_modules
-    swiftc "${MOD_FLAGS[@]}" -I "$MOD" -module-name FuzzPartial Fuzz/Targets/Support.swift "$src" \
+    swiftc "${MOD_FLAGS[@]}" -I "$MOD" "${DEP_FLAGS[@]}" -module-name FuzzPartial Fuzz/Targets/Support.swift "$src" \
       "${MOD_OBJECTS[@]}" "${DEP_OBJECTS[@]}" -lz -lsqlite3 -lstdc++ -o "$bin" 2> "$BUILD/build-$t.log" \
       || { cat "$BUILD/build-$t.log" >&2; exit 1; }
   else
