@@ -34,6 +34,13 @@ def write(target, name, data):
     with open(os.path.join(d, name), "wb") as f:
         f.write(data)
 
+# The partial target's seeds are real partials, made by a built fetchlab (FETCHLAB=path, or
+# .build/release/fetchlab, .build/debug/fetchlab); without one, the committed ones are kept.
+KEPT_PARTIALS = {}
+PARTIAL_DIR = os.path.join(OUT, "partial")
+if os.path.isdir(PARTIAL_DIR):
+    for n in os.listdir(PARTIAL_DIR):
+        KEPT_PARTIALS[n] = open(os.path.join(PARTIAL_DIR, n), "rb").read()
 shutil.rmtree(OUT, ignore_errors=True)
 # Decompressor: first byte = flags (bit 0 raw deflate, bit 1 small buffers).
 text = LOGS["usage"] * 20
@@ -89,3 +96,54 @@ write("knowledgec", "device", knowledge([
 ]))
 write("knowledgec", "usage.gz", gz(knowledge([(1, "/app/usage", T, T + 10, "com.u", None, None, 0, None)])))
 write("knowledgec", "other-sqlite", knowledge([], schema="CREATE TABLE ZOBJECT_NOT (x); CREATE TABLE ZOBJECT (Z_PK INTEGER PRIMARY KEY, ZSTREAMNAME, ZSTARTDATE, ZENDDATE, ZVALUESTRING, ZVALUEINTEGER, ZVALUEDOUBLE, ZSECONDSFROMGMT, ZSOURCE);"))
+
+# Partials (`partial` target): the first byte, bit 0 a tune's partial, bit 1 the configuration's
+# fingerprint made again (Fuzz/Targets/Partial.swift); then the file, gzip'd as FetchLab writes it
+# and plain (the reader takes plain JSON lines too, and the fuzzer mutates them better).
+import subprocess
+def fetchlab_binary():
+    root = os.path.join(HERE, "..")
+    for p in [os.environ.get("FETCHLAB"), os.path.join(root, ".build/release/fetchlab"),
+              os.path.join(root, ".build/debug/fetchlab")]:
+        if p and os.access(p, os.X_OK):
+            return p
+    return None
+
+APPS = "com.example.chat,com.example.mail,com.example.news"  # three apps: small partials
+
+def partials(exe):
+    with tempfile.TemporaryDirectory() as d:
+        def run(*args):
+            subprocess.run([exe, *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        db = os.path.join(d, "p.sqlite")
+        run("generate", "--users", "6", "--days", "14", "--seed", "3", "--output", os.path.join(d, "pop"))
+        run("import", "--db", db, os.path.join(d, "pop", "usage.csv.gz"))
+        compare = ["compare", "--db", db, "--warm-up", "3", "--resamples", "0", "--no-store", "--format", "json",
+                   "--output", os.path.join(d, "report.json"), "--force", "--apps", APPS]
+        made = {}
+        for name, extra in [
+            ("compare-1of2", ["--policies", "oracle,fixed(1h),predictive(15m,0.3)", "--shard", "1/2"]),
+            ("compare-2of2-per-user", ["--policies", "fixed(4h),predictive(15m,0.3)", "--shard", "2/2", "--per-user"]),
+            ("compare-unsharded-ios", ["--policies", "fixed(1h)", "--resamples", "10", "--platform", "ios"]),
+        ]:
+            out = os.path.join(d, name + ".gz")
+            run(*compare, *extra, "--partial", out)
+            made[name] = (0, open(out, "rb").read())
+        out = os.path.join(d, "tune.gz")
+        run("tune", "--db", db, "--family", "fixed", "--grid", "interval=1h,4h", "--folds", "1", "--shard", "1/2",
+            "--partial", out, "--no-store", "--apps", APPS)
+        made["tune-1of2"] = (1, open(out, "rb").read())
+        return made
+
+exe = fetchlab_binary()
+if exe:
+    for name, (flags, data) in partials(exe).items():
+        write("partial", name + ".gz", bytes([flags]) + data)
+        write("partial", name + ".jsonl", bytes([flags | 2]) + gzip.decompress(data))
+    # Not partials: empty, another format, JSON on one line that is not one.
+    write("partial", "empty", b"\x00")
+    write("partial", "other-format", b"\x00" + b'{"format":"fetchlab-partial 2"}\n')
+    write("partial", "tune-of-comparison", b"\x01" + b'{"format":"fetchlab-partial 3"}\n')
+else:
+    for n, data in KEPT_PARTIALS.items():
+        write("partial", n, data)

@@ -5,6 +5,7 @@
 #   Fuzz/run.sh [SECONDS] [TARGET...]     (default: 60 s each, every target)
 #   FUZZ_RUNS=1000000 Fuzz/run.sh 900 …   (stop at that many executions, SECONDS at most)
 #   targets: decompress timestamp layout usage context content foreground battery lsapp usagestats detect knowledgec
+#            partial
 #
 # Builds each target with `swiftc -sanitize=fuzzer,address` (FetchLabCore and FetchLabIngest
 # compiled into the target; FetchLabIngest's package dependencies, swift-crypto and swift-system,
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/.."
 SECS=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(decompress timestamp layout usage context content foreground battery lsapp usagestats detect knowledgec)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(decompress timestamp layout usage context content foreground battery lsapp usagestats detect knowledgec partial)
 BUILD=.build/fuzz
 SRC="$BUILD/src-$$"  # per run, so that runs in parallel do not share sources
 mkdir -p "$SRC"
@@ -39,6 +40,45 @@ while IFS= read -r o; do DEP_OBJECTS+=("$o"); done < <(
   find "$DEPS"/{Crypto,CryptoBoringWrapper,CCryptoBoringSSL,CCryptoBoringSSLShims,SystemPackage,CSystem,HeapModule,InternalCollectionsUtilities}.build \
     -name '*.o' | sort)
 
+# The partial target (the partial reader, FetchLabWorkflows' PartialFile and TunePartialFile, and
+# the merge path in FetchLabSimulation): each module it needs compiled on its own, instrumented,
+# in dependency order (merged into one module, their names would clash), into a directory named
+# by a hash of their sources and flags, so that a run reuses the modules a former run built.
+# (Their own module directory comes first: SwiftPM's release build has uninstrumented ones.)
+MOD_FLAGS=(-O -wmo -sanitize=fuzzer,address -parse-as-library -package-name FetchLab -I Sources/CZlib)
+MOD_OBJECTS=()
+build_modules() {
+  local list="$SRC/modules.list"
+  : > "$list"
+  for m in FetchLabCore FetchLabIngest FetchLabPredict FetchLabResults FetchLabSimulation; do
+    find "Sources/$m" -name '*.swift' | sort | sed "s|^|$m |" >> "$list"
+  done
+  # FetchLabWorkflows: the partial files' code only (the rest needs FetchLabStore, GRDB): the
+  # error type, PartialFile, and TuneShards.swift up to its `extension Tuning` (the shard's search).
+  mkdir -p "$SRC/workflows"
+  awk '/^extension Tuning /{exit} {print}' Sources/FetchLabWorkflows/TuneShards.swift > "$SRC/workflows/TuneShards.swift"
+  cp Sources/FetchLabWorkflows/WorkflowError.swift Sources/FetchLabWorkflows/PartialFile.swift "$SRC/workflows/"
+  ls "$SRC"/workflows/*.swift | sort | sed "s|^|FetchLabWorkflows |" >> "$list"
+  local key
+  key=$( (echo "${MOD_FLAGS[*]} ${DEP_FLAGS[*]}"; swiftc --version 2>&1; cut -d' ' -f2 "$list" | xargs cat) | sha256sum | cut -c1-16)
+  MOD="$BUILD/modules-$key"
+  if [ ! -f "$MOD/done" ]; then
+    local tmp="$BUILD/modules-tmp-$$"
+    rm -rf "$tmp"
+    mkdir -p "$tmp"
+    for m in FetchLabCore FetchLabIngest FetchLabPredict FetchLabResults FetchLabSimulation FetchLabWorkflows; do
+      echo "fuzz: compiling $m (instrumented)" >&2
+      swiftc "${MOD_FLAGS[@]}" -I "$tmp" "${DEP_FLAGS[@]}" -module-name "$m" -emit-module -emit-module-path "$tmp/$m.swiftmodule" \
+        -c $(grep "^$m " "$list" | cut -d' ' -f2) -o "$tmp/$m.o" 2> "$BUILD/build-module-$m.log" \
+        || { cat "$BUILD/build-module-$m.log" >&2; rm -rf "$tmp"; exit 1; }
+    done
+    touch "$tmp/done"
+    rm -rf "$MOD"
+    mv "$tmp" "$MOD"
+  fi
+  MOD_OBJECTS=("$MOD"/*.o)
+}
+
 status=0
 printf "%-11s %12s %10s %8s %8s  %s\n" target executions exec/s cov corpus result
 for t in "${TARGETS[@]}"; do
@@ -47,15 +87,23 @@ for t in "${TARGETS[@]}"; do
     timestamp) src=Fuzz/Targets/Timestamp.swift; flags=() ;;
     layout) src=Fuzz/Targets/DateLayout.swift; flags=() ;;
     knowledgec) src=Fuzz/Targets/KnowledgeStore.swift; flags=() ;;
+    partial) src=Fuzz/Targets/Partial.swift; flags=() ;;
     usage|context|content|foreground|battery|lsapp|usagestats|detect)
       src=Fuzz/Targets/LogReader.swift; flags=(-D "FUZZ_$(echo "$t" | tr a-z A-Z)") ;;
     *) echo "unknown target $t" >&2; exit 2 ;;
   esac
   bin="$BUILD/fuzz-$t-$$"
-  swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzIngest -I Sources/CZlib "${DEP_FLAGS[@]}" \
-    ${flags[@]+"${flags[@]}"} "$SRC"/*.swift Fuzz/Targets/Support.swift "$src" "${DEP_OBJECTS[@]}" -lz -lsqlite3 -lstdc++ \
-    -o "$bin" 2> "$BUILD/build-$t.log" \
-    || { cat "$BUILD/build-$t.log" >&2; exit 1; }
+  if [ "$t" = partial ]; then
+    build_modules
+    swiftc "${MOD_FLAGS[@]}" -I "$MOD" "${DEP_FLAGS[@]}" -module-name FuzzPartial Fuzz/Targets/Support.swift "$src" \
+      "${MOD_OBJECTS[@]}" "${DEP_OBJECTS[@]}" -lz -lsqlite3 -lstdc++ -o "$bin" 2> "$BUILD/build-$t.log" \
+      || { cat "$BUILD/build-$t.log" >&2; exit 1; }
+  else
+    swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzIngest -I Sources/CZlib "${DEP_FLAGS[@]}" \
+      ${flags[@]+"${flags[@]}"} "$SRC"/*.swift Fuzz/Targets/Support.swift "$src" "${DEP_OBJECTS[@]}" -lz -lsqlite3 -lstdc++ \
+      -o "$bin" 2> "$BUILD/build-$t.log" \
+      || { cat "$BUILD/build-$t.log" >&2; exit 1; }
+  fi
   mkdir -p "$BUILD/corpus-$t" "$BUILD/artifacts-$t"
   log="$BUILD/fuzz-$t.log"
   set +e

@@ -28,6 +28,8 @@ import _FetchLabTestSupport
         for t in [
             "decompress", "timestamp", "layout", "usage", "context", "content", "foreground", "battery", "lsapp",
             "usagestats", "detect", "knowledgec",
+            // Replayed by FetchLabWorkflowsTests' PartialFuzzRegressionTests (PartialFile.read).
+            "partial",
         ] {
             #expect(!Self.inputs(t).isEmpty, "\(t)")
         }
