@@ -364,7 +364,8 @@ extension ComparisonPartial {
             guard b.fresh.count == count, b.fetchesPerDay.count == count else {
                 return "user \(u.name): budget sums for other policies"
             }
-            if let problem = b.daysInconsistency(policies: count, resampledByDay: users.count < BudgetSettings.fewUsers) {
+            if let problem = b.daysInconsistency(policies: count, resampledByDay: users.count < BudgetSettings.fewUsers)
+            {
                 return "user \(u.name): \(problem)"
             }
             let bounds = [b.bound] + b.ceilings.bounds

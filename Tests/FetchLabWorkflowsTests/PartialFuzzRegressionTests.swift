@@ -33,9 +33,10 @@ import _FetchLabTestSupport
                 let header = try? JSONDecoder().decode(Header.self, from: line),
                 let range = text.range(of: #""fingerprint":"[^"]*""#, options: .regularExpression)
             else { continue }
-            lines[i] = Data(
-                text.replacingCharacters(in: range, with: "\"fingerprint\":\"\(header.configuration.fingerprint)\"")
-                    .utf8)[...]
+            lines[i] =
+                Data(
+                    text.replacingCharacters(in: range, with: "\"fingerprint\":\"\(header.configuration.fingerprint)\"")
+                        .utf8)[...]
             changed = true
         }
         return changed ? Data(lines.joined(separator: [0x0A])) : file
