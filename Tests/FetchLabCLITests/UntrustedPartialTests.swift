@@ -4,12 +4,6 @@ import Foundation
 import Testing
 import _FetchLabTestSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Issue 45, with the real binary: a partial is untrusted input. Every value that cannot be is
 /// refused in one line naming the file, line and field, before anything is summed; a refused
 /// merge stores nothing; no input, however large or hostile, takes more than 200 MB.
@@ -42,7 +36,7 @@ import _FetchLabTestSupport
             """
         let r = try run("/usr/bin/env", ["python3", "-c", script, errPath, fetchlabBinary()] + arguments)
         let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        unlink(errPath)
+        try? FileManager.default.removeItem(atPath: errPath)
         let peak = try #require(Int(r.out.trimmingCharacters(in: .whitespacesAndNewlines)), "python3: \(r.err)")
         return Measured(status: r.status, err: err, peakKB: peak)
     }
