@@ -113,8 +113,13 @@ public enum HTMLReport {
         func fresh(_ p: PolicyResult) -> Double { fresh(p.metrics) }
         func fresh(_ m: PolicyMetrics) -> Double { m.fresh(at: tau) }
 
-        /// The colour class index of a family (7 colours, cycling).
-        func colour(_ family: String) -> Int { (families.firstIndex(of: family) ?? 0) % 7 }
+        /// The colour class index of a family (``HTMLReport/paletteSize`` colours, cycling).
+        func colour(_ family: String) -> Int { (families.firstIndex(of: family) ?? 0) % HTMLReport.paletteSize }
+        /// The marker shape of a family (``HTMLReport/Marker``, cycling): with 12 colours and 5
+        /// shapes, the first 60 families each have their own pair of colour and shape.
+        func marker(_ family: String) -> Marker {
+            Marker.allCases[(families.firstIndex(of: family) ?? 0) % Marker.allCases.count]
+        }
     }
 
     // MARK: - (1) What was compared, and the headline
@@ -253,8 +258,12 @@ public enum HTMLReport {
         }
         head += "</tr>"
         var body = ""
+        var lastBand: Int?
         for (row, p) in zip(cells, policies) {
             let m = p.metrics
+            let band =
+                p.isClairvoyant ? budgets.count + 1 : CompareRenderer.band(p.metrics.fetchesPerAppDay, budgets)
+            defer { lastBand = band }
             let values: [String] = reorder(
                 [row[0].isEmpty ? "1e9" : row[0], p.name, p.scope.label] + m.fresh.map(\.description)
                     + [
@@ -264,8 +273,13 @@ public enum HTMLReport {
                         m.cellularMBPerDay.description, "\(m.skipped)", (m.gainVsFixed ?? -1e9).description,
                         (m.shareOfPossible ?? -1e9).description,
                     ])
-            let mark = p.name == picks.recommended?.name ? " class=\"recommended\"" : ""
-            body += "<tr\(mark) data-family=\"\(HTML.escape(p.family))\">"
+            let classes =
+                (p.name == picks.recommended?.name ? ["recommended"] : [])
+                + (lastBand != nil && lastBand != band ? ["band-start"] : [])
+            let mark = classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\""
+            body +=
+                "<tr\(mark) data-family=\"\(HTML.escape(p.family))\" data-band=\"\(band)\" "
+                + "title=\"\(HTML.escape(CompareRenderer.bandTitle(band, budgets)))\">"
             for (i, cell) in row.enumerated() {
                 let v = i < values.count ? values[i] : cell
                 let tag = i == 1 ? "th scope=\"row\"" : "td"
@@ -291,7 +305,7 @@ public enum HTMLReport {
         return """
             <section id="ranking-section"><h2>Ranking</h2>
             <p class="caption">\(HTML.escape(caption))</p>
-            <div class="scroll"><table id="ranking" data-rows="\(policies.count)"><thead>\(head)</thead><tbody>\(body)</tbody></table></div></section>
+            \(scrollHint)<div class="scroll"><table id="ranking" data-rows="\(policies.count)"><thead>\(head)</thead><tbody>\(body)</tbody></table></div></section>
             """
     }
 
@@ -302,15 +316,20 @@ public enum HTMLReport {
 
     /// `<figure>` with the chart and its caption.
     static func figure(_ svg: String, caption: String) -> String {
-        "<figure>\(svg)<figcaption>\(HTML.escape(caption))</figcaption></figure>"
+        "<figure>\(scrollHint)<div class=\"scroll chart\">\(svg)</div><figcaption>\(HTML.escape(caption))</figcaption></figure>"
     }
+
+    /// Said above a box that scrolls sideways (the page's script hides it when its box does not).
+    static let scrollHint = "<p class=\"scroll-hint\" aria-hidden=\"true\">scroll sideways →</p>"
 
     /// An `<svg>` root: a stable id, a viewBox, data attributes and an accessible title.
     static func svg(id: String, width: Double, height: Double, data: [(String, Int)], title: String, _ body: String)
         -> String
     {
         let attributes = data.map { " data-\($0.0)=\"\($0.1)\"" }.joined()
-        return "<svg id=\"\(id)\" viewBox=\"0 0 \(SVGChart.n(width)) \(SVGChart.n(height))\" role=\"img\""
+        // Never narrower than its units: its 11-unit text stays 11 px or more (a narrow screen
+        // scrolls the chart sideways in its box).
+        return "<svg id=\"\(id)\" viewBox=\"0 0 \(SVGChart.n(width)) \(SVGChart.n(height))\" style=\"min-width:\(SVGChart.n(width))px\" role=\"img\""
             + " aria-labelledby=\"\(id)-title\"\(attributes)><title id=\"\(id)-title\">\(HTML.escape(title))</title>"
             + body + "</svg>"
     }
