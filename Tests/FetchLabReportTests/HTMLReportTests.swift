@@ -248,7 +248,7 @@ import _FetchLabTestSupport
         #expect(
             try headline(five).contains(
                 "For an app team: predictive(15m,0.55): 62.0%, +16.0 points over the baseline, 3.00 fetches/app/day"))
-        #expect(five.contains("<tr class=\"recommended\" data-family=\"predictive\">"))
+        #expect(five.contains("<tr class=\"recommended\" data-family=\"predictive\" data-band="))
         // One line each, indented as the text output: the audiences under the budget, the
         // recommendation on its own line.
         #expect(try headline(five).contains("):<br>&emsp;For an app team: "))
@@ -263,7 +263,7 @@ import _FetchLabTestSupport
         #expect(try headline(two).contains("For an app team: a&lt;b&amp;&quot;c&quot;: 45.0%, +6.0 points"))
         #expect(try !headline(two).contains("mixed with never"))
         #expect(try !headline(two).contains("44.0%"))
-        #expect(two.contains("<tr class=\"recommended\" data-family=\"budgeted\">"))
+        #expect(two.contains("<tr class=\"recommended\" data-family=\"budgeted\" data-band="))
     }
 
     @Test func aSettingNoFresherThanTheBaselineIsNotRecommended() throws {
@@ -417,6 +417,32 @@ extension HTMLReportTests {
         #expect(html.contains("No policy had a fetch refused or expired."))
         #expect(occurrences(of: "<section ", in: html) == 8)
         #expect(html.hasSuffix("</html>\n"))
+    }
+}
+
+extension HTMLReportTests {
+    /// Issue 46: a bar at 0 % is drawn (2 units wide, outlined), not left out; each family has its
+    /// own pair of colour and marker shape, the same in every chart; the ranking rules off its
+    /// budget bands; every budget mark is numbered.
+    @Test func chartsDrawZeroBarsDistinctFamiliesBandsAndBudgetLabels() throws {
+        var r = Self.report()
+        r.policies[3].perApp[1].metrics = Self.metrics(0, 3, 0.8, energy: 40)
+        let html = HTMLReport.render(r, source: "x")
+        let perApp = try #require(html.range(of: "<svg id=\"per-app\"").map { String(html[$0.lowerBound...]) })
+        #expect(perApp.contains("bar-zero\" x=\"") && perApp.contains("width=\"2\""))
+        // Every mark of a family (points and legend keys, in every chart) has one look: its colour
+        // class and its shape; no two families share one.
+        let pattern = try Regex(#"<path class="[^"]*\b(f\d+)" data-marker="([a-z]+)" data-family="([^"]*)""#)
+        var looks: [String: Set<String>] = [:]
+        for m in html.matches(of: pattern) {
+            let (colour, marker, family) = (m.output[1].substring!, m.output[2].substring!, m.output[3].substring!)
+            looks[String(family), default: []].insert("\(colour) \(marker)")
+        }
+        #expect(looks.count == Set(r.policies.map(\.family)).count)
+        #expect(looks.values.allSatisfy { $0.count == 1 }, "\(looks)")
+        #expect(Set(looks.values.compactMap(\.first)).count == looks.count, "\(looks)")
+        #expect(occurrences(of: " data-band-start ", in: html) >= 1)
+        #expect(occurrences(of: "<text class=\"budget-label\"", in: html) == occurrences(of: "<line class=\"budget-mark\"", in: html))
     }
 }
 

@@ -71,8 +71,8 @@ extension HTMLReport {
             .scroll-hint[hidden] { display: none; }
             .scroll.chart { box-shadow: inset -10px 0 8px -8px var(--muted); }
             .scroll.chart.fits { box-shadow: none; }
-            #ranking tr.band-start > * { border-top: 2px solid var(--fg); }
-            #ranking.resorted tr.band-start > * { border-top: 1px solid var(--grid); }
+            #ranking tr[data-band-start] > * { border-top: 2px solid var(--fg); }
+            #ranking.resorted tr[data-band-start] > * { border-top: 1px solid var(--grid); }
             .pt { stroke: var(--bg); stroke-width: 1; }
             .pt.on-front { stroke: var(--fg); stroke-width: 1.5; }
             .pt.chosen { fill: var(--c1); stroke: var(--fg); stroke-width: 2.5; }

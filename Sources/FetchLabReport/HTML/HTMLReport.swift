@@ -273,13 +273,12 @@ public enum HTMLReport {
                         m.cellularMBPerDay.description, "\(m.skipped)", (m.gainVsFixed ?? -1e9).description,
                         (m.shareOfPossible ?? -1e9).description,
                     ])
-            let classes =
-                (p.name == picks.recommended?.name ? ["recommended"] : [])
-                + (lastBand != nil && lastBand != band ? ["band-start"] : [])
-            let mark = classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\""
+            let mark = p.name == picks.recommended?.name ? " class=\"recommended\"" : ""
+            // The first row of each budget band after the first is ruled off (`data-band-start`).
             body +=
-                "<tr\(mark) data-family=\"\(HTML.escape(p.family))\" data-band=\"\(band)\" "
-                + "title=\"\(HTML.escape(CompareRenderer.bandTitle(band, budgets)))\">"
+                "<tr\(mark) data-family=\"\(HTML.escape(p.family))\" data-band=\"\(band)\""
+                + (lastBand != nil && lastBand != band ? " data-band-start" : "")
+                + " title=\"\(HTML.escape(CompareRenderer.bandTitle(band, budgets)))\">"
             for (i, cell) in row.enumerated() {
                 let v = i < values.count ? values[i] : cell
                 let tag = i == 1 ? "th scope=\"row\"" : "td"
