@@ -163,8 +163,8 @@
     });
   }
   all(document, "#ranking tbody th, #budget-table tbody th").forEach(function (th) {
-    var text = th.firstChild;
-    if (!text || text.nodeType !== 3) { return; }
+    var walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT), text;
+    while ((text = walker.nextNode()) !== null) {
     var s = text.textContent, re = /[^\s,]+,?/g, m;
     while ((m = re.exec(s)) !== null) {
       var range = document.createRange();
@@ -172,6 +172,7 @@
       var tops = {};
       Array.prototype.forEach.call(range.getClientRects(), function (r) { if (r.width > 0) { tops[Math.round(r.top)] = 1; } });
       if (Object.keys(tops).length > 1) { c.midWordBreaks.push(th.closest("table").id + ": \"" + m[0] + "\" broken over " + Object.keys(tops).length + " lines"); }
+    }
     }
   });
 
