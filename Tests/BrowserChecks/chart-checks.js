@@ -165,7 +165,7 @@
   all(document, "#ranking tbody th, #budget-table tbody th").forEach(function (th) {
     var walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT), text;
     while ((text = walker.nextNode()) !== null) {
-    var s = text.textContent, re = /[^\s,]+,?/g, m;
+    var s = text.textContent, re = /[^\s,(]+[,(]?/g, m;
     while ((m = re.exec(s)) !== null) {
       var range = document.createRange();
       range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);

@@ -498,7 +498,7 @@ extension HTMLReportTests {
         let section = html[start.lowerBound..<end.upperBound]
         let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;&#39;&amp;amp;"
         // The name column: the cell's text and its sort value.
-        #expect(section.contains("<th scope=\"row\" data-v=\"\(escaped)\">\(escaped)</th>"))
+        #expect(section.contains("<th scope=\"row\" data-v=\"\(escaped)\"><span class=\"nb\">\(escaped)</span></th>"))
         #expect(section.contains("<tr data-family=\"x&quot; onmouseover=&quot;alert(1)\">"))
         #expect(!section.contains("<script"))
         #expect(!section.contains("onmouseover=\""))

@@ -86,9 +86,10 @@ extension HTMLReport {
             .never-line { stroke: var(--muted, #888); stroke-width: 1; stroke-dasharray: 2 3; }
             .budget-mark { stroke: var(--muted, #888); stroke-width: 0.5; opacity: 0.5; }
             #budget-table td { text-align: right; white-space: normal; vertical-align: top; min-width: 7.5em; }
-            #ranking th, #ranking td { padding: 0.25rem 0.3rem; }
+            #ranking th, #ranking td { padding: 0.25rem 0.22rem; }
             #ranking thead th { white-space: normal; overflow-wrap: normal; vertical-align: bottom; }
-            #ranking tbody th { white-space: nowrap; }
+            #ranking tbody th { white-space: normal; overflow-wrap: normal; min-width: 9em; }
+            .nb { white-space: nowrap; }
             #budget-table td small { color: var(--muted, #888); font-size: 0.8em; }
             .curve { fill: none; stroke-width: 2; }
             .dash1 { stroke-dasharray: 6 3; } .dash2 { stroke-dasharray: 2 3; } .dash3 { stroke-dasharray: 8 3 2 3; }

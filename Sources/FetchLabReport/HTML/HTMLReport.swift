@@ -282,7 +282,7 @@ public enum HTMLReport {
             for (i, cell) in row.enumerated() {
                 let v = i < values.count ? values[i] : cell
                 let tag = i == 1 ? "th scope=\"row\"" : "td"
-                body += "<\(tag) data-v=\"\(HTML.escape(v))\">\(HTML.escape(cell))</\(i == 1 ? "th" : "td")>"
+                body += "<\(tag) data-v=\"\(HTML.escape(v))\">\(i == 1 ? unbroken(cell) : HTML.escape(cell))</\(i == 1 ? "th" : "td")>"
             }
             body += "</tr>"
         }
@@ -306,6 +306,22 @@ public enum HTMLReport {
             <p class="caption">\(HTML.escape(caption))</p>
             \(scrollHint)<div class="scroll"><table id="ranking" data-rows="\(policies.count)"><thead>\(head)</thead><tbody>\(body)</tbody></table></div></section>
             """
+    }
+
+    /// A name that wraps only after a comma or an opening parenthesis, never inside a word: each
+    /// piece between them unbreakable (`span.nb`), a break opportunity (`<wbr>`) after each.
+    static func unbroken(_ name: String) -> String {
+        var pieces: [String] = []
+        var piece = ""
+        for c in name {
+            piece.append(c)
+            if c == "," || c == "(" {
+                pieces.append(piece)
+                piece = ""
+            }
+        }
+        if !piece.isEmpty || pieces.isEmpty { pieces.append(piece) }
+        return pieces.map { "<span class=\"nb\">\(HTML.escape($0))</span>" }.joined(separator: "<wbr>")
     }
 
     // MARK: - Formatting
