@@ -18,7 +18,6 @@ extension HTMLReport {
             covering: ps.map(\.metrics.energyJoulesPerDay), including: [0], from: frame.x0, to: frame.x1)
         let y = LinearScale(covering: ps.map(picks.fresh), including: [0, 1], from: frame.y0, to: frame.y1)
         let front = paretoFront(ps, picks)
-        let n = SVGChart.n
         var body = frame.axes(
             x: x, y: y, xTitle: "energy per user per day (J)", yTitle: picks.tauText, xLabel: tick,
             yLabel: percentTick)
@@ -301,7 +300,7 @@ extension HTMLReport {
             keys.enumerated().map { (k, key) in
                 (
                     mark: { (cx: Double, cy: Double) in
-                        "<g><line class=\"curve s\(picks.colour(key.1.family)) dash\(k)\" x1=\"\(n(cx - 12))\" x2=\"\(n(cx + 8))\" "
+                        "<g><line class=\"curve s\(picks.colour(key.1.family)) dash\(k)\" x1=\"\(n(cx - 12))\" x2=\"\(n(cx + 6))\" "
                             + "y1=\"\(n(cy))\" y2=\"\(n(cy))\"/>"
                             + mark(key.1.family, picks, cx: cx - 2, cy: cy, r: 3) + "</g>"
                     }, label: "\(key.1.name) (\(key.0))"
@@ -381,7 +380,7 @@ extension HTMLReport {
             out +=
                 item.mark(at + 5, line)
                 + "<text class=\"legend\" x=\"\(n(at + 14))\" y=\"\(n(line))\" dy=\"0.32em\">\(HTML.escape(label))</text>"
-            at += w + 12
+            at += w + 20
         }
         return (out + "</g>", line - y + 16)
     }
