@@ -221,7 +221,8 @@ struct BrowserTests {
     static func load(_ html: String, width: Int, in dir: TemporaryDirectory, profile: String) throws -> ProcessResult {
         guard width < 500 else {
             return try Browser.run(
-                ["--dump-dom", "--window-size=\(width),2000"], url: "file://\(html)#selftest", profile: dir.path(profile))
+                ["--dump-dom", "--window-size=\(width),2000"], url: "file://\(html)#selftest",
+                profile: dir.path(profile))
         }
         let frame = try dir.write(
             "\(profile).html",
@@ -318,7 +319,8 @@ struct BrowserTests {
         let page = try String(contentsOfFile: html, encoding: .utf8)
         let at = try #require(page.range(of: "<pre id=\"selftest\""))
         let checked = try dir.write(
-            "\(profile)-page.html", String(page[..<at.lowerBound]) + "<script>\(script)</script>" + String(page[at.lowerBound...]))
+            "\(profile)-page.html",
+            String(page[..<at.lowerBound]) + "<script>\(script)</script>" + String(page[at.lowerBound...]))
         let frame = try dir.write(
             "\(profile).html",
             """
@@ -344,4 +346,3 @@ struct BrowserTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
     }
 }
-

@@ -442,7 +442,9 @@ extension HTMLReportTests {
         #expect(looks.values.allSatisfy { $0.count == 1 }, "\(looks)")
         #expect(Set(looks.values.compactMap(\.first)).count == looks.count, "\(looks)")
         #expect(occurrences(of: " data-band-start ", in: html) >= 1)
-        #expect(occurrences(of: "<text class=\"budget-label\"", in: html) == occurrences(of: "<line class=\"budget-mark\"", in: html))
+        #expect(
+            occurrences(of: "<text class=\"budget-label\"", in: html)
+                == occurrences(of: "<line class=\"budget-mark\"", in: html))
     }
 }
 

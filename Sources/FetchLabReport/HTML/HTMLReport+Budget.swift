@@ -155,7 +155,8 @@ extension HTMLReport {
         }
         for w in r.budget?.warnings ?? [] { note += " Warning: \(w)." }
         return
-            scrollHint + "<div class=\"scroll\"><table id=\"budget-table\" data-budgets=\"\(curve.count)\"><thead>\(head)</thead><tbody>\(body)</tbody></table></div>"
+            scrollHint
+            + "<div class=\"scroll\"><table id=\"budget-table\" data-budgets=\"\(curve.count)\"><thead>\(head)</thead><tbody>\(body)</tbody></table></div>"
             + "<p class=\"caption\">\(HTML.escape(note))</p>"
     }
 

@@ -413,7 +413,8 @@ extension HTMLReport {
             let n = SVGChart.n
             switch self {
             case .circle:
-                return "M\(n(cx - r)) \(n(cy))a\(n(r)) \(n(r)) 0 1 0 \(n(2 * r)) 0a\(n(r)) \(n(r)) 0 1 0 \(n(-2 * r)) 0Z"
+                return
+                    "M\(n(cx - r)) \(n(cy))a\(n(r)) \(n(r)) 0 1 0 \(n(2 * r)) 0a\(n(r)) \(n(r)) 0 1 0 \(n(-2 * r)) 0Z"
             case .square:
                 let s = r * 0.9
                 return "M\(n(cx - s)) \(n(cy - s))H\(n(cx + s))V\(n(cy + s))H\(n(cx - s))Z"
@@ -440,6 +441,7 @@ extension HTMLReport {
         let classes = ([cls].filter { !$0.isEmpty } + ["f\(picks.colour(family))"]).joined(separator: " ")
         return "<path class=\"\(classes)\" data-marker=\"\(marker.rawValue)\" data-family=\"\(HTML.escape(family))\""
             + (name.map { " data-name=\"\(HTML.escape($0))\"" } ?? "")
-            + " d=\"\(marker.path(cx, cy, r))\">" + (title.map { "<title>\(HTML.escape($0))</title>" } ?? "") + "</path>"
+            + " d=\"\(marker.path(cx, cy, r))\">" + (title.map { "<title>\(HTML.escape($0))</title>" } ?? "")
+            + "</path>"
     }
 }

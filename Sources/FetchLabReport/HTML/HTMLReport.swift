@@ -217,7 +217,8 @@ public enum HTMLReport {
                 + "by more than its interval."
         }
         let budget = CompareRenderer.budgetText(rec.point.budget)
-        return "Recommended to an app team: \(policy.name), the freshest app-scope setting within \(budget) fetches/app/day."
+        return
+            "Recommended to an app team: \(policy.name), the freshest app-scope setting within \(budget) fetches/app/day."
     }
 
     static func platformText(_ p: PlatformModel, name: String) -> String {
@@ -282,7 +283,8 @@ public enum HTMLReport {
             for (i, cell) in row.enumerated() {
                 let v = i < values.count ? values[i] : cell
                 let tag = i == 1 ? "th scope=\"row\"" : "td"
-                body += "<\(tag) data-v=\"\(HTML.escape(v))\">\(i == 1 ? unbroken(cell) : HTML.escape(cell))</\(i == 1 ? "th" : "td")>"
+                body +=
+                    "<\(tag) data-v=\"\(HTML.escape(v))\">\(i == 1 ? unbroken(cell) : HTML.escape(cell))</\(i == 1 ? "th" : "td")>"
             }
             body += "</tr>"
         }
@@ -344,7 +346,8 @@ public enum HTMLReport {
         let attributes = data.map { " data-\($0.0)=\"\($0.1)\"" }.joined()
         // Never narrower than its units: its 11-unit text stays 11 px or more (a narrow screen
         // scrolls the chart sideways in its box).
-        return "<svg id=\"\(id)\" viewBox=\"0 0 \(SVGChart.n(width)) \(SVGChart.n(height))\" style=\"min-width:\(SVGChart.n(width))px\" role=\"img\""
+        return
+            "<svg id=\"\(id)\" viewBox=\"0 0 \(SVGChart.n(width)) \(SVGChart.n(height))\" style=\"min-width:\(SVGChart.n(width))px\" role=\"img\""
             + " aria-labelledby=\"\(id)-title\"\(attributes)><title id=\"\(id)-title\">\(HTML.escape(title))</title>"
             + body + "</svg>"
     }
