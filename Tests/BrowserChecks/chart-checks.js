@@ -119,7 +119,8 @@
     });
   }
 
-  // Budget chart: each budget mark labelled; the x axis starts near the data.
+  // Budget chart: each budget mark labelled; the x axis starts near the data (points, family
+  // fronts, budget marks): less than a tenth of its width before the first.
   var budget = document.getElementById("budget-curve");
   if (budget) {
     var labels = all(budget, "text.budget-label");
@@ -133,6 +134,8 @@
       var a = axis.getBoundingClientRect();
       var xs = all(budget, ".pt").map(function (p) { return centre(p).x; });
       all(budget, "g.family polyline").forEach(function (pl) { xs = xs.concat(polylinePoints(pl).map(function (p) { return p.x; })); });
+      // The budget marks are drawn content too: the axis may start at the smallest budget.
+      all(budget, "line.budget-mark").forEach(function (l) { xs.push(l.getBoundingClientRect().left); });
       if (xs.length) {
         var gap = (Math.min.apply(null, xs) - a.left) / a.width;
         if (gap > 0.1) { c.axisFarFromData.push("svg#budget-curve: the data starts " + Math.round(gap * 100) + " % of the axis from its start"); }
