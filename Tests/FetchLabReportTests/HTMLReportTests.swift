@@ -169,7 +169,7 @@ import _FetchLabTestSupport
         // predictive(15m) (40, 0.62), oracle (45, 0.95); the fixed intervals and predictive(30m) are beaten.
         #expect(try Self.attribute("points", of: "pareto", in: html) == 8)
         #expect(try Self.attribute("front", of: "pareto", in: html) == 5)
-        #expect(occurrences(of: " on-front\"", in: html) == 5)
+        #expect(occurrences(of: "\"pt on-front ", in: html) == 5)
         #expect(
             !html.contains(
                 "fixed(6h) (fixed): fresh@15 min 20.0%, 50.0 J/day, 4.00 fetches/app/day; on the Pareto front"))
@@ -248,7 +248,7 @@ import _FetchLabTestSupport
         #expect(
             try headline(five).contains(
                 "For an app team: predictive(15m,0.55): 62.0%, +16.0 points over the baseline, 3.00 fetches/app/day"))
-        #expect(five.contains("<tr class=\"recommended\" data-family=\"predictive\">"))
+        #expect(five.contains("<tr class=\"recommended\" data-family=\"predictive\" data-band="))
         // One line each, indented as the text output: the audiences under the budget, the
         // recommendation on its own line.
         #expect(try headline(five).contains("):<br>&emsp;For an app team: "))
@@ -263,7 +263,7 @@ import _FetchLabTestSupport
         #expect(try headline(two).contains("For an app team: a&lt;b&amp;&quot;c&quot;: 45.0%, +6.0 points"))
         #expect(try !headline(two).contains("mixed with never"))
         #expect(try !headline(two).contains("44.0%"))
-        #expect(two.contains("<tr class=\"recommended\" data-family=\"budgeted\">"))
+        #expect(two.contains("<tr class=\"recommended\" data-family=\"budgeted\" data-band="))
     }
 
     @Test func aSettingNoFresherThanTheBaselineIsNotRecommended() throws {
@@ -421,6 +421,34 @@ extension HTMLReportTests {
 }
 
 extension HTMLReportTests {
+    /// Issue 46: a bar at 0 % is drawn (2 units wide, outlined), not left out; each family has its
+    /// own pair of colour and marker shape, the same in every chart; the ranking rules off its
+    /// budget bands; every budget mark is numbered.
+    @Test func chartsDrawZeroBarsDistinctFamiliesBandsAndBudgetLabels() throws {
+        var r = Self.report()
+        r.policies[3].perApp[1].metrics = Self.metrics(0, 3, 0.8, energy: 40)
+        let html = HTMLReport.render(r, source: "x")
+        let perApp = try #require(html.range(of: "<svg id=\"per-app\"").map { String(html[$0.lowerBound...]) })
+        #expect(perApp.contains("bar-zero\" x=\"") && perApp.contains("width=\"2\""))
+        // Every mark of a family (points and legend keys, in every chart) has one look: its colour
+        // class and its shape; no two families share one.
+        let pattern = try Regex(#"<path class="[^"]*\b(f\d+)" data-marker="([a-z]+)" data-family="([^"]*)""#)
+        var looks: [String: Set<String>] = [:]
+        for m in html.matches(of: pattern) {
+            let (colour, marker, family) = (m.output[1].substring!, m.output[2].substring!, m.output[3].substring!)
+            looks[String(family), default: []].insert("\(colour) \(marker)")
+        }
+        #expect(looks.count == Set(r.policies.map(\.family)).count)
+        #expect(looks.values.allSatisfy { $0.count == 1 }, "\(looks)")
+        #expect(Set(looks.values.compactMap(\.first)).count == looks.count, "\(looks)")
+        #expect(occurrences(of: " data-band-start ", in: html) >= 1)
+        #expect(
+            occurrences(of: "<text class=\"budget-label\"", in: html)
+                == occurrences(of: "<line class=\"budget-mark\"", in: html))
+    }
+}
+
+extension HTMLReportTests {
     /// A right-to-left override in a name would reverse the text around it ("‮gpj.exe" shows as
     /// "exe.jpg"): bidirectional controls are shown (⟨U+202E⟩), never obeyed, in the page and on a
     /// terminal; a 990-character name does not widen the page: SVG labels are elided (the whole
@@ -471,9 +499,12 @@ extension HTMLReportTests {
         let end = try #require(html[start.upperBound...].range(of: "</section>"))
         let section = html[start.lowerBound..<end.upperBound]
         let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;&#39;&amp;amp;"
-        // The name column: the cell's text and its sort value.
-        #expect(section.contains("<th scope=\"row\" data-v=\"\(escaped)\">\(escaped)</th>"))
-        #expect(section.contains("<tr data-family=\"x&quot; onmouseover=&quot;alert(1)\">"))
+        // The name column: the cell's text (in pieces that break only after "(" or ",") and its sort value.
+        #expect(
+            section.contains(
+                "<th scope=\"row\" data-v=\"\(escaped)\"><span class=\"nb\">&lt;script&gt;alert(</span><wbr>"
+                    + "<span class=\"nb\">1)&lt;/script&gt;&quot;&amp;&#39;&amp;amp;</span></th>"))
+        #expect(section.contains("<tr data-family=\"x&quot; onmouseover=&quot;alert(1)\" data-band="))
         #expect(!section.contains("<script"))
         #expect(!section.contains("onmouseover=\""))
         #expect(!section.contains(name))

@@ -9,16 +9,18 @@ extension HTMLReport {
             };
             """
 
-        /// Okabe–Ito colours (colour-blind safe); families cycle through c0–c6, black (c7) is the
-        /// text colour and turns light in the dark scheme.
+        /// Okabe–Ito colours and five of Paul Tol's (colour-blind safe); families cycle through
+        /// c0–c11 (c6 is the text colour and turns light in the dark scheme) and through five
+        /// marker shapes, so each of the first 60 has its own pair.
         static let css = """
             :root { color-scheme: light dark; --bg: #ffffff; --fg: #1b1b1b; --muted: #5f6368; --grid: #e4e4e4;
               --panel: #f6f7f8; --rec: #fff4d6;
               --c0: #0072B2; --c1: #E69F00; --c2: #009E73; --c3: #D55E00; --c4: #CC79A7; --c5: #56B4E9; --c6: #1b1b1b;
+              --c7: #882255; --c8: #44AA99; --c9: #999933; --c10: #332288; --c11: #AA4499;
               --yellow: #F0E442; }
             @media (prefers-color-scheme: dark) {
               :root { --bg: #16181b; --fg: #e6e6e6; --muted: #a4a8ad; --grid: #34373c; --panel: #1f2226; --rec: #3a3320;
-                --c0: #3d9fe0; --c6: #e6e6e6; }
+                --c0: #3d9fe0; --c6: #e6e6e6; --c7: #cc6677; --c10: #8877dd; }
             }
             * { box-sizing: border-box; }
             body { margin: 0 auto; max-width: 1240px; padding: 1rem 1.25rem 3rem; background: var(--bg); color: var(--fg);
@@ -57,9 +59,20 @@ extension HTMLReport {
             .tick { fill: var(--muted); }
             .axis-title { fill: var(--muted); font-size: 12px; }
             .f0 { fill: var(--c0); } .f1 { fill: var(--c1); } .f2 { fill: var(--c2); } .f3 { fill: var(--c3); }
-            .f4 { fill: var(--c4); } .f5 { fill: var(--c5); } .f6 { fill: var(--c6); }
+            .f4 { fill: var(--c4); } .f5 { fill: var(--c5); } .f6 { fill: var(--c6); } .f7 { fill: var(--c7); }
+            .f8 { fill: var(--c8); } .f9 { fill: var(--c9); } .f10 { fill: var(--c10); } .f11 { fill: var(--c11); }
             .s0 { stroke: var(--c0); } .s1 { stroke: var(--c1); } .s2 { stroke: var(--c2); } .s3 { stroke: var(--c3); }
-            .s4 { stroke: var(--c4); } .s5 { stroke: var(--c5); } .s6 { stroke: var(--c6); }
+            .s4 { stroke: var(--c4); } .s5 { stroke: var(--c5); } .s6 { stroke: var(--c6); } .s7 { stroke: var(--c7); }
+            .s8 { stroke: var(--c8); } .s9 { stroke: var(--c9); } .s10 { stroke: var(--c10); } .s11 { stroke: var(--c11); }
+            .leader { stroke: var(--muted); stroke-width: 1; }
+            .budget-label { fill: var(--muted); }
+            .bar-zero { stroke: var(--fg); stroke-width: 1; }
+            .scroll-hint { margin: 0.2rem 0; font-size: 0.8rem; color: var(--muted); text-align: right; }
+            .scroll-hint[hidden] { display: none; }
+            .scroll.chart { box-shadow: inset -10px 0 8px -8px var(--muted); }
+            .scroll.chart.fits { box-shadow: none; }
+            #ranking tr[data-band-start] > * { border-top: 2px solid var(--fg); }
+            #ranking.resorted tr[data-band-start] > * { border-top: 1px solid var(--grid); }
             .pt { stroke: var(--bg); stroke-width: 1; }
             .pt.on-front { stroke: var(--fg); stroke-width: 1.5; }
             .pt.chosen { fill: var(--c1); stroke: var(--fg); stroke-width: 2.5; }
@@ -73,9 +86,10 @@ extension HTMLReport {
             .never-line { stroke: var(--muted, #888); stroke-width: 1; stroke-dasharray: 2 3; }
             .budget-mark { stroke: var(--muted, #888); stroke-width: 0.5; opacity: 0.5; }
             #budget-table td { text-align: right; white-space: normal; vertical-align: top; min-width: 7.5em; }
-            #ranking th, #ranking td { padding: 0.25rem 0.3rem; }
+            #ranking th, #ranking td { padding: 0.25rem 0.22rem; }
             #ranking thead th { white-space: normal; overflow-wrap: normal; vertical-align: bottom; }
-            #ranking tbody th { white-space: normal; min-width: 9em; }
+            #ranking tbody th { white-space: normal; overflow-wrap: normal; min-width: 9em; }
+            .nb { white-space: nowrap; }
             #budget-table td small { color: var(--muted, #888); font-size: 0.8em; }
             .curve { fill: none; stroke-width: 2; }
             .dash1 { stroke-dasharray: 6 3; } .dash2 { stroke-dasharray: 2 3; } .dash3 { stroke-dasharray: 8 3 2 3; }
@@ -137,6 +151,7 @@ extension HTMLReport {
                   return dir * c;
                 });
                 rows.forEach(function (r) { body.appendChild(r); });
+                table.classList.add("resorted");
                 heads.forEach(function (th, i) {
                   th.setAttribute("aria-sort", i === col ? (dir > 0 ? "ascending" : "descending") : "none");
                 });
@@ -153,6 +168,17 @@ extension HTMLReport {
                   days[k].setAttribute("display", String(k) === String(index) ? "inline" : "none");
                 }
               }
+              /// Each "scroll sideways" hint shown only while its box does scroll.
+              function hints() {
+                Array.prototype.forEach.call(document.querySelectorAll(".scroll-hint"), function (h) {
+                  var box = h.nextElementSibling;
+                  var scrolls = !!box && box.scrollWidth > box.clientWidth + 1;
+                  h.hidden = !scrolls;
+                  if (box) { box.classList.toggle("fits", !scrolls); }
+                });
+              }
+              hints();
+              window.addEventListener("resize", hints);
               if (select) { select.addEventListener("change", function () { showDay(select.value); }); }
 
               /// How an element is named in a failure: tag#id.class "text".

@@ -10,14 +10,15 @@ extension HTMLReport {
     /// fixed-interval baseline, each causal family's Pareto front, `never` — then the table of budgets.
     static func budget(_ r: ComparisonReport, _ picks: Picks) -> String {
         let ps = r.policies
-        let frame = PlotFrame(width: 760, height: 400)
+        let frame = PlotFrame(width: 760, height: 400, top: 28)
         let n = SVGChart.n
         let bound = r.boundCurve.compactMap { $0.count >= 2 && $0[0] > 0 ? (x: $0[0], y: $0[1]) : nil }
         let lines = familyFronts(ps, picks)
         let costs = ps.map(\.metrics.fetchesPerAppDay).filter { $0 > 0 } + (r.budget?.budgets ?? [])
-        let low = max(0.01, (costs.min() ?? 0.1) / 2)
+        // The axis starts at the cheapest policy or budget (a little before), not at a power of ten.
+        let low = max(0.01, (costs.min() ?? 0.1) / 1.25)
         let high = max(costs.max() ?? 10, bound.last?.x ?? 1)
-        let x = LogScale(covering: [low, high], from: frame.x0, to: frame.x1)
+        let x = LogScale(domain: low...max(high, low * 10), from: frame.x0, to: frame.x1)
         // The baseline is joined linearly in fetches: on the log scale its segments are sampled.
         let fixedCurve = SVGChart.sampledOnLogScale(
             r.fixedCurve.compactMap { $0.count >= 2 ? (x: $0[0], y: $0[1]) : nil }, from: low, to: high)
@@ -35,6 +36,8 @@ extension HTMLReport {
                 body +=
                     "<line class=\"budget-mark\" x1=\"\(bx)\" x2=\"\(bx)\" y1=\"\(n(frame.y0))\" y2=\"\(n(frame.y1))\">"
                     + "<title>budget \(CompareRenderer.budgetText(budget)) fetches/app/day</title></line>"
+                    + "<text class=\"budget-label\" data-budget=\"\(budget)\" x=\"\(bx)\" y=\"\(n(frame.y1 - 5))\" "
+                    + "text-anchor=\"middle\">\(HTML.escape(CompareRenderer.budgetText(budget)))</text>"
             }
         }
         if !bound.isEmpty {
@@ -72,9 +75,9 @@ extension HTMLReport {
                 "\(p.name): \(picks.tauText) \(percent(picks.fresh(p))) at \(fixed(p.metrics.fetchesPerAppDay, 2)) fetches/app/day"
                 + (p.metrics.gainVsFixed.map { String(format: ", %+.1f points over fixed intervals", $0 * 100) } ?? "")
                 + (p.metrics.shareOfPossible.map { String(format: ", %.2f of the possible gain", $0) } ?? "")
-            body +=
-                "<circle class=\"pt f\(picks.colour(p.family))\" cx=\"\(n(x.position(p.metrics.fetchesPerAppDay)))\" "
-                + "cy=\"\(n(y.position(picks.fresh(p))))\" r=\"4\"><title>\(HTML.escape(tip))</title></circle>"
+            body += mark(
+                p.family, picks, cx: x.position(p.metrics.fetchesPerAppDay), cy: y.position(picks.fresh(p)), r: 4,
+                cls: "pt", name: p.name, title: tip)
         }
         body += legend(shown, picks, x: frame.x0, y: frame.height + 10, width: frame.x1 - frame.x0)
         let chart = svg(
@@ -88,7 +91,8 @@ extension HTMLReport {
             "\(picks.tauText) against fetches per app per day (averaged over pairs). Dashed: the clairvoyant bound, the "
             + "most any scheduler that knew every launch could make fresh with that many fetches. Grey: the fixed-interval "
             + "baseline, what a fixed interval gives at each cost in expectation over its phase. Coloured: each "
-            + "family's Pareto front. The flat line is never; the vertical marks are the budgets of the table."
+            + "family's Pareto front. The flat line is never; the vertical marks, numbered at the top, are the budgets of "
+            + "the table."
         if r.budgetCurve.isEmpty { caption += " This run has no budget figures (stored before they existed)." }
         return """
             <section id="budget-section"><h2>Freshness at a budget</h2>
@@ -151,7 +155,8 @@ extension HTMLReport {
         }
         for w in r.budget?.warnings ?? [] { note += " Warning: \(w)." }
         return
-            "<div class=\"scroll\"><table id=\"budget-table\" data-budgets=\"\(curve.count)\"><thead>\(head)</thead><tbody>\(body)</tbody></table></div>"
+            scrollHint
+            + "<div class=\"scroll\"><table id=\"budget-table\" data-budgets=\"\(curve.count)\"><thead>\(head)</thead><tbody>\(body)</tbody></table></div>"
             + "<p class=\"caption\">\(HTML.escape(note))</p>"
     }
 

@@ -46,6 +46,7 @@ extension HTMLReport {
             + "scheduler acting only on them could reach at most, over all scored launches, launch refreshes "
             + (c.launchRefreshes ? "on." : "off.")
         return "<p id=\"ceilings\">\(HTML.escape(sentence))</p>"
+            + scrollHint
             + "<div class=\"scroll\"><table id=\"ceilings-table\" data-sets=\"\(c.sets.count)\"><thead>\(head)</thead>"
             + "<tbody>\(body)</tbody></table></div><p class=\"caption\">\(HTML.escape(note))</p>"
     }

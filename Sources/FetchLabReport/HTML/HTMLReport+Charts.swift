@@ -18,7 +18,6 @@ extension HTMLReport {
             covering: ps.map(\.metrics.energyJoulesPerDay), including: [0], from: frame.x0, to: frame.x1)
         let y = LinearScale(covering: ps.map(picks.fresh), including: [0, 1], from: frame.y0, to: frame.y1)
         let front = paretoFront(ps, picks)
-        let n = SVGChart.n
         var body = frame.axes(
             x: x, y: y, xTitle: "energy per user per day (J)", yTitle: picks.tauText, xLabel: tick,
             yLabel: percentTick)
@@ -26,15 +25,13 @@ extension HTMLReport {
         body += "<polyline class=\"front\" points=\"\(SVGChart.points(line))\"/>"
         for (i, p) in ps.enumerated() {
             let onFront = front.contains(i)
-            let cx = n(x.position(p.metrics.energyJoulesPerDay))
-            let cy = n(y.position(picks.fresh(p)))
             let tip =
                 "\(p.name) (\(p.family)): \(picks.tauText) \(percent(picks.fresh(p))), "
                 + "\(fixed(p.metrics.energyJoulesPerDay, 1)) J/day, \(fixed(p.metrics.fetchesPerAppDay, 2)) fetches/app/day"
                 + (onFront ? "; on the Pareto front" : "")
-            body +=
-                "<circle class=\"pt f\(picks.colour(p.family))\(onFront ? " on-front" : "")\" cx=\"\(cx)\" cy=\"\(cy)\" r=\"\(onFront ? 6 : 4)\">"
-                + "<title>\(HTML.escape(tip))</title></circle>"
+            body += mark(
+                p.family, picks, cx: x.position(p.metrics.energyJoulesPerDay), cy: y.position(picks.fresh(p)),
+                r: onFront ? 6 : 4, cls: onFront ? "pt on-front" : "pt", name: p.name, title: tip)
         }
         // Names of the recommended policy and of the front's points, each beside its point inside
         // the chart, clear of every point and of the names already written (a front point's name
@@ -137,9 +134,10 @@ extension HTMLReport {
                 "<text class=\"label\" x=\"\(n(left - 6))\" y=\"\(n(top + rowHeight / 2 - 3))\" dy=\"0.32em\" text-anchor=\"end\"><title>\(HTML.escape(app))</title>\(HTML.escape(HTML.fit(app, width: left - 12)))</text>"
             for (k, (name, p)) in present.enumerated() {
                 guard let v = value(p, app) else { continue }
-                let cls = barClass(p, rec, picks)
+                // A bar at 0 % is drawn 2 units wide and outlined: there, not missing.
+                let cls = barClass(p, rec, picks) + (v <= 0.004 ? " bar-zero" : "")
                 body +=
-                    "<rect class=\"\(cls)\" x=\"\(n(left))\" y=\"\(n(top + Double(k) * bar))\" width=\"\(n(x.position(v) - left))\" "
+                    "<rect class=\"\(cls)\" x=\"\(n(left))\" y=\"\(n(top + Double(k) * bar))\" width=\"\(n(max(2, x.position(v) - left)))\" "
                     + "height=\"\(n(bar - 1))\"><title>\(HTML.escape("\(app), \(name): \(picks.tauText) \(percent(v))"))</title></rect>"
             }
         }
@@ -291,19 +289,27 @@ extension HTMLReport {
                 "<g class=\"cdf\" data-policy=\"\(HTML.escape(p.name))\"><polyline class=\"curve s\(c) dash\(k)\" points=\"\(SVGChart.points(xy))\">"
                 + "<title>\(HTML.escape("\(p.name) (\(role))"))</title></polyline>"
             for (t, v) in zip(thresholds, p.metrics.stalenessCDF) {
-                body +=
-                    "<circle class=\"pt f\(c)\" cx=\"\(n(x.position(t)))\" cy=\"\(n(y.position(v)))\" r=\"3\"><title>"
-                    + HTML.escape("\(p.name): \(percent(v)) of launches less than \(CompareRenderer.minutes(t)) stale")
-                    + "</title></circle>"
+                body += mark(
+                    p.family, picks, cx: x.position(t), cy: y.position(v), r: 3, cls: "pt",
+                    title: "\(p.name): \(percent(v)) of launches less than \(CompareRenderer.minutes(t)) stale")
             }
             body += "</g>"
-            let ly = frame.y1 + 14 + Double(k) * 16
-            body +=
-                "<line class=\"curve s\(c) dash\(k)\" x1=\"\(n(frame.x0 + 10))\" x2=\"\(n(frame.x0 + 34))\" y1=\"\(n(ly))\" y2=\"\(n(ly))\"/>"
-                + "<text class=\"legend\" x=\"\(n(frame.x0 + 40))\" y=\"\(n(ly))\" dy=\"0.32em\">\(HTML.escape(HTML.fit("\(p.name) (\(role))", width: frame.x1 - frame.x0 - 50)))</text>"
         }
+        // The key below the plot, never over a curve: each line's dash, colour and marker.
+        let legend = flowLegend(
+            keys.enumerated().map { (k, key) in
+                (
+                    mark: { (cx: Double, cy: Double) in
+                        "<g><line class=\"curve s\(picks.colour(key.1.family)) dash\(k)\" x1=\"\(n(cx - 12))\" x2=\"\(n(cx + 6))\" "
+                            + "y1=\"\(n(cy))\" y2=\"\(n(cy))\"/>"
+                            + mark(key.1.family, picks, cx: cx - 2, cy: cy, r: 3) + "</g>"
+                    }, label: "\(key.1.name) (\(key.0))"
+                )
+            }, x: frame.x0 + 12, y: frame.height + 8, width: frame.x1 - frame.x0 - 12)
+        body += legend.svg
         let chart = svg(
-            id: "staleness-cdf", width: frame.width, height: frame.height, data: [("lines", keys.count)],
+            id: "staleness-cdf", width: frame.width, height: frame.height + 8 + legend.height,
+            data: [("lines", keys.count)],
             title: "Distribution of staleness at launch for the key policies", body)
         let tau = r.settings.tauMinutes
         let at = thresholds.enumerated().min { abs($0.element - tau) < abs($1.element - tau) }?.offset ?? 0
@@ -325,8 +331,8 @@ extension HTMLReport {
         let n = SVGChart.n
         for (family, place) in zip(families, legendPlaces(families, x: x, y: y, width: width)) {
             out +=
-                "<circle class=\"f\(picks.colour(family))\" cx=\"\(n(place.x + 5))\" cy=\"\(n(place.y - 4))\" r=\"4\"/>"
-                + "<text class=\"legend\" x=\"\(n(place.x + 12))\" y=\"\(n(place.y))\">"
+                mark(family, picks, cx: place.x + 5, cy: place.y - 4, r: 4)
+                + "<text class=\"legend\" data-family=\"\(HTML.escape(family))\" x=\"\(n(place.x + 12))\" y=\"\(n(place.y))\">"
                 + "\(HTML.escape(HTML.fit(family, width: width - 16)))</text>"
         }
         return out + "</g>"
@@ -374,7 +380,7 @@ extension HTMLReport {
             out +=
                 item.mark(at + 5, line)
                 + "<text class=\"legend\" x=\"\(n(at + 14))\" y=\"\(n(line))\" dy=\"0.32em\">\(HTML.escape(label))</text>"
-            at += w + 12
+            at += w + 20
         }
         return (out + "</g>", line - y + 16)
     }
@@ -392,4 +398,50 @@ extension HTMLReport {
     }
 
     static func percentTick(_ v: Double) -> String { String(format: "%.0f%%", v * 100) }
+}
+
+extension HTMLReport {
+    /// How many family colours the style sheet has (`.f0`–`.f11`, `.s0`–`.s11`).
+    static let paletteSize = 12
+
+    /// The marker shapes a family's points are drawn with (with its colour, one pair per family).
+    enum Marker: String, CaseIterable, Sendable {
+        case circle, square, triangle, diamond, down
+
+        /// The SVG path of the shape centred on (`cx`, `cy`), about as large as a circle of radius `r`.
+        func path(_ cx: Double, _ cy: Double, _ r: Double) -> String {
+            let n = SVGChart.n
+            switch self {
+            case .circle:
+                return
+                    "M\(n(cx - r)) \(n(cy))a\(n(r)) \(n(r)) 0 1 0 \(n(2 * r)) 0a\(n(r)) \(n(r)) 0 1 0 \(n(-2 * r)) 0Z"
+            case .square:
+                let s = r * 0.9
+                return "M\(n(cx - s)) \(n(cy - s))H\(n(cx + s))V\(n(cy + s))H\(n(cx - s))Z"
+            case .triangle:
+                let s = r * 1.2
+                return "M\(n(cx)) \(n(cy - s))L\(n(cx + s)) \(n(cy + s * 0.8))H\(n(cx - s))Z"
+            case .diamond:
+                let s = r * 1.25
+                return "M\(n(cx)) \(n(cy - s))L\(n(cx + s)) \(n(cy))L\(n(cx)) \(n(cy + s))L\(n(cx - s)) \(n(cy))Z"
+            case .down:
+                let s = r * 1.2
+                return "M\(n(cx)) \(n(cy + s))L\(n(cx + s)) \(n(cy - s * 0.8))H\(n(cx - s))Z"
+            }
+        }
+    }
+
+    /// A family's mark at (`cx`, `cy`): its colour and its shape; `cls` adds classes (`pt`,
+    /// `on-front`), `name` the policy it stands for (`data-name`), `title` its tooltip.
+    static func mark(
+        _ family: String, _ picks: Picks, cx: Double, cy: Double, r: Double, cls: String = "", name: String? = nil,
+        title: String? = nil
+    ) -> String {
+        let marker = picks.marker(family)
+        let classes = ([cls].filter { !$0.isEmpty } + ["f\(picks.colour(family))"]).joined(separator: " ")
+        return "<path class=\"\(classes)\" data-marker=\"\(marker.rawValue)\" data-family=\"\(HTML.escape(family))\""
+            + (name.map { " data-name=\"\(HTML.escape($0))\"" } ?? "")
+            + " d=\"\(marker.path(cx, cy, r))\">" + (title.map { "<title>\(HTML.escape($0))</title>" } ?? "")
+            + "</path>"
+    }
 }

@@ -238,7 +238,7 @@ extension HTMLReport {
         }
         return """
             <h3>Held out</h3><p class="caption">\(HTML.escape(caption))</p>
-            <div class="scroll"><table id="tuning-heldout" data-rows="\(rows)"><thead><tr>\(head)</tr></thead><tbody>\(body)</tbody></table></div>
+            \(scrollHint)<div class="scroll"><table id="tuning-heldout" data-rows="\(rows)"><thead><tr>\(head)</tr></thead><tbody>\(body)</tbody></table></div>
             """
     }
 
@@ -300,7 +300,7 @@ extension HTMLReport {
         let head = columns.map { "<th>\(HTML.escape($0))</th>" }.joined()
         return """
             <div id="tuning-tested"><h3>How it was tested</h3><p class="caption">\(HTML.escape(caption))</p>\(warnings)
-            <div class="scroll"><table id="tuning-folds" data-rows="\(r.folds.count)"><thead><tr>\(head)</tr></thead><tbody>\(body)</tbody></table></div></div>
+            \(scrollHint)<div class="scroll"><table id="tuning-folds" data-rows="\(r.folds.count)"><thead><tr>\(head)</tr></thead><tbody>\(body)</tbody></table></div></div>
             """
     }
 
@@ -335,7 +335,7 @@ extension HTMLReport {
         let head = columns.map { "<th>\(HTML.escape($0))</th>" }.joined()
         return """
             <h3>Per app and per group of users</h3><p class="caption">\(HTML.escape(caption))</p>
-            <div class="scroll"><table id="tuning-groups" data-rows="\(fold.groups.count)"><thead><tr>\(head)</tr></thead><tbody>\(body)</tbody></table></div>
+            \(scrollHint)<div class="scroll"><table id="tuning-groups" data-rows="\(fold.groups.count)"><thead><tr>\(head)</tr></thead><tbody>\(body)</tbody></table></div>
             """
     }
 

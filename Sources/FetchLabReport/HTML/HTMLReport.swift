@@ -113,8 +113,13 @@ public enum HTMLReport {
         func fresh(_ p: PolicyResult) -> Double { fresh(p.metrics) }
         func fresh(_ m: PolicyMetrics) -> Double { m.fresh(at: tau) }
 
-        /// The colour class index of a family (7 colours, cycling).
-        func colour(_ family: String) -> Int { (families.firstIndex(of: family) ?? 0) % 7 }
+        /// The colour class index of a family (``HTMLReport/paletteSize`` colours, cycling).
+        func colour(_ family: String) -> Int { (families.firstIndex(of: family) ?? 0) % HTMLReport.paletteSize }
+        /// The marker shape of a family (``HTMLReport/Marker``, cycling): with 12 colours and 5
+        /// shapes, the first 60 families each have their own pair of colour and shape.
+        func marker(_ family: String) -> Marker {
+            Marker.allCases[(families.firstIndex(of: family) ?? 0) % Marker.allCases.count]
+        }
     }
 
     // MARK: - (1) What was compared, and the headline
@@ -212,7 +217,8 @@ public enum HTMLReport {
                 + "by more than its interval."
         }
         let budget = CompareRenderer.budgetText(rec.point.budget)
-        return "Recommended to an app team: \(policy.name), the freshest app-scope setting within \(budget) fetches/app/day."
+        return
+            "Recommended to an app team: \(policy.name), the freshest app-scope setting within \(budget) fetches/app/day."
     }
 
     static func platformText(_ p: PlatformModel, name: String) -> String {
@@ -253,8 +259,12 @@ public enum HTMLReport {
         }
         head += "</tr>"
         var body = ""
+        var lastBand: Int?
         for (row, p) in zip(cells, policies) {
             let m = p.metrics
+            let band =
+                p.isClairvoyant ? budgets.count + 1 : CompareRenderer.band(p.metrics.fetchesPerAppDay, budgets)
+            defer { lastBand = band }
             let values: [String] = reorder(
                 [row[0].isEmpty ? "1e9" : row[0], p.name, p.scope.label] + m.fresh.map(\.description)
                     + [
@@ -265,11 +275,16 @@ public enum HTMLReport {
                         (m.shareOfPossible ?? -1e9).description,
                     ])
             let mark = p.name == picks.recommended?.name ? " class=\"recommended\"" : ""
-            body += "<tr\(mark) data-family=\"\(HTML.escape(p.family))\">"
+            // The first row of each budget band after the first is ruled off (`data-band-start`).
+            body +=
+                "<tr\(mark) data-family=\"\(HTML.escape(p.family))\" data-band=\"\(band)\""
+                + (lastBand != nil && lastBand != band ? " data-band-start" : "")
+                + " title=\"\(HTML.escape(CompareRenderer.bandTitle(band, budgets)))\">"
             for (i, cell) in row.enumerated() {
                 let v = i < values.count ? values[i] : cell
                 let tag = i == 1 ? "th scope=\"row\"" : "td"
-                body += "<\(tag) data-v=\"\(HTML.escape(v))\">\(HTML.escape(cell))</\(i == 1 ? "th" : "td")>"
+                body +=
+                    "<\(tag) data-v=\"\(HTML.escape(v))\">\(i == 1 ? unbroken(cell) : HTML.escape(cell))</\(i == 1 ? "th" : "td")>"
             }
             body += "</tr>"
         }
@@ -291,8 +306,24 @@ public enum HTMLReport {
         return """
             <section id="ranking-section"><h2>Ranking</h2>
             <p class="caption">\(HTML.escape(caption))</p>
-            <div class="scroll"><table id="ranking" data-rows="\(policies.count)"><thead>\(head)</thead><tbody>\(body)</tbody></table></div></section>
+            \(scrollHint)<div class="scroll"><table id="ranking" data-rows="\(policies.count)"><thead>\(head)</thead><tbody>\(body)</tbody></table></div></section>
             """
+    }
+
+    /// A name that wraps only after a comma or an opening parenthesis, never inside a word: each
+    /// piece between them unbreakable (`span.nb`), a break opportunity (`<wbr>`) after each.
+    static func unbroken(_ name: String) -> String {
+        var pieces: [String] = []
+        var piece = ""
+        for c in name {
+            piece.append(c)
+            if c == "," || c == "(" {
+                pieces.append(piece)
+                piece = ""
+            }
+        }
+        if !piece.isEmpty || pieces.isEmpty { pieces.append(piece) }
+        return pieces.map { "<span class=\"nb\">\(HTML.escape($0))</span>" }.joined(separator: "<wbr>")
     }
 
     // MARK: - Formatting
@@ -302,15 +333,21 @@ public enum HTMLReport {
 
     /// `<figure>` with the chart and its caption.
     static func figure(_ svg: String, caption: String) -> String {
-        "<figure>\(svg)<figcaption>\(HTML.escape(caption))</figcaption></figure>"
+        "<figure>\(scrollHint)<div class=\"scroll chart\">\(svg)</div><figcaption>\(HTML.escape(caption))</figcaption></figure>"
     }
+
+    /// Said above a box that scrolls sideways (the page's script hides it when its box does not).
+    static let scrollHint = "<p class=\"scroll-hint\" aria-hidden=\"true\">scroll sideways →</p>"
 
     /// An `<svg>` root: a stable id, a viewBox, data attributes and an accessible title.
     static func svg(id: String, width: Double, height: Double, data: [(String, Int)], title: String, _ body: String)
         -> String
     {
         let attributes = data.map { " data-\($0.0)=\"\($0.1)\"" }.joined()
-        return "<svg id=\"\(id)\" viewBox=\"0 0 \(SVGChart.n(width)) \(SVGChart.n(height))\" role=\"img\""
+        // Never narrower than its units: its 11-unit text stays 11 px or more (a narrow screen
+        // scrolls the chart sideways in its box).
+        return
+            "<svg id=\"\(id)\" viewBox=\"0 0 \(SVGChart.n(width)) \(SVGChart.n(height))\" style=\"min-width:\(SVGChart.n(width))px\" role=\"img\""
             + " aria-labelledby=\"\(id)-title\"\(attributes)><title id=\"\(id)-title\">\(HTML.escape(title))</title>"
             + body + "</svg>"
     }

@@ -236,6 +236,8 @@ struct LabelPlacer {
     var height: Double
     /// What a label must not cover: the labels placed and the points.
     var taken: [Box] = []
+    /// The points' centres.
+    var points: [(x: Double, y: Double)] = []
 
     init(width: Double, height: Double) {
         self.width = width
@@ -245,11 +247,21 @@ struct LabelPlacer {
     /// A point the labels keep clear of.
     mutating func avoid(x: Double, y: Double, r: Double) {
         taken.append((x - r - 1, y - r - 1, x + r + 1, y + r + 1))
+        points.append((x, y))
+    }
+
+    /// The distance from (`x`, `y`) to the nearest point of `box`.
+    static func distance(_ x: Double, _ y: Double, _ box: Box) -> Double {
+        let dx = max(box.x0 - x, 0, x - box.x1)
+        let dy = max(box.y0 - y, 0, y - box.y1)
+        return (dx * dx + dy * dy).squareRoot()
     }
 
     /// A `text` element naming the point at (`x`, `y`) of radius `r`, at the first free place
     /// (the name elided to at most `maxWidth`, its whole in the `<title>`); nil when every place
-    /// is taken, unless `force`, when it goes to the first place inside the box.
+    /// is taken, unless `force`, when it goes to the first place inside the box. A label more than
+    /// 10 units from its point, or about as near another point, is joined to its own by a leader
+    /// line (`line.leader` with the same `data-name`).
     mutating func place(
         _ name: String, x: Double, y: Double, r: Double, cls: String = "label", maxWidth: Double = 200,
         force: Bool = false
@@ -275,9 +287,26 @@ struct LabelPlacer {
             let c = candidates.first(where: { inside(box($0)) && free(box($0)) })
                 ?? (force ? candidates.first(where: { inside(box($0)) }) : nil)
         else { return nil }
-        taken.append(box(c))
+        let placed = box(c)
+        taken.append(placed)
         let n = SVGChart.n
-        return "<text class=\"\(cls)\" data-name=\"\(HTML.escape(name))\" x=\"\(n(c.x))\" y=\"\(n(c.y))\""
+        let own = Self.distance(x, y, placed)
+        let ambiguous = points.contains { p in
+            (abs(p.x - x) > 0.01 || abs(p.y - y) > 0.01) && Self.distance(p.x, p.y, placed) < own + 2
+        }
+        var leader = ""
+        if own > 10 || ambiguous {
+            // From the point's edge to the label's anchor side, level with the point where it can be.
+            let ex = c.x
+            let ey = min(max(y, c.y - 8), c.y)
+            let len = ((ex - x) * (ex - x) + (ey - y) * (ey - y)).squareRoot()
+            let sx = len > 0 ? x + (ex - x) / len * (r + 1) : x
+            let sy = len > 0 ? y + (ey - y) / len * (r + 1) : y
+            leader =
+                "<line class=\"leader\" data-name=\"\(HTML.escape(name))\" x1=\"\(n(sx))\" y1=\"\(n(sy))\" "
+                + "x2=\"\(n(ex))\" y2=\"\(n(ey))\"/>"
+        }
+        return leader + "<text class=\"\(cls)\" data-name=\"\(HTML.escape(name))\" x=\"\(n(c.x))\" y=\"\(n(c.y))\""
             + (c.anchor == "end" ? " text-anchor=\"end\"" : "")
             + "><title>\(HTML.escape(name))</title>\(HTML.escape(shown))</text>"
     }
