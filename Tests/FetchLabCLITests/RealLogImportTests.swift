@@ -37,11 +37,11 @@ import _FetchLabTestSupport
 
     @Test func zonelessTimesReadAsUTCAreSaidOnce() throws {
         let file = try dir.writeGzip("foreground-user_x.csv.gz", foreground)
-        let other = try dir.writeGzip("foreground-user_y.csv.gz", foreground)
+        let other = try dir.writeGzip("foreground-user_y.csv.gz", foreground + "2023-12-19 13:20:00.000000,com.c\n")
         let result = try dir.fetchlab(["import", "--db", db, file, other])
         #expect(result.status == 0, "\(result.err)")
         let note =
-            "fetchlab: note: 10 timestamps had no zone and were read as UTC; give --timezone ZONE (e.g. Europe/Berlin) "
+            "fetchlab: note: 11 timestamps had no zone and were read as UTC; give --timezone ZONE (e.g. Europe/Berlin) "
             + "if they are local time\n"
         #expect(result.err.components(separatedBy: "had no zone").count == 2, "\(result.err)")
         #expect(result.err.contains(note), "\(result.err)")
@@ -76,12 +76,11 @@ import _FetchLabTestSupport
         #expect(result.status == 0, "\(result.err)")
         let warnings = result.err.split(separator: "\n").filter { $0.hasPrefix("fetchlab: warning:") }
         #expect(warnings.count == 1, "\(result.err)")
-        #expect(
-            warnings.first
-                == "fetchlab: warning: 2 context files: 2 devices (0826c5…, 1d5b7e…) with samples from 2020-05-01 to "
-                + "2020-05-02 that overlap no launch in the database (launches 2023-12-19): their samples are stored but "
-                + "no replay will use them, and --user cannot help (import the usage logs of the same days)",
-            "\(result.err)")
+        let expected: String =
+            "fetchlab: warning: 2 context files: 2 devices (0826c5…, 1d5b7e…) with samples from 2020-05-01 to "
+            + "2020-05-02 that overlap no launch in the database (launches 2023-12-19): their samples are stored but "
+            + "no replay will use them, and --user cannot help (import the usage logs of the same days)\n"
+        #expect(result.err.hasPrefix(expected), "\(result.err)")
         #expect(!result.err.contains("map it with --user"), "\(result.err)")
     }
 
@@ -127,7 +126,7 @@ import _FetchLabTestSupport
         let times = try DatabaseQueue(path: db).read { try String.fetchAll($0, sql: "SELECT time_utc FROM usage_events") }
         #expect(times == ["2024-01-15T11:00:00.000Z"])
         let options = try DatabaseQueue(path: db).read { try String.fetchAll($0, sql: "SELECT options FROM import") }
-        #expect(options.first?.contains("Europe/Berlin") == true, "\(options)")
+        #expect(options.first?.contains("Berlin") == true, "\(options)")
         let utc = try dir.fetchlab(["import", "--db", dir.path("utc.sqlite"), "--timezone", "utc", file])
         #expect(utc.status == 0 && !utc.err.contains("had no zone"), "\(utc.err)")
         let wrong = try dir.fetchlab(["import", "--db", dir.path("w.sqlite"), "--timezone", "Mars/Olympus", file])

@@ -120,7 +120,7 @@ public enum ImportRenderer {
             for o in spans where o.launches != nil && !o.overlapsLaunches {
                 let launches = o.launches ?? o.samples
                 lines.append(
-                    "\(TextFormat.escaped(s.path)): the samples of user \(TextFormat.escaped(shortName(o.user))) "
+                    "\(TextFormat.escaped(s.path)): the samples of user \(TextFormat.escaped(o.user)) "
                         + "(\(days(o.samples))) do not overlap its launches (\(days(launches))) in time: "
                         + "no replay will use them; check the user named and the timestamps (--epoch-unit, --timezone)")
             }
