@@ -95,7 +95,8 @@ public struct ContextOverlap: Sendable, Hashable {
     /// The user's first and last launch; nil when the user has none.
     public var launches: ClosedRange<Microseconds>?
 
-    public init(user: String, firstSample: Microseconds, lastSample: Microseconds, launches: ClosedRange<Microseconds>?) {
+    public init(user: String, firstSample: Microseconds, lastSample: Microseconds, launches: ClosedRange<Microseconds>?)
+    {
         self.user = user
         self.firstSample = firstSample
         self.lastSample = lastSample

@@ -17,7 +17,8 @@ import _FetchLabTestSupport
         let policies = "never,fixed(1h),predictive(15m,0.3)"
 
         let assumed = dir.path("assumed.sqlite")
-        #expect(try dir.fetchlab(["import", "--db", assumed, out + "/usage.csv.gz", out + "/content.csv.gz"]).status == 0)
+        #expect(
+            try dir.fetchlab(["import", "--db", assumed, out + "/usage.csv.gz", out + "/content.csv.gz"]).status == 0)
         let text = try dir.fetchlab(["compare", "--db", assumed, "--no-store", "--policies", policies])
         #expect(text.status == 0, "\(text.err)")
         #expect(text.out.contains("  J/day*  battery/day*  cell MB/day*  "), "\(text.out)")
@@ -38,6 +39,8 @@ import _FetchLabTestSupport
         #expect(try dir.fetchlab(["import", "--db", observed] + all).status == 0)
         let plain = try dir.fetchlab(["compare", "--db", observed, "--no-store", "--policies", policies])
         #expect(plain.status == 0, "\(plain.err)")
-        #expect(plain.out.contains("  J/day  battery/day  cell MB/day  ") && !plain.out.contains("cost assumed"), "\(plain.out)")
+        #expect(
+            plain.out.contains("  J/day  battery/day  cell MB/day  ") && !plain.out.contains("cost assumed"),
+            "\(plain.out)")
     }
 }

@@ -26,7 +26,8 @@ import _FetchLabTestSupport
             "_id,ID,level,temperature,voltage,technology,status,health,usage,WiFi,Cellular,Hotspot,GPS,Bluetooth,RAM,"
             + "Brightness,isInteractive,SampleFreq,brandModel,androidVersion,availCapacityPercentage,Timestamp\n"
         for (i, ms) in epochMilliseconds.enumerated() {
-            text += "\(i + 1),0826c571f98a4a818945860bc9091705,80,30,4000,Li-ion,3,2,0,true,false,false,false,false,0,0,"
+            text +=
+                "\(i + 1),0826c571f98a4a818945860bc9091705,80,30,4000,Li-ion,3,2,0,true,false,false,false,false,0,0,"
                 + "false,5,x,13,90,\(ms)\n"
         }
         return text
@@ -47,7 +48,8 @@ import _FetchLabTestSupport
         #expect(result.err.contains(note), "\(result.err)")
         let zoned = try dir.fetchlab(["import", "--db", dir.path("tz.sqlite"), "--timezone", "Europe/Berlin", file])
         #expect(zoned.status == 0 && !zoned.err.contains("had no zone"), "\(zoned.err)")
-        let iso = try dir.write("usage.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,u,com.a\n2024-03-01T13:00:00+01:00,u,com.b\n")
+        let iso = try dir.write(
+            "usage.csv", "timestamp,user,app\n2024-03-01T12:00:00Z,u,com.a\n2024-03-01T13:00:00+01:00,u,com.b\n")
         let withZone = try dir.fetchlab(["import", "--db", dir.path("iso.sqlite"), iso])
         #expect(withZone.status == 0 && withZone.err.isEmpty, "\(withZone.err)")
     }
@@ -71,7 +73,9 @@ import _FetchLabTestSupport
         let usage = try dir.writeGzip("foreground-user_x.csv.gz", foreground)
         let one = try dir.write("battery-a.csv", Self.battery2020)
         let two = try dir.write(
-            "battery-b.csv", Self.battery2020.replacingOccurrences(of: "0826c571f98a4a818945860bc9091705", with: "1d5b7e62aaf74ecab633470a5b96aaa4"))
+            "battery-b.csv",
+            Self.battery2020.replacingOccurrences(
+                of: "0826c571f98a4a818945860bc9091705", with: "1d5b7e62aaf74ecab633470a5b96aaa4"))
         let result = try dir.fetchlab(["import", "--db", db, one, two, usage])
         #expect(result.status == 0, "\(result.err)")
         let warnings = result.err.split(separator: "\n").filter { $0.hasPrefix("fetchlab: warning:") }
@@ -123,7 +127,9 @@ import _FetchLabTestSupport
         let file = try dir.write("usage.csv", "timestamp,user,app\n2024-01-15 12:00:00,u,com.a\n")
         let result = try dir.fetchlab(["import", "--db", db, "--timezone", "europe/berlin", file])
         #expect(result.status == 0, "\(result.err)")
-        let times = try DatabaseQueue(path: db).read { try String.fetchAll($0, sql: "SELECT time_utc FROM usage_events") }
+        let times = try DatabaseQueue(path: db).read {
+            try String.fetchAll($0, sql: "SELECT time_utc FROM usage_events")
+        }
         #expect(times == ["2024-01-15T11:00:00.000Z"])
         let options = try DatabaseQueue(path: db).read { try String.fetchAll($0, sql: "SELECT options FROM import") }
         #expect(options.first?.contains("Berlin") == true, "\(options)")

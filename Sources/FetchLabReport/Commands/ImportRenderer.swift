@@ -95,7 +95,8 @@ public enum ImportRenderer {
         guard !names.isEmpty else { return nil }
         let noun = s.format == .battery ? "device" : "user"
         let one = names.count == 1
-        return "\(TextFormat.escaped(s.path)): \(noun)\(one ? "" : "s") \(shortNames(names)) match\(one ? "es" : "") no user with launches: "
+        return
+            "\(TextFormat.escaped(s.path)): \(noun)\(one ? "" : "s") \(shortNames(names)) match\(one ? "es" : "") no user with launches: "
             + "\(one ? "its" : "their") samples are stored but no user's replay will use them; "
             + "map \(one ? "it" : "them") with --user NAME (the user of the launches)"
     }
