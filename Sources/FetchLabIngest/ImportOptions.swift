@@ -54,10 +54,23 @@ public struct ReadOptions: Sendable {
     /// ``droppedSystemApps``.
     public static let systemApps = systemUIApps + droppedSystemApps
 
-    /// The system apps whose screens show the user at the device, about to open something (the
-    /// home screen, the notification shade, the lock screen): foreground logs read their rows as
-    /// `systemUI` signal events of that package, never as launches.
-    public static let systemUIApps = ["*launcher*", "com.android.systemui"]
+    /// The system apps whose screens show the user at the device, about to open something, or
+    /// come to the front by themselves: foreground logs read their rows as `systemUI` signal
+    /// events of that package, never as launches. The one list (Docs/formats.md, "System UI"):
+    /// - launchers, the home screen between two apps (`*launcher*`);
+    /// - system UI, the notification shade and the lock screen (`com.android.systemui`);
+    /// - the in-call screen an incoming call brings up (`*incallui*`: AOSP's
+    ///   `com.android.incallui`, Samsung's `com.samsung.android.incallui`); the dialer the user
+    ///   opens (`com.google.android.dialer`, `com.samsung.android.dialer`) stays an app;
+    /// - assistant and search overlays, a long press or a swipe away
+    ///   (`com.google.android.googlequicksearchbox`, `com.google.android.apps.googleassistant`,
+    ///   Samsung's Bixby `com.samsung.android.bixby.agent`).
+    ///
+    /// `--keep-system-apps` reads them as launches; `--exclude` drops them.
+    public static let systemUIApps = [
+        "*launcher*", "com.android.systemui", "*incallui*", "com.google.android.googlequicksearchbox",
+        "com.google.android.apps.googleassistant", "com.samsung.android.bixby.agent",
+    ]
 
     /// The system apps whose rows say nothing of the user (the system's own dialogs, the logger):
     /// dropped.

@@ -80,6 +80,8 @@ public struct ReadCounts: Sendable, Hashable, Codable {
     /// Of the rows, those read as signals: each made a signal event or was merged into the one
     /// before it (a launcher or system-UI screen polled again within the session gap).
     public var signalRows = 0
+    /// Timestamps written without a zone or offset and read as UTC (no `--timezone` given).
+    public var readAsUTC = 0
 
     public init() {}
 
@@ -96,6 +98,7 @@ public struct ReadCounts: Sendable, Hashable, Codable {
         lhs.notEvents += rhs.notEvents
         lhs.signals += rhs.signals
         lhs.signalRows += rhs.signalRows
+        lhs.readAsUTC += rhs.readAsUTC
     }
 }
 

@@ -33,6 +33,7 @@ extension CompareRenderer {
         }
         out += systemLine(r.settings.platformRules).map { ["", cell($0)] } ?? []
         out += assumedContextNote(r.settings).map { ["", cell($0)] } ?? []
+        out += assumedCostNote(r.settings).map { ["", cell($0)] } ?? []
         return out.joined(separator: "\n")
     }
 

@@ -30,6 +30,23 @@ extension CompareRenderer {
             + SkipReason.systemBudget.label + " among the reasons)"
     }
 
+    /// The cost columns' titles (energy, battery, cellular data), marked "*" when some users'
+    /// context is assumed (no context samples, or none at the time of their launches): those
+    /// users' fetches are costed on the context defaults, not on what their device was doing.
+    static func costColumns(_ s: ComparisonSettings) -> [String] {
+        let mark = s.usersWithoutContext > 0 ? "*" : ""
+        return ["J/day", "battery/day", "cell MB/day"].map { $0 + mark }
+    }
+
+    /// The footnote of the "*" on the cost columns (``costColumns(_:)``); nil when every user's
+    /// context was observed.
+    public static func assumedCostNote(_ s: ComparisonSettings) -> String? {
+        guard s.usersWithoutContext > 0 else { return nil }
+        return "* cost assumed for \(s.usersWithoutContext) of \(TextFormat.counted(s.users, "user")): "
+            + "J/day, battery/day and cell MB/day cost their fetches on the context defaults "
+            + "(\(PredictionRenderer.assumedContext(s.contextDefaults))), not on observed context"
+    }
+
     /// One line when the platform's device rules read assumed context, not observed, for some users
     /// (they have no context sample); nil under `none` or when every user has samples.
     public static func assumedContextNote(_ s: ComparisonSettings) -> String? {

@@ -41,6 +41,7 @@ public enum CompareRenderer {
         if !ceilings.isEmpty { out += [""] + ceilings }
         out += systemLine(r.settings.platformRules).map { ["", $0] } ?? []
         out += assumedContextNote(r.settings).map { [$0] } ?? []
+        out += assumedCostNote(r.settings).map { [$0] } ?? []
         return (out + skipLines(r)).joined(separator: "\n")
     }
 
@@ -206,8 +207,9 @@ public enum CompareRenderer {
     static func columns(_ r: ComparisonReport) -> [String] {
         ["#", "policy", "scope"] + r.settings.tausMinutes.map { "fresh@\(minutes($0))" }
             + [
-                r.budget?.intervalColumn ?? "95% CI", "stale p50", "fetches/app/day", "wasted", "J/day", "battery/day", "cell MB/day", "skipped",
-                "vs fixed", "share",
+                r.budget?.intervalColumn ?? "95% CI", "stale p50", "fetches/app/day", "wasted",
+            ] + costColumns(r.settings) + [
+                "skipped", "vs fixed", "share",
             ]
     }
 

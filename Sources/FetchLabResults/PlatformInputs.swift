@@ -7,7 +7,9 @@ import FetchLabCore
 /// a run says so rather than let the platform's figures pass for a full model.
 public struct PlatformInputs: Sendable, Hashable, Codable {
     public var users = 0
-    /// Users with at least one context sample.
+    /// Users with context samples that overlap their launches in time (samples taken before the
+    /// first launch or after the last are read by no replay; a user with samples and no launches
+    /// counts).
     public var usersWithContext = 0
     public var forceQuits = 0
     /// Background App Refresh switched off or on.
@@ -40,7 +42,7 @@ public struct PlatformInputs: Sendable, Hashable, Codable {
     /// Counts one user's context samples, force-quits and refresh switches.
     public mutating func add(_ history: UserHistory) {
         users += 1
-        if !history.context.isEmpty { usersWithContext += 1 }
+        if Self.contextOverlapsLaunches(history) { usersWithContext += 1 }
         for e in history.events {
             switch e.kind {
             case .forceQuit: forceQuits += 1
@@ -48,6 +50,18 @@ public struct PlatformInputs: Sendable, Hashable, Codable {
             case .launch, .close, .unlock, .screenOn, .notification, .systemUI: break
             }
         }
+    }
+
+    /// Whether the user has context samples and they overlap the launches in time (any samples
+    /// when the user has no launch).
+    public static func contextOverlapsLaunches(_ history: UserHistory) -> Bool {
+        guard let firstSample = history.context.first?.time, let lastSample = history.context.last?.time else {
+            return false
+        }
+        guard let firstLaunch = history.launches.first?.time, let lastLaunch = history.launches.last?.time else {
+            return true
+        }
+        return firstSample <= lastLaunch && lastSample >= firstLaunch
     }
 
     public mutating func add(_ histories: [UserHistory]) {

@@ -252,7 +252,9 @@ public struct ComparisonRun: Sendable {
                     user: user, outcomes: outcomes, primary: primary, tau: e.primaryTau,
                     launchRefreshes: e.launchRefreshes) : nil
             var result = UserResult(
-                user: history.user.name, window: window, withoutContext: user.timeline.isEmpty,
+                user: history.user.name, window: window,
+                // Samples apart in time from the launches are read by no replay: assumed context.
+                withoutContext: user.timeline.isEmpty || !PlatformInputs.contextOverlapsLaunches(history),
                 pairsWithContent: user.content.filter { !$0.isEmpty }.count, outcomes: outcomes,
                 apps: user.pairs.map { history.apps[Int($0.app)].name }, seconds: seconds,
                 launches: user.pairs.reduce(0) { $0 + $1.launches.count }, budget: sums)

@@ -83,3 +83,69 @@ extension UsageQueries {
         }.map(\.rejectedRow)
     }
 }
+
+/// When one user's context samples of one import were taken, beside when that user's launches
+/// are (in the whole database): samples that do not overlap the launches in time are read by no
+/// replay, even with the user named right.
+public struct ContextOverlap: Sendable, Hashable {
+    public var user: String
+    /// First and last sample of the import (UTC, microseconds).
+    public var firstSample: Microseconds
+    public var lastSample: Microseconds
+    /// The user's first and last launch; nil when the user has none.
+    public var launches: ClosedRange<Microseconds>?
+
+    public init(user: String, firstSample: Microseconds, lastSample: Microseconds, launches: ClosedRange<Microseconds>?)
+    {
+        self.user = user
+        self.firstSample = firstSample
+        self.lastSample = lastSample
+        self.launches = launches
+    }
+
+    /// The samples' span.
+    public var samples: ClosedRange<Microseconds> { firstSample...lastSample }
+
+    /// Whether the samples' span meets the user's launches' (false when the user has none).
+    public var overlapsLaunches: Bool { launches.map { $0.overlaps(samples) } ?? false }
+}
+
+extension UsageQueries {
+    /// Per user of the context samples import `id` stored (sorted by name): the samples' span and
+    /// the user's launches' span.
+    public func contextOverlap(ofImport id: Int64) throws(StoreError) -> [ContextOverlap] {
+        try read { db in
+            let launch = UsageEventKind.launch.rawValue
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT u.name, MIN(c.time), MAX(c.time),
+                           (SELECT MIN(e.time) FROM usage_event e WHERE e.user_id = c.user_id AND e.kind = \(launch)),
+                           (SELECT MAX(e.time) FROM usage_event e WHERE e.user_id = c.user_id AND e.kind = \(launch))
+                    FROM context_sample c JOIN user u ON u.id = c.user_id
+                    WHERE c.import_id = ?
+                    GROUP BY c.user_id
+                    ORDER BY u.name
+                    """, arguments: [id])
+            return rows.map { row in
+                let first: Microseconds? = row[3]
+                let last: Microseconds? = row[4]
+                let launches = first.flatMap { f in last.map { f...max(f, $0) } }
+                return ContextOverlap(user: row[0], firstSample: row[1], lastSample: row[2], launches: launches)
+            }
+        }
+    }
+
+    /// The first and last launch of every user in the database; nil when there is none.
+    public func launchSpan() throws(StoreError) -> ClosedRange<Microseconds>? {
+        try read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: "SELECT MIN(time), MAX(time) FROM usage_event WHERE kind = \(UsageEventKind.launch.rawValue)")
+            let first: Microseconds? = row?[0]
+            let last: Microseconds? = row?[1]
+            guard let first, let last else { return nil }
+            return first...max(first, last)
+        }
+    }
+}

@@ -27,6 +27,11 @@ public enum Import {
     public struct Outcome: Sendable {
         public var summaries: [ImportSummary] = []
         public var problems = 0
+        /// Per import (by id) that stored context samples: each user's samples beside that
+        /// user's launches in time, once every file is in.
+        public var contextOverlaps: [Int64: [ContextOverlap]] = [:]
+        /// The first and last launch in the database once every file is in; nil when none.
+        public var launches: ClosedRange<Microseconds>?
         /// Whether the import as a whole failed (any problem): the command exits 1.
         public var failed: Bool { problems > 0 }
     }
@@ -69,6 +74,15 @@ public enum Import {
                 outcome.summaries[i].unmatchedContextUsers.removeAll { !still.contains($0) }
             }
         }
+        // Context is matched to launches by user name and read at the time of each launch: samples
+        // that do not overlap the launches in time are read by no replay.
+        let queries = UsageQueries(database: store)
+        for s in outcome.summaries where s.status == .imported && s.inserted.contextSamples > 0 {
+            if let overlaps = try? queries.contextOverlap(ofImport: s.importID) {
+                outcome.contextOverlaps[s.importID] = overlaps
+            }
+        }
+        if !outcome.contextOverlaps.isEmpty { outcome.launches = try? queries.launchSpan() }
         return outcome
     }
 }

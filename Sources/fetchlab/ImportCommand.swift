@@ -99,7 +99,7 @@ struct ImportCommand: ParsableCommand {
             case .imported(let summary, let waited):
                 if showProgress { Terminal.clearProgress() }
                 if format == .text {
-                    print(ImportRenderer.text(summary))
+                    print(ImportRenderer.text(summary, formatStated: reading.inputFormat != nil))
                     // The summary's time is the import's own; waiting for another process is apart.
                     if waited >= 0.05 {
                         print("  waited \(Format.seconds(waited)) for the database (another process was writing)")
@@ -109,9 +109,10 @@ struct ImportCommand: ParsableCommand {
             }
         }
         // Once every file is in (a context file may come before the usage log that matches it).
-        for summary in outcome.summaries {
-            if let unmatched = ImportRenderer.unmatchedContext(summary) { Terminal.warning(unmatched) }
-        }
+        let warnings = ImportRenderer.contextWarnings(
+            outcome.summaries, overlaps: outcome.contextOverlaps, launches: outcome.launches)
+        for warning in warnings { Terminal.warning(warning) }
+        if let note = ImportRenderer.readAsUTC(outcome.summaries) { Terminal.note("fetchlab: \(note)") }
         if format == .json {
             print(Format.json(ImportReport(database: database.db, files: outcome.summaries, errors: errors)))
         } else if expansion.paths.count + expansion.problems.count > 1 {

@@ -135,9 +135,19 @@ struct ReadingOptions: ParsableArguments {
 struct TimeZoneArgument: ExpressibleByArgument {
     var zone: TimeZone
 
+    /// An IANA name, in any case (`europe/berlin` is `Europe/Berlin`), or `UTC`.
     init?(argument: String) {
-        guard let zone = TimeZone(identifier: argument) else { return nil }
+        guard let zone = TimeZone(identifier: argument) ?? Self.canonical(argument).flatMap(TimeZone.init(identifier:))
+        else { return nil }
         self.zone = zone
+    }
+
+    /// The known IANA name that `name` spells in another case (`europe/berlin` → `Europe/Berlin`);
+    /// nil when none does.
+    static func canonical(_ name: String) -> String? {
+        let lower = name.lowercased()
+        if lower == "utc" || lower == "gmt" { return lower.uppercased() }
+        return TimeZone.knownTimeZoneIdentifiers.first { $0.lowercased() == lower }
     }
 }
 

@@ -73,9 +73,9 @@ import _FetchLabTestSupport
     /// The dev logs' pooled figures of the statistics the generator is calibrated on (issue 14's
     /// table), as `devLogs()` measures them.
     static let devTable: [(String, Double)] = [
-        ("population.classes.coldShare", 0.251), ("population.classes.sameAppShare", 0.283),
-        ("population.classes.afterOtherAppShare", 0.466), ("population.sameAppGaps.median", 51.9),
-        ("population.sessions.appsMean", 2.61), ("population.sessions.appsP90", 5),
+        ("population.classes.coldShare", 0.273), ("population.classes.sameAppShare", 0.257),
+        ("population.classes.afterOtherAppShare", 0.470), ("population.sameAppGaps.median", 55.9),
+        ("population.sessions.appsMean", 2.48), ("population.sessions.appsP90", 5),
         ("population.rates.perAppDayMedian", 3.06),
     ]
 

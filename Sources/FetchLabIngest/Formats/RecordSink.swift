@@ -77,7 +77,9 @@ struct RecordSink {
     @inline(__always)
     mutating func time(_ field: UnsafeRawBufferPointer) throws(RowProblem) -> ParsedTimestamp {
         let ts: ParsedTimestamp
+        let readAsUTC = timestamps.readAsUTC
         do { ts = try timestamps.parse(field) } catch { throw RowProblem(error.message) }
+        if timestamps.readAsUTC != readAsUTC { batch.counts.readAsUTC += 1 }
         if ts.microseconds < earliest || ts.microseconds >= latest {
             if Self.isPlaceholder(ts.microseconds) {
                 batch.counts.placeholders += 1

@@ -88,6 +88,9 @@ public struct TimestampParser: Sendable {
     public let epochUnit: EpochUnit
     /// The layout every timestamp is read with (`--date-format`); nil: detected per field.
     public var layout: DateLayout? = nil
+    /// How many date-times without an offset this parser has read as UTC (it has no
+    /// ``timeZone``): the import says so, naming `--timezone`.
+    public private(set) var readAsUTC = 0
 
     /// Cache of zone offsets by local 15-minute slot; `Self.complexSlot` marks
     /// slots containing a transition (resolved exactly per call).
@@ -274,6 +277,7 @@ public struct TimestampParser: Sendable {
                 microseconds: .seconds(local - Int64(offset)) + Int64(micros), utcOffsetSeconds: offset)
         }
         guard timeZone != nil else {
+            readAsUTC += 1
             return ParsedTimestamp(microseconds: .seconds(local) + Int64(micros), utcOffsetSeconds: nil)
         }
         let zoneOffset = try localOffset(local)

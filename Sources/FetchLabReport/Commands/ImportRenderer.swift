@@ -1,3 +1,4 @@
+import FetchLabCore
 import FetchLabIngest
 import FetchLabStore
 
@@ -5,7 +6,9 @@ import FetchLabStore
 public enum ImportRenderer {
     /// Every name in the text (paths, reject reasons quoting a field) is escaped
     /// (``TextFormat/escaped(_:)``): a control character in a log cannot reach the terminal.
-    public static func text(_ s: ImportSummary) -> String {
+    /// `formatStated`: the format was given with `--input-format` (no word on how the file was
+    /// read is then needed).
+    public static func text(_ s: ImportSummary, formatStated: Bool = false) -> String {
         let path = TextFormat.escaped(s.path)
         if s.status == .unchanged {
             return
@@ -29,7 +32,17 @@ public enum ImportRenderer {
         if let placeholders = placeholders(s) { lines.append("  " + placeholders) }
         if let signals = signals(s) { lines.append("  " + signals) }
         if let systemApps = systemApps(s) { lines.append("  " + systemApps) }
+        if !formatStated, let reading = contentReading(s) { lines.append("  " + reading) }
         return lines.joined(separator: "\n")
+    }
+
+    /// How a detected content-update file was read (a `timestamp,app` header, no user: each row an
+    /// app's new content, for every user) and the option that reads its rows as launches instead;
+    /// nil for other formats.
+    public static func contentReading(_ s: ImportSummary) -> String? {
+        guard s.format == .content, s.status != .unchanged else { return nil }
+        return "read as content updates (timestamp and app, no user: an app's new content, for every user); "
+            + "if they are launches, --user NAME reads them as that user's launches"
     }
 
     /// How many rows of system apps the file's format dropped by default, and how to keep them;
@@ -74,15 +87,100 @@ public enum ImportRenderer {
     /// The warning for a file whose context samples belong to devices (users) with no launches in
     /// the database: stored, but read by no replay. Nil when every device matched a user.
     public static func unmatchedContext(_ s: ImportSummary) -> String? {
-        let names = s.unmatchedContextUsers
+        unmatchedContext(s, names: s.unmatchedContextUsers)
+    }
+
+    /// The same for `names`, of devices whose samples a `--user` mapping could put to use.
+    static func unmatchedContext(_ s: ImportSummary, names: [String]) -> String? {
         guard !names.isEmpty else { return nil }
         let noun = s.format == .battery ? "device" : "user"
-        let shown = names.prefix(3).map { TextFormat.escaped(shortName($0)) }.joined(separator: ", ")
-            + (names.count > 3 ? " and \(TextFormat.count(names.count - 3)) more" : "")
         let one = names.count == 1
-        return "\(TextFormat.escaped(s.path)): \(noun)\(one ? "" : "s") \(shown) match\(one ? "es" : "") no user with launches: "
+        return
+            "\(TextFormat.escaped(s.path)): \(noun)\(one ? "" : "s") \(shortNames(names)) match\(one ? "es" : "") no user with launches: "
             + "\(one ? "its" : "their") samples are stored but no user's replay will use them; "
             + "map \(one ? "it" : "them") with --user NAME (the user of the launches)"
+    }
+
+    /// The warnings on the context samples of an import, once every file is in (`overlaps`: per
+    /// import id, each user's samples beside the user's launches; `launches`: the first and last
+    /// launch in the database):
+    /// - a user whose launches the samples do not overlap in time: one warning per file, for the
+    ///   samples are read at the launches' times and no replay reads these (a `--user` mapping
+    ///   to the wrong user, or timestamps read in the wrong unit or zone);
+    /// - devices with no launches whose samples do overlap some launch: per file, the hint to map
+    ///   them with `--user` (``unmatchedContext(_:)``);
+    /// - devices with no launches whose samples overlap no launch at all: one warning for all the
+    ///   files, since mapping them to a user cannot help.
+    public static func contextWarnings(
+        _ summaries: [ImportSummary], overlaps: [Int64: [ContextOverlap]], launches: ClosedRange<Microseconds>?
+    ) -> [String] {
+        var lines: [String] = []
+        var apart: [(path: String, format: LogFormat, overlap: ContextOverlap)] = []
+        for s in summaries {
+            let spans = overlaps[s.importID] ?? []
+            for o in spans where o.launches != nil && !o.overlapsLaunches {
+                let launches = o.launches ?? o.samples
+                lines.append(
+                    "\(TextFormat.escaped(s.path)): the samples of user \(TextFormat.escaped(o.user)) "
+                        + "(\(days(o.samples))) do not overlap its launches (\(days(launches))) in time: "
+                        + "no replay will use them; check the user named and the timestamps (--epoch-unit, --timezone)")
+            }
+            let unmatched = s.unmatchedContextUsers
+            guard let launches else {
+                if let line = unmatchedContext(s, names: unmatched) { lines.append(line) }
+                continue
+            }
+            let byUser = Dictionary(spans.map { ($0.user, $0) }, uniquingKeysWith: { a, _ in a })
+            var mappable: [String] = []
+            for name in unmatched {
+                if let o = byUser[name], !launches.overlaps(o.samples) {
+                    apart.append((s.path, s.format, o))
+                } else {
+                    mappable.append(name)
+                }
+            }
+            if let line = unmatchedContext(s, names: mappable) { lines.append(line) }
+        }
+        if let launches, !apart.isEmpty {
+            let first = apart.map(\.overlap.firstSample).min() ?? 0
+            let last = apart.map(\.overlap.lastSample).max() ?? 0
+            let names = apart.map(\.overlap.user)
+            let files = Set(apart.map(\.path)).count
+            let noun = apart.allSatisfy { $0.format == .battery } ? "device" : "user"
+            let one = names.count == 1
+            let whose =
+                files == 1
+                ? "\(TextFormat.escaped(apart[0].path)): \(noun)\(one ? "" : "s") \(shortNames(names))"
+                : "\(TextFormat.count(files)) context files: \(TextFormat.count(names.count)) \(noun)s (\(shortNames(names)))"
+            lines.append(
+                "\(whose) with samples from \(days(first...max(first, last))) that overlap no launch in the database "
+                    + "(launches \(days(launches))): \(one ? "its" : "their") samples are stored but no replay will use them, "
+                    + "and --user cannot help (import the usage logs of the same days)")
+        }
+        return lines
+    }
+
+    /// `YYYY-MM-DD to YYYY-MM-DD` (UTC) of a span; one date when it is one day.
+    static func days(_ span: ClosedRange<Microseconds>) -> String {
+        let first = CivilDate(daysSince1970: LocalCalendar.day(span.lowerBound, offset: 0)).description
+        let last = CivilDate(daysSince1970: LocalCalendar.day(span.upperBound, offset: 0)).description
+        return first == last ? first : "\(first) to \(last)"
+    }
+
+    /// Up to three names (each cut by ``shortName(_:)``) and how many more.
+    static func shortNames(_ names: [String]) -> String {
+        names.prefix(3).map { TextFormat.escaped(shortName($0)) }.joined(separator: ", ")
+            + (names.count > 3 ? " and \(TextFormat.count(names.count - 3)) more" : "")
+    }
+
+    /// The note for timestamps written without a zone and read as UTC (no `--timezone` given),
+    /// over all the files; nil when every timestamp carried a zone (or was an epoch number).
+    public static func readAsUTC(_ summaries: [ImportSummary]) -> String? {
+        let n = summaries.reduce(0) { $0 + $1.counts.readAsUTC }
+        guard n > 0 else { return nil }
+        return "note: \(TextFormat.count(n)) timestamp\(n == 1 ? " had" : "s had") no zone and "
+            + "\(n == 1 ? "was" : "were") read as UTC; give --timezone ZONE (e.g. Europe/Berlin) if "
+            + "\(n == 1 ? "it is" : "they are") local time"
     }
 
     /// A long device id cut to its first 6 characters and "…" (ids are often 32 hex digits).

@@ -301,6 +301,7 @@ public enum HTMLReport {
                 "; “–” where it is not defined (no budget figures, or the clairvoyant bound less than 2 points above "
                 + "fixed intervals at that cost): \(dashed.joined(separator: ", "))."
         }
+        if let note = CompareRenderer.assumedCostNote(r.settings) { caption += " " + note + "." }
         caption += " Click a column title to sort by it."
         if let rec = picks.recommended { caption += " The recommended policy, \(rec.name), is highlighted." }
         return """
