@@ -13,11 +13,13 @@ A Markdown file marks an example with HTML comments just before a fenced block:
 - ``example`` runs a command and shows it with its output (it must exit 0);
 - ``example-fails`` the same, for a command that must exit non-zero (an error shown on purpose);
 - ``example-only: REGEX`` on the line before ``example`` keeps only the lines of its output from the
-  first that matches REGEX up to the next blank line (a part of a long output, shown as it is).
+  first that matches REGEX up to the next blank line (a part of a long output, shown as it is);
+  several ``example-only`` lines keep several parts, in their order, a line "…" between them.
 
 Consecutive ``example`` lines fill one block, a blank line between them. Each Markdown file runs
 in its own scratch directory, in order, with ``fetchlab`` on PATH (the binary just built),
-``Datasets`` linked to the repository's, TZ=UTC and a private TMPDIR.
+``Datasets`` and ``example-data`` linked to the repository's ``Datasets`` and ``Docs/example-data``
+(small files in the shapes of real logs, written by its scripts), TZ=UTC and a private TMPDIR.
 
     Docs/examples.sh            rewrite every block (and Docs/report.png, see report-screenshot.sh)
     Docs/examples.sh --check    fail, showing the differences, when a block differs from what the
@@ -71,6 +73,7 @@ class Runner:
         (self.dir / "tmp").mkdir()
         os.symlink(binary, self.dir / "bin" / "fetchlab")
         os.symlink(ROOT / "Datasets", self.dir / "Datasets")
+        os.symlink(ROOT / "Docs" / "example-data", self.dir / "example-data")
         self.doc = doc
         self.env = {
             "PATH": f"{self.dir / 'bin'}:{os.environ.get('PATH', '/usr/bin:/bin')}",
@@ -127,19 +130,19 @@ def render(doc: Path, binary: Path, progress) -> str:
                 i += 1
                 continue
             shown: list[str] = []
-            only = None
+            only: list[re.Pattern] = []
             while i < len(lines) and (m := MARK.match(lines[i])) and m.group(1) != "example-setup":
                 out.append(lines[i])
                 kind, command = m.group(1), m.group(2)
                 i += 1
                 if kind == "example-only":
-                    only = re.compile(command)
+                    only.append(re.compile(command))
                     continue
                 progress(f"{doc.relative_to(ROOT)}: {command}")
                 text = runner.run(command, kind == "example-fails", i)
-                if only is not None:
-                    text = excerpt(text, only, doc, i)
-                    only = None
+                if only:
+                    text = "\n…\n".join(excerpt(text, pattern, doc, i) for pattern in only)
+                    only = []
                 if shown:
                     shown.append("")
                 shown.append(f"$ {command}")

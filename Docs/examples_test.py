@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tests of Docs/examples.py with the real fetchlab: a block it wrote passes --check, one changed
 output line fails it (naming the line), a changed elapsed time does not, and a command that fails
-unannounced is an error naming the file and line.
+unannounced is an error naming the file and line; several example-only lines keep several parts.
 
     python3 Docs/examples_test.py --bin .build/debug/fetchlab      (.ci/run runs it)
 """
@@ -66,6 +66,17 @@ class ExamplesTests(unittest.TestCase):
         other = re.sub(r"in \d+(\.\d+)? s", "in 99.99 s", text)
         self.assertNotEqual(other, text)
         self.doc.write_text(other)
+        status, err = self.examples("--check")
+        self.assertEqual(status, 0, err)
+
+    def test_several_example_only_lines_keep_each_part_in_order_joined_by_an_ellipsis(self):
+        self.doc.write_text(
+            "<!-- example-only: ^beta -->\n<!-- example-only: ^delta -->\n"
+            "<!-- example: printf 'alpha\\nbeta\\nbeta2\\n\\ngamma\\n\\ndelta\\nepsilon\\n' -->\n```\n```\n"
+        )
+        status, err = self.examples()
+        self.assertEqual(status, 0, err)
+        self.assertIn("'\nbeta\nbeta2\n…\ndelta\nepsilon\n```", self.doc.read_text())
         status, err = self.examples("--check")
         self.assertEqual(status, 0, err)
 
