@@ -4,15 +4,7 @@ import Foundation
 /// Number, time and column formatting shared by the text renderers.
 public enum TextFormat {
     /// `1,234,567`.
-    public static func count(_ n: Int) -> String {
-        let digits = String(n.magnitude)
-        var out = ""
-        for (i, c) in digits.reversed().enumerated() {
-            if i > 0 && i % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return (n < 0 ? "-" : "") + String(out.reversed())
-    }
+    public static func count(_ n: Int) -> String { Quantity.grouped(n) }
 
     /// `1 launch`, `2 launches`, `1,234 users`: a count and its noun, plural when it is not 1.
     public static func counted(_ n: Int, _ singular: String, plural: String? = nil) -> String {

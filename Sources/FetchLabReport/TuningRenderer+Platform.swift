@@ -15,7 +15,7 @@ extension TuningRenderer {
     /// `ios: setting — modelled as model: fresh 41.2%, 2.10 fetches/app/day, 3.2 J/day, 0 refused`;
     /// with how the platform replayed it (`… modelled as fixed(15m), replayed as …`) and the
     /// refusals by reason (`12 refused (daily wake budget 12)`) when known.
-    static func platformLine(_ o: PlatformOutcome) -> String {
+    public static func platformLine(_ o: PlatformOutcome) -> String {
         let replayed = o.setting.replayedAs.map { " (replayed as iOS runs it: \($0))" } ?? ""
         let reasons = (o.skips ?? [:]).compactMap { k, v in SkipReason(rawValue: k).map { ($0, v) } }
             .filter { $0.1 > 0 }.sorted { $0.0 < $1.0 }.map { ($0.0.label, $0.1) }

@@ -129,6 +129,11 @@ import Testing
         #expect(ImportRenderer.newRecords(both) == "10,056 new records (163 events, 9,893 context samples)")
         let one = summary { $0.inserted = ImportSummary.Inserted(contextSamples: 12) }
         #expect(ImportRenderer.newRecords(one) == "12 new context samples")
+        // One of a kind is singular: "1 event", "1 new record", "1 new event".
+        let single = summary { $0.inserted = ImportSummary.Inserted(usageEvents: 1, contextSamples: 128) }
+        #expect(ImportRenderer.newRecords(single) == "129 new records (1 event, 128 context samples)")
+        let lone = summary { $0.inserted = ImportSummary.Inserted(usageEvents: 1) }
+        #expect(ImportRenderer.newRecords(lone) == "1 new event")
     }
 
     @Test func unmatchedDevicesAreNamedShort() {
