@@ -48,7 +48,7 @@ public enum CompareRenderer {
         if !ceilings.isEmpty { out += [""] + wrap(ceilings) }
         out += systemLine(r.settings.platformRules).map { [""] + wrap([$0]) } ?? []
         out += assumedContextNote(r.settings).map { wrap([$0]) } ?? []
-        return (out + wrap(skipLines(r))).joined(separator: "\n")
+        return (out + wrap(skipLines(r, wide: wide))).joined(separator: "\n")
     }
 
     /// The three lines under the default table: what fresh@τ, share and the bound are.
@@ -234,12 +234,12 @@ public enum CompareRenderer {
     }
 
     /// One line per policy with refused or expired fetches: the counts by reason.
-    static func skipLines(_ r: ComparisonReport) -> [String] {
+    static func skipLines(_ r: ComparisonReport, wide: Bool = true) -> [String] {
         let with = ranked(r.policies, by: .given).filter { $0.metrics.skipped > 0 }
         guard !with.isEmpty else { return [] }
         return ["", "skipped fetches by reason:"]
             + with.map { p in
-                "  \(p.name): "
+                "  \(wide ? p.name : TextFormat.truncate(p.name, TextFormat.terminalWidth / 2)): "
                     + p.metrics.skips.sorted { $0.key < $1.key }.map { "\($0.key.label) \(TextFormat.count($0.value))" }
                     .joined(separator: ", ")
             }

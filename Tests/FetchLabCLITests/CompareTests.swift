@@ -45,11 +45,11 @@ import _FetchLabTestSupport
         #expect(lines.contains { $0.hasPrefix("fresh@15 min: the share of launches that found their app's content") })
         #expect(lines.contains { $0.hasPrefix("share: the share of the possible gain") })
         #expect(lines.contains { $0.hasPrefix("bound: the clairvoyant bound") })
-        #expect(lines.contains { $0.hasPrefix(" #  policy") && $0.contains("fresh@15 min [95% CI]") })
+        #expect(lines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#  policy") && $0.contains("fresh@15 min [95% CI]") })
         #expect(!table.out.contains("stale p50") && !table.out.contains("battery/day"))
         let wide = try dir.fetchlab(["compare", "--db", db, "--wide", "--no-store"])
         #expect(wide.status == 0, "\(wide.err)")
-        let head = try #require(wide.out.split(separator: "\n").first { $0.hasPrefix(" #  policy") })
+        let head = try #require(wide.out.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#  policy") })
         for column in ["fresh@5 min", "fresh@60 min", "95% CI", "stale p50", "wasted", "battery/day", "cell MB/day", "skipped"] {
             #expect(head.contains(column), "\(column): \(head)")
         }

@@ -132,8 +132,8 @@ import Testing
         // One of a kind is singular: "1 event", "1 new record", "1 new event".
         let single = summary { $0.inserted = ImportSummary.Inserted(usageEvents: 1, contextSamples: 128) }
         #expect(ImportRenderer.newRecords(single) == "129 new records (1 event, 128 context samples)")
-        let lone = summary { $0.inserted = ImportSummary.Inserted(usageEvents: 1) }
-        #expect(ImportRenderer.newRecords(lone) == "1 new event")
+        let lone = summary { $0.inserted = ImportSummary.Inserted(contextSamples: 1) }
+        #expect(ImportRenderer.newRecords(lone) == "1 new context sample")
     }
 
     @Test func unmatchedDevicesAreNamedShort() {

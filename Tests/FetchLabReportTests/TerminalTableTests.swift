@@ -27,7 +27,7 @@ import Testing
         let text = CompareRenderer.text(Self.report())
         #expect(Self.width(text) <= 120, "\(text)")
         let lines = text.split(separator: "\n").map(String.init)
-        let head = try #require(lines.firstIndex { $0.hasPrefix(" #  policy") })
+        let head = try #require(lines.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#  policy") })
         #expect(
             lines[head].split(separator: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 == ["#", "policy", "scope", "fresh@15 min [95% CI]", "fetches/app/day", "J/day", "vs fixed", "share"])
@@ -49,7 +49,7 @@ import Testing
         let r = Self.report()
         let text = CompareRenderer.text(r, wide: true)
         let lines = text.split(separator: "\n").map(String.init)
-        let head = try #require(lines.first { $0.hasPrefix(" #  policy") })
+        let head = try #require(lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#  policy") })
         for column in ["fresh@5 min", "fresh@15 min", "fresh@60 min", "95% CI", "stale p50", "wasted", "battery/day",
             "cell MB/day", "skipped", "vs fixed", "share"]
         {
