@@ -67,7 +67,10 @@ public enum CompareRenderer {
     /// The default table's column titles: rank, policy, scope, fresh@τ with its 95 % interval,
     /// fetches/app/day, energy, the gain over fixed intervals and the share of the possible gain.
     static func narrowColumns(_ r: ComparisonReport) -> [String] {
-        ["#", "policy", "scope", "fresh@\(minutes(r.settings.tauMinutes)) [95% CI]", "fetches/app/day", "J/day", "vs fixed", "share"]
+        [
+            "#", "policy", "scope", "fresh@\(minutes(r.settings.tauMinutes)) [95% CI]", "fetches/app/day", "J/day",
+            "vs fixed", "share",
+        ]
     }
 
     /// The default table, titles first: ``rows(_:sort:bandLines:)``'s cells cut to
@@ -130,7 +133,8 @@ public enum CompareRenderer {
             if !app.beatsBaseline {
                 out.append(
                     "    No app-scope setting at this budget beats the baseline by more than its interval"
-                        + (h.lever.map { "; the biggest lever that does: \($0)." } ?? ", and nothing in this run does."))
+                        + (h.lever.map { "; the biggest lever that does: \($0)." } ?? ", and nothing in this run does.")
+                )
             }
         } else {
             out.append("  For an app team: no app-scope setting at or under this budget in the run.")
@@ -262,7 +266,8 @@ public enum CompareRenderer {
     static func columns(_ r: ComparisonReport) -> [String] {
         ["#", "policy", "scope"] + r.settings.tausMinutes.map { "fresh@\(minutes($0))" }
             + [
-                r.budget?.intervalColumn ?? "95% CI", "stale p50", "fetches/app/day", "wasted", "J/day", "battery/day", "cell MB/day", "skipped",
+                r.budget?.intervalColumn ?? "95% CI", "stale p50", "fetches/app/day", "wasted", "J/day", "battery/day",
+                "cell MB/day", "skipped",
                 "vs fixed", "share",
             ]
     }

@@ -178,7 +178,9 @@ extension TextFormat {
 
     /// Every line of `lines` wrapped to `width` (see ``wrap(_:width:)``).
     public static func wrap(lines: [String], width: Int = terminalWidth) -> [String] {
-        lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).flatMap { wrap(String($0), width: width) } }
+        lines.flatMap {
+            $0.split(separator: "\n", omittingEmptySubsequences: false).flatMap { wrap(String($0), width: width) }
+        }
     }
 
     /// `s` cut to `width` characters, its end replaced by `…` when cut.

@@ -41,7 +41,8 @@ extension TuningRenderer {
         guard inputs.isInert else {
             let without = inputs.users - inputs.usersWithContext
             guard without > 0 else { return nil }
-            return "\(TextFormat.count(without)) of \(TextFormat.counted(inputs.users, "user")) read have no context samples: for them "
+            return
+                "\(TextFormat.count(without)) of \(TextFormat.counted(inputs.users, "user")) read have no context samples: for them "
                 + "the iOS and Android rules on battery, power saving and network read assumed context (the "
                 + "context defaults), not observed"
         }

@@ -402,7 +402,9 @@ public enum TuningRenderer {
     /// A mean over folds and its range: `39.9 % (36.3 to 44.6 %)` for a fresh rate, as fresh rates
     /// are written everywhere else; `12.300 (10.100 to 14.000)` for another objective.
     static func spread(_ s: Spread, _ r: TuningResult) -> String {
-        guard objectiveName(r).hasPrefix("fresh@") else { return "\(number(s.mean)) (\(number(s.min)) to \(number(s.max)))" }
+        guard objectiveName(r).hasPrefix("fresh@") else {
+            return "\(number(s.mean)) (\(number(s.min)) to \(number(s.max)))"
+        }
         return "\(percent(s.mean)) (\(TextFormat.fixed(s.min * 100)) to \(percent(s.max)))"
     }
 

@@ -375,7 +375,8 @@ public struct ComparisonRun: Sendable {
                         + "\(Quantity.grouped(settings.scoredLaunches)) scored "
                         + "launches (fewer than \(BudgetSettings.fewUsers) users or \(BudgetSettings.fewLaunches) "
                         + "launches): read the intervals, not the points"
-                        + (over == .days ? "; the intervals are " + BudgetSettings.intervalScope(over: over, users: users) : ""))
+                        + (over == .days
+                            ? "; the intervals are " + BudgetSettings.intervalScope(over: over, users: users) : ""))
             }
             report.budget = BudgetSettings(
                 budgets: budgets, headlineBudget: headlineBudget, resamples: analysis?.effectiveResamples ?? 0,

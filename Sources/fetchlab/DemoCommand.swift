@@ -123,7 +123,9 @@ struct DemoCommand: ParsableCommand {
             var next = ["\(fetchlab) inspect --db \(path)", "\(fetchlab) compare --db \(path) --format json"]
             if let runID { next.append("\(fetchlab) runs show \(runID) --db \(path)") }
             let after =
-                TextFormat.wrap(lines: ["The report: \(html) (open it in a browser).", "The database stays at \(path); try:"])
+                TextFormat.wrap(lines: [
+                    "The report: \(html) (open it in a browser).", "The database stays at \(path); try:",
+                ])
                 + next.map { "  `\($0)`" }
             text = (output.output == nil ? "" : imported + "\n\n") + text + "\n\n" + after.joined(separator: "\n")
         }

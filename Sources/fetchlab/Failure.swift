@@ -64,11 +64,14 @@ enum Exit {
         // and the closest value is suggested.
         if let value = quoted(after: "The value '", in: error), error.contains("Please provide one of ") {
             let listed = error.components(separatedBy: "Please provide one of ").last ?? ""
-            let values = listed.split(separator: "'").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            let values = listed.split(separator: "'").enumerated().filter { $0.offset % 2 == 1 }.map {
+                String($0.element)
+            }
             var line = error
             while line.hasSuffix(".") { line.removeLast() }
             let likely = NameSuggestions.likely(value, among: values)
-            return likely.isEmpty ? line : "\(line); did you mean \(likely.map { "'\($0)'" }.joined(separator: " or "))?"
+            return likely.isEmpty
+                ? line : "\(line); did you mean \(likely.map { "'\($0)'" }.joined(separator: " or "))?"
         }
         if help.isEmpty { return error }
         // "Help: --start <start> First day (local date, YYYY-MM-DD)." → what the option expects.

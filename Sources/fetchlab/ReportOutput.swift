@@ -29,7 +29,8 @@ struct ReportOutputOptions: ParsableArguments {
     var sort: CompareSort = .band
 
     @Flag(
-        help: "Show every column of the table (fresh@5/15/60 min, staleness, waste, battery, data, skips); by default it keeps to 120 columns."
+        help:
+            "Show every column of the table (fresh@5/15/60 min, staleness, waste, battery, data, skips); by default it keeps to 120 columns."
     )
     var wide = false
 

@@ -27,7 +27,8 @@ import _FetchLabTestSupport
         // standard set without push (no content updates here) in budget bands, the table of budgets.
         #expect(
             flat.contains(
-                "platform none\ncontext: 2 users without context samples (no context samples: assumed Wi-Fi, 80 %, not charging for them); without a sample"),
+                "platform none\ncontext: 2 users without context samples (no context samples: assumed Wi-Fi, 80 %, not charging for them); without a sample"
+            ),
             "\(table.out)")
         #expect(flat.contains("\nAt 2 fetches/app/day "), "\(table.out)")
         #expect(lines.contains { $0.hasPrefix("  For an app team: ") }, "\(table.out)")
@@ -45,12 +46,18 @@ import _FetchLabTestSupport
         #expect(lines.contains { $0.hasPrefix("fresh@15 min: the share of launches that found their app's content") })
         #expect(lines.contains { $0.hasPrefix("share: the share of the possible gain") })
         #expect(lines.contains { $0.hasPrefix("bound: the clairvoyant bound") })
-        #expect(lines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#  policy") && $0.contains("fresh@15 min [95% CI]") })
+        #expect(
+            lines.contains {
+                $0.trimmingCharacters(in: .whitespaces).hasPrefix("#  policy") && $0.contains("fresh@15 min [95% CI]")
+            })
         #expect(!table.out.contains("stale p50") && !table.out.contains("battery/day"))
         let wide = try dir.fetchlab(["compare", "--db", db, "--wide", "--no-store"])
         #expect(wide.status == 0, "\(wide.err)")
-        let head = try #require(wide.out.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#  policy") })
-        for column in ["fresh@5 min", "fresh@60 min", "95% CI", "stale p50", "wasted", "battery/day", "cell MB/day", "skipped"] {
+        let head = try #require(
+            wide.out.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#  policy") })
+        for column in [
+            "fresh@5 min", "fresh@60 min", "95% CI", "stale p50", "wasted", "battery/day", "cell MB/day", "skipped",
+        ] {
             #expect(head.contains(column), "\(column): \(head)")
         }
         #expect(!wide.out.contains("bound: the clairvoyant bound"))
@@ -130,7 +137,8 @@ import _FetchLabTestSupport
         let flat = text.out.replacingOccurrences(of: "\n +", with: " ", options: .regularExpression)
         let lines = flat.split(separator: "\n").map(String.init)
         // The table's interval column in the default table is fresh@τ's brackets; its key says what they are over.
-        #expect(text.out.contains("\nfresh@15 min: ") && text.out.contains(" [95 % interval over days]."), "\(text.out)")
+        #expect(
+            text.out.contains("\nfresh@15 min: ") && text.out.contains(" [95 % interval over days]."), "\(text.out)")
         let wide = try dir.fetchlab(["compare", "--db", db, "--resamples", "200", "--wide", "--no-store"])
         #expect(
             wide.out.split(separator: "\n").contains {
@@ -145,7 +153,8 @@ import _FetchLabTestSupport
         let csv = try dir.fetchlab(["compare", "--db", db, "--resamples", "200", "--format", "csv"])
         let rows = csv.out.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         let column = try #require(rows.first?.firstIndex(of: "fresh_ci_over"))
-        #expect(rows.dropFirst().contains { $0[column] == "days" } && rows.dropFirst().allSatisfy { $0[column] != "users" })
+        #expect(
+            rows.dropFirst().contains { $0[column] == "days" } && rows.dropFirst().allSatisfy { $0[column] != "users" })
         let json = try dir.fetchlab(["compare", "--db", db, "--resamples", "200", "--format", "json"]).json()
         #expect((json["budget"] as? [String: Any])?["interval_over"] as? String == "days")
 

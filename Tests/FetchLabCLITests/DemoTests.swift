@@ -20,7 +20,9 @@ import _FetchLabTestSupport
         // The sample's table and the prose around it keep to 120 columns; the key is under the table.
         let widest = text.out.split(separator: "\n").max { $0.count < $1.count } ?? ""
         #expect(widest.count <= 120, "\(widest)")
-        #expect(text.out.contains("\nfresh@15 min: the share of launches that found their app's content at most 15 min old"))
+        #expect(
+            text.out.contains("\nfresh@15 min: the share of launches that found their app's content at most 15 min old")
+        )
         #expect(text.out.contains("\n 1  learned(0.5) "), "\(text.out.prefix(3_000))")
 
         // The database it leaves is an ordinary one: compare on it says the same.

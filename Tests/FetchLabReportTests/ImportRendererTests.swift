@@ -138,7 +138,8 @@ import Testing
 
     @Test func unmatchedDevicesAreNamedShort() {
         #expect(ImportRenderer.unmatchedContext(summary { _ in }) == nil)
-        let one = ImportRenderer.unmatchedContext(summary { $0.unmatchedContextUsers = ["0826c571f98a4a818945860bc9091705"] })
+        let one = ImportRenderer.unmatchedContext(
+            summary { $0.unmatchedContextUsers = ["0826c571f98a4a818945860bc9091705"] })
         #expect(
             one
                 == "battery-0826c5.csv.gz: device 0826c5… matches no user with launches: its samples are stored but no "

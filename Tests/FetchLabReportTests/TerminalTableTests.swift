@@ -12,7 +12,8 @@ import Testing
     /// users without context samples under iOS (the long lines around the table).
     static func report() -> ComparisonReport {
         var r = CompareRendererTests.report()
-        r.policies[1].name = "per-app(" + String(repeating: "com.example.app=predictive(15m,0.3);", count: 6) + "*=never)"
+        r.policies[1].name =
+            "per-app(" + String(repeating: "com.example.app=predictive(15m,0.3);", count: 6) + "*=never)"
         r.policies[1].metrics.skips = [.systemBudget: 1_266]
         r.settings.platform = .ios
         r.settings.platformRules = PlatformModel(kind: .ios)
@@ -50,9 +51,10 @@ import Testing
         let text = CompareRenderer.text(r, wide: true)
         let lines = text.split(separator: "\n").map(String.init)
         let head = try #require(lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#  policy") })
-        for column in ["fresh@5 min", "fresh@15 min", "fresh@60 min", "95% CI", "stale p50", "wasted", "battery/day",
-            "cell MB/day", "skipped", "vs fixed", "share"]
-        {
+        for column in [
+            "fresh@5 min", "fresh@15 min", "fresh@60 min", "95% CI", "stale p50", "wasted", "battery/day",
+            "cell MB/day", "skipped", "vs fixed", "share",
+        ] {
             #expect(head.contains(column), "\(column)")
         }
         #expect(text.contains(r.policies[1].name))

@@ -77,10 +77,12 @@ public enum ImportRenderer {
         let names = s.unmatchedContextUsers
         guard !names.isEmpty else { return nil }
         let noun = s.format == .battery ? "device" : "user"
-        let shown = names.prefix(3).map { TextFormat.escaped(shortName($0)) }.joined(separator: ", ")
+        let shown =
+            names.prefix(3).map { TextFormat.escaped(shortName($0)) }.joined(separator: ", ")
             + (names.count > 3 ? " and \(TextFormat.count(names.count - 3)) more" : "")
         let one = names.count == 1
-        return "\(TextFormat.escaped(s.path)): \(noun)\(one ? "" : "s") \(shown) match\(one ? "es" : "") no user with launches: "
+        return
+            "\(TextFormat.escaped(s.path)): \(noun)\(one ? "" : "s") \(shown) match\(one ? "es" : "") no user with launches: "
             + "\(one ? "its" : "their") samples are stored but no user's replay will use them; "
             + "map \(one ? "it" : "them") with --user NAME (the user of the launches)"
     }
