@@ -64,9 +64,8 @@ enum Exit {
         // and the closest value is suggested.
         if let value = quoted(after: "The value '", in: error), error.contains("Please provide one of ") {
             let listed = error.components(separatedBy: "Please provide one of ").last ?? ""
-            let values = listed.split(separator: "'").enumerated().filter { $0.offset % 2 == 1 }.map {
-                String($0.element)
-            }
+            // 'table', 'markdown', … : the quoted words are every other piece between quotes.
+            let values = listed.components(separatedBy: "'").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
             var line = error
             while line.hasSuffix(".") { line.removeLast() }
             let likely = NameSuggestions.likely(value, among: values)

@@ -145,7 +145,12 @@ import _FetchLabTestSupport
                 $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && $0.contains("95% CI over days")
             }, "\(wide.out)")
         #expect(lines.contains { $0.hasPrefix("At 2 fetches/app/day") }, "\(text.out)")
-        #expect(lines.contains { $0.hasPrefix("For an app team: ") && $0.contains(" \(scope)]") }, "\(text.out)")
+        // (the headline's indented lines joined to the one above it)
+        #expect(
+            lines.contains {
+                $0.hasPrefix("At 2 fetches/app/day") && $0.contains(" For an app team: ") && $0.contains(" \(scope)]")
+            },
+            "\(text.out)")
         #expect(lines.contains { $0.hasPrefix("warning: these figures rest on 2 users") && $0.contains(scope) })
         #expect(lines.contains { $0.contains("bootstrap \(scope), 200 resamples") }, "\(text.out)")
         let markdown = try dir.fetchlab(["compare", "--db", db, "--resamples", "200", "--format", "markdown"])

@@ -22,7 +22,8 @@ import _FetchLabTestSupport
         #expect(r.out.range(of: "imported 174,828 rows")!.lowerBound < stored.lowerBound)
         #expect(r.out.contains("`\(binary) inspect --db \(db)`"), "\(r.out.suffix(400))")
         #expect(!r.out.contains("swift run"), "\(r.out.suffix(400))")
-        let widest = r.out.split(separator: "\n").max { $0.count < $1.count } ?? ""
+        // (the commands to try stay whole, to be copied, however long the paths)
+        let widest = r.out.split(separator: "\n").filter { !$0.hasPrefix("  `") }.max { $0.count < $1.count } ?? ""
         #expect(widest.count <= 120, "\(widest)")
         #expect(r.out.contains("\nbound: the clairvoyant bound"))
         // The same --db again: refused, nothing replaced; with --force, a fresh demo database.
