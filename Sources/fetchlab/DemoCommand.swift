@@ -101,7 +101,7 @@ struct DemoCommand: ParsableCommand {
         let imported = "imported \(Format.counted(rows, "row")) of \(data) into \(path)"
         if table && output.output == nil {
             // Said now, before the comparison's own lines on stderr (`run 1 stored`).
-            print(imported + "\n")
+            print(TextFormat.wrap(imported).joined(separator: "\n") + "\n")
             fflush(nil)
         }
         let report = try ReplayOptions.parse([]).compare(
@@ -127,7 +127,7 @@ struct DemoCommand: ParsableCommand {
                     "The report: \(html) (open it in a browser).", "The database stays at \(path); try:",
                 ])
                 + next.map { "  `\($0)`" }
-            text = (output.output == nil ? "" : imported + "\n\n") + text + "\n\n" + after.joined(separator: "\n")
+            text = (output.output == nil ? "" : TextFormat.wrap(imported).joined(separator: "\n") + "\n\n") + text + "\n\n" + after.joined(separator: "\n")
         }
         try output.emit(text)
         try stored.requireStored()

@@ -68,7 +68,7 @@ enum Exit {
             let values = listed.components(separatedBy: "'").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
             var line = error
             while line.hasSuffix(".") { line.removeLast() }
-            let likely = NameSuggestions.likely(value, among: values)
+            let likely = NameSuggestions.likely(value, among: values).prefix(1)  // the closest
             return likely.isEmpty
                 ? line : "\(line); did you mean \(likely.map { "'\($0)'" }.joined(separator: " or "))?"
         }
