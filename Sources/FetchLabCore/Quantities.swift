@@ -169,3 +169,16 @@ extension String {
         return String(s)
     }
 }
+
+extension Quantity {
+    /// A count with its thousands grouped, as every text output writes counts: `1,266`.
+    public static func grouped(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, c) in digits.reversed().enumerated() {
+            if i > 0 && i % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (n < 0 ? "-" : "") + String(out.reversed())
+    }
+}

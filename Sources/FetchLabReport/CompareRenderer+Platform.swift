@@ -51,8 +51,9 @@ extension CompareRenderer {
     /// (they have no context sample); nil under `none` or when every user has samples.
     public static func assumedContextNote(_ s: ComparisonSettings) -> String? {
         guard s.platformRules.kind != .none, s.usersWithoutContext > 0 else { return nil }
-        return "platform \(s.platformRules.kind.rawValue): its battery, power-saving and network rules read assumed context, "
-            + "not observed, for \(s.usersWithoutContext) of \(TextFormat.counted(s.users, "user")) "
+        return
+            "platform \(s.platformRules.kind.rawValue): its battery, power-saving and network rules read assumed context, "
+            + "not observed, for \(TextFormat.count(s.usersWithoutContext)) of \(TextFormat.counted(s.users, "user")) "
             + "(\(PredictionRenderer.assumedContext(s.contextDefaults)))"
     }
 

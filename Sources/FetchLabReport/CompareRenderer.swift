@@ -23,26 +23,86 @@ public enum CompareSort: String, Sendable, CaseIterable {
 /// chosen budget, the policies (causal ones ranked, by fresh@τ within budget bands unless sorted
 /// otherwise; the clairvoyant ones after, unranked), and freshness at each budget.
 public enum CompareRenderer {
-    public static func text(_ r: ComparisonReport, sort: CompareSort = .band) -> String {
-        let table = [columns(r)] + rows(r, sort: sort)
+    /// The text output; by default it keeps to 120 columns (``TextFormat/terminalWidth``): the
+    /// table's main columns (``narrowColumns(_:)``), long policy names cut, the prose around it
+    /// wrapped, a key under the table; `wide` shows every column as the table always had.
+    public static func text(_ r: ComparisonReport, sort: CompareSort = .band, wide: Bool = false) -> String {
+        let table = wide ? [columns(r)] + rows(r, sort: sort) : narrowTable(r, sort: sort)
         let widths = table[0].indices.map { i in table.filter { $0.count > 1 }.map { $0[i].count }.max() ?? 0 }
         let lines = table.map { cells in
             if cells.count == 1 { return cells[0] }
-            return cells.enumerated().map { i, cell in TextFormat.pad(cell, widths[i], right: i != 1 && i != 2) }
+            var line = cells.enumerated().map { i, cell in TextFormat.pad(cell, widths[i], right: i != 1 && i != 2) }
                 .joined(separator: "  ")
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
         }
-        var out = [summary(r), context(r)]
-        if let h = headline(r) { out.append(h) }
-        out += (r.budget?.warnings ?? []).map { "warning: \($0)" }
+        let wrap = { (lines: [String]) in TextFormat.wrap(lines: lines) }
+        var out = wrap([summary(r), context(r)])
+        if let h = headline(r) { out += wrap([h]) }
+        out += wrap((r.budget?.warnings ?? []).map { "warning: \($0)" })
         out += [""] + lines
+        if !wide { out += key(r) }
         let budget = budgetTable(r)
-        if !budget.isEmpty { out += [""] + budget }
+        if !budget.isEmpty { out += [""] + wrap(budget) }
         let ceilings = ceilingsTable(r.ceilings)
-        if !ceilings.isEmpty { out += [""] + ceilings }
-        out += systemLine(r.settings.platformRules).map { ["", $0] } ?? []
-        out += assumedContextNote(r.settings).map { [$0] } ?? []
-        out += assumedCostNote(r.settings).map { [$0] } ?? []
-        return (out + skipLines(r)).joined(separator: "\n")
+        if !ceilings.isEmpty { out += [""] + wrap(ceilings) }
+        out += systemLine(r.settings.platformRules).map { [""] + wrap([$0]) } ?? []
+        out += assumedContextNote(r.settings).map { wrap([$0]) } ?? []
+        out += assumedCostNote(r.settings).map { wrap([$0]) } ?? []
+        return (out + wrap(skipLines(r, wide: wide))).joined(separator: "\n")
+    }
+
+    /// The three lines under the default table: what fresh@τ, share and the bound are.
+    public static func key(_ r: ComparisonReport) -> [String] {
+        let tau = minutes(r.settings.tauMinutes)
+        return [
+            "fresh@\(tau): the share of launches that found their app's content at most \(tau) old "
+                + "[95 % interval \(r.budget?.intervalOver == .days ? "over days" : "over users")].",
+            "share: the share of the possible gain, (fresh − fixed interval) / (bound − fixed interval), "
+                + "at the same cost.",
+            "bound: the clairvoyant bound, the freshest a policy could be at the same fetches/app/day if it knew "
+                + "each launch.",
+        ]
+    }
+
+    /// The default table's column titles: rank, policy, scope, fresh@τ with its 95 % interval,
+    /// fetches/app/day, energy, the gain over fixed intervals and the share of the possible gain.
+    static func narrowColumns(_ r: ComparisonReport) -> [String] {
+        [
+            "#", "policy", "scope", "fresh@\(minutes(r.settings.tauMinutes)) [95% CI]", "fetches/app/day",
+            costColumns(r.settings)[0],
+            "vs fixed", "share",
+        ]
+    }
+
+    /// The default table, titles first: ``rows(_:sort:bandLines:)``'s cells cut to
+    /// ``narrowColumns(_:)``, a policy name longer than the width leaves cut with `…`.
+    static func narrowTable(_ r: ComparisonReport, sort: CompareSort) -> [[String]] {
+        let taus = r.settings.tausMinutes
+        let primary = taus.firstIndex(of: r.settings.tauMinutes) ?? 0
+        let (ci, fetches, energy) = (3 + taus.count, 5 + taus.count, 7 + taus.count)
+        var table = [narrowColumns(r)]
+        for cells in rows(r, sort: sort) {
+            guard cells.count > 1 else {
+                table.append(cells)
+                continue
+            }
+            let interval = cells[ci] == "–" ? "" : " [\(cells[ci])]"
+            table.append(
+                [cells[0], cells[1], cells[2], cells[3 + primary] + interval, cells[fetches], cells[energy]]
+                    + cells.suffix(2))
+        }
+        // The policy column gets what the others leave of the width.
+        let others = table[0].indices.filter { $0 != 1 }.map { i in
+            table.filter { $0.count > 1 }.map { $0[i].count }.max() ?? 0
+        }
+        let room = max(12, TextFormat.terminalWidth - others.reduce(0, +) - 2 * (table[0].count - 1))
+        return table.map { cells in
+            guard cells.count > 1 else { return [TextFormat.truncate(cells[0], TextFormat.terminalWidth)] }
+            var cut = cells
+            cut[1] = TextFormat.truncate(cells[1], room)
+            return cut
+        }
     }
 
     /// The headline at the headline budget, for its two audiences: the best single app-scope
@@ -75,7 +135,8 @@ public enum CompareRenderer {
             if !app.beatsBaseline {
                 out.append(
                     "    No app-scope setting at this budget beats the baseline by more than its interval"
-                        + (h.lever.map { "; the biggest lever that does: \($0)." } ?? ", and nothing in this run does."))
+                        + (h.lever.map { "; the biggest lever that does: \($0)." } ?? ", and nothing in this run does.")
+                )
             }
         } else {
             out.append("  For an app team: no app-scope setting at or under this budget in the run.")
@@ -125,7 +186,7 @@ public enum CompareRenderer {
             + "(bound − fixed), where the bound is ≥ 2 points above fixed"
             + (b.map {
                 $0.resamples > 0
-                    ? "; 95 % intervals in --format json, bootstrap \(r.intervalScope), \($0.resamples) resamples, "
+                    ? "; 95 % intervals in --format json, bootstrap \(r.intervalScope), \(TextFormat.count($0.resamples)) resamples, "
                         + "seed \($0.seed))"
                     : ")"
             } ?? ")")
@@ -179,12 +240,12 @@ public enum CompareRenderer {
     }
 
     /// One line per policy with refused or expired fetches: the counts by reason.
-    static func skipLines(_ r: ComparisonReport) -> [String] {
+    static func skipLines(_ r: ComparisonReport, wide: Bool = true) -> [String] {
         let with = ranked(r.policies, by: .given).filter { $0.metrics.skipped > 0 }
         guard !with.isEmpty else { return [] }
         return ["", "skipped fetches by reason:"]
             + with.map { p in
-                "  \(p.name): "
+                "  \(wide ? p.name : TextFormat.truncate(p.name, TextFormat.terminalWidth / 2)): "
                     + p.metrics.skips.sorted { $0.key < $1.key }.map { "\($0.key.label) \(TextFormat.count($0.value))" }
                     .joined(separator: ", ")
             }
@@ -239,7 +300,7 @@ public enum CompareRenderer {
             ]
             cells += [
                 String(format: "%.1f", m.energyJoulesPerDay), String(format: "%.2f%%", m.batteryPercentPerDay),
-                String(format: "%.2f", m.cellularMBPerDay), "\(m.skipped)",
+                String(format: "%.2f", m.cellularMBPerDay), TextFormat.count(m.skipped),
             ]
             let gain: String = m.gainVsFixed.map { String(format: "%+.1f", abs($0) < 0.0005 ? 0 : $0 * 100) } ?? "–"
             let share: String = m.shareOfPossible.map { String(format: "%.2f", abs($0) < 0.005 ? 0 : $0) } ?? "–"

@@ -4,15 +4,7 @@ import Foundation
 /// Number, time and column formatting shared by the text renderers.
 public enum TextFormat {
     /// `1,234,567`.
-    public static func count(_ n: Int) -> String {
-        let digits = String(n.magnitude)
-        var out = ""
-        for (i, c) in digits.reversed().enumerated() {
-            if i > 0 && i % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return (n < 0 ? "-" : "") + String(out.reversed())
-    }
+    public static func count(_ n: Int) -> String { Quantity.grouped(n) }
 
     /// `1 launch`, `2 launches`, `1,234 users`: a count and its noun, plural when it is not 1.
     public static func counted(_ n: Int, _ singular: String, plural: String? = nil) -> String {
@@ -154,5 +146,46 @@ extension TextFormat {
     static func hex(_ value: UInt32, _ digits: Int) -> String {
         let s = String(value, radix: 16)
         return String(repeating: "0", count: max(0, digits - s.count)) + s
+    }
+}
+
+extension TextFormat {
+    /// The width the text renderers keep to by default (a terminal of 120 columns).
+    public static let terminalWidth = 120
+
+    /// `line` broken at spaces into lines of at most `width` characters, each continuation
+    /// indented two spaces more than the line itself; a word longer than the width (a long path)
+    /// stays whole on its own line. A line that fits is returned as it is.
+    public static func wrap(_ line: String, width: Int = terminalWidth) -> [String] {
+        guard line.count > width else { return [line] }
+        let lead = String(line.prefix { $0 == " " })
+        let indent = lead + "  "
+        var out: [String] = []
+        var current = lead
+        var empty = true
+        for word in line.dropFirst(lead.count).split(separator: " ", omittingEmptySubsequences: true) {
+            if !empty && current.count + 1 + word.count > width {
+                out.append(current)
+                current = indent + word
+            } else {
+                current += (empty ? "" : " ") + word
+            }
+            empty = false
+        }
+        out.append(current)
+        return out
+    }
+
+    /// Every line of `lines` wrapped to `width` (see ``wrap(_:width:)``).
+    public static func wrap(lines: [String], width: Int = terminalWidth) -> [String] {
+        lines.flatMap {
+            $0.split(separator: "\n", omittingEmptySubsequences: false).flatMap { wrap(String($0), width: width) }
+        }
+    }
+
+    /// `s` cut to `width` characters, its end replaced by `…` when cut.
+    public static func truncate(_ s: String, _ width: Int) -> String {
+        guard s.count > width, width > 0 else { return s }
+        return String(s.prefix(width - 1)) + "…"
     }
 }

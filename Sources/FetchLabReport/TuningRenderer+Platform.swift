@@ -15,16 +15,23 @@ extension TuningRenderer {
     /// `ios: setting — modelled as model: fresh 41.2%, 2.10 fetches/app/day, 3.2 J/day, 0 refused`;
     /// with how the platform replayed it (`… modelled as fixed(15m), replayed as …`) and the
     /// refusals by reason (`12 refused (daily wake budget 12)`) when known.
-    static func platformLine(_ o: PlatformOutcome) -> String {
+    public static func platformLine(_ o: PlatformOutcome) -> String {
         let replayed = o.setting.replayedAs.map { " (replayed as iOS runs it: \($0))" } ?? ""
         let reasons = (o.skips ?? [:]).compactMap { k, v in SkipReason(rawValue: k).map { ($0, v) } }
-            .filter { $0.1 > 0 }.sorted { $0.0 < $1.0 }.map { "\($0.0.label) \(TextFormat.count($0.1))" }
+            .filter { $0.1 > 0 }.sorted { $0.0 < $1.0 }.map { ($0.0.label, $0.1) }
         return
             "\(o.setting.platform.rawValue): \(o.setting.setting) — modelled as \(o.setting.model)\(replayed): fresh "
             + String(format: "%.1f%%", o.fresh * 100) + ", " + String(format: "%.2f", o.fetchesPerAppDay)
             + " fetches/app/day, " + String(format: "%.1f", o.joulesPerDay)
-            + " J/day, \(TextFormat.count(o.skipped)) refused"
-            + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: ", ")))")
+            + " J/day, \(TextFormat.count(o.skipped)) refused" + refusals(reasons)
+    }
+
+    /// The reasons for refusals: ` (all: daily wake budget)` for one reason, ` (daily wake budget
+    /// 40, Low Power Mode 8)` for several; empty when none is known.
+    static func refusals(_ reasons: [(label: String, count: Int)]) -> String {
+        if reasons.count == 1 { return " (all: \(reasons[0].label))" }
+        if reasons.isEmpty { return "" }
+        return " (" + reasons.map { "\($0.label) \(TextFormat.count($0.count))" }.joined(separator: ", ") + ")"
     }
 
     /// One line when the logs the platform settings were replayed on hold nothing for the
@@ -34,7 +41,8 @@ extension TuningRenderer {
         guard inputs.isInert else {
             let without = inputs.users - inputs.usersWithContext
             guard without > 0 else { return nil }
-            return "\(without) of \(TextFormat.counted(inputs.users, "user")) read have no context samples: for them "
+            return
+                "\(TextFormat.count(without)) of \(TextFormat.counted(inputs.users, "user")) read have no context samples: for them "
                 + "the iOS and Android rules on battery, power saving and network read assumed context (the "
                 + "context defaults), not observed"
         }

@@ -85,7 +85,7 @@ public enum TuningRenderer {
                     "J/day", "cell MB/day", "fetches/app/day", "feasible", "pareto",
                 ]
             let rows = tried.enumerated().map { i, t in
-                ["\(i + 1)", t.name] + (extra.isEmpty ? [] : [number(t.train.objective)])
+                ["\(i + 1)", t.name] + (extra.isEmpty ? [] : [objectiveValue(t.train.objective, r)])
                     + [TextFormat.fixed(t.train.fresh15 * 100) + "%"]
                     + (gains ? [points(t.train.gainVsFixed ?? 0)] : []) + [
                         TextFormat.fixed(t.train.energyJoulesPerDay),
@@ -122,7 +122,7 @@ public enum TuningRenderer {
                     "fresh@15m", "J/day", "cell MB/day", "fetches/app/day", "scored launches",
                 ]
             let measured = heldOut(fold).map { (role, name, s) in
-                [role, name] + (extra.isEmpty ? [] : [number(s.objective)]) + [
+                [role, name] + (extra.isEmpty ? [] : [objectiveValue(s.objective, r)]) + [
                     TextFormat.fixed(s.fresh15 * 100) + "%", TextFormat.fixed(s.energyJoulesPerDay),
                     TextFormat.fixed(s.cellularMBPerDay, 2), TextFormat.fixed(s.fetchesPerAppDay, 2),
                     TextFormat.count(s.scoredLaunches),
@@ -136,9 +136,9 @@ public enum TuningRenderer {
         if r.folds.count > 1 {
             let c = r.chosenTest
             var line =
-                "held-out \(objectiveHeader) over \(r.folds.count) folds: tuned \(r.family) mean \(number(c.mean)) (\(number(c.min)) to \(number(c.max)))"
+                "held-out \(objectiveHeader) over \(r.folds.count) folds: tuned \(r.family) mean \(spread(c, r))"
             if let b = r.bestFixedTest {
-                line += ", best fixed mean \(number(b.mean)) (\(number(b.min)) to \(number(b.max)))"
+                line += ", best fixed mean \(spread(b, r))"
             }
             out.append(.line(line))
         }
@@ -244,7 +244,7 @@ public enum TuningRenderer {
             p.intervalOver == .users
             ? "over users"
             : "over days of these users, not over users (fewer than \(TuningPromise.fewUsers) users in a part: "
-                + "\(TuningRenderer.users(p.training.users)) training, \(p.heldOut.users) held out)"
+                + "\(TuningRenderer.users(p.training.users)) training, \(TextFormat.count(p.heldOut.users)) held out)"
         return "95 % intervals \(over); bootstrap, \(TextFormat.count(p.resamples)) resamples, seed \(p.seed)"
     }
 
@@ -302,7 +302,7 @@ public enum TuningRenderer {
             let held = r.ownPicksConstraintsHeld.map { "\($0.constraint) held on \($0.held) of \($0.folds)" }
             out.append(
                 "each fold's own pick (chosen on its training part alone, so its test part is unseen): held-out "
-                    + "\(objective) mean \(number(own.mean)) (\(number(own.min)) to \(number(own.max)))"
+                    + "\(objective) mean \(spread(own, r))"
                     + (held.isEmpty ? "" : "; " + held.joined(separator: ", ")))
         }
         if let i = r.heldOut {
@@ -399,6 +399,20 @@ public enum TuningRenderer {
         }
     }
 
+    /// A mean over folds and its range: `39.9 % (36.3 to 44.6 %)` for a fresh rate, as fresh rates
+    /// are written everywhere else; `12.300 (10.100 to 14.000)` for another objective.
+    static func spread(_ s: Spread, _ r: TuningResult) -> String {
+        guard objectiveName(r).hasPrefix("fresh@") else {
+            return "\(number(s.mean)) (\(number(s.min)) to \(number(s.max)))"
+        }
+        return "\(percent(s.mean)) (\(TextFormat.fixed(s.min * 100)) to \(percent(s.max)))"
+    }
+
+    /// One value of the objective: `39.9%` for a fresh rate (as in the fresh@15m column), else a number.
+    static func objectiveValue(_ x: Double, _ r: TuningResult) -> String {
+        objectiveName(r).hasPrefix("fresh@") ? TextFormat.fixed(x * 100) + "%" : number(x)
+    }
+
     static func number(_ x: Double) -> String { abs(x) >= 100 ? TextFormat.fixed(x, 1) : TextFormat.fixed(x, 3) }
 
     /// Left-aligned first two columns, the rest right-aligned.
@@ -419,7 +433,7 @@ public enum TuningRenderer {
         var out: [Block] = []
         func pct(_ x: Double) -> String { TextFormat.fixed(x * 100) + "%" }
         func gain(_ g: GroupRecommendation) -> String {
-            objective == "fresh@15m" ? TextFormat.fixed(g.gain * 100, 1) + " pp" : number(g.gain)
+            objective.hasPrefix("fresh@") ? TextFormat.fixed(g.gain * 100, 1) + " pp" : number(g.gain)
         }
         let header = ["", "setting", "held out: fresh@15m", "overall's", "J/day", "overall's", "gain"]
         func row(_ g: GroupRecommendation) -> [String] {

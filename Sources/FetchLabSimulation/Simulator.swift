@@ -373,10 +373,12 @@ public struct ComparisonRun: Sendable {
             var warnings: [String] = []
             if users < BudgetSettings.fewUsers || settings.scoredLaunches < BudgetSettings.fewLaunches {
                 warnings.append(
-                    "these figures rest on \(users) user\(users == 1 ? "" : "s") and \(settings.scoredLaunches) scored "
+                    "these figures rest on \(Quantity.grouped(users)) user\(users == 1 ? "" : "s") and "
+                        + "\(Quantity.grouped(settings.scoredLaunches)) scored "
                         + "launches (fewer than \(BudgetSettings.fewUsers) users or \(BudgetSettings.fewLaunches) "
                         + "launches): read the intervals, not the points"
-                        + (over == .days ? "; the intervals are " + BudgetSettings.intervalScope(over: over, users: users) : ""))
+                        + (over == .days
+                            ? "; the intervals are " + BudgetSettings.intervalScope(over: over, users: users) : ""))
             }
             report.budget = BudgetSettings(
                 budgets: budgets, headlineBudget: headlineBudget, resamples: analysis?.effectiveResamples ?? 0,

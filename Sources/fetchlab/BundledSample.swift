@@ -44,9 +44,21 @@ enum BundledSample {
     }
 
     /// How to run fetchlab again, as the user ran it: `swift run fetchlab` when this binary is a
-    /// build product of a SwiftPM package (under `.build/`), else `fetchlab`.
-    static func commandPrefix(executable: String? = executable) -> String {
-        guard let executable, executable.contains("/.build/") else { return "fetchlab" }
-        return "swift run fetchlab"
+    /// build product of the SwiftPM package in the working directory (under its `.build/`, what
+    /// `swift run` runs); else the binary as it was named on the command line (`argv[0]`: a bare
+    /// `fetchlab` found on the PATH, or its path, which works from the same directory).
+    static func commandPrefix(
+        executable: String? = executable, invokedAs: String = CommandLine.arguments.first ?? "fetchlab",
+        directory: String = FileManager.default.currentDirectoryPath
+    ) -> String {
+        if let executable, let range = executable.range(of: "/.build/") {
+            let package = String(executable[..<range.lowerBound])
+            let here = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
+            if package == here { return "swift run fetchlab" }
+        }
+        let name = invokedAs.isEmpty ? (executable ?? "fetchlab") : invokedAs
+        // A name with a space or a quote is quoted for a POSIX shell.
+        guard name.contains(where: { " '\"\\$`".contains($0) }) else { return name }
+        return "'" + name.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -97,6 +97,13 @@ struct DemoCommand: ParsableCommand {
             progress.advance()
         }
         progress.finish()
+        let table = output.format == .table || output.format == .text
+        let imported = "imported \(Format.counted(rows, "row")) of \(data) into \(path)"
+        if table && output.output == nil {
+            // Said now, before the comparison's own lines on stderr (`run 1 stored`).
+            print(TextFormat.wrap(imported).joined(separator: "\n") + "\n")
+            fflush(nil)
+        }
         let report = try ReplayOptions.parse([]).compare(
             database: path, evaluation: EvaluationProtocol(), policies: nil,
             showProgress: Terminal.stderrIsTerminal,
@@ -105,7 +112,7 @@ struct DemoCommand: ParsableCommand {
         let stored = RunRecorder.store(report, command: "demo", in: store)
         let runID = stored.id
         var text = output.render(report, runID: runID, source: data)
-        if output.format == .table || output.format == .text {
+        if table {
             // The HTML report next to the database.
             let html = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("report.html")
                 .path
@@ -113,12 +120,14 @@ struct DemoCommand: ParsableCommand {
             try OutputFile.write(
                 HTMLReport.render(report, source: data, tuning: tuning.map { ($0.result, $0.platform) }), to: html)
             let fetchlab = BundledSample.commandPrefix()
-            var next = "`\(fetchlab) inspect --db \(path)`, `\(fetchlab) compare --db \(path) --format json`"
-            if let runID { next += ", `\(fetchlab) runs show \(runID) --db \(path)`" }
-            text =
-                "imported \(Format.counted(rows, "row")) of \(data) into \(path)\n\n\(text)\n\n"
-                + "The report: \(html) (open it in a browser).\n"
-                + "The database stays at \(path): try \(next)."
+            var next = ["\(fetchlab) inspect --db \(path)", "\(fetchlab) compare --db \(path) --format json"]
+            if let runID { next.append("\(fetchlab) runs show \(runID) --db \(path)") }
+            let after =
+                TextFormat.wrap(lines: [
+                    "The report: \(html) (open it in a browser).", "The database stays at \(path); try:",
+                ])
+                + next.map { "  `\($0)`" }
+            text = (output.output == nil ? "" : TextFormat.wrap(imported).joined(separator: "\n") + "\n\n") + text + "\n\n" + after.joined(separator: "\n")
         }
         try output.emit(text)
         try stored.requireStored()

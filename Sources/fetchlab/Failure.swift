@@ -59,11 +59,31 @@ enum Exit {
             error +=
                 " (\(arguments[at + 1]) was read as an option; to give it as the value, write \(name)=\(arguments[at + 1]))"
         }
+        // "The value 'jsn' is invalid for '--format <format>'. Please provide one of 'table', …":
+        // the values are listed already, so the option's help (which lists them again) is left out,
+        // and the closest value is suggested.
+        if let value = quoted(after: "The value '", in: error), error.contains("Please provide one of ") {
+            let listed = error.components(separatedBy: "Please provide one of ").last ?? ""
+            // 'table', 'markdown', … : the quoted words are every other piece between quotes.
+            let values = listed.components(separatedBy: "'").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+            var line = error
+            while line.hasSuffix(".") { line.removeLast() }
+            let likely = NameSuggestions.likely(value, among: values).prefix(1)  // the closest
+            return likely.isEmpty
+                ? line : "\(line); did you mean \(likely.map { "'\($0)'" }.joined(separator: " or "))?"
+        }
         if help.isEmpty { return error }
         // "Help: --start <start> First day (local date, YYYY-MM-DD)." → what the option expects.
         var words = help.split(separator: " ")
         while let first = words.first, first.hasPrefix("-") || first.hasPrefix("<") { words.removeFirst() }
         return words.isEmpty ? error : "\(error); expected: \(words.joined(separator: " "))"
+    }
+
+    /// The text between `prefix` and the next `'` in `text` (nil when `text` does not start so).
+    static func quoted(after prefix: String, in text: String) -> String? {
+        guard text.hasPrefix(prefix) else { return nil }
+        return text.dropFirst(prefix.count).split(separator: "'", maxSplits: 1, omittingEmptySubsequences: false).first
+            .map(String.init)
     }
 
     /// A usage error's line when the word where a command goes names none (`fetchlab comapre`):

@@ -28,6 +28,12 @@ struct ReportOutputOptions: ParsableArguments {
     @Option(help: "Order of the table: band (fresh@τ within budget bands), fresh, share, fetches, energy or given.")
     var sort: CompareSort = .band
 
+    @Flag(
+        help:
+            "Show every column of the table (fresh@5/15/60 min, staleness, waste, battery, data, skips); by default it keeps to 120 columns."
+    )
+    var wide = false
+
     /// Refuses `--output` under the output rule (``OutputFile``) before any work, the database
     /// protected; `option` and `file` check another output of the command (`--partial`) the same way.
     func checkOutputs(database: String?, also others: [(option: String, file: String?)] = []) throws {
@@ -45,7 +51,7 @@ struct ReportOutputOptions: ParsableArguments {
     ) -> String {
         switch format {
         case .html: HTMLReport.render(report, source: source)
-        case .table, .text: CompareRenderer.text(report, sort: sort)
+        case .table, .text: CompareRenderer.text(report, sort: sort, wide: wide)
         case .markdown: CompareRenderer.markdown(report, sort: sort)
         case .json: CompareRenderer.json(report, runID: runID, platformInputs: platformInputs)
         case .csv: CompareRenderer.csv(report)

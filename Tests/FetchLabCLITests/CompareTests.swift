@@ -19,18 +19,22 @@ import _FetchLabTestSupport
         let table = try dir.fetchlab(["compare", "--db", db])
         #expect(table.status == 0, "\(table.err)")
         let lines = table.out.split(separator: "\n")
+        // The prose is wrapped to 120 columns: read it with its continuation lines joined.
+        let flat = table.out.replacingOccurrences(of: "\n +", with: " ", options: .regularExpression)
         #expect(lines.first?.hasPrefix("τ = 15 min, launch refreshes on, warm-up 7 d") == true, "\(table.out)")
-        #expect(lines.first?.contains("2 users, 6 pairs") == true, "\(table.out)")
-        #expect(lines.first?.hasSuffix("platform none") == true)
+        #expect(flat.contains("2 users, 6 pairs"), "\(table.out)")
         // Summary, context, the headline at 2 fetches/app/day, a warning (2 users), the table with the
         // standard set without push (no content updates here) in budget bands, the table of budgets.
         #expect(
-            lines[1].hasPrefix(
-                "context: 2 users without context samples (no context samples: assumed Wi-Fi, 80 %, not charging for them); without a sample"))
-        #expect(lines[2].hasPrefix("At 2 fetches/app/day "), "\(table.out)")
-        #expect(lines[3].hasPrefix("  For an app team: "), "\(table.out)")
+            flat.contains(
+                "platform none\ncontext: 2 users without context samples (no context samples: assumed Wi-Fi, 80 %, not charging for them); without a sample"
+            ),
+            "\(table.out)")
+        #expect(flat.contains("\nAt 2 fetches/app/day "), "\(table.out)")
+        #expect(lines.contains { $0.hasPrefix("  For an app team: ") }, "\(table.out)")
+        #expect(lines.allSatisfy { $0.count <= 120 }, "\(table.out)")
         let warning = try #require(lines.firstIndex { $0.hasPrefix("warning: these figures rest on 2 users") })
-        #expect(lines[3..<warning].contains { $0.hasPrefix("  For a system scheduler: ") }, "\(table.out)")
+        #expect(lines[..<warning].contains { $0.hasPrefix("  For a system scheduler: ") }, "\(table.out)")
         let standard = PolicyRegistry.standard(contentUpdates: false, notifications: false)
         let rows = lines.filter { line in standard.contains { line.contains("  \($0.name)  ") } }
         #expect(rows.count == standard.count, "\(table.out)")
@@ -38,6 +42,32 @@ import _FetchLabTestSupport
         #expect(lines.contains { $0.hasPrefix("clairvoyant (they know the future; not ranked):") })
         #expect(lines.contains { $0.hasPrefix("clairvoyant bound ") })
         #expect(!table.out.contains("push"))
+        // The key under the table; the extra columns only with --wide.
+        #expect(lines.contains { $0.hasPrefix("fresh@15 min: the share of launches that found their app's content") })
+        #expect(lines.contains { $0.hasPrefix("share: the share of the possible gain") })
+        #expect(lines.contains { $0.hasPrefix("bound: the clairvoyant bound") })
+        #expect(
+            lines.contains {
+                $0.trimmingCharacters(in: .whitespaces).hasPrefix("#  policy") && $0.contains("fresh@15 min [95% CI]")
+            })
+        #expect(!table.out.contains("stale p50") && !table.out.contains("battery/day"))
+        let wide = try dir.fetchlab(["compare", "--db", db, "--wide", "--no-store"])
+        #expect(wide.status == 0, "\(wide.err)")
+        let head = try #require(
+            wide.out.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#  policy") })
+        for column in [
+            "fresh@5 min", "fresh@60 min", "95% CI", "stale p50", "wasted", "battery/day", "cell MB/day", "skipped",
+        ] {
+            #expect(head.contains(column), "\(column): \(head)")
+        }
+        #expect(!wide.out.contains("bound: the clairvoyant bound"))
+        // Under each platform model, the default output keeps to 120 columns too.
+        for platform in ["ios", "android"] {
+            let r = try dir.fetchlab(["compare", "--db", db, "--platform", platform, "--no-store"])
+            #expect(r.status == 0, "\(r.err)")
+            let widest = r.out.split(separator: "\n").max { $0.count < $1.count } ?? ""
+            #expect(widest.count <= 120, "\(platform): \(widest)")
+        }
 
         let json = try dir.fetchlab([
             "compare", "--db", db, "--format", "json", "--policies", "fixed(1h),oracle", "--launch-refreshes", "off",
@@ -103,10 +133,24 @@ import _FetchLabTestSupport
         let text = try dir.fetchlab(["compare", "--db", db, "--resamples", "200"])
         #expect(text.status == 0, "\(text.err)")
         let scope = "over days of these 2 users, not over users"
-        let lines = text.out.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && $0.contains("95% CI over days") }, "\(text.out)")
+        // The prose wrapped to 120 columns, read with its continuation lines joined.
+        let flat = text.out.replacingOccurrences(of: "\n +", with: " ", options: .regularExpression)
+        let lines = flat.split(separator: "\n").map(String.init)
+        // The table's interval column in the default table is fresh@τ's brackets; its key says what they are over.
+        #expect(
+            text.out.contains("\nfresh@15 min: ") && text.out.contains(" [95 % interval over days]."), "\(text.out)")
+        let wide = try dir.fetchlab(["compare", "--db", db, "--resamples", "200", "--wide", "--no-store"])
+        #expect(
+            wide.out.split(separator: "\n").contains {
+                $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && $0.contains("95% CI over days")
+            }, "\(wide.out)")
         #expect(lines.contains { $0.hasPrefix("At 2 fetches/app/day") }, "\(text.out)")
-        #expect(lines.contains { $0.hasPrefix("  For an app team: ") && $0.contains(" \(scope)]") }, "\(text.out)")
+        // (the headline's indented lines joined to the one above it)
+        #expect(
+            lines.contains {
+                $0.hasPrefix("At 2 fetches/app/day") && $0.contains(" For an app team: ") && $0.contains(" \(scope)]")
+            },
+            "\(text.out)")
         #expect(lines.contains { $0.hasPrefix("warning: these figures rest on 2 users") && $0.contains(scope) })
         #expect(lines.contains { $0.contains("bootstrap \(scope), 200 resamples") }, "\(text.out)")
         let markdown = try dir.fetchlab(["compare", "--db", db, "--resamples", "200", "--format", "markdown"])
@@ -114,7 +158,8 @@ import _FetchLabTestSupport
         let csv = try dir.fetchlab(["compare", "--db", db, "--resamples", "200", "--format", "csv"])
         let rows = csv.out.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         let column = try #require(rows.first?.firstIndex(of: "fresh_ci_over"))
-        #expect(rows.dropFirst().contains { $0[column] == "days" } && rows.dropFirst().allSatisfy { $0[column] != "users" })
+        #expect(
+            rows.dropFirst().contains { $0[column] == "days" } && rows.dropFirst().allSatisfy { $0[column] != "users" })
         let json = try dir.fetchlab(["compare", "--db", db, "--resamples", "200", "--format", "json"]).json()
         #expect((json["budget"] as? [String: Any])?["interval_over"] as? String == "days")
 
@@ -123,7 +168,10 @@ import _FetchLabTestSupport
         try other.importGenerated(users: 10, days: 12, seed: 4, into: many)
         let ten = try other.fetchlab(["compare", "--db", many, "--resamples", "200", "--policies", "never,fixed(1h)"])
         #expect(ten.status == 0, "\(ten.err)")
-        #expect(!ten.out.contains("over days") && ten.out.contains("95% CI "), "\(ten.out)")
-        #expect(ten.out.contains("bootstrap over users, 200 resamples"), "\(ten.out)")
+        #expect(!ten.out.contains("over days") && ten.out.contains("[95% CI]"), "\(ten.out)")
+        #expect(ten.out.contains("[95 % interval over users]"), "\(ten.out)")
+        #expect(
+            ten.out.replacingOccurrences(of: "\n +", with: " ", options: .regularExpression).contains(
+                "bootstrap over users, 200 resamples"), "\(ten.out)")
     }
 }

@@ -7,14 +7,25 @@ import _FetchLabTestSupport
 @Suite(.serialized) struct DemoAnywhereTests {
     let dir = TemporaryDirectory()
 
-    @Test func runsFromAnyDirectoryAndSuggestsSwiftRunUnderTheBuild() throws {
+    /// Outside the package the suggested commands name the binary as it was run (`swift run` would
+    /// fail there); the import line comes before the run's `run 1 stored` (stdout and stderr in one
+    /// stream, as on a terminal); every line keeps to 120 columns.
+    @Test func runsFromAnyDirectoryAndSuggestsTheBinaryThatRan() throws {
         let cwd = dir.path("elsewhere")
         try FileManager.default.createDirectory(atPath: cwd, withIntermediateDirectories: true)
         let db = dir.path("demo.sqlite")
-        let r = try dir.fetchlab(["demo", "--db", db], cwd: cwd)
-        #expect(r.status == 0, "\(r.err)")
-        #expect(r.out.hasPrefix("imported 174,828 rows of "))
-        #expect(r.out.contains("`swift run fetchlab inspect --db \(db)`"), "\(r.out.suffix(400))")
+        let binary = fetchlabBinary()
+        let r = try run("/bin/sh", ["-c", "exec \"$0\" demo --db \"$1\" 2>&1", binary, db], cwd: cwd)
+        #expect(r.status == 0, "\(r.out)")
+        #expect(r.out.hasPrefix("imported 174,828 rows of "), "\(r.out.prefix(400))")
+        let stored = try #require(r.out.range(of: "run 1 stored in \(db)\n"))
+        #expect(r.out.range(of: "imported 174,828 rows")!.lowerBound < stored.lowerBound)
+        #expect(r.out.contains("`\(binary) inspect --db \(db)`"), "\(r.out.suffix(400))")
+        #expect(!r.out.contains("swift run"), "\(r.out.suffix(400))")
+        // (the commands to try stay whole, to be copied, however long the paths)
+        let widest = r.out.split(separator: "\n").filter { !$0.hasPrefix("  `") }.max { $0.count < $1.count } ?? ""
+        #expect(widest.count <= 120, "\(widest)")
+        #expect(r.out.contains("\nbound: the clairvoyant bound"))
         // The same --db again: refused, nothing replaced; with --force, a fresh demo database.
         let again = try dir.fetchlab(["demo", "--db", db], cwd: cwd)
         expectOneLineError(again, status: 64, [db, "--force"])
@@ -24,8 +35,8 @@ import _FetchLabTestSupport
     }
 
     /// A copy of the binary with the sample installed beside it (`make install`'s layout) finds the
-    /// sample there and prints plain `fetchlab` commands.
-    @Test func anInstalledCopyFindsTheSampleAndSaysFetchlab() throws {
+    /// sample there and prints commands that run it as it was run (by its path here).
+    @Test func anInstalledCopyFindsTheSampleAndSaysItsPath() throws {
         let bin = dir.path("prefix/bin")
         let share = dir.path("prefix/share/fetchlab")
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
@@ -36,8 +47,11 @@ import _FetchLabTestSupport
         let db = dir.path("installed.sqlite")
         let r = try run(bin + "/fetchlab", ["demo", "--db", db], cwd: dir.url.path)
         #expect(r.status == 0, "\(r.err)")
-        #expect(r.out.hasPrefix("imported 174,828 rows of \(share)/sample into \(db)"), "\(r.out.prefix(200))")
-        #expect(r.out.contains("`fetchlab inspect --db \(db)`"))
+        // (the line wrapped at 120 columns when the paths are long: read joined)
+        #expect(
+            r.out.replacingOccurrences(of: "\n +", with: " ", options: .regularExpression).hasPrefix(
+                "imported 174,828 rows of \(share)/sample into \(db)"), "\(r.out.prefix(200))")
+        #expect(r.out.contains("`\(bin)/fetchlab inspect --db \(db)`"), "\(r.out.suffix(400))")
         #expect(!r.out.contains("swift run"))
     }
 

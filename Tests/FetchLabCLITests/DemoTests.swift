@@ -12,9 +12,22 @@ import _FetchLabTestSupport
         let text = try dir.fetchlab(["demo", "--db", db], cwd: root)
         #expect(text.status == 0, "\(text.err)")
         #expect(text.out.hasPrefix("imported 174,828 rows of Datasets/sample into \(db)\n"))
-        #expect(text.out.contains("25 users, 269 pairs (apps with ≥ 20 launches), 35,097 scored launches"))
+        // (the summary wrapped to 120 columns, read with its continuation joined)
+        #expect(
+            text.out.replacingOccurrences(of: "\n +", with: " ", options: .regularExpression).contains(
+                "25 users, 269 pairs (apps with ≥ 20 launches), 35,097 scored launches"))
         #expect(text.out.contains("\n    oracle "))
         #expect(text.out.contains("The database stays at \(db)"))
+        // Inside the package, run from its .build: the commands to try again are `swift run fetchlab`.
+        #expect(text.out.contains("\n  `swift run fetchlab inspect --db \(db)`"), "\(text.out.suffix(400))")
+        // The sample's table and the prose around it keep to 120 columns; the key is under the table.
+        // (the commands to try stay whole, to be copied, however long the paths)
+        let widest = text.out.split(separator: "\n").filter { !$0.hasPrefix("  `") }.max { $0.count < $1.count } ?? ""
+        #expect(widest.count <= 120, "\(widest)")
+        #expect(
+            text.out.contains("\nfresh@15 min: the share of launches that found their app's content at most 15 min old")
+        )
+        #expect(text.out.contains("\n 1  learned(0.5) "), "\(text.out.prefix(3_000))")
 
         // The database it leaves is an ordinary one: compare on it says the same.
         let demo = try dir.fetchlab(["demo", "--db", dir.path("again.sqlite"), "--format", "json"], cwd: root)

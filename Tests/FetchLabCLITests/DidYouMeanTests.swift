@@ -19,6 +19,18 @@ import _FetchLabTestSupport
         #expect(!far.err.contains("did you mean"), "\(far.err)")
     }
 
+    /// A mistyped value of an enumerated option lists the values once (not again as the option's
+    /// help) and suggests the closest.
+    @Test func aMistypedFormatListsItsValuesOnceAndSuggestsTheClosest() throws {
+        let typo = try dir.expectUsageError(
+            ["compare", "--db", db, "--format", "jsn"],
+            ["The value 'jsn' is invalid for '--format <format>'", "; did you mean 'json'?"])
+        #expect(typo.err.components(separatedBy: "markdown").count == 2, "\(typo.err)")
+        #expect(!typo.err.contains("expected:"), "\(typo.err)")
+        let sort = try dir.expectUsageError(["compare", "--db", db, "--sort", "fresht"], ["did you mean 'fresh'?"])
+        #expect(sort.err.components(separatedBy: "energy").count == 2, "\(sort.err)")
+    }
+
     @Test func aMistypedPolicyGetsTheClosestNamesNotEveryForm() throws {
         let typo = try dir.expectUsageError(
             ["compare", "--db", db, "--policies", "never,fixd(15m)"],

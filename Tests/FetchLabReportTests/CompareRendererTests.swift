@@ -40,8 +40,10 @@ import Testing
 
     @Test func theTextTableRanksByFreshnessWithinBudgetBands() {
         let expected = """
-            τ = 15 min, launch refreshes on, warm-up 7 d, scored 2024-03-08 to 2024-03-12; 2 users, 3 pairs (apps with ≥ 20 launches), 1,234 scored launches; platform none
-            context: every user has context samples; without a sample (or one older than 6h): battery 80 %, Wi-Fi, not charging, Low Power Mode off; cost: 3s and 150.0 KB a fetch, battery 12 Wh
+            τ = 15 min, launch refreshes on, warm-up 7 d, scored 2024-03-08 to 2024-03-12; 2 users, 3 pairs (apps with ≥ 20
+              launches), 1,234 scored launches; platform none
+            context: every user has context samples; without a sample (or one older than 6h): battery 80 %, Wi-Fi, not charging, Low
+              Power Mode off; cost: 3s and 150.0 KB a fetch, battery 12 Wh
 
             #  policy                scope  fresh@5 min  fresh@15 min  fresh@60 min  95% CI  stale p50  fetches/app/day  wasted  J/day  battery/day  cell MB/day  skipped  vs fixed  share
             up to 0.5 fetches/app/day:
@@ -54,12 +56,37 @@ import Testing
             skipped fetches by reason:
               fixed(1h): Low Power Mode 2, budget 1
             """
-        #expect(CompareRenderer.text(Self.report()) == expected)
+        #expect(CompareRenderer.text(Self.report(), wide: true) == expected)
         // --sort fresh: one ranking, no bands.
         let names = CompareRenderer.ranked(Self.report().policies, by: .fresh).map(\.name)
         #expect(names == [#"odd, "quoted" | name"#, "fixed(1h)", "never"])
         #expect(!CompareRenderer.text(Self.report(), sort: .fresh).contains("fetches/app/day:"))
         #expect(CompareRenderer.ranked(Self.report().policies, by: .fetches).map(\.name).first == "never")
+    }
+
+    /// The default: the main columns, the key under the table, every line within 120 columns.
+    @Test func theDefaultTextTableHasTheMainColumnsAndAKey() {
+        let expected = """
+            τ = 15 min, launch refreshes on, warm-up 7 d, scored 2024-03-08 to 2024-03-12; 2 users, 3 pairs (apps with ≥ 20
+              launches), 1,234 scored launches; platform none
+            context: every user has context samples; without a sample (or one older than 6h): battery 80 %, Wi-Fi, not charging, Low
+              Power Mode off; cost: 3s and 150.0 KB a fetch, battery 12 Wh
+
+            #  policy                scope  fresh@15 min [95% CI]  fetches/app/day  J/day  vs fixed  share
+            up to 0.5 fetches/app/day:
+            1  never                 app                     0.0%             0.00    0.0         –      –
+            over 1, up to 2 fetches/app/day:
+            2  odd, "quoted" | name  OS                    100.0%             2.00    0.0      +5.0   0.50
+            above 10 fetches/app/day:
+            3  fixed(1h)             app                    50.0%            24.00    0.0      +2.5   0.25
+            fresh@15 min: the share of launches that found their app's content at most 15 min old [95 % interval over users].
+            share: the share of the possible gain, (fresh − fixed interval) / (bound − fixed interval), at the same cost.
+            bound: the clairvoyant bound, the freshest a policy could be at the same fetches/app/day if it knew each launch.
+
+            skipped fetches by reason:
+              fixed(1h): Low Power Mode 2, budget 1
+            """
+        #expect(CompareRenderer.text(Self.report()) == expected)
     }
 
     @Test func markdownIsAGitHubTableWithTheTextColumns() {
@@ -76,7 +103,8 @@ import Testing
                 == #"| 2 | odd, "quoted" \| name | OS | 100.0% | 100.0% | 100.0% | – | never | 2.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | +5.0 | 0.50 |"#
         )
         #expect(
-            lines[4] == "| 1 | never | app | 0.0% | 0.0% | 0.0% | – | never | 0.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | – | – |")
+            lines[4]
+                == "| 1 | never | app | 0.0% | 0.0% | 0.0% | – | never | 0.00 | 0% | 0.0 | 0.00% | 0.00 | 0 | – | – |")
         #expect(lines.count == 7)
     }
 

@@ -129,11 +129,17 @@ import Testing
         #expect(ImportRenderer.newRecords(both) == "10,056 new records (163 events, 9,893 context samples)")
         let one = summary { $0.inserted = ImportSummary.Inserted(contextSamples: 12) }
         #expect(ImportRenderer.newRecords(one) == "12 new context samples")
+        // One of a kind is singular: "1 event", "1 new record", "1 new event".
+        let single = summary { $0.inserted = ImportSummary.Inserted(usageEvents: 1, contextSamples: 128) }
+        #expect(ImportRenderer.newRecords(single) == "129 new records (1 event, 128 context samples)")
+        let lone = summary { $0.inserted = ImportSummary.Inserted(contextSamples: 1) }
+        #expect(ImportRenderer.newRecords(lone) == "1 new context sample")
     }
 
     @Test func unmatchedDevicesAreNamedShort() {
         #expect(ImportRenderer.unmatchedContext(summary { _ in }) == nil)
-        let one = ImportRenderer.unmatchedContext(summary { $0.unmatchedContextUsers = ["0826c571f98a4a818945860bc9091705"] })
+        let one = ImportRenderer.unmatchedContext(
+            summary { $0.unmatchedContextUsers = ["0826c571f98a4a818945860bc9091705"] })
         #expect(
             one
                 == "battery-0826c5.csv.gz: device 0826c5… matches no user with launches: its samples are stored but no "

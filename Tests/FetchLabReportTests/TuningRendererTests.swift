@@ -299,3 +299,28 @@ import _FetchLabTestSupport
         #expect(TuningRenderer.platformNote(inputs)?.contains("had nothing to act on") == true)
     }
 }
+
+/// `tune` writes fresh rates as percentages, as `compare` does, and its refusals readably.
+@Suite struct TunePercentTests {
+    @Test func aFreshObjectiveOverFoldsIsInPercent() throws {
+        let r = try TuningRendererTests.result()
+        #expect(r.folds.count > 1)
+        let text = TuningRenderer.text(r)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("held-out fresh@15m over ") })
+        let c = r.chosenTest
+        let expected =
+            String(format: "mean %.1f %% (%.1f to %.1f %%)", c.mean * 100, c.min * 100, c.max * 100)
+        #expect(line.contains("tuned predictive " + expected), "\(line)")
+        #expect(!line.contains(String(format: "%.3f", c.mean)), "\(line)")
+    }
+
+    @Test func refusalsByOneReasonReadAsSuch() throws {
+        var o = try TuningRendererTests.platform()[0]
+        o.skipped = 48
+        o.skips = ["system_budget": 48]
+        let line = TuningRenderer.platformLine(o)
+        #expect(line.hasSuffix("J/day, 48 refused (all: daily wake budget)"), "\(line)")
+        o.skips = ["system_budget": 40, "low_power": 8]
+        #expect(TuningRenderer.platformLine(o).hasSuffix("48 refused (Low Power Mode 8, daily wake budget 40)"))
+    }
+}

@@ -212,12 +212,15 @@ public enum ImportRenderer {
     public static func newRecords(_ s: ImportSummary) -> String {
         let i = s.inserted
         let tables = [
-            (i.usageEvents, "events"), (i.contextSamples, "context samples"), (i.contentUpdates, "content updates"),
+            (i.usageEvents, "event"), (i.contextSamples, "context sample"), (i.contentUpdates, "content update"),
         ]
         let present = tables.filter { $0.0 > 0 }
-        guard present.count > 1 else { return "\(TextFormat.count(i.total)) new \(recordNoun(s))" }
-        return "\(TextFormat.count(i.total)) new records ("
-            + present.map { "\(TextFormat.count($0.0)) \($0.1)" }.joined(separator: ", ") + ")"
+        guard present.count > 1 else {
+            let noun = recordNoun(s)
+            return TextFormat.counted(i.total, "new " + noun.dropLast(), plural: "new " + noun)
+        }
+        return TextFormat.counted(i.total, "new record") + " ("
+            + present.map { TextFormat.counted($0.0, $0.1) }.joined(separator: ", ") + ")"
     }
 
     public static func recordNoun(_ s: ImportSummary) -> String {
