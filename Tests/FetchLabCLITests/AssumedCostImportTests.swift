@@ -19,13 +19,17 @@ import _FetchLabTestSupport
         let assumed = dir.path("assumed.sqlite")
         #expect(
             try dir.fetchlab(["import", "--db", assumed, out + "/usage.csv.gz", out + "/content.csv.gz"]).status == 0)
-        let text = try dir.fetchlab(["compare", "--db", assumed, "--no-store", "--policies", policies])
+        let text = try dir.fetchlab(["compare", "--db", assumed, "--no-store", "--wide", "--policies", policies])
         #expect(text.status == 0, "\(text.err)")
+        // The default table's one cost column carries the mark too.
+        let narrow = try dir.fetchlab(["compare", "--db", assumed, "--no-store", "--policies", policies])
+        #expect(narrow.out.contains("  J/day*  "), "\(narrow.out)")
         #expect(text.out.contains("  J/day*  battery/day*  cell MB/day*  "), "\(text.out)")
         let note =
             "* cost assumed for 3 of 3 users: J/day, battery/day and cell MB/day cost their fetches on the context "
             + "defaults (no context samples: assumed Wi-Fi, 80 %, not charging), not on observed context"
-        #expect(text.out.contains(note), "\(text.out)")
+        // The note wraps at 120 columns, continuation lines indented two spaces.
+        #expect(text.out.replacingOccurrences(of: "\n  ", with: " ").contains(note), "\(text.out)")
         let html = dir.path("assumed.html")
         let report = try dir.fetchlab([
             "compare", "--db", assumed, "--no-store", "--policies", policies, "--format", "html", "--output", html,
@@ -37,7 +41,7 @@ import _FetchLabTestSupport
         let observed = dir.path("observed.sqlite")
         let all = [out + "/usage.csv.gz", out + "/content.csv.gz", out + "/context.csv.gz"]
         #expect(try dir.fetchlab(["import", "--db", observed] + all).status == 0)
-        let plain = try dir.fetchlab(["compare", "--db", observed, "--no-store", "--policies", policies])
+        let plain = try dir.fetchlab(["compare", "--db", observed, "--no-store", "--wide", "--policies", policies])
         #expect(plain.status == 0, "\(plain.err)")
         #expect(
             plain.out.contains("  J/day  battery/day  cell MB/day  ") && !plain.out.contains("cost assumed"),

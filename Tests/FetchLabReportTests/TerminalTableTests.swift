@@ -31,7 +31,7 @@ import Testing
         let head = try #require(lines.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#  policy") })
         #expect(
             lines[head].split(separator: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-                == ["#", "policy", "scope", "fresh@15 min [95% CI]", "fetches/app/day", "J/day", "vs fixed", "share"])
+                == ["#", "policy", "scope", "fresh@15 min [95% CI]", "fetches/app/day", "J/day*", "vs fixed", "share"])
         // The long name is cut, with a mark that it was.
         #expect(lines.contains { $0.contains("per-app(com.example.app") && $0.contains("…") })
         // The key: three lines after the table.
