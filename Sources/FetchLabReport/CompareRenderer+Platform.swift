@@ -38,7 +38,7 @@ extension CompareRenderer {
         return ["J/day", "battery/day", "cell MB/day"].map { $0 + mark }
     }
 
-    /// The footnote of the "*" on the cost columns (``costColumns(_:)``); nil when every user's
+    /// The footnote of the "*" on the cost columns (`costColumns(_:)`); nil when every user's
     /// context was observed.
     public static func assumedCostNote(_ s: ComparisonSettings) -> String? {
         guard s.usersWithoutContext > 0 else { return nil }

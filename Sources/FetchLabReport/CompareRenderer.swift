@@ -24,7 +24,7 @@ public enum CompareSort: String, Sendable, CaseIterable {
 /// otherwise; the clairvoyant ones after, unranked), and freshness at each budget.
 public enum CompareRenderer {
     /// The text output; by default it keeps to 120 columns (``TextFormat/terminalWidth``): the
-    /// table's main columns (``narrowColumns(_:)``), long policy names cut, the prose around it
+    /// table's main columns (`narrowColumns(_:)`), long policy names cut, the prose around it
     /// wrapped, a key under the table; `wide` shows every column as the table always had.
     public static func text(_ r: ComparisonReport, sort: CompareSort = .band, wide: Bool = false) -> String {
         let table = wide ? [columns(r)] + rows(r, sort: sort) : narrowTable(r, sort: sort)
@@ -75,8 +75,8 @@ public enum CompareRenderer {
         ]
     }
 
-    /// The default table, titles first: ``rows(_:sort:bandLines:)``'s cells cut to
-    /// ``narrowColumns(_:)``, a policy name longer than the width leaves cut with `…`.
+    /// The default table, titles first: `rows(_:sort:bandLines:)`'s cells cut to
+    /// `narrowColumns(_:)`, a policy name longer than the width leaves cut with `…`.
     static func narrowTable(_ r: ComparisonReport, sort: CompareSort) -> [[String]] {
         let taus = r.settings.tausMinutes
         let primary = taus.firstIndex(of: r.settings.tauMinutes) ?? 0
