@@ -127,7 +127,9 @@ struct DemoCommand: ParsableCommand {
                     "The report: \(html) (open it in a browser).", "The database stays at \(path); try:",
                 ])
                 + next.map { "  `\($0)`" }
-            text = (output.output == nil ? "" : TextFormat.wrap(imported).joined(separator: "\n") + "\n\n") + text + "\n\n" + after.joined(separator: "\n")
+            text =
+                (output.output == nil ? "" : TextFormat.wrap(imported).joined(separator: "\n") + "\n\n") + text + "\n\n"
+                + after.joined(separator: "\n")
         }
         try output.emit(text)
         try stored.requireStored()

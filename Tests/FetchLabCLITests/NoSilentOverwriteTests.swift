@@ -69,9 +69,13 @@ import _FetchLabTestSupport
             #expect(
                 joined.contains(
                     "platform \(platform): its battery, power-saving and network rules read assumed context, not observed, "
-                        + "for 2 of 2 users (no context samples: assumed Wi-Fi, 80 %, not charging)"), "\(modelled.out)")
+                        + "for 2 of 2 users (no context samples: assumed Wi-Fi, 80 %, not charging)"), "\(modelled.out)"
+            )
             let markdown = try dir.fetchlab(
-                ["compare", "--db", db, "--policies", "oracle", "--platform", platform, "--no-store", "--format", "markdown"])
+                [
+                    "compare", "--db", db, "--policies", "oracle", "--platform", platform, "--no-store", "--format",
+                    "markdown",
+                ])
             #expect(markdown.out.contains("rules read assumed context, not observed"))
         }
     }
