@@ -26,5 +26,5 @@ document.getElementById("f").onload = function () {
 HTML
 "${CHROMIUM:-chromium}" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run \
   --user-data-dir="$work/profile" --virtual-time-budget=5000 --allow-file-access-from-files \
-  --window-size=800,2100 --dump-dom "file://$work/frame.html" 2>/dev/null |
+  --window-size=$((width + 40 > 800 ? width + 40 : 800)),2100 --dump-dom "file://$work/frame.html" 2>/dev/null |
   python3 -c 'import sys,re,html; m=re.search(r"<pre id=\"chartchecks\">(.*?)</pre>", sys.stdin.read(), re.S); print(html.unescape(m.group(1)) if m else "{\"error\":\"no output\"}")'

@@ -298,7 +298,7 @@ struct BrowserTests {
         let html = dir.path("glance.html")
         #expect(try dir.fetchlab(["report", "--db", db, "--output", html], cwd: root).status == 0)
         for width in [1400, 390] {
-            let checks = try Self.chartChecks(html, width: width, in: dir, profile: "profile-glance-\(width)")
+            let checks = try Self.chartChecks(html, width: width)
             #expect(checks["width"] as? Int == width)
             let lists = try #require(checks["checks"] as? [String: [String]], "\(checks)")
             #expect(lists.count == 11)
@@ -309,40 +309,16 @@ struct BrowserTests {
     }
 
     /// The summary of `Tests/BrowserChecks/chart-checks.js` run on `html` in a viewport `width` px
-    /// wide: the script inserted before the report's `pre#selftest`, the page loaded in a frame
-    /// of that width.
-    static func chartChecks(_ html: String, width: Int, in dir: TemporaryDirectory, profile: String) throws
+    /// wide, through `Tests/BrowserChecks/check-report.sh` (the one way to run the checks on any
+    /// report) with the Chromium this suite found.
+    static func chartChecks(_ html: String, width: Int) throws
         -> [String: Any]
     {
-        let script = try String(
-            contentsOf: packageRoot().appendingPathComponent("Tests/BrowserChecks/chart-checks.js"), encoding: .utf8)
-        let page = try String(contentsOfFile: html, encoding: .utf8)
-        let at = try #require(page.range(of: "<pre id=\"selftest\""))
-        let checked = try dir.write(
-            "\(profile)-page.html",
-            String(page[..<at.lowerBound]) + "<script>\(script)</script>" + String(page[at.lowerBound...]))
-        let frame = try dir.write(
-            "\(profile).html",
-            """
-            <!DOCTYPE html><html><body style="margin:0">
-            <iframe id="f" src="file://\(checked)" style="width:\(width)px;height:2000px;border:0"></iframe>
-            <pre id="chartchecks"></pre><script>
-            document.getElementById("f").onload = function () {
-              var d = this.contentDocument, pre = d && d.getElementById("chartchecks");
-              document.getElementById("chartchecks").textContent = pre ? pre.textContent : '{"error":"no access to the frame"}';
-            };
-            </script></body></html>
-            """)
-        let dom = try Browser.run(
-            ["--dump-dom", "--window-size=\(max(800, width + 40)),2100", "--allow-file-access-from-files"],
-            url: "file://\(frame)", profile: dir.path(profile))
-        #expect(dom.status == 0, "\(dom.err)")
-        let pre = try #require(
-            dom.out.range(of: "<pre id=\"chartchecks\">").map { dom.out[$0.upperBound...] }
-                .flatMap { rest in rest.range(of: "</pre>").map { String(rest[..<$0.lowerBound]) } },
-            "no chart checks in:\n\(dom.out.prefix(2_000))")
-        let text = pre.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        let script = packageRoot().appendingPathComponent("Tests/BrowserChecks/check-report.sh").path
+        let result = try _FetchLabTestSupport.run(
+            "/bin/sh", [script, html, String(width)], environment: ["CHROMIUM": Browser.path!])
+        #expect(result.status == 0, "\(result.err)")
+        let text = result.out.trimmingCharacters(in: .whitespacesAndNewlines)
         return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
     }
 }
