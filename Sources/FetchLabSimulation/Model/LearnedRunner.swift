@@ -161,6 +161,9 @@ extension PolicyRunner {
         let pair = user.pairs[index]
         let info = self.info(pair: index, of: user)
         var schedulers = policies.map { LearnedScheduler(policy: LearnedPolicy(budget: .fetches($0.budget)), pair: info) }
+        // Each policy's controller, held apart from its scheduler so that it is changed in place
+        // (a copy out and back would share, then copy, its pending fetches at every moment).
+        var controllers = schedulers.map(\.controller)
         var model = schedulers[0].model
         var allocation = schedulers[0].allocation
         let (launchRefreshes, tau) = (schedulers[0].launchRefreshes, schedulers[0].tau)
@@ -178,15 +181,13 @@ extension PolicyRunner {
             let answer = asked ? model.ask(trigger, app: other, at: t) : 0
             let shown = view.state(device)
             for k in schedulers.indices {
-                var c = schedulers[k].controller
-                c.share = allocation.share
-                c.advance(to: t)
-                if asked, let r = schedulers[k].choose(answer, at: t, state: shown, controller: &c) {
+                controllers[k].share = allocation.share
+                controllers[k].advance(to: t)
+                if asked, let r = schedulers[k].choose(answer, at: t, state: shown, controller: &controllers[k]) {
                     let result = states[k].handle(r, at: t, device: device)
                     states[k].record(schedulers[k].statedProbability, result)
-                    schedulers[k].completed(result, controller: &c)
+                    schedulers[k].completed(result, controller: &controllers[k])
                 }
-                schedulers[k].controller = c
             }
         }
         while true {
@@ -206,15 +207,13 @@ extension PolicyRunner {
             switch LearnedScheduler.see(event, app: pair.app, model: &model) {
             case .ownLaunch:
                 for k in schedulers.indices {
-                    var c = schedulers[k].controller
-                    c.share = allocation.share
-                    schedulers[k].launchedOwnApp(at: t, controller: &c)
-                    schedulers[k].controller = c
+                    controllers[k].share = allocation.share
+                    schedulers[k].launchedOwnApp(at: t, controller: &controllers[k])
                 }
             case .moment(let trigger):
                 decide(trigger, app: event.app, at: t, device: device)
             case .nothing:
-                for k in schedulers.indices { schedulers[k].controller.share = allocation.share }
+                for k in controllers.indices { controllers[k].share = allocation.share }
             }
         }
         return states.map(\.run)
