@@ -88,7 +88,7 @@ public final class UsageRunSorter {
         while passing > 0 && buffer[passing - 1].user == lastUser { passing -= 1 }
         let follows = passedUpTo.map { Self.precedes($0, buffer[0]) } ?? true
         // Kept back, a large user would leave little room and sort again and again: spill instead.
-        guard follows, passing >= runCapacity / 2 else { return try spill() }
+        guard follows, passing > 0, passing >= runCapacity / 2 else { return try spill() }
         try buffer.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<passing])) }
         passedUpTo = buffer[passing - 1]
         passedRows += passing

@@ -146,7 +146,7 @@ import _FetchLabTestSupport
     /// Rows out of user order, or a user filling more than half the buffer, spill as before; the
     /// rows passed before are all older than the spilled ones, so the first of equal keys to reach
     /// the table is still the first added (`INSERT OR IGNORE` keeps it).
-    @Test(arguments: [(4, 7), (40, 100), (40, 256), (1, 30)])
+    @Test(arguments: [(4, 1), (4, 7), (40, 100), (40, 256), (1, 30)])
     func rowsThatDoNotFollowSpillAndTheFirstOfEqualKeysStillWins(users: Int, runCapacity: Int) throws {
         // User order first, then the same users again (a second log of the same devices).
         let input =
