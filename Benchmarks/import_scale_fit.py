@@ -23,7 +23,7 @@ def main(path, days, commit, base_bin="", base_commit=""):
     for line in open(path):
         users, tool, _, wall, user, sys_s, peak, rows = line.split()
         runs.setdefault(tool, {}).setdefault(int(users), []).append(
-            {"wall": float(wall), "cpu": float(user) + float(sys_s), "sys": float(sys_s),
+            {"wall": float(wall), "cpu": float(user) + float(sys_s), "user": float(user), "sys": float(sys_s),
              "peak_kb": int(peak), "rows": int(rows)})
     tools = [t for t in ("fetchlab", "keyed", "baseline") if t in runs]
     sizes = sorted(set.intersection(*(set(runs[t]) for t in tools)))
@@ -35,6 +35,7 @@ def main(path, days, commit, base_bin="", base_commit=""):
             entry[t] = {"median_wall_seconds": statistics.median(r["wall"] for r in rs),
                         "median_cpu_seconds": round(statistics.median(r["cpu"] for r in rs), 2),
                         "runs_wall_seconds": [r["wall"] for r in rs],
+                        "runs_user_seconds": [r["user"] for r in rs],
                         "runs_sys_seconds": [r["sys"] for r in rs],
                         "peak_rss_kb": max(r["peak_kb"] for r in rs), "rows_stored": rs[0]["rows"]}
             entry[t]["microseconds_per_row"] = round(entry[t]["median_wall_seconds"] / entry["usage_rows"] * 1e6, 3)
