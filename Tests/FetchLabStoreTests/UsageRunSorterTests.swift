@@ -170,7 +170,8 @@ import _FetchLabTestSupport
             // The same UTC instant whatever the offset: equal keys that differ in their offset.
             let offset = (row.utcOffset ?? 0) / 3600
             lines.append(
-                "2024-03-01T1\(offset):10:\(10 + row.time % 50)+0\(offset):00,u\(100 + row.user),com.app\(row.app),launch")
+                "2024-03-01T1\(offset):10:\(10 + row.time % 50)+0\(offset):00,u\(100 + row.user),com.app\(row.app),launch"
+            )
         }
         let text = lines.joined(separator: "\n") + "\n"
         var results: [[String]] = []
