@@ -121,47 +121,52 @@ struct BatchWriter {
         for reject in batch.rejects { try recordReject(reject) }
     }
 
+    /// Usage rows go to the sorter; the rows of a file in user order pass straight on to the
+    /// table as the sorter's buffer fills (see ``UsageRunSorter/append(_:passing:)``).
     private mutating func writeUsage(_ rows: [UsageEvent]) throws {
         for var row in rows {
             row.user = Int32(try user(row.user))
             row.app = Int32(try app(row.app))
-            try usageSorter.append(row)
+            try usageSorter.append(row) { sorted in try insertUsage(sorted) }
         }
     }
 
-    /// Inserts the file's usage rows in primary-key order: one sweep over the B-tree,
-    /// however the file was ordered. Duplicates (in the file or already stored) are ignored and counted.
+    /// Inserts the rows the sorter still holds in primary-key order: one sweep over the B-tree,
+    /// however the file was ordered.
     private mutating func insertSortedUsage(progress: (_ stored: Int, _ total: Int) -> Void) throws {
         let rowCount = usageSorter.count
         guard rowCount > 0 else { return }
+        var stored = 0
+        try usageSorter.drain { rows in
+            try insertUsage(rows)
+            stored += rows.count
+            progress(stored, rowCount)
+        }
+    }
+
+    /// Inserts rows in the order given. Duplicates (in the file or already stored) are ignored and counted.
+    private mutating func insertUsage(_ rows: UnsafeBufferPointer<UsageEvent>) throws {
         let before = Int(sqlite3_total_changes(connection))
         let many = insertUsageMany.sqliteStatement
         let one = insertUsageOne.sqliteStatement
-        var stored = 0
-        try usageSorter.drain { rows in
-            defer {
-                stored += rows.count
-                progress(stored, rowCount)
+        var i = 0
+        while i + Self.rowsPerInsert <= rows.count {
+            var p: Int32 = 1
+            for k in i..<(i + Self.rowsPerInsert) {
+                bindUsage(many, rows[k], at: p)
+                p += 5
             }
-            var i = 0
-            while i + Self.rowsPerInsert <= rows.count {
-                var p: Int32 = 1
-                for k in i..<(i + Self.rowsPerInsert) {
-                    bindUsage(many, rows[k], at: p)
-                    p += 5
-                }
-                try step(many)
-                i += Self.rowsPerInsert
-            }
-            while i < rows.count {
-                bindUsage(one, rows[i], at: 1)
-                try step(one)
-                i += 1
-            }
+            try step(many)
+            i += Self.rowsPerInsert
+        }
+        while i < rows.count {
+            bindUsage(one, rows[i], at: 1)
+            try step(one)
+            i += 1
         }
         let added = Int(sqlite3_total_changes(connection)) - before
         inserted.usageEvents += added
-        counts.duplicate += rowCount - added
+        counts.duplicate += rows.count - added
     }
 
     @inline(__always)

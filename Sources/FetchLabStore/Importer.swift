@@ -7,8 +7,9 @@ import GRDBSQLite
 /// Imports log files into a ``FetchLabDatabase``: each file in one transaction, all or nothing.
 ///
 /// Reading (inflate, split, parse, validate) runs on a second thread and hands batches to the
-/// writer. Usage events are put in primary-key order (sorted runs, merged; see
-/// ``UsageRunSorter``) and inserted as one sweep with reused prepared statements and raw binds.
+/// writer. Usage events are put in primary-key order (sorted runs, inserted as they fill when the
+/// file is in user order, else spilled and merged; see ``UsageRunSorter``) and inserted as one
+/// sweep with reused prepared statements and raw binds.
 /// Duplicates are dropped by the tables' primary keys (`INSERT OR IGNORE`), so
 /// overlapping files never double an event; a file whose content was imported before with the
 /// same read options is recognised by its SHA-256 and the options' fingerprint, and left alone.

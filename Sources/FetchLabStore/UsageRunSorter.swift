@@ -18,6 +18,14 @@ import HeapModule
 ///
 /// Rows with equal keys come out in the order of their runs (the order they were added in),
 /// so `INSERT OR IGNORE` keeps the same one of them whether or not the rows spilled.
+///
+/// A file already in user order (a device's log, a generated population) need not spill at all:
+/// `append(_:passing:)` hands a full buffer's sorted rows straight to the caller when they all
+/// come after every row passed so far, keeping back the last user's rows (whose next rows may
+/// still come). So the cost per row does not grow with the file: no temporary file written and
+/// read back, no merge. The first buffer that does not follow spills, and so does every later one
+/// (a row passed through is then always older than a spilled one, so equal keys still resolve to
+/// the row added first).
 public final class UsageRunSorter {
     /// Rows held in memory before a run spills (512 Ki rows ≈ 16 MB).
     public static let defaultRunCapacity = 1 << 19
@@ -31,9 +39,13 @@ public final class UsageRunSorter {
     private var fd: Int32 = -1
     private var runs: [(offset: Int, count: Int)] = []
     private var fileEnd = 0
+    /// The last row passed through by `append(_:passing:)`: later passes start after it.
+    private var passedUpTo: UsageEvent?
 
-    /// Rows added so far.
+    /// Rows added and not yet passed through.
     private(set) var count = 0
+    /// Rows passed through by `append(_:passing:)` so far.
+    private(set) var passedRows = 0
     /// Runs spilled to disk so far.
     var spilledRuns: Int { runs.count }
 
@@ -61,6 +73,29 @@ public final class UsageRunSorter {
         if buffer.count >= runCapacity { try spill() }
     }
 
+    /// Adds a row; when the buffer is full and its rows follow every row passed so far, calls
+    /// `body` with them in key order (the last user's rows kept back) instead of spilling them.
+    func append(_ row: UsageEvent, passing body: (UnsafeBufferPointer<UsageEvent>) throws -> Void) throws {
+        if buffer.isEmpty { buffer.reserveCapacity(min(runCapacity, 1 << 16)) }
+        buffer.append(row)
+        count += 1
+        guard buffer.count >= runCapacity else { return }
+        guard runs.isEmpty else { return try spill() }
+        buffer.sort(by: Self.precedes)
+        // Rows of users before the last one; the last user's rows stay for the next buffer.
+        let lastUser = buffer[buffer.count - 1].user
+        var passing = buffer.count
+        while passing > 0 && buffer[passing - 1].user == lastUser { passing -= 1 }
+        let follows = passedUpTo.map { Self.precedes($0, buffer[0]) } ?? true
+        // Kept back, a large user would leave little room and sort again and again: spill instead.
+        guard follows, passing > 0, passing >= runCapacity / 2 else { return try spill() }
+        try buffer.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<passing])) }
+        passedUpTo = buffer[passing - 1]
+        passedRows += passing
+        count -= passing
+        buffer.removeSubrange(0..<passing)
+    }
+
     /// Calls `body` with consecutive chunks of all rows in primary-key order, then empties the sorter.
     func drain(_ body: (UnsafeBufferPointer<UsageEvent>) throws -> Void) throws {
         defer { reset() }
@@ -79,6 +114,7 @@ public final class UsageRunSorter {
         runs = []
         fileEnd = 0
         count = 0
+        passedUpTo = nil
         if fd >= 0 {
             close(fd)
             fd = -1

@@ -95,4 +95,99 @@ import _FetchLabTestSupport
         #expect(summaries[1].counts.duplicate >= 500)
         #expect(summaries[1].inserted.usageEvents + summaries[1].counts.duplicate == 20_500)
     }
+
+    /// `users` users one after the other (a device's log, a generated population), each with
+    /// `perUser` rows in any order of app and time, some of them the same key with another offset.
+    func userOrderedRows(users: Int, perUser: Int, seed: UInt64) -> [UsageEvent] {
+        var rng = SplitMix64(seed: seed)
+        return (0..<users).flatMap { user in
+            (0..<perUser).map { _ in
+                UsageEvent(
+                    time: Int64.random(in: 0..<60, using: &rng), user: Int32(user),
+                    app: Int32.random(in: 0..<3, using: &rng), kind: .launch,
+                    utcOffset: Int32.random(in: 0..<4, using: &rng) * 3600)
+            }
+        }
+    }
+
+    /// Passed and drained rows, in the order the table would receive them, with the rows passed
+    /// and the runs spilled before the drain.
+    func passedThenDrained(_ input: [UsageEvent], runCapacity: Int) throws -> (
+        passed: Int, spilled: Int, rows: [UsageEvent]
+    ) {
+        let sorter = UsageRunSorter(runCapacity: runCapacity)
+        var out: [UsageEvent] = []
+        for row in input { try sorter.append(row) { out.append(contentsOf: $0) } }
+        let (passed, spilled) = (sorter.passedRows, sorter.spilledRuns)
+        out += try drained(sorter)
+        #expect(sorter.count == 0)
+        return (passed, spilled, out)
+    }
+
+    /// The rows in key order, equal keys in the order added (what spilling and merging gives).
+    func stablySorted(_ rows: [UsageEvent]) -> [UsageEvent] {
+        rows.enumerated().sorted {
+            UsageRunSorter.precedes($0.element, $1.element)
+                || (!UsageRunSorter.precedes($1.element, $0.element) && $0.offset < $1.offset)
+        }.map(\.element)
+    }
+
+    /// A file in user order never spills: full buffers pass straight on, in key order, and the
+    /// table receives exactly the sequence a spill and merge would give (equal keys first-added first).
+    @Test(arguments: [100, 256, 1 << 19])
+    func userOrderedRowsPassWithoutSpilling(runCapacity: Int) throws {
+        let input = userOrderedRows(users: 40, perUser: 45, seed: 3)
+        let (passed, spilled, output) = try passedThenDrained(input, runCapacity: runCapacity)
+        #expect(spilled == 0)
+        #expect((passed > 0) == (runCapacity < input.count))
+        #expect(output == stablySorted(input))
+    }
+
+    /// Rows out of user order, or a user filling more than half the buffer, spill as before; the
+    /// rows passed before are all older than the spilled ones, so the first of equal keys to reach
+    /// the table is still the first added (`INSERT OR IGNORE` keeps it).
+    @Test(arguments: [(4, 1), (4, 7), (40, 100), (40, 256), (1, 30)])
+    func rowsThatDoNotFollowSpillAndTheFirstOfEqualKeysStillWins(users: Int, runCapacity: Int) throws {
+        // User order first, then the same users again (a second log of the same devices).
+        let input =
+            userOrderedRows(users: users, perUser: 45, seed: 5) + userOrderedRows(users: users, perUser: 45, seed: 6)
+        let (_, spilled, output) = try passedThenDrained(input, runCapacity: runCapacity)
+        #expect(spilled > 0)
+        #expect(output.count == input.count)
+        func firstOfEachKey(_ rows: [UsageEvent]) -> [String: Int32] {
+            var kept: [String: Int32] = [:]
+            for r in rows { kept["\(r.user) \(r.app) \(r.time)", default: r.utcOffset ?? -1] += 0 }
+            return kept
+        }
+        #expect(firstOfEachKey(output) == firstOfEachKey(input))
+    }
+
+    /// An import of a file in user order stores the same rows (the first of equal keys, with its
+    /// offset) and counts the same duplicates whether its rows pass straight on or not.
+    @Test func userOrderedImportMatchesInMemoryImport() throws {
+        var lines = ["timestamp,user,app,event"]
+        for row in userOrderedRows(users: 60, perUser: 50, seed: 9) {
+            // The same UTC instant whatever the offset: equal keys that differ in their offset.
+            let offset = (row.utcOffset ?? 0) / 3600
+            lines.append(
+                "2024-03-01T1\(offset):10:\(10 + row.time % 50)+0\(offset):00,u\(100 + row.user),com.app\(row.app),launch"
+            )
+        }
+        let text = lines.joined(separator: "\n") + "\n"
+        var results: [[String]] = []
+        var summaries: [ImportSummary] = []
+        for runRows in [1 << 19, 120] {
+            let f = try Fixture()
+            var importer = f.importer
+            importer.sortRunRows = runRows
+            summaries.append(try importer.importFile(try f.dir.write("u.csv", text)))
+            results.append(
+                try f.rows("SELECT user, app, time_us, utc_offset FROM usage_events ORDER BY 1, 2, 3").map { "\($0)" })
+        }
+        #expect(results[0] == results[1])
+        #expect(summaries[0].inserted.usageEvents == summaries[1].inserted.usageEvents)
+        #expect(summaries[1].counts.duplicate == summaries[0].counts.duplicate)
+        #expect(summaries[1].counts.duplicate > 0)
+        #expect(summaries[1].inserted.usageEvents + summaries[1].counts.duplicate == 3_000)
+    }
 }
