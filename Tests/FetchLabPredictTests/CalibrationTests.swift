@@ -112,24 +112,6 @@ private func samples(_ pairs: [(Double, Int)]) -> [CalibrationSample] {
         #expect(IsotonicFit().calibrator() == .identity)
     }
 
-    /// A refit pools again only from the first block holding a changed cell: after every sample
-    /// (new cells, and more samples in cells already held, anywhere), the blocks are those of
-    /// pooling every cell from the first, and a refit with nothing new changes nothing.
-    @Test func aRefitFromTheChangedBlockIsAPoolOfEveryCell() {
-        var rng = SeededRandom(seed: 47)
-        var fit = IsotonicFit()
-        for n in 1...3_000 {
-            // Few cells early (most samples land in a cell already held), then all of them.
-            let cells = n < 1_000 ? 40 : 1_000
-            let p = (Double(rng.next() % UInt64(cells)) + 0.5) / Double(cells)
-            fit.add(CalibrationSample(stated: p, outcome: Double(rng.next() % 1000) / 1000 < 0.2 + p * 0.5))
-            guard n % 3 == 0 || n < 60 else { continue }
-            let blocks = fit.pooled()
-            #expect(blocks == fit.pooledFromScratch, "after \(n) samples")
-            #expect(fit.pooled() == blocks)
-        }
-    }
-
     /// Samples in one cell are pooled as one value: the map has no step inside a cell, and keeps
     /// the cell's lowest and highest raw value.
     @Test func samplesInOneCellArePooled() {
