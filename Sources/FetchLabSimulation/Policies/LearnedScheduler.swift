@@ -287,16 +287,19 @@ struct SpendController {
     var share = 1.0
     /// The correction of the probabilities stated for the fetches this controller paid for.
     var stated = StatedCalibration()
-    private(set) var logThreshold = log(SpendController.startThreshold)
-    /// The probability threshold: `exp(logThreshold)`, computed when read (it changes at every
-    /// moment, and is read only at the moments a fetch is worth considering).
-    var threshold: Double { exp(logThreshold) }
+    private(set) var logThreshold = log(SpendController.startThreshold) {
+        // Read at every question of every pair, changed once per moment: kept, not recomputed.
+        didSet { threshold = exp(logThreshold) }
+    }
+    /// The probability threshold: `exp(logThreshold)`.
+    private(set) var threshold: Double
     private(set) var clock: Microseconds
 
     init(daily: Double, start: Microseconds) {
         self.daily = daily
         step = min(1, Self.dailyStep / max(daily, 1e-3))
         clock = start
+        threshold = exp(logThreshold)
     }
 
     /// Lets time pass: the threshold falls at the budget's rate.
