@@ -1,8 +1,14 @@
 # Sourced by the replay benchmarks: the release binary ($BIN) and prepare_population.
 # Expects $WORK (the benchmark's scratch directory) to be set.
 
-swift build -c release --product fetchlab >&2
-BIN=$(swift build -c release --show-bin-path)/fetchlab
+# FETCHLAB_BIN=PATH measures that binary instead (e.g. a copy, so that the tree can be built while
+# the benchmark runs).
+if [ -n "${FETCHLAB_BIN:-}" ]; then
+  BIN=$FETCHLAB_BIN
+else
+  swift build -c release --product fetchlab >&2
+  BIN=$(swift build -c release --show-bin-path)/fetchlab
+fi
 
 # prepare_population NAME USERS DAYS: generates USERS x DAYS (seed 1) and imports it (usage,
 # context, content) into a fresh database $WORK/NAME-USERS-DAYS.sqlite; prints its path.
