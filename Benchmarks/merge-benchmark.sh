@@ -31,14 +31,19 @@ source "$(dirname "$0")/stage.sh"
 
 echo "merge benchmark: $DB in $SHARDS shards, in $WORK" >&2
 PARTIALS=()
+BASE_PARTIALS=()
 for i in $(seq 1 "$SHARDS"); do
   PARTIALS+=("$WORK/shard-$i-of-$SHARDS.partial")
   stage "shard-$i" "$BIN" compare --db "$DB" --shard "$i/$SHARDS" --partial "${PARTIALS[-1]}" --force --no-store --format csv
+  if [ -n "${BASE_BIN:-}" ]; then
+    BASE_PARTIALS+=("$WORK/base-shard-$i-of-$SHARDS.partial")
+    stage "base-shard-$i" "$BASE_BIN" compare --db "$DB" --shard "$i/$SHARDS" --partial "${BASE_PARTIALS[-1]}" --force --no-store --format csv
+  fi
 done
 for k in $(seq 1 "$SHARDS"); do
   stage "merge-$k" "$BIN" merge "${PARTIALS[@]:0:$k}" --format json --no-store
   if [ -n "${BASE_BIN:-}" ]; then
-    stage "base-merge-$k" "$BASE_BIN" merge "${PARTIALS[@]:0:$k}" --format json --no-store
+    stage "base-merge-$k" "$BASE_BIN" merge "${BASE_PARTIALS[@]:0:$k}" --format json --no-store
   fi
 done
 REVERSED=()
@@ -46,12 +51,12 @@ for ((i = SHARDS - 1; i >= 0; i--)); do REVERSED+=("${PARTIALS[$i]}"); done
 stage merge-reversed "$BIN" merge "${REVERSED[@]}" --format json --no-store
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 
-BASE_COMMIT=$(base_commit)
+BASE_COMMIT=${BASE_COMMIT:-$(base_commit)}
 
 python3 - "$WORK" "$SHARDS" "$NAME" "$COMMIT" "$DB" "$LOAD_START" "$LOAD_END" "$BASE_COMMIT" <<'PY'
 import datetime, json, os, platform, sys
 sys.path.insert(0, "Benchmarks")
-from stage_results import memory_fit, strip, timed
+from stage_results import memory_fit, same_but_intervals, strip, timed
 work, shards, name, commit, db = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 load = sys.argv[6:8]
 base_commit = sys.argv[8]
@@ -75,13 +80,20 @@ result = {
     "reversed_order_identical": True,
 }
 if base_commit:
-    base = [{"partials": k, "users": merges[k - 1]["users"], **timed(work, f"base-merge-{k}")} for k in range(1, shards + 1)]
+    base = [{"partials": k, "users": merges[k - 1]["users"],
+             "partial_bytes": sum(os.path.getsize(f"{work}/base-shard-{i}-of-{shards}.partial") for i in range(1, k + 1)),
+             **timed(work, f"base-merge-{k}")} for k in range(1, shards + 1)]
+    close = 0
     for k in range(1, shards + 1):
-        if strip(json.load(open(f"{work}/out-base-merge-{k}.txt"))) != strip(json.load(open(f"{work}/out-merge-{k}.txt"))):
-            sys.exit(f"merge-benchmark: the base build's merge of {k} partials gave another report")
+        problem, n = same_but_intervals(strip(json.load(open(f"{work}/out-base-merge-{k}.txt"))),
+                                        strip(json.load(open(f"{work}/out-merge-{k}.txt"))))
+        if problem:
+            sys.exit(f"merge-benchmark: the base build's merge of {k} partials gave another report: {problem}")
+        close = max(close, n)
+    result["base_shard_compares"] = [{"shard": f"{i}/{shards}", **timed(work, f"base-shard-{i}")} for i in range(1, shards + 1)]
     result["base"] = {"commit": base_commit, "merges": base,
                       "merge_memory_fit": memory_fit([m["users"] for m in base], [m["peak_rss_kb"] for m in base], "merge"),
-                      "same_reports": True}
+                      "same_reports_but_intervals": True, "last_digit_differences": close}
 out = f"Benchmarks/results/merge-{name}.json"
 json.dump(result, open(out, "w"), indent=2)
 open(out, "a").write("\n")
@@ -92,4 +104,7 @@ print(f"merge memory: {fit['kb_per_user']:.1f} kB a user + {fit['intercept_mb']:
 if base_commit:
     b = result["base"]["merge_memory_fit"]
     print(f"base build {base_commit}: {b['kb_per_user']:.1f} kB a user + {b['intercept_mb']:.0f} MB")
+    for m, bm in zip(merges, result["base"]["merges"]):
+        print(f"  {m['partials']:>3} partials: {m['wall_seconds'] / bm['wall_seconds']:.2f}x the base's merge time, "
+              f"{m['partial_bytes'] / bm['partial_bytes']:.2f}x its partial bytes")
 PY

@@ -143,7 +143,7 @@ if exe:
     # Not partials: empty, another format, JSON on one line that is not one.
     write("partial", "empty", b"\x00")
     write("partial", "other-format", b"\x00" + b'{"format":"fetchlab-partial 2"}\n')
-    write("partial", "tune-of-comparison", b"\x01" + b'{"format":"fetchlab-partial 3"}\n')
+    write("partial", "tune-of-comparison", b"\x01" + b'{"format":"fetchlab-partial 4"}\n')
 else:
     for n, data in KEPT_PARTIALS.items():
         write("partial", n, data)

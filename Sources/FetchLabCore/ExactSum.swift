@@ -52,4 +52,23 @@ extension ExactSum {
 
     /// Whether the sum is below zero.
     public var isNegative: Bool { whole < 0 }
+
+    /// The sum `count` times over, exactly (wrapping past ±2⁶³ as `+=` does): what adding it
+    /// `count` times gives, in one step.
+    public func times(_ count: UInt32) -> ExactSum {
+        var out = ExactSum()
+        let (high, low) = fraction.multipliedFullWidth(by: UInt64(count))
+        out.fraction = low
+        out.whole = whole &* Int64(count) &+ Int64(high)
+        return out
+    }
+
+    /// The sum's two words (the whole part, then the fraction in units of 2⁻⁶⁴), to store it exactly.
+    public var words: (whole: Int64, fraction: UInt64) { (whole, fraction) }
+
+    /// The sum of the given words (``words``).
+    public init(whole: Int64, fraction: UInt64) {
+        self.whole = whole
+        self.fraction = fraction
+    }
 }

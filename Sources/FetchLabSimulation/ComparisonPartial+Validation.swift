@@ -36,6 +36,8 @@ public enum PartialLimits {
     public static let offsetSeconds: ClosedRange<Int32> = -64_800...64_800
     /// A user's, app's or group's name, in UTF-8 bytes (as import accepts them).
     public static let nameBytes = 1_024
+    /// Bootstrap resamples (as `--resamples` accepts them).
+    public static let resamples = 100_000
     /// The policies of one partial.
     public static let policies = 10_000
     /// Fetches a day in one pair: one a second.
@@ -454,22 +456,23 @@ extension ComparisonPartial {
             }
         }
         guard configuration.budgetFigures, let primary else { return }
+        // The users' scored launches, and the bootstrap's point sums (every user weighing 1).
         var scored = 0
-        var fresh = [Int](repeating: 0, count: policies)
         for u in users {
-            guard let b = u.budget, b.fresh.count == policies else { continue }
+            guard let b = u.budget else { continue }
             scored = try Check.sum(scored, b.scored, "users' scored launches")
-            for i in 0..<policies { fresh[i] = try Check.sum(fresh[i], b.fresh[i], "users' fresh launches") }
         }
+        let point = bootstrap.map { b in (Int(b.counts[0]), (0..<b.policies).map { Int(b.fresh[$0]) }) }
         for i in 0..<policies {
-            if totals[i].scored != scored {
-                throw PartialProblem(
-                    "totals[\(i)].scored", "\(totals[i].scored), not the \(scored) its users' lines add up to")
+            for (total, what) in [(scored, "its users' lines add up to"), (point?.0 ?? 0, "its bootstrap's sums give")]
+            where totals[i].scored != total {
+                throw PartialProblem("totals[\(i)].scored", "\(totals[i].scored), not the \(total) \(what)")
             }
-            if totals[i].fresh.indices.contains(primary), totals[i].fresh[primary] != fresh[i] {
+            let fresh = point?.1.indices.contains(i) == true ? point!.1[i] : 0
+            if totals[i].fresh.indices.contains(primary), totals[i].fresh[primary] != fresh {
                 throw PartialProblem(
                     "totals[\(i)].fresh[\(primary)]",
-                    "\(totals[i].fresh[primary]), not the \(fresh[i]) its users' lines add up to")
+                    "\(totals[i].fresh[primary]), not the \(fresh) its bootstrap's sums give")
             }
         }
     }

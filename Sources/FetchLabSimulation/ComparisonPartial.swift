@@ -10,15 +10,19 @@ import Foundation
 /// Two kinds of figures, by how they merge:
 /// - sums over users that do not depend on their order or grouping (`MetricSums`: counts,
 ///   histograms and exact sums, per policy and per policy and app), summed across partials;
-/// - what depends on the users' order (the bootstrap over users, the clairvoyant bound's pairs, the
+/// - the bootstrap over users (``PoissonBootstrap``): per resample, sums over the users weighted by
+///   draws that depend on each user's name alone, summed across partials;
+/// - what depends on the users' order (the clairvoyant bound's pairs, the
 ///   order apps are listed in, the first and last scored days, the representative user), kept
 ///   per user and replayed, after the merge, in the order one run takes them: by name (the
 ///   database lists users by name, in bytes).
 public struct ComparisonPartial: Sendable, Codable {
     /// The format this version writes and reads: JSON lines, the header, then one line per app's
     /// sums and one per user (``jsonLines(_:)``). Version 1 was one JSON document; version 2 kept
-    /// each user's fixed-interval figures over a grid of intervals instead of its scored days.
-    public static let currentFormat = "fetchlab-partial 3"
+    /// each user's fixed-interval figures over a grid of intervals instead of its scored days;
+    /// version 3 each user's per-policy sums for a multinomial bootstrap, where version 4 has the
+    /// Poisson bootstrap's sums per resample (``PoissonBootstrap``) in its header.
+    public static let currentFormat = "fetchlab-partial 4"
 
     /// What every partial of one run must agree on: the policies, the evaluation protocol, the
     /// platform, cost and context, the budgets and the bootstrap.
@@ -128,6 +132,8 @@ public struct ComparisonPartial: Sendable, Codable {
     /// Sums per group of users, per policy (nil: the run does not group its users).
     var perGroup: [String: [MetricSums]]? = nil
     var users: [User]
+    /// The bootstrap's sums per resample over the partial's users (nil: no budget figures).
+    var bootstrap: PoissonBootstrap? = nil
     /// CPU seconds per policy and launches replayed (timings, not part of the report).
     var cpuSeconds: [Double]
     var launchesReplayed: Int
@@ -140,7 +146,7 @@ public struct ComparisonPartial: Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case format, configuration, fingerprint, shard, source, platformInputs, totals, perApp, perGroup, users
-        case cpuSeconds
+        case bootstrap, cpuSeconds
         case launchesReplayed, appLines, userLines
     }
 
@@ -160,6 +166,7 @@ public struct ComparisonPartial: Sendable, Codable {
         p.totals = []
         p.perApp = [:]
         p.perGroup = p.perGroup.map { _ in [:] }
+        p.bootstrap = nil
         p.cpuSeconds = []
         return p
     }
@@ -190,7 +197,8 @@ extension ComparisonRun {
         return ComparisonPartial(
             configuration: configuration, fingerprint: configuration.fingerprint, shard: shard?.description,
             source: source, totals: totals, perApp: perApp, perGroup: userGroups == nil ? nil : perGroup,
-            users: keptUsers, cpuSeconds: cpuSeconds, launchesReplayed: launchesReplayed)
+            users: keptUsers, bootstrap: budget.map { $0.bootstrap ?? $0.emptyBootstrap }, cpuSeconds: cpuSeconds,
+            launchesReplayed: launchesReplayed)
     }
 
 }
@@ -344,6 +352,12 @@ extension ComparisonPartial {
             return nil
         }
         if let problem = sums(totals, "totals") { return problem }
+        if configuration.budgetFigures != (bootstrap != nil) {
+            return "bootstrap sums \(bootstrap == nil ? "missing" : "not asked for")"
+        }
+        if let b = bootstrap, b.resamples != configuration.resamples || b.policies != count {
+            return "bootstrap sums of \(b.resamples) resamples of \(b.policies) policies, not \(configuration.resamples) of \(count)"
+        }
         guard cpuSeconds.count == count else { return "timings: \(cpuSeconds.count) policies, not \(count)" }
         for (app, s) in perApp {
             if let problem = sums(s, "app \(app)") { return problem }
@@ -361,7 +375,9 @@ extension ComparisonPartial {
                 return "user \(u.name): budget sums \(u.budget == nil ? "missing" : "not asked for")"
             }
             guard let b = u.budget else { continue }
-            guard b.fresh.count == count, b.fetchesPerDay.count == count else {
+            // Per-policy sums go with the days (``ComparisonRun/keepUser(_:)``).
+            let perPolicy = b.days == nil && b.fresh.isEmpty && b.fetchesPerDay.isEmpty ? 0 : count
+            guard b.fresh.count == perPolicy, b.fetchesPerDay.count == perPolicy else {
                 return "user \(u.name): budget sums for other policies"
             }
             if let problem = b.daysInconsistency(policies: count, resampledByDay: users.count < BudgetSettings.fewUsers)

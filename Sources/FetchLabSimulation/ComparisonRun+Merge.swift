@@ -21,6 +21,9 @@ extension ComparisonRun {
         headlineBudget = c.headlineBudget
         resamples = c.resamples
         seed = c.seed
+        // (An initializer does not call the properties' observers.)
+        budget?.resamples = c.resamples
+        budget?.seed = c.seed
         if c.perUser, let spoolDirectory { try spoolPerUser(in: spoolDirectory) }
     }
 
@@ -48,12 +51,13 @@ extension ComparisonRun {
         }
         for i in cpuSeconds.indices { cpuSeconds[i] += p.cpuSeconds[i] }
         launchesReplayed += p.launchesReplayed
-        // Each user waits on disk, not in memory: what it adds to the bootstrap (8 kB and more)
-        // as its record, the rest as its JSON.
+        if let sums = p.bootstrap { budget?.addBootstrap(sums) }
+        // Each user waits on disk, not in memory: its days (a partial of few users keeps them,
+        // for the bootstrap over days) as its record, the rest as its JSON.
         let encoder = JSONEncoder()
         for var u in p.users {
             var budget: Int? = nil
-            if let sums = u.budget {
+            if let sums = u.budget, sums.days != nil {
                 budget = mergingRecords.count
                 mergingRecords.append(BudgetAnalysis.record(sums))
                 u.budget = sums.withoutRecordFigures
@@ -80,6 +84,9 @@ extension ComparisonRun {
         for (app, sums) in p.perApp { try check(perApp[app] ?? [], sums, "app \(app): sums") }
         for (group, sums) in p.perGroup ?? [:] { try check(perGroup[group] ?? [], sums, "perGroup.\(group)") }
         _ = try Check.sum(launchesReplayed, p.launchesReplayed, "launchesReplayed")
+        if let b = p.bootstrap, let problem = (budget?.bootstrap ?? budget?.emptyBootstrap)?.problemAdding(b) {
+            throw PartialProblem("bootstrap", problem)
+        }
         guard mergingUsers.count + p.users.count <= PartialLimits.users else {
             throw PartialProblem("users", "more than \(PartialLimits.users) users in one merge")
         }

@@ -156,9 +156,10 @@ public struct ComparisonRun: Sendable {
     /// The budgets of the budget curve, and the one the headline is read at.
     public var budgets: [Double] = BudgetSettings.standardBudgets
     public var headlineBudget: Double = BudgetSettings.defaultHeadline
-    /// Bootstrap resamples over users and their seed.
-    public var resamples = 1_000
-    public var seed: UInt64 = 1
+    /// Bootstrap resamples over users and their seed (set before users are added: each user's
+    /// draws are summed as it is added).
+    public var resamples = 1_000 { didSet { budget?.resamples = resamples } }
+    public var seed: UInt64 = 1 { didSet { budget?.seed = seed } }
     /// CPU seconds each policy took (summed over threads), and the launches of the evaluated
     /// pairs replayed: for `compare --timings` and the benchmark, not part of the report.
     public internal(set) var cpuSeconds: [Double] = []
@@ -289,6 +290,7 @@ public struct ComparisonRun: Sendable {
                 launchesPerDay: w.scoredDays > 0 ? Double(scored) / w.scoredDays : 0,
                 budget: r.budget, sums: simulator.perUser ? userTotals : nil)
             ordered.group = group
+            if let sums = r.budget { budget?.addBootstrap(user: r.user, sums) }
             if tallyUsers {
                 let tally = UserTally(
                     user: r.user, scored: userTotals.first?.scored ?? 0, fresh: userTotals.map(\.fresh), days: r.days)
@@ -306,15 +308,16 @@ public struct ComparisonRun: Sendable {
         }
     }
 
-    /// Keeps a user for ``partial(shard:source:)``: with its days while the run has fewer than
-    /// `BudgetSettings.fewUsers` users (a partial with more is never resampled by day, whatever
-    /// it is merged with), without them from then on.
+    /// Keeps a user for ``partial(shard:source:)``: with its days and its per-policy sums while
+    /// the run has fewer than `BudgetSettings.fewUsers` users (a partial with more is never
+    /// resampled by day, whatever it is merged with, and the partial's bootstrap sums hold what
+    /// it adds to the bootstrap over users), without them from then on.
     mutating func keepUser(_ u: ComparisonPartial.User) {
         var u = u
-        if keptUsers.count >= BudgetSettings.fewUsers { u.budget?.days = nil }
+        if keptUsers.count >= BudgetSettings.fewUsers { u.budget = u.budget?.withoutRecordFigures }
         keptUsers.append(u)
         if keptUsers.count == BudgetSettings.fewUsers {
-            for i in keptUsers.indices { keptUsers[i].budget?.days = nil }
+            for i in keptUsers.indices { keptUsers[i].budget = keptUsers[i].budget?.withoutRecordFigures }
         }
     }
 

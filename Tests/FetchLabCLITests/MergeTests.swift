@@ -176,6 +176,8 @@ import _FetchLabTestSupport
         #expect(apps > 1 && users > 1 && lines.count == 1 + apps + users + 1, "\(lines.count) lines")
         #expect((header["users"] as? [Any])?.isEmpty == true, "the header holds no user")
         #expect((header["perApp"] as? [String: Any])?.isEmpty == true, "the header holds no app's sums")
+        let bootstrap = try #require(header["bootstrap"] as? [String: Any], "the header holds the bootstrap's sums")
+        #expect(bootstrap["resamples"] as? Int == 50 && bootstrap["policies"] as? Int == 1)
         var perApp: [String: Any] = [:]
         var names: [String] = []
         for line in lines[1...apps] {
@@ -205,7 +207,12 @@ import _FetchLabTestSupport
         // Version 2: the header of the format that kept the fixed baseline's grid figures per user.
         let version2 = try dir.writeGzip(
             "v2.partial",
-            ([Substring(lines[0].replacingOccurrences(of: "fetchlab-partial 3", with: "fetchlab-partial 2"))]
+            ([Substring(lines[0].replacingOccurrences(of: "fetchlab-partial 4", with: "fetchlab-partial 2"))]
+                + lines[1...]).joined(separator: "\n"))
+        // Version 3: the header of the format that kept each user's per-policy bootstrap figures.
+        let version3 = try dir.writeGzip(
+            "v3.partial",
+            ([Substring(lines[0].replacingOccurrences(of: "fetchlab-partial 4", with: "fetchlab-partial 3"))]
                 + lines[1...]).joined(separator: "\n"))
         // Version 1: the same partial as one JSON document, its apps' sums and users inline.
         var whole = header
@@ -222,8 +229,9 @@ import _FetchLabTestSupport
             (extra, "line \(last + 2): more lines than the \(last) its header gives"),
             (negative, "line 1: userLines: -1 is negative"),
             (twice, "line 3: not a line of a partial: app \(names[0]) twice"),
-            (old, "partial format 'fetchlab-partial 1'; this fetchlab reads 'fetchlab-partial 3'"),
-            (version2, "partial format 'fetchlab-partial 2'; this fetchlab reads 'fetchlab-partial 3'"),
+            (old, "partial format 'fetchlab-partial 1'; this fetchlab reads 'fetchlab-partial 4'"),
+            (version2, "partial format 'fetchlab-partial 2'; this fetchlab reads 'fetchlab-partial 4'"),
+            (version3, "partial format 'fetchlab-partial 3'; this fetchlab reads 'fetchlab-partial 4'"),
         ] {
             let result = try merge([file], [])
             #expect(result.status == 64, "\(result.err)")

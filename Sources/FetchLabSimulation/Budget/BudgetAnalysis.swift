@@ -56,13 +56,16 @@ struct UserBudgetSums: Sendable, Codable {
 /// share of the possible gain, and the budget curve (DOMAIN.md, "Freshness at a budget").
 struct BudgetAnalysis: Sendable {
     var policies: [any FetchPolicy]
-    /// What each user adds to the sums the bootstrap resamples (its counts and per-policy sums,
-    /// and while the run has fewer than `BudgetSettings.fewUsers` users its days), one record a
-    /// user in the order added (``add(_:record:)``), on disk: the run's memory does not grow by
-    /// them, and every estimate reads them in one pass (``sums(_:)``).
+    /// The bootstrap over users, as sums per resample (row 0 the point estimate's), created with
+    /// the first user at ``resamples``: what every estimate reads.
+    private(set) var bootstrap: PoissonBootstrap?
+    /// While the run has fewer than `BudgetSettings.fewUsers` users, what each user adds to the
+    /// bootstrap over days (its counts, per-policy sums and days), one record a user in the order
+    /// added (``add(_:record:)``); let go when the run reaches as many users, as it is then
+    /// resampled by user.
     private var records = SpilledRecords()
     /// The users added.
-    var users: Int { records.count }
+    private(set) var users = 0
     /// The clairvoyant bound's pairs, and each restricted signal set's (the ceilings), on disk.
     private(set) var bound = SpilledBound()
     private(set) var ceilingBounds = (0..<SignalCeilingSums.restricted.count).map { _ in SpilledBound() }
@@ -97,8 +100,26 @@ struct BudgetAnalysis: Sendable {
     /// Bytes of users' records on disk and in memory (for tests).
     var recordBytes: (onDisk: Int, inMemory: Int) { records.bytes }
 
-    /// Adds the next user's sums (users are added in the order one run takes them); `record`,
-    /// when given, is their ``record(_:days:)``, made before the sums let its figures go.
+    /// The bootstrap's sums, empty, at ``resamples``.
+    var emptyBootstrap: PoissonBootstrap { PoissonBootstrap(resamples: resamples, policies: policies.count) }
+
+    /// Adds user `name`'s figures to the bootstrap's sums (the replay of a user; a merge adds each
+    /// partial's sums whole, ``addBootstrap(_:)``).
+    mutating func addBootstrap(user name: String, _ u: UserBudgetSums) {
+        if bootstrap == nil { bootstrap = emptyBootstrap }
+        precondition(bootstrap?.resamples == resamples, "resamples set after users were added")
+        bootstrap?.add(user: name, u, seed: seed)
+    }
+
+    /// Adds a partial's bootstrap sums (checked with ``PoissonBootstrap/problemAdding(_:)``).
+    mutating func addBootstrap(_ sums: PoissonBootstrap) {
+        if bootstrap == nil { bootstrap = emptyBootstrap }
+        bootstrap?.add(sums)
+    }
+
+    /// Adds the next user's bound, ceilings and (while ``keepsDays``) record, users being added in
+    /// the order one run takes them; `record`, when given, is their ``record(_:days:)``, made
+    /// before the sums let its figures go. Its bootstrap sums are added apart (``addBootstrap(user:_:)``).
     mutating func add(_ u: UserBudgetSums, record: [UInt8]? = nil) {
         bound.add(u.bound)
         var ceilings = u.ceilings
@@ -107,7 +128,12 @@ struct BudgetAnalysis: Sendable {
             ceilings.bounds[s] = ClairvoyantBound()
         }
         ceilingSums.merge(ceilings)
-        records.append(record ?? Self.record(u, days: keepsDays))
+        if keepsDays {
+            records.append(record ?? Self.record(u, days: true))
+        } else if users == BudgetSettings.fewUsers {
+            records = SpilledRecords()
+        }
+        users += 1
     }
 
     /// One user's record: scored, free and pairs (64-bit integers), its days (0: not kept) and
@@ -173,65 +199,44 @@ struct BudgetAnalysis: Sendable {
         }
     }
 
-    /// How a bootstrap draw weighs the users: per user (in the users' order), or per user's scored
-    /// day (the users' days one after another, each user keeping its place).
-    enum Weights {
-        case users([Double])
-        case days([Double])
-    }
-
-    /// The sums under each of `weights`, from one pass over the users' records: each sum adds the
-    /// users in order, as one pass per weighting would. Weighted by day, a user adds its days'
-    /// figures so weighted, its fetches per day over its days' weighted lengths, and its pairs once.
-    func sums(_ weights: [Weights]) -> [Sums] {
+    /// The sums under each of `weights` (each a weight per user's scored day, the users' days one
+    /// after another, each user keeping its place), from one pass over the users' records: a user
+    /// adds its days' figures so weighted, its fetches per day over its days' weighted lengths,
+    /// and its pairs once.
+    func sums(days weights: [[Double]]) -> [Sums] {
         let p = policies.count
         var out = weights.map { _ in Sums(policies: p) }
-        var fresh = [Double](repeating: 0, count: p)
-        var fpd = [Double](repeating: 0, count: p)
-        var dayFresh = fresh
-        var dayFetches = fresh
-        var u = 0
+        var dayFresh = [Double](repeating: 0, count: p)
+        var dayFetches = dayFresh
         var firstDay = 0
         records.forEach { record in
-            let scored = Double(record.loadUnaligned(fromByteOffset: 0, as: Int64.self))
-            let free = Double(record.loadUnaligned(fromByteOffset: 8, as: Int64.self))
             let pairs = Double(record.loadUnaligned(fromByteOffset: 16, as: Int64.self))
             let days = Int(record.loadUnaligned(fromByteOffset: 24, as: Int64.self))
             let span = record.loadUnaligned(fromByteOffset: 32, as: Double.self)
-            for i in 0..<p {
-                fresh[i] = Double(record.loadUnaligned(fromByteOffset: 40 + 8 * i, as: Int64.self))
-                fpd[i] = record.loadUnaligned(fromByteOffset: 40 + 8 * (p + i), as: Double.self)
-            }
             let dayBytes = 40 + 16 * p
             let stride = 2 + 2 * p
             for r in weights.indices {
-                switch weights[r] {
-                case .users(let w):
-                    guard w[u] > 0 else { continue }
-                    out[r].add(weight: w[u], scored: scored, free: free, pairs: pairs, fresh: fresh, fetchesPerDay: fpd)
-                case .days(let w):
-                    precondition(days > 0, "a user's days are resampled, but its record does not keep them")
-                    var (s, f, length) = (0.0, 0.0, 0.0)
-                    for i in 0..<p { (dayFresh[i], dayFetches[i]) = (0, 0) }
-                    for d in 0..<days {
-                        let wd = w[firstDay + d]
-                        guard wd > 0 else { continue }
-                        func figure(_ k: Int) -> Double {
-                            Double(record.loadUnaligned(fromByteOffset: dayBytes + 4 * (d * stride + k), as: Int32.self))
-                        }
-                        s += wd * figure(0)
-                        f += wd * figure(1)
-                        length += wd * (d == days - 1 ? span - Double(d) : 1)
-                        for i in 0..<p {
-                            dayFresh[i] += wd * figure(2 + i)
-                            dayFetches[i] += wd * figure(2 + p + i)
-                        }
+                let w = weights[r]
+                precondition(days > 0, "a user's days are resampled, but its record does not keep them")
+                var (s, f, length) = (0.0, 0.0, 0.0)
+                for i in 0..<p { (dayFresh[i], dayFetches[i]) = (0, 0) }
+                for d in 0..<days {
+                    let wd = w[firstDay + d]
+                    guard wd > 0 else { continue }
+                    func figure(_ k: Int) -> Double {
+                        Double(record.loadUnaligned(fromByteOffset: dayBytes + 4 * (d * stride + k), as: Int32.self))
                     }
-                    for i in 0..<p { dayFetches[i] = length > 0 ? dayFetches[i] / length : 0 }
-                    out[r].add(weight: 1, scored: s, free: f, pairs: pairs, fresh: dayFresh, fetchesPerDay: dayFetches)
+                    s += wd * figure(0)
+                    f += wd * figure(1)
+                    length += wd * (d == days - 1 ? span - Double(d) : 1)
+                    for i in 0..<p {
+                        dayFresh[i] += wd * figure(2 + i)
+                        dayFetches[i] += wd * figure(2 + p + i)
+                    }
                 }
+                for i in 0..<p { dayFetches[i] = length > 0 ? dayFetches[i] / length : 0 }
+                out[r].add(weight: 1, scored: s, free: f, pairs: pairs, fresh: dayFresh, fetchesPerDay: dayFetches)
             }
-            u += 1
             firstDay += days
         }
         return out
@@ -244,22 +249,18 @@ struct BudgetAnalysis: Sendable {
         return out
     }
 
-    /// Resample `r`'s weights: a multinomial draw of the users, or of each user's days within the
-    /// user; from its own seeded stream, so the draws do not depend on the order the cores take them in.
-    static func weights(resample r: Int, seed: UInt64, users: Int, days: [Int]?) -> Weights {
+    /// Resample `r`'s weights over each user's days: a multinomial draw of each user's days within
+    /// the user, from its own seeded stream, so the draws do not depend on the order the cores
+    /// take them in.
+    static func weights(resample r: Int, seed: UInt64, days: [Int]) -> [Double] {
         var rng = SplitMix64(seed: seed &+ UInt64(r) &* 0x9e37_79b9_7f4a_7c15)
-        guard let days else {
-            var weights = [Double](repeating: 0, count: users)
-            for _ in 0..<users { weights[Int(rng.next() % UInt64(users))] += 1 }
-            return .users(weights)
-        }
         var weights = [Double](repeating: 0, count: days.reduce(0, +))
         var first = 0
         for d in days {
             for _ in 0..<d { weights[first + Int(rng.next() % UInt64(d))] += 1 }
             first += d
         }
-        return .days(weights)
+        return weights
     }
 
     func estimate(_ s: Sums) -> Estimate {
@@ -314,7 +315,8 @@ struct BudgetAnalysis: Sendable {
     }
 
     func result(budgets: [Double]) -> Result {
-        let point = estimate(sums([.users([Double](repeating: 1, count: users))])[0])
+        let bootstrap = self.bootstrap ?? emptyBootstrap
+        let point = estimate(bootstrap.sums(row: 0))
         let families = familyIndices
         struct Draw: Sendable {
             var fresh: [Double]
@@ -324,29 +326,34 @@ struct BudgetAnalysis: Sendable {
         }
         let count = effectiveResamples
         let seed = self.seed
-        let userCount = users
-        let days = intervalOver == .days ? dayCounts : nil
         let analysis = self
-        // Resamples in groups, each group's sums from one pass over the users' records; a group's
-        // weights hold at most 2²¹ figures (16 MB).
-        let group = max(1, min(32, (1 << 21) / max(1, days?.reduce(0, +) ?? userCount)))
-        let groups = stride(from: 0, to: count, by: group).map { $0..<min(count, $0 + group) }
-        let draws = ParallelMap.map(groups) { resamples -> [Draw] in
-            let weights = resamples.map { Self.weights(resample: $0, seed: seed, users: userCount, days: days) }
-            return analysis.sums(weights).map { sums in
-                let e = analysis.estimate(sums)
-                var d = Draw(fresh: [], gain: [], fixed: [], families: [])
-                for p in e.points {
-                    d.fresh.append(p.y)
-                    d.gain.append(p.y - e.fixed(at: p.x))
-                }
-                for budget in budgets {
-                    d.fixed.append(e.fixed(at: budget))
-                    d.families.append(families.map { Self.family($0.indices, in: e, at: budget).fresh })
-                }
-                return d
+        let draw: @Sendable (Sums) -> Draw = { sums in
+            let e = analysis.estimate(sums)
+            var d = Draw(fresh: [], gain: [], fixed: [], families: [])
+            for p in e.points {
+                d.fresh.append(p.y)
+                d.gain.append(p.y - e.fixed(at: p.x))
             }
-        }.flatMap { $0 }
+            for budget in budgets {
+                d.fixed.append(e.fixed(at: budget))
+                d.families.append(families.map { Self.family($0.indices, in: e, at: budget).fresh })
+            }
+            return d
+        }
+        let draws: [Draw]
+        if intervalOver == .days {
+            let days = dayCounts
+            // Resamples in groups, each group's sums from one pass over the users' records; a
+            // group's weights hold at most 2²¹ figures (16 MB).
+            let group = max(1, min(32, (1 << 21) / max(1, days.reduce(0, +))))
+            let groups = stride(from: 0, to: count, by: group).map { $0..<min(count, $0 + group) }
+            draws = ParallelMap.map(groups) { resamples -> [Draw] in
+                analysis.sums(days: resamples.map { Self.weights(resample: $0, seed: seed, days: days) }).map(draw)
+            }.flatMap { $0 }
+        } else {
+            // Resample r is row r + 1 of the bootstrap's sums: the first `count` of those summed.
+            draws = ParallelMap.map(Array(0..<count)) { draw(bootstrap.sums(row: $0 + 1)) }
+        }
         let freshDraws = policies.indices.map { i in draws.map { $0.fresh[i] } }
         let gainDraws = policies.indices.map { i in draws.map { $0.gain[i] } }
         let fixedDraws = budgets.indices.map { b in draws.map { $0.fixed[b] } }
