@@ -96,8 +96,16 @@ if baseline:
     # Every run is stored in the same database: all but the run id must match.
     unstored = lambda label: {**json.load(open(f"{work}/replay-{label}.json")), "run_id": None}
     same = all(unstored(r) == unstored(runs[0]) for r in base_runs)
+    # A build from before the Poisson bootstrap (issue 47, item 4) draws other intervals, and its
+    # points read from fetches per day may differ in their last digits: everything else must match.
+    sys.path.insert(0, "Benchmarks")
+    from stage_results import same_but_intervals, strip
+    but_intervals = [same_but_intervals(strip(unstored(r)), strip(unstored(runs[0]))) for r in base_runs]
     compared = {"binary": baseline, "families": base_rows, "wall_seconds_median": base_wall,
                 "peak_rss_kb": max(timed(r)[1] for r in base_runs), "json_identical": same,
+                "json_identical_but_intervals": all(problem is None for problem, _ in but_intervals),
+                "first_difference_but_intervals": next((p for p, _ in but_intervals if p), None),
+                "numbers_differing_in_last_digits": max(close for _, close in but_intervals),
                 "replay_cpu_ratio": base_rows["total"]["cpu_seconds"] / rows["total"]["cpu_seconds"],
                 "wall_ratio": base_wall / wall}
 print(f"population {users} users x {days} days: {launches:,} launches in {report['settings']['pairs']:,} evaluated pairs, "
@@ -114,7 +122,9 @@ print(f"whole standard comparison: {wall:.1f} s wall (median of {repeats}; bar 6
 if compared:
     print(f"baseline {baseline}: replay CPU {compared['families']['total']['cpu_seconds']:.1f} s, "
           f"{compared['replay_cpu_ratio']:.2f}x this build's; wall {compared['wall_seconds_median']:.1f} s, "
-          f"{compared['wall_ratio']:.2f}x; JSON identical: {'yes' if compared['json_identical'] else 'NO'}")
+          f"{compared['wall_ratio']:.2f}x; JSON identical: {'yes' if compared['json_identical'] else 'no'}; "
+          f"identical but the intervals: {'yes' if compared['json_identical_but_intervals'] else 'NO: ' + compared['first_difference_but_intervals']}"
+          f" ({compared['numbers_differing_in_last_digits']} numbers differ in their last digits)")
     for name, r in rows.items():
         b = compared["families"].get(name)
         if b and r["cpu_seconds"] > 0:
