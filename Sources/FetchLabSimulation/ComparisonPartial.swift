@@ -10,7 +10,7 @@ import Foundation
 /// Two kinds of figures, by how they merge:
 /// - sums over users that do not depend on their order or grouping (`MetricSums`: counts,
 ///   histograms and exact sums, per policy and per policy and app), summed across partials;
-/// - the bootstrap over users (``PoissonBootstrap``): per resample, sums over the users weighted by
+/// - the bootstrap over users (`PoissonBootstrap`): per resample, sums over the users weighted by
 ///   draws that depend on each user's name alone, summed across partials;
 /// - what depends on the users' order (the clairvoyant bound's pairs, the
 ///   order apps are listed in, the first and last scored days, the representative user), kept
@@ -21,7 +21,7 @@ public struct ComparisonPartial: Sendable, Codable {
     /// sums and one per user (``jsonLines(_:)``). Version 1 was one JSON document; version 2 kept
     /// each user's fixed-interval figures over a grid of intervals instead of its scored days;
     /// version 3 each user's per-policy sums for a multinomial bootstrap, where version 4 has the
-    /// Poisson bootstrap's sums per resample (``PoissonBootstrap``) in its header.
+    /// Poisson bootstrap's sums per resample (`PoissonBootstrap`) in its header.
     public static let currentFormat = "fetchlab-partial 4"
 
     /// What every partial of one run must agree on: the policies, the evaluation protocol, the
