@@ -189,6 +189,9 @@ public struct ComparisonRun: Sendable {
         cpuSeconds = all.map { _ in 0 }
         if budgetFigures {
             budget = BudgetAnalysis(policies: policies)
+            // The run's resamples and seed, kept in step from here by their observers.
+            budget?.resamples = resamples
+            budget?.seed = seed
             budget?.tau = simulator.evaluation.primaryTau
             budget?.launchRefreshes = simulator.evaluation.launchRefreshes
         }
@@ -330,9 +333,7 @@ public struct ComparisonRun: Sendable {
         }
         var overall = metrics(totals)
         let budgets = Array(Set(self.budgets + [headlineBudget])).sorted()
-        var analysis = budget
-        analysis?.resamples = resamples
-        analysis?.seed = seed
+        let analysis = budget
         let figures = analysis?.result(budgets: budgets)
         if let figures {
             for i in overall.indices {

@@ -66,20 +66,23 @@ public final class UsageRunSorter {
         return a.kind.rawValue < b.kind.rawValue
     }
 
-    func append(_ row: UsageEvent) throws {
+    /// Buffers a row; returns whether the buffer is now full.
+    private func buffered(_ row: UsageEvent) -> Bool {
         if buffer.isEmpty { buffer.reserveCapacity(min(runCapacity, 1 << 16)) }
         buffer.append(row)
         count += 1
-        if buffer.count >= runCapacity { try spill() }
+        return buffer.count >= runCapacity
+    }
+
+    /// Adds a row; a full buffer spills.
+    func append(_ row: UsageEvent) throws {
+        if buffered(row) { try spill() }
     }
 
     /// Adds a row; when the buffer is full and its rows follow every row passed so far, calls
     /// `body` with them in key order (the last user's rows kept back) instead of spilling them.
     func append(_ row: UsageEvent, passing body: (UnsafeBufferPointer<UsageEvent>) throws -> Void) throws {
-        if buffer.isEmpty { buffer.reserveCapacity(min(runCapacity, 1 << 16)) }
-        buffer.append(row)
-        count += 1
-        guard buffer.count >= runCapacity else { return }
+        guard buffered(row) else { return }
         guard runs.isEmpty else { return try spill() }
         buffer.sort(by: Self.precedes)
         // Rows of users before the last one; the last user's rows stay for the next buffer.

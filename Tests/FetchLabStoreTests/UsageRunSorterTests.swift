@@ -67,6 +67,21 @@ import _FetchLabTestSupport
         #expect(error?.message.contains("/nonexistent-fetchlab-dir") == true)
     }
 
+    /// Imports `text` (a usage CSV) into a fresh database once per sorter run size of `runRows`:
+    /// each import's summary, and the rows `stored` selects afterwards.
+    func importEachWay(_ text: String, runRows: [Int], stored: String) throws -> ([[String]], [ImportSummary]) {
+        var results: [[String]] = []
+        var summaries: [ImportSummary] = []
+        for rows in runRows {
+            let f = try Fixture()
+            var importer = f.importer
+            importer.sortRunRows = rows
+            summaries.append(try importer.importFile(try f.dir.write("u.csv", text)))
+            results.append(try f.rows(stored).map { "\($0)" })
+        }
+        return (results, summaries)
+    }
+
     /// An import whose rows spill into many runs stores exactly what an in-memory one does,
     /// and counts duplicates that fall into different runs.
     @Test func spillingImportMatchesInMemoryImport() throws {
@@ -79,16 +94,8 @@ import _FetchLabTestSupport
         }
         lines += lines[1...500]  // exact duplicates, far from their originals
         let text = lines.joined(separator: "\n") + "\n"
-        var results: [[String]] = []
-        var summaries: [ImportSummary] = []
-        for runRows in [1 << 19, 333] {
-            let f = try Fixture()
-            var importer = f.importer
-            importer.sortRunRows = runRows
-            summaries.append(try importer.importFile(try f.dir.write("u.csv", text)))
-            results.append(
-                try f.rows("SELECT user, app, time_us, event FROM usage_events ORDER BY 1, 2, 3").map { "\($0)" })
-        }
+        let (results, summaries) = try importEachWay(
+            text, runRows: [1 << 19, 333], stored: "SELECT user, app, time_us, event FROM usage_events ORDER BY 1, 2, 3")
         #expect(results[0] == results[1])
         #expect(summaries[0].inserted.usageEvents == summaries[1].inserted.usageEvents)
         #expect(summaries[1].counts.duplicate == summaries[0].counts.duplicate)
@@ -174,16 +181,9 @@ import _FetchLabTestSupport
             )
         }
         let text = lines.joined(separator: "\n") + "\n"
-        var results: [[String]] = []
-        var summaries: [ImportSummary] = []
-        for runRows in [1 << 19, 120] {
-            let f = try Fixture()
-            var importer = f.importer
-            importer.sortRunRows = runRows
-            summaries.append(try importer.importFile(try f.dir.write("u.csv", text)))
-            results.append(
-                try f.rows("SELECT user, app, time_us, utc_offset FROM usage_events ORDER BY 1, 2, 3").map { "\($0)" })
-        }
+        let (results, summaries) = try importEachWay(
+            text, runRows: [1 << 19, 120],
+            stored: "SELECT user, app, time_us, utc_offset FROM usage_events ORDER BY 1, 2, 3")
         #expect(results[0] == results[1])
         #expect(summaries[0].inserted.usageEvents == summaries[1].inserted.usageEvents)
         #expect(summaries[1].counts.duplicate == summaries[0].counts.duplicate)

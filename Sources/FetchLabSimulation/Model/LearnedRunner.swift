@@ -213,7 +213,7 @@ extension PolicyRunner {
             case .moment(let trigger):
                 decide(trigger, app: event.app, at: t, device: device)
             case .nothing:
-                for k in controllers.indices { controllers[k].share = allocation.share }
+                break
             }
         }
         return states.map(\.run)
