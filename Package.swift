@@ -1,6 +1,13 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// The replay's modules are compiled optimised in debug builds too: `swift test`, `swift run
+/// fetchlab demo` and the tests' runs of the binary spend most of their time replaying, which
+/// unoptimised Swift does 5–20× slower. The answers are the same bytes either way (the
+/// reference check `Tests/Reference/compare-json.sh --check` runs on the debug build in CI).
+/// `-enable-testing` still applies, so `@testable import` works.
+let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "FetchLab",
     platforms: [.macOS(.v13)],
@@ -30,7 +37,7 @@ let package = Package(
             // library points at both packages.
             providers: [.apt(["zlib1g-dev", "libsqlite3-dev"]), .brew(["zlib", "sqlite"])]
         ),
-        .target(name: "FetchLabCore"),
+        .target(name: "FetchLabCore", swiftSettings: optimizedInDebug),
         .target(
             name: "FetchLabIngest",
             dependencies: [
@@ -54,12 +61,15 @@ let package = Package(
         ),
         .target(name: "FetchLabSynth", dependencies: ["FetchLabCore"]),
         .target(name: "FetchLabDatasets", dependencies: ["FetchLabCore", "FetchLabIngest", "FetchLabSynth"]),
-        .target(name: "FetchLabPredict", dependencies: ["FetchLabCore"]),
+        .target(name: "FetchLabPredict", dependencies: ["FetchLabCore"], swiftSettings: optimizedInDebug),
         // What a run produced and the settings it ran under: the report model that the simulator
         // writes, the store keeps and the report renders (the recommendation and budget figures'
         // types included).
-        .target(name: "FetchLabResults", dependencies: ["FetchLabCore", "FetchLabPredict"]),
-        .target(name: "FetchLabSimulation", dependencies: ["FetchLabCore", "FetchLabPredict", "FetchLabResults"]),
+        .target(
+            name: "FetchLabResults", dependencies: ["FetchLabCore", "FetchLabPredict"], swiftSettings: optimizedInDebug),
+        .target(
+            name: "FetchLabSimulation", dependencies: ["FetchLabCore", "FetchLabPredict", "FetchLabResults"],
+            swiftSettings: optimizedInDebug),
         .target(
             name: "FetchLabReport",
             dependencies: [
