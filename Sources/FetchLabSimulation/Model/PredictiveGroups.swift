@@ -116,18 +116,32 @@ extension PolicyRunner {
         var u = 0
         var c = 0
         var cursor = 0
+        // The earliest instant any decider would wake at (a wake it has not had yet), as of the
+        // last time they were all visited: no decider wakes before it, so inputs before it (most
+        // of them) skip the visit. `.min`: not known.
+        var earliest = Microseconds.min
+        // The decider's next wake it has not had yet (`.max`: none).
+        func pending(_ k: Int) -> Microseconds {
+            guard let w = deciders[k].nextWake, w > lastWakes[k] else { return .max }
+            return w
+        }
         while true {
             let te = nextInput(events, u, content, c)
-            for k in deciders.indices {
-                while let tw = deciders[k].nextWake, tw > lastWakes[k], tw <= end, te.map({ tw < $0 }) ?? true {
-                    lastWakes[k] = tw
-                    let device = user.state(at: tw, cursor: &cursor)
-                    if let r = deciders[k].wake(at: tw, state: views[k].state(device), signals: signals) {
-                        let result = states[k].handle(r, at: tw, device: device)
-                        states[k].record(deciders[k].statedProbability, result)
-                        deciders[k].completed(result)
+            if earliest <= end, te.map({ earliest < $0 }) ?? true {
+                var next = Microseconds.max
+                for k in deciders.indices {
+                    while let tw = deciders[k].nextWake, tw > lastWakes[k], tw <= end, te.map({ tw < $0 }) ?? true {
+                        lastWakes[k] = tw
+                        let device = user.state(at: tw, cursor: &cursor)
+                        if let r = deciders[k].wake(at: tw, state: views[k].state(device), signals: signals) {
+                            let result = states[k].handle(r, at: tw, device: device)
+                            states[k].record(deciders[k].statedProbability, result)
+                            deciders[k].completed(result)
+                        }
                     }
+                    next = min(next, pending(k))
                 }
+                earliest = next
             }
             guard let t = te, t <= end else { break }
             let device = user.state(at: t, cursor: &cursor)
@@ -136,14 +150,20 @@ extension PolicyRunner {
                 u += 1
                 let cold = event.kind == .launch && signals.isCold(at: t)
                 signals.learn(event)
+                let follow = signals.follow(event, cold: cold)
+                var next = Microseconds.max
                 for k in deciders.indices {
                     if event.app == pair.app { states[k].observe(event) }
-                    if let r = deciders[k].observe(event, cold: cold, state: views[k].state(device), signals: signals) {
+                    if let r = deciders[k].observe(
+                        event, cold: cold, follow: follow, state: views[k].state(device), signals: signals)
+                    {
                         let result = states[k].handle(r, at: t, device: device)
                         states[k].record(deciders[k].statedProbability, result)
                         deciders[k].completed(result)
                     }
+                    next = min(next, pending(k))
                 }
+                earliest = next
             } else {
                 // A content update: the predictive schedulers do not read it.
                 c += 1

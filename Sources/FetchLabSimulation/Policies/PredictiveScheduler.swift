@@ -14,34 +14,39 @@ struct OnlineCalibration {
     /// Pseudo-trials of the per-signal scale (hits per stated p), which starts at 1.
     let scalePrior = 5.0
     let lead: Microseconds
-    var hits: [[Double]] = Array(repeating: Array(repeating: 0, count: binsPerSignal), count: Signal.allCases.count)
-    var trials: [[Double]] = Array(repeating: Array(repeating: 0, count: binsPerSignal), count: Signal.allCases.count)
+    /// Per signal and bin (signal-major, ``binsPerSignal`` bins a signal; one flat array, so that a
+    /// trial's update touches one buffer): hits, and trials.
+    var hits = [Double](repeating: 0, count: binsPerSignal * Signal.allCases.count)
+    var trials = [Double](repeating: 0, count: binsPerSignal * Signal.allCases.count)
     /// Per signal, over all its trials: the stated p summed, and the hits.
     var statedSum = [Double](repeating: 0, count: Signal.allCases.count)
     var hitSum = [Double](repeating: 0, count: Signal.allCases.count)
-    var pending: [(time: Microseconds, signal: Signal, bin: Int, p: Double)] = []
+    /// Trials awaiting their label, oldest first: `cell` is the signal's bin in ``hits``/``trials``.
+    var pending: [(time: Microseconds, signal: Signal, cell: Int, p: Double)] = []
 
     static func bin(_ p: Double) -> Int { min(binsPerSignal - 1, max(0, Int(p * Double(binsPerSignal)))) }
+    /// The index in ``hits`` and ``trials`` of bin `b` of signal `s`.
+    @inline(__always) static func cell(_ s: Signal, _ b: Int) -> Int { s.rawValue * binsPerSignal + b }
 
     /// The bin's hit rate, pulled towards p scaled by the signal's overall hits per stated p.
     func calibrated(_ p: Double, _ s: Signal) -> Double {
-        let b = Self.bin(p)
+        let c = Self.cell(s, Self.bin(p))
         let scale = (hitSum[s.rawValue] + scalePrior) / (statedSum[s.rawValue] + scalePrior)
         let prior = min(1, p * scale)
-        return (hits[s.rawValue][b] + Self.priorWeight * prior) / (trials[s.rawValue][b] + Self.priorWeight)
+        return (hits[c] + Self.priorWeight * prior) / (trials[c] + Self.priorWeight)
     }
 
     mutating func record(_ p: Double, _ s: Signal, at t: Microseconds) {
         assert(pending.last.map { $0.time <= t } ?? true, "trials out of time order")
-        pending.append((t, s, Self.bin(p), p))
+        pending.append((t, s, Self.cell(s, Self.bin(p)), p))
     }
 
     /// A cold launch at `t` resolves the trials whose window holds it as hits.
     mutating func coldLaunch(at t: Microseconds) {
         pending.removeAll { trial in
             guard trial.time < t, t <= trial.time + lead else { return false }
-            hits[trial.signal.rawValue][trial.bin] += 1
-            trials[trial.signal.rawValue][trial.bin] += 1
+            hits[trial.cell] += 1
+            trials[trial.cell] += 1
             hitSum[trial.signal.rawValue] += 1
             statedSum[trial.signal.rawValue] += trial.p
             return true
@@ -55,7 +60,7 @@ struct OnlineCalibration {
         guard let first = pending.first, first.time + lead < t else { return }
         pending.removeAll { trial in
             guard trial.time + lead < t else { return false }
-            trials[trial.signal.rawValue][trial.bin] += 1
+            trials[trial.cell] += 1
             statedSum[trial.signal.rawValue] += trial.p
             return true
         }
@@ -91,7 +96,7 @@ struct PredictiveScheduler: FetchScheduler {
     mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
         let cold = event.kind == .launch && signals.isCold(at: event.time)
         signals.learn(event)
-        return decider.observe(event, cold: cold, state: state, signals: signals)
+        return decider.observe(event, cold: cold, follow: signals.follow(event, cold: cold), state: state, signals: signals)
     }
 
     mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
@@ -182,8 +187,11 @@ struct PredictiveDecider {
     }
 
     /// `event` happened and `signals` have learned it; `cold`: a launch of this app then would
-    /// have been cold (before learning it).
-    mutating func observe(_ event: UsageEvent, cold: Bool, state: DeviceState, signals: UseSignals) -> FetchRequest? {
+    /// have been cold (before learning it); `follow`: `signals.follow(event, cold: cold)`, worked out
+    /// once for every decider replayed together.
+    mutating func observe(
+        _ event: UsageEvent, cold: Bool, follow: Double, state: DeviceState, signals: UseSignals
+    ) -> FetchRequest? {
         let t = event.time
         calibration.expire(before: t)
         guard event.kind == .launch else { return nil }
@@ -195,7 +203,7 @@ struct PredictiveDecider {
             return nil
         }
         guard cold, usesSequence else { return nil }
-        return decide(consider(signals.follow(event.app), .sequence, at: t), at: t, state: state)
+        return decide(consider(follow, .sequence, at: t), at: t, state: state)
     }
 
     /// The next gap bin at or after `gapBin` whose hazard passes the threshold (the bins are

@@ -105,6 +105,12 @@ struct UseSignals {
         return Double(followedBy[Int(other)]) / Double(launchesOf[Int(other)] + 1)
     }
 
+    /// ``follow(_:)`` of a launch of another app that came when this app's launch would be cold
+    /// (learned already), what a predictive decider's sequence estimate reads; 0 for any other event.
+    func follow(_ event: UsageEvent, cold: Bool) -> Double {
+        cold && event.kind == .launch && event.app != app ? follow(event.app) : 0
+    }
+
     /// P(the next launch falls in gap bin k | none before it).
     /// Kept as the gaps are learned (``heldHazards``; an empty bin's is 0).
     func hazard(_ k: Int) -> Double {
