@@ -176,8 +176,10 @@ enum PolicyRunner {
             }
         } else if settings.platform.kind == .none {
             // Nothing can refuse: every planned time runs (the fast path of fixed and oracles).
+            // The times ascend, so the device state is found stepping on from the last one.
+            var cursor = 0
             state.run.fetches = policy.fetchTimes(for: view.planned(pair, reveal: everyEvent)).map {
-                DoneFetch(time: $0, expired: false, state: user.state(at: $0))
+                DoneFetch(time: $0, expired: false, state: user.state(at: $0, cursor: &cursor))
             }
         } else {
             let appEvents = user.appEvents[index]
