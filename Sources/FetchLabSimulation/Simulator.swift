@@ -43,7 +43,12 @@ public struct Simulator: Sendable {
 
     /// ``replay(_:policy:)`` without the closed form of fixed intervals.
     func replayEventByEvent(_ user: UserSetup, policy: any FetchPolicy) -> [PairOutcome] {
-        outcomes(user, runs: PolicyRunner.runAll(policy, user: user, settings: settings))
+        if policy is NeverPolicy {
+            // Never asks for anything, on any platform (no scheduler, no planned time, no minimum
+            // interval): no fetch and no refusal on any pair, only the scores.
+            return outcomes(user, runs: [PairRun](repeating: PairRun(), count: user.pairs.count))
+        }
+        return outcomes(user, runs: PolicyRunner.runAll(policy, user: user, settings: settings))
     }
 
     /// The scores of one policy's runs on every pair of a user, with the energy of all the user's

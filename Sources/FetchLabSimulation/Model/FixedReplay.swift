@@ -118,34 +118,52 @@ enum FixedReplay {
             return o
         }
         guard inSpan > 0 else { return out }
-        // Energy, data and low-battery fetches, stretch by stretch of constant context.
+        // Energy, data and low-battery fetches, stretch by stretch of constant context: first the
+        // fetches in each stretch (the stretches follow one another, so the next fetch index only
+        // moves on), then each pair's sums over the stretches in the same order and with the same
+        // products as adding stretch by stretch to every pair.
         let fetchCosts = user.fetchCosts
         let spanStart = t0 + first * interval
         let spanEnd = t0 + last * interval + 1
-        func firstIndex(atOrAfter t: Microseconds) -> Int64 { max(first, (t - t0 + interval - 1) / interval) }
+        var lowFetches = 0
+        var cellularCounts: [Double] = []
+        var batteryCounts: [(count: Double, cellular: Bool)] = []
+        var next = first  // the first fetch index at or after the stretch's start
         var s = user.stretch(at: spanStart)
         while s < user.stretchStarts.count, user.stretchStarts[s] < spanEnd {
-            let from = max(spanStart, user.stretchStarts[s])
             let to = s + 1 < user.stretchStarts.count ? min(spanEnd, user.stretchStarts[s + 1]) : spanEnd
             let state = user.stretchStates[s]
             s += 1
-            guard from < to else { continue }
-            let n = min(last + 1, firstIndex(atOrAfter: to)) - firstIndex(atOrAfter: from)
-            guard n > 0 else { continue }
+            guard next <= last else { break }
+            let nextTime = t0 + next * interval
+            guard nextTime < to else { continue }
+            let n = min(last - next + 1, (to - 1 - nextTime) / interval + 1)
+            next += n
             let count = Double(n)
-            if state.isLow(below: cost.lowBatteryPercent) { for p in out.indices { out[p].lowBattery += Int(n) } }
-            if state.network == .cellular {
-                for p in out.indices { out[p].cellularBytes += count * Double(fetchCosts[p].bytes) }
-            }
+            if state.isLow(below: cost.lowBatteryPercent) { lowFetches += Int(n) }
+            if state.network == .cellular { cellularCounts.append(count) }
             guard !state.charging else { continue }
-            // One group: the first app pays the promotion, each its transfer, the last the tail.
-            let r = cost.radio(state.network == .none ? .wifi : state.network)
-            for p in out.indices {
-                var joules = fetchCosts[p].duration.inSeconds * r.transferWatts
-                if p == 0 { joules += r.promotion.inSeconds * r.promotionWatts }
-                if p == out.count - 1 { joules += r.tail.inSeconds * r.tailWatts }
-                out[p].batteryJoules += count * joules
-            }
+            batteryCounts.append((count, state.network == .cellular))
+        }
+        // One group: the first app pays the promotion, each its transfer, the last the tail.
+        let wifi = cost.radio(.wifi)
+        let cellular = cost.radio(.cellular)
+        func joules(_ r: CostModel.Radio, pair p: Int) -> Double {
+            var joules = fetchCosts[p].duration.inSeconds * r.transferWatts
+            if p == 0 { joules += r.promotion.inSeconds * r.promotionWatts }
+            if p == out.count - 1 { joules += r.tail.inSeconds * r.tailWatts }
+            return joules
+        }
+        for p in out.indices {
+            out[p].lowBattery += lowFetches
+            let bytes = Double(fetchCosts[p].bytes)
+            var cellularBytes = out[p].cellularBytes
+            for count in cellularCounts { cellularBytes += count * bytes }
+            out[p].cellularBytes = cellularBytes
+            let (onWifi, onCellular) = (joules(wifi, pair: p), joules(cellular, pair: p))
+            var batteryJoules = out[p].batteryJoules
+            for b in batteryCounts { batteryJoules += b.count * (b.cellular ? onCellular : onWifi) }
+            out[p].batteryJoules = batteryJoules
         }
         return out
     }
