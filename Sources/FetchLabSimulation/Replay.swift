@@ -80,7 +80,9 @@ public enum Replay {
     /// Scores a pair: fresh rates, content freshness, staleness, useful leads, wasted and
     /// low-battery fetches. `fetches` ascending; `content` the app's content update times, ascending.
     /// `zeroDays`, when given, is `window.scoredDayCount` zeros: the `fetchesByDay` of a pair with no
-    /// fetch (shared, not allocated per pair); `skips`, the outcome's skips by reason (default: none).
+    /// fetch (shared, not allocated per pair); `skips`, the outcome's skips by reason (default: none);
+    /// `contentCounts`, when given, the number of content updates at or before each launch
+    /// (`UserSetup.contentCounts`: read, not walked to, at each launch).
     ///
     /// One pass over the launches through buffer pointers, with plain counters: a fetch is used
     /// when it is the last refresh by fetch at some launch, so the wasted fetches are the scored
@@ -88,7 +90,29 @@ public enum Replay {
     static func score(
         launches: [Microseconds], fetches: [DoneFetch], content: [Microseconds], window: UserWindow,
         taus: [Microseconds], primaryTau: Microseconds, launchRefreshes: Bool, lowBatteryPercent: Double,
-        zeroDays: [Int32]? = nil, skips: [Int]? = nil
+        zeroDays: [Int32]? = nil, skips: [Int]? = nil, contentCounts: [Int32]? = nil
+    ) -> PairOutcome {
+        if let contentCounts, !content.isEmpty {
+            return contentCounts.withUnsafeBufferPointer { counts in
+                score(
+                    launches: launches, fetches: fetches, content: content, window: window, taus: taus,
+                    primaryTau: primaryTau, launchRefreshes: launchRefreshes, lowBatteryPercent: lowBatteryPercent,
+                    zeroDays: zeroDays, skips: skips, counts: counts)
+            }
+        }
+        return score(
+            launches: launches, fetches: fetches, content: content, window: window, taus: taus,
+            primaryTau: primaryTau, launchRefreshes: launchRefreshes, lowBatteryPercent: lowBatteryPercent,
+            zeroDays: zeroDays, skips: skips, counts: nil)
+    }
+
+    /// ``score(launches:fetches:content:window:taus:primaryTau:launchRefreshes:lowBatteryPercent:zeroDays:skips:contentCounts:)``
+    /// with the content updates at or before each launch counted (`UserSetup.contentCounts`), or
+    /// nil to walk them.
+    @inline(__always) static func score(
+        launches: [Microseconds], fetches: [DoneFetch], content: [Microseconds], window: UserWindow,
+        taus: [Microseconds], primaryTau: Microseconds, launchRefreshes: Bool, lowBatteryPercent: Double,
+        zeroDays: [Int32]?, skips: [Int]?, counts: UnsafeBufferPointer<Int32>?
     ) -> PairOutcome {
         let start = window.start
         let end = window.end
@@ -138,7 +162,11 @@ public enum Replay {
                                         hasLast = true
                                     }
                                     if hasContent {
-                                        while c < u.count, u[c] <= t { c += 1 }
+                                        if let counts {
+                                            c = Int(counts[i])
+                                        } else {
+                                            while c < u.count, u[c] <= t { c += 1 }
+                                        }
                                         contentScored += 1
                                         if c == 0 || (hasLast && last >= u[c - 1]) { contentFresh += 1 }
                                     }

@@ -66,17 +66,18 @@ public struct Simulator: Sendable {
         var outs: [PairOutcome] = []
         outs.reserveCapacity(runs.count)
         for (p, run) in runs.enumerated() {
-            let pair = user.pairs[p]
+            let launches = user.pairs[p].launches
             var out = Replay.score(
-                launches: pair.launches, fetches: run.fetches, content: user.content[p], window: window,
+                launches: launches, fetches: run.fetches, content: user.content[p], window: window,
                 taus: taus, primaryTau: tau, launchRefreshes: evaluation.launchRefreshes,
-                lowBatteryPercent: cost.lowBatteryPercent, zeroDays: zeroDays, skips: run.skips)
+                lowBatteryPercent: cost.lowBatteryPercent, zeroDays: zeroDays, skips: run.skips,
+                contentCounts: user.contentCounts[p])
             if !run.stated.isEmpty {
                 out.stated.reserveCapacity(run.stated.count)
                 for (t, p) in run.stated {
                     // Launched within τ after the fetch: the first launch after t, if any, is soon enough.
-                    let next = pair.launches.count(upTo: t)
-                    out.stated.append((p, next < pair.launches.count && pair.launches[next] - t <= tau))
+                    let next = launches.count(upTo: t)
+                    out.stated.append((p, next < launches.count && launches[next] - t <= tau))
                 }
             }
             let fetch = user.fetchCosts[p]

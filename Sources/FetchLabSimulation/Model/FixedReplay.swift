@@ -51,10 +51,10 @@ enum FixedReplay {
                 var n = 0
                 launches.withUnsafeBufferPointer { l in
                     user.content[p].withUnsafeBufferPointer { u in
+                    user.contentCounts[p].withUnsafeBufferPointer { counts in
                         taus.withUnsafeBufferPointer { x in
                             fresh.withUnsafeMutableBufferPointer { fr in
                                 let hasContent = u.count > 0
-                                var c = 0
                                 var lastK: Int64 = -1
                                 var credited: Int64 = -1
                                 // The fetch index of the last launch and the span [from, to) of
@@ -89,7 +89,7 @@ enum FixedReplay {
                                     let previous = hasPrevious ? l[i - 1] : fetch
                                     let refreshed = max(fetch, previous)
                                     if hasContent {
-                                        while c < u.count, u[c] <= t { c += 1 }
+                                        let c = Int(counts[i])
                                         contentScored += 1
                                         if c == 0 || refreshed >= u[c - 1] { contentFresh += 1 }
                                     }
@@ -104,6 +104,7 @@ enum FixedReplay {
                                 }
                             }
                         }
+                    }
                     }
                 }
                 written = n
