@@ -125,7 +125,7 @@ import Testing
         var r = Draws(x: 7)
         let h = UserHistory(
             user: "u", apps: ["a", "b", "c"],
-            launches: (0..<60).map { UsageEvent(time: day0 + .hours(Int64($0)), offset: 0, app: Int32($0 % 3)) })
+            launches: (0..<480).map { UsageEvent(time: day0 + .hours(Int64($0)), offset: 0, app: Int32($0 % 3)) })
         var e = EvaluationProtocol()
         e.minLaunches = 5
         var settings = ReplaySettings()
