@@ -212,11 +212,20 @@ public enum Replay {
         var low = 0
         fetches.withUnsafeBufferPointer { f in
             byDay.withUnsafeMutableBufferPointer { days in
+                // The scored day of the last fetch and its span: the next fetch is mostly in it.
+                var day = 0
+                var dayStart = Microseconds.max
+                var dayEnd = Microseconds.min
                 for k in 0..<f.count {
                     let x = f[k]
                     guard x.time >= start && x.time <= end else { continue }
                     count += 1
-                    days[window.scoredDay(of: x.time)] += 1
+                    if x.time < dayStart || x.time >= dayEnd {
+                        day = window.scoredDay(of: x.time)
+                        dayStart = start + Int64(day) * Microseconds.perDay
+                        dayEnd = dayStart + Microseconds.perDay
+                    }
+                    days[day] += 1
                     if x.state.isLow(below: lowBatteryPercent) { low += 1 }
                     if !x.expired { live += 1 }
                 }
