@@ -29,7 +29,7 @@ public struct PairOutcome: Sendable {
     /// Fetches in [S, E] that ran on a battery below the low level, not charging.
     public var lowBattery = 0
     /// Requests refused or expired in [S, E], by `SkipReason` (indexed as `allCases`).
-    public var skips = [Int](repeating: 0, count: SkipReason.allCases.count)
+    public var skips: [Int]
     /// Battery energy (not while charging) of the fetches in [S, E], joules; cellular bytes.
     public var batteryJoules = 0.0
     public var cellularBytes = 0.0
@@ -38,10 +38,18 @@ public struct PairOutcome: Sendable {
     public var stated: [(p: Double, launched: Bool)] = []
 
     public init(scored: Int, fresh: [Int], fetches: Int, days: Double) {
+        self.init(
+            scored: scored, fresh: fresh, fetches: fetches, days: days,
+            skips: [Int](repeating: 0, count: SkipReason.allCases.count))
+    }
+
+    /// With the skips by reason given (the replay's own array, not a fresh one of zeros).
+    init(scored: Int, fresh: [Int], fetches: Int, days: Double, skips: [Int]) {
         self.scored = scored
         self.fresh = fresh
         self.fetches = fetches
         self.days = days
+        self.skips = skips
     }
 
     /// Fetches per day over [S, E].
@@ -71,62 +79,162 @@ public enum Replay {
 
     /// Scores a pair: fresh rates, content freshness, staleness, useful leads, wasted and
     /// low-battery fetches. `fetches` ascending; `content` the app's content update times, ascending.
+    /// `zeroDays`, when given, is `window.scoredDayCount` zeros: the `fetchesByDay` of a pair with no
+    /// fetch (shared, not allocated per pair); `skips`, the outcome's skips by reason (default: none);
+    /// `contentCounts`, when given, the number of content updates at or before each launch
+    /// (`UserSetup.contentCounts`: read, not walked to, at each launch).
+    ///
+    /// One pass over the launches through buffer pointers, with plain counters: a fetch is used
+    /// when it is the last refresh by fetch at some launch, so the wasted fetches are the scored
+    /// unexpired ones less the distinct scored ones used (the last fetch only moves forward).
     static func score(
         launches: [Microseconds], fetches: [DoneFetch], content: [Microseconds], window: UserWindow,
-        taus: [Microseconds], primaryTau: Microseconds, launchRefreshes: Bool, lowBatteryPercent: Double
+        taus: [Microseconds], primaryTau: Microseconds, launchRefreshes: Bool, lowBatteryPercent: Double,
+        zeroDays: [Int32]? = nil, skips: [Int]? = nil, contentCounts: [Int32]? = nil
     ) -> PairOutcome {
-        var out = PairOutcome(
-            scored: 0, fresh: [Int](repeating: 0, count: taus.count), fetches: 0, days: window.scoredDays)
-        var j = 0
-        var lastFetch: Microseconds? = nil
-        var lastFetchIndex = -1
-        var usedFetch = [Bool](repeating: false, count: fetches.count)
-        out.staleness.reserveCapacity(launches.count)
-        out.fetchesByDay = [Int32](repeating: 0, count: window.scoredDayCount)
-        var creditedFetch = -1
-        var c = 0
-        for (i, t) in launches.enumerated() {
-            while j < fetches.count, fetches[j].time <= t {
-                if !fetches[j].expired {
-                    lastFetch = fetches[j].time
-                    lastFetchIndex = j
+        if let contentCounts, !content.isEmpty {
+            return contentCounts.withUnsafeBufferPointer { counts in
+                score(
+                    launches: launches, fetches: fetches, content: content, window: window, taus: taus,
+                    primaryTau: primaryTau, launchRefreshes: launchRefreshes, lowBatteryPercent: lowBatteryPercent,
+                    zeroDays: zeroDays, skips: skips, counts: counts)
+            }
+        }
+        return score(
+            launches: launches, fetches: fetches, content: content, window: window, taus: taus,
+            primaryTau: primaryTau, launchRefreshes: launchRefreshes, lowBatteryPercent: lowBatteryPercent,
+            zeroDays: zeroDays, skips: skips, counts: nil)
+    }
+
+    /// ``score(launches:fetches:content:window:taus:primaryTau:launchRefreshes:lowBatteryPercent:zeroDays:skips:contentCounts:)``
+    /// with the content updates at or before each launch counted (`UserSetup.contentCounts`), or
+    /// nil to walk them.
+    @inline(__always) static func score(
+        launches: [Microseconds], fetches: [DoneFetch], content: [Microseconds], window: UserWindow,
+        taus: [Microseconds], primaryTau: Microseconds, launchRefreshes: Bool, lowBatteryPercent: Double,
+        zeroDays: [Int32]?, skips: [Int]?, counts: UnsafeBufferPointer<Int32>?
+    ) -> PairOutcome {
+        let start = window.start
+        let end = window.end
+        var fresh = [Int](repeating: 0, count: taus.count)
+        var scored = 0
+        var contentScored = 0
+        var contentFresh = 0
+        var usedScored = 0
+        var leads: [Microseconds] = []
+        let staleness = [Microseconds](unsafeUninitializedCapacity: launches.count) { stale, written in
+            var n = 0
+            launches.withUnsafeBufferPointer { l in
+                fetches.withUnsafeBufferPointer { f in
+                    content.withUnsafeBufferPointer { u in
+                        taus.withUnsafeBufferPointer { tau in
+                            fresh.withUnsafeMutableBufferPointer { fr in
+                                let hasContent = u.count > 0
+                                var j = 0
+                                var hasFetch = false
+                                var lastFetch: Microseconds = 0
+                                var lastFetchIndex = -1
+                                var marked = -1
+                                var credited = -1
+                                var c = 0
+                                for i in 0..<l.count {
+                                    let t = l[i]
+                                    while j < f.count, f[j].time <= t {
+                                        if !f[j].expired {
+                                            lastFetch = f[j].time
+                                            lastFetchIndex = j
+                                            hasFetch = true
+                                        }
+                                        j += 1
+                                    }
+                                    if lastFetchIndex != marked {
+                                        marked = lastFetchIndex
+                                        if lastFetch >= start && lastFetch <= end { usedScored += 1 }
+                                    }
+                                    guard t >= start && t <= end else { continue }
+                                    scored += 1
+                                    let hasPrevious = launchRefreshes && i > 0
+                                    let previous = hasPrevious ? l[i - 1] : 0
+                                    var hasLast = hasFetch
+                                    var last = lastFetch
+                                    if hasPrevious, previous > (hasFetch ? lastFetch : .min) {
+                                        last = previous
+                                        hasLast = true
+                                    }
+                                    if hasContent {
+                                        if let counts {
+                                            c = Int(counts[i])
+                                        } else {
+                                            while c < u.count, u[c] <= t { c += 1 }
+                                        }
+                                        contentScored += 1
+                                        if c == 0 || (hasLast && last >= u[c - 1]) { contentFresh += 1 }
+                                    }
+                                    guard hasLast else {
+                                        (stale.baseAddress! + n).initialize(to: Replay.never)
+                                        n += 1
+                                        continue
+                                    }
+                                    let s = t - last
+                                    (stale.baseAddress! + n).initialize(to: s)
+                                    n += 1
+                                    for k in 0..<tau.count where s <= tau[k] { fr[k] += 1 }
+                                    // Useful: fresh at the primary τ thanks to a fetch, not to the
+                                    // previous launch alone.
+                                    if hasFetch, t - lastFetch <= primaryTau, lastFetchIndex != credited,
+                                        !hasPrevious || t - previous > primaryTau
+                                    {
+                                        credited = lastFetchIndex
+                                        leads.append(t - lastFetch)
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                j += 1
             }
-            if lastFetchIndex >= 0 { usedFetch[lastFetchIndex] = true }
-            guard window.isScored(t) else { continue }
-            out.scored += 1
-            let previous: Microseconds? = launchRefreshes && i > 0 ? launches[i - 1] : nil
-            var last = lastFetch
-            if let p = previous, p > (last ?? .min) { last = p }
-            if !content.isEmpty {
-                while c < content.count, content[c] <= t { c += 1 }
-                out.contentScored += 1
-                let newest = c > 0 ? content[c - 1] : nil
-                if let newest { if let last, last >= newest { out.contentFresh += 1 } } else { out.contentFresh += 1 }
-            }
-            guard let refreshed = last else {
-                out.staleness.append(Replay.never)
-                continue
-            }
-            let staleness = t - refreshed
-            out.staleness.append(staleness)
-            for (k, tau) in taus.enumerated() where staleness <= tau { out.fresh[k] += 1 }
-            // Useful: fresh at the primary τ thanks to a fetch, not to the previous launch alone.
-            if let f = lastFetch, t - f <= primaryTau, lastFetchIndex != creditedFetch,
-                previous.map({ t - $0 > primaryTau }) ?? true
-            {
-                creditedFetch = lastFetchIndex
-                out.leads.append(t - f)
+            written = n
+        }
+        var out = PairOutcome(
+            scored: scored, fresh: fresh, fetches: 0, days: window.scoredDays,
+            skips: skips ?? [Int](repeating: 0, count: SkipReason.allCases.count))
+        out.contentScored = contentScored
+        out.contentFresh = contentFresh
+        out.staleness = staleness
+        out.leads = leads
+        if fetches.isEmpty, let zeroDays {
+            out.fetchesByDay = zeroDays
+            return out
+        }
+        var byDay = [Int32](repeating: 0, count: window.scoredDayCount)
+        var count = 0
+        var live = 0
+        var low = 0
+        fetches.withUnsafeBufferPointer { f in
+            byDay.withUnsafeMutableBufferPointer { days in
+                // The scored day of the last fetch and its span: the next fetch is mostly in it.
+                var day = 0
+                var dayStart = Microseconds.max
+                var dayEnd = Microseconds.min
+                for k in 0..<f.count {
+                    let x = f[k]
+                    guard x.time >= start && x.time <= end else { continue }
+                    count += 1
+                    if x.time < dayStart || x.time >= dayEnd {
+                        day = window.scoredDay(of: x.time)
+                        dayStart = start + Int64(day) * Microseconds.perDay
+                        dayEnd = dayStart + Microseconds.perDay
+                    }
+                    days[day] += 1
+                    if x.state.isLow(below: lowBatteryPercent) { low += 1 }
+                    if !x.expired { live += 1 }
+                }
             }
         }
-        for (k, f) in fetches.enumerated() where window.isScored(f.time) {
-            out.fetches += 1
-            out.fetchesByDay[window.scoredDay(of: f.time)] += 1
-            if f.state.isLow(below: lowBatteryPercent) { out.lowBattery += 1 }
-            guard !f.expired, !usedFetch[k] else { continue }
-            out.wasted += 1
-        }
+        out.fetches = count
+        out.fetchesByDay = byDay
+        out.lowBattery = low
+        out.wasted = live - usedScored
         return out
     }
 

@@ -43,47 +43,58 @@ public struct Simulator: Sendable {
 
     /// ``replay(_:policy:)`` without the closed form of fixed intervals.
     func replayEventByEvent(_ user: UserSetup, policy: any FetchPolicy) -> [PairOutcome] {
-        outcomes(user, runs: PolicyRunner.runAll(policy, user: user, settings: settings))
+        if policy is NeverPolicy {
+            // Never asks for anything, on any platform (no scheduler, no planned time, no minimum
+            // interval): no fetch and no refusal on any pair, only the scores.
+            return outcomes(user, runs: [PairRun](repeating: PairRun(), count: user.pairs.count))
+        }
+        return outcomes(user, runs: PolicyRunner.runAll(policy, user: user, settings: settings))
     }
 
     /// The scores of one policy's runs on every pair of a user, with the energy of all the user's
-    /// fetches together.
+    /// fetches together (``RadioEnergy``: what `CostModel.energy(of:)` gives, without its
+    /// per-fetch arrays).
     func outcomes(_ user: UserSetup, runs: [PairRun]) -> [PairOutcome] {
         let cost = settings.cost
-        var uses: [RadioUse] = []
-        var bytes: [Double] = []
+        let joules = RadioEnergy.joules(runs: runs, user: user, cost: cost, fetchBudget: settings.platform.fetchBudget)
+        let taus = evaluation.reportedTaus
+        let tau = evaluation.primaryTau
+        let window = user.window
+        // The fetches by day of every pair with no fetch: one array of zeros, shared.
+        let zeroDays = [Int32](repeating: 0, count: window.scoredDayCount)
+        var k = 0
+        var outs: [PairOutcome] = []
+        outs.reserveCapacity(runs.count)
         for (p, run) in runs.enumerated() {
+            let launches = user.pairs[p].launches
+            var out = Replay.score(
+                launches: launches, fetches: run.fetches, content: user.content[p], window: window,
+                taus: taus, primaryTau: tau, launchRefreshes: evaluation.launchRefreshes,
+                lowBatteryPercent: cost.lowBatteryPercent, zeroDays: zeroDays, skips: run.skips,
+                contentCounts: user.contentCounts[p])
+            if !run.stated.isEmpty {
+                out.stated.reserveCapacity(run.stated.count)
+                for (t, p) in run.stated {
+                    // Launched within τ after the fetch: the first launch after t, if any, is soon enough.
+                    let next = launches.count(upTo: t)
+                    out.stated.append((p, next < launches.count && launches[next] - t <= tau))
+                }
+            }
             let fetch = user.fetchCosts[p]
             let ran = min(fetch.duration, settings.platform.fetchBudget)
             for f in run.fetches {
-                let duration = f.expired ? ran : fetch.duration
-                uses.append(RadioUse(start: f.time, duration: duration, network: f.state.network))
-                bytes.append(Double(fetch.bytes) * (duration.inSeconds / max(fetch.duration.inSeconds, 1e-9)))
-            }
-        }
-        let joules = uses.isEmpty ? [] : cost.energy(of: uses)
-        let taus = evaluation.reportedTaus
-        var k = 0
-        return runs.enumerated().map { p, run in
-            let pair = user.pairs[p]
-            var out = Replay.score(
-                launches: pair.launches, fetches: run.fetches, content: user.content[p], window: user.window,
-                taus: taus, primaryTau: evaluation.primaryTau, launchRefreshes: evaluation.launchRefreshes,
-                lowBatteryPercent: cost.lowBatteryPercent)
-            out.skips = run.skips
-            for (t, p) in run.stated {
-                // Launched within τ after the fetch: the first launch after t, if any, is soon enough.
-                let next = pair.launches.count(upTo: t)
-                out.stated.append((p, next < pair.launches.count && pair.launches[next] - t <= evaluation.primaryTau))
-            }
-            for f in run.fetches {
                 defer { k += 1 }
-                guard user.window.isScored(f.time) else { continue }
+                guard window.isScored(f.time) else { continue }
                 if !f.state.charging { out.batteryJoules += joules[k] }
-                if f.state.network == .cellular { out.cellularBytes += bytes[k] }
+                if f.state.network == .cellular {
+                    let duration = f.expired ? ran : fetch.duration
+                    out.cellularBytes +=
+                        Double(fetch.bytes) * (duration.inSeconds / max(fetch.duration.inSeconds, 1e-9))
+                }
             }
-            return out
+            outs.append(out)
         }
+        return outs
     }
 
     /// Compares `policies` over `histories` (see ``ComparisonRun``).

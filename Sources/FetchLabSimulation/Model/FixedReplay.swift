@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// `fixed(T)` when every fetch asked for happens (`--platform none`), computed in closed form:
 /// the last fetch before a launch at t is t0 + ⌊(t − t0)/T⌋·T, the fetches in [S, E] are counted
@@ -37,72 +38,133 @@ enum FixedReplay {
             let to = min(w.end, from + .perDay - 1)
             return Int32(clamping: max(0, (to - t0) / interval - (from - t0 + interval - 1) / interval + 1))
         }
+        let zeroSkips = [Int](repeating: 0, count: SkipReason.allCases.count)
         var out = user.pairs.enumerated().map { p, pair -> PairOutcome in
-            var o = PairOutcome(
-                scored: 0, fresh: [Int](repeating: 0, count: taus.count), fetches: Int(inSpan), days: w.scoredDays)
-            o.staleness.reserveCapacity(pair.launches.count)
-            o.fetchesByDay = byDay
-            let content = user.content[p]
-            var c = 0
-            var lastK: Int64 = -1
-            var credited: Int64 = -1
+            let launches = pair.launches
+            var fresh = [Int](repeating: 0, count: taus.count)
+            var scored = 0
+            var contentScored = 0
+            var contentFresh = 0
             var used = 0
-            for (i, t) in pair.launches.enumerated() {
-                let k = (t - t0) / interval
-                let fetch = t0 + k * interval
-                if k != lastK {
-                    lastK = k
-                    if k >= first && k <= last { used += 1 }
+            var leads: [Microseconds] = []
+            let staleness = [Microseconds](unsafeUninitializedCapacity: launches.count) { stale, written in
+                var n = 0
+                launches.withUnsafeBufferPointer { l in
+                    user.content[p].withUnsafeBufferPointer { u in
+                    user.contentCounts[p].withUnsafeBufferPointer { counts in
+                        taus.withUnsafeBufferPointer { x in
+                            fresh.withUnsafeMutableBufferPointer { fr in
+                                let hasContent = u.count > 0
+                                var lastK: Int64 = -1
+                                var credited: Int64 = -1
+                                // The fetch index of the last launch and the span [from, to) of
+                                // launch times with that index: the next launch mostly falls in
+                                // it or the next one, so one division per launch is rarely needed.
+                                var k: Int64 = 0
+                                var spanKnown = false
+                                var from: Microseconds = 0
+                                var to: Microseconds = 0
+                                for i in 0..<l.count {
+                                    let t = l[i]
+                                    if spanKnown && t >= from && t < to {
+                                    } else if spanKnown && t >= to && t - to < interval {
+                                        k += 1
+                                        from = to
+                                        to = from + interval
+                                    } else {
+                                        k = (t - t0) / interval
+                                        // Before t0 the quotient rounds toward zero: no span.
+                                        spanKnown = t >= t0
+                                        from = t0 + k * interval
+                                        to = from + interval
+                                    }
+                                    let fetch = t0 + k * interval
+                                    if k != lastK {
+                                        lastK = k
+                                        if k >= first && k <= last { used += 1 }
+                                    }
+                                    guard w.isScored(t) else { continue }
+                                    scored += 1
+                                    let hasPrevious = refreshes && i > 0
+                                    let previous = hasPrevious ? l[i - 1] : fetch
+                                    let refreshed = max(fetch, previous)
+                                    if hasContent {
+                                        let c = Int(counts[i])
+                                        contentScored += 1
+                                        if c == 0 || refreshed >= u[c - 1] { contentFresh += 1 }
+                                    }
+                                    let s = t - refreshed
+                                    (stale.baseAddress! + n).initialize(to: s)
+                                    n += 1
+                                    for j in 0..<x.count where s <= x[j] { fr[j] += 1 }
+                                    if t - fetch <= tau, k != credited, !hasPrevious || t - previous > tau {
+                                        credited = k
+                                        leads.append(t - fetch)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    }
                 }
-                guard w.isScored(t) else { continue }
-                o.scored += 1
-                let previous: Microseconds? = refreshes && i > 0 ? pair.launches[i - 1] : nil
-                let refreshed = max(fetch, previous ?? fetch)
-                if !content.isEmpty {
-                    while c < content.count, content[c] <= t { c += 1 }
-                    o.contentScored += 1
-                    if c == 0 || refreshed >= content[c - 1] { o.contentFresh += 1 }
-                }
-                let staleness = t - refreshed
-                o.staleness.append(staleness)
-                for (j, x) in taus.enumerated() where staleness <= x { o.fresh[j] += 1 }
-                if t - fetch <= tau, k != credited, previous.map({ t - $0 > tau }) ?? true {
-                    credited = k
-                    o.leads.append(t - fetch)
-                }
+                written = n
             }
+            var o = PairOutcome(scored: scored, fresh: fresh, fetches: Int(inSpan), days: w.scoredDays, skips: zeroSkips)
+            o.contentScored = contentScored
+            o.contentFresh = contentFresh
+            o.staleness = staleness
+            o.leads = leads
+            o.fetchesByDay = byDay
             o.wasted = Int(inSpan) - used
             return o
         }
         guard inSpan > 0 else { return out }
-        // Energy, data and low-battery fetches, stretch by stretch of constant context.
+        // Energy, data and low-battery fetches, stretch by stretch of constant context: first the
+        // fetches in each stretch (the stretches follow one another, so the next fetch index only
+        // moves on), then each pair's sums over the stretches in the same order and with the same
+        // products as adding stretch by stretch to every pair.
         let fetchCosts = user.fetchCosts
         let spanStart = t0 + first * interval
         let spanEnd = t0 + last * interval + 1
-        func firstIndex(atOrAfter t: Microseconds) -> Int64 { max(first, (t - t0 + interval - 1) / interval) }
+        var lowFetches = 0
+        var cellularCounts: [Double] = []
+        var batteryCounts: [(count: Double, cellular: Bool)] = []
+        var next = first  // the first fetch index at or after the stretch's start
         var s = user.stretch(at: spanStart)
         while s < user.stretchStarts.count, user.stretchStarts[s] < spanEnd {
-            let from = max(spanStart, user.stretchStarts[s])
             let to = s + 1 < user.stretchStarts.count ? min(spanEnd, user.stretchStarts[s + 1]) : spanEnd
             let state = user.stretchStates[s]
             s += 1
-            guard from < to else { continue }
-            let n = min(last + 1, firstIndex(atOrAfter: to)) - firstIndex(atOrAfter: from)
-            guard n > 0 else { continue }
+            guard next <= last else { break }
+            let nextTime = t0 + next * interval
+            guard nextTime < to else { continue }
+            let n = min(last - next + 1, (to - 1 - nextTime) / interval + 1)
+            next += n
             let count = Double(n)
-            if state.isLow(below: cost.lowBatteryPercent) { for p in out.indices { out[p].lowBattery += Int(n) } }
-            if state.network == .cellular {
-                for p in out.indices { out[p].cellularBytes += count * Double(fetchCosts[p].bytes) }
-            }
+            if state.isLow(below: cost.lowBatteryPercent) { lowFetches += Int(n) }
+            if state.network == .cellular { cellularCounts.append(count) }
             guard !state.charging else { continue }
-            // One group: the first app pays the promotion, each its transfer, the last the tail.
-            let r = cost.radio(state.network == .none ? .wifi : state.network)
-            for p in out.indices {
-                var joules = fetchCosts[p].duration.inSeconds * r.transferWatts
-                if p == 0 { joules += r.promotion.inSeconds * r.promotionWatts }
-                if p == out.count - 1 { joules += r.tail.inSeconds * r.tailWatts }
-                out[p].batteryJoules += count * joules
-            }
+            batteryCounts.append((count, state.network == .cellular))
+        }
+        // One group: the first app pays the promotion, each its transfer, the last the tail.
+        let wifi = cost.radio(.wifi)
+        let cellular = cost.radio(.cellular)
+        func joules(_ r: CostModel.Radio, pair p: Int) -> Double {
+            var joules = fetchCosts[p].duration.inSeconds * r.transferWatts
+            if p == 0 { joules += r.promotion.inSeconds * r.promotionWatts }
+            if p == out.count - 1 { joules += r.tail.inSeconds * r.tailWatts }
+            return joules
+        }
+        for p in out.indices {
+            out[p].lowBattery += lowFetches
+            let bytes = Double(fetchCosts[p].bytes)
+            var cellularBytes = out[p].cellularBytes
+            for count in cellularCounts { cellularBytes += count * bytes }
+            out[p].cellularBytes = cellularBytes
+            let (onWifi, onCellular) = (joules(wifi, pair: p), joules(cellular, pair: p))
+            var batteryJoules = out[p].batteryJoules
+            for b in batteryCounts { batteryJoules += b.count * (b.cellular ? onCellular : onWifi) }
+            out[p].batteryJoules = batteryJoules
         }
         return out
     }

@@ -55,6 +55,9 @@ struct UserSetup: Sendable {
 
     /// Per evaluated pair: the duration and size of one fetch of its app.
     var fetchCosts: [AppFetchCost]
+    /// Per evaluated pair, per launch: how many of the app's content updates are at or before it
+    /// (the newest is `content[p][n - 1]`), found once for all the policies that score the pair.
+    var contentCounts: [[Int32]]
 
     init(
         history: UserHistory, window: UserWindow, evaluation: EvaluationProtocol, context: ContextDefaults,
@@ -75,6 +78,13 @@ struct UserSetup: Sendable {
         appEvents = apps.map { byApp[Int($0)] }
         fetchCosts = apps.map { cost.fetch(of: history.apps[Int($0)].name) }
         content = apps.map { history.updateTimes[Int($0)] }
+        contentCounts = zip(pairs, content).map { pair, updates in
+            var c = 0
+            return pair.launches.map { t in
+                while c < updates.count, updates[c] <= t { c += 1 }
+                return Int32(c)
+            }
+        }
         timeline = ContextTimeline(samples: history.context, defaults: context)
         var points = timeline.changePoints()
         points.sort()
@@ -176,8 +186,10 @@ enum PolicyRunner {
             }
         } else if settings.platform.kind == .none {
             // Nothing can refuse: every planned time runs (the fast path of fixed and oracles).
+            // The times ascend, so the device state is found stepping on from the last one.
+            var cursor = 0
             state.run.fetches = policy.fetchTimes(for: view.planned(pair, reveal: everyEvent)).map {
-                DoneFetch(time: $0, expired: false, state: user.state(at: $0))
+                DoneFetch(time: $0, expired: false, state: user.state(at: $0, cursor: &cursor))
             }
         } else {
             let appEvents = user.appEvents[index]

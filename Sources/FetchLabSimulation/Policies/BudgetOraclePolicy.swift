@@ -30,18 +30,27 @@ public struct BudgetOraclePolicy: FetchPolicy {
         var out: [Microseconds] = []
         var scratch = CoverScratch()
         var stale: [Microseconds] = []
-        var i = pair.launches.firstIndex { w.isScored($0) } ?? pair.launches.count
-        while i < pair.launches.count, w.isScored(pair.launches[i]) {
-            let day = LocalCalendar.day(pair.launches[i], offset: w.offset)
-            let nextMidnight = LocalCalendar.midnight(of: day + 1, offset: w.offset)
-            var j = i
-            stale.removeAll(keepingCapacity: true)
-            while j < pair.launches.count, w.isScored(pair.launches[j]), pair.launches[j] < nextMidnight {
-                if !pair.isFresh(j, lastFetch: out.last, tau: tau) { stale.append(pair.launches[j]) }
-                j += 1
+        let refreshes = pair.evaluation.launchRefreshes
+        pair.launches.withUnsafeBufferPointer { l in
+            var i = 0
+            while i < l.count, !w.isScored(l[i]) { i += 1 }
+            while i < l.count, w.isScored(l[i]) {
+                let day = LocalCalendar.day(l[i], offset: w.offset)
+                let nextMidnight = LocalCalendar.midnight(of: day + 1, offset: w.offset)
+                // `PairContext.isFresh` over the buffer: the last fetch is the same all day.
+                let lastFetch = out.last
+                var j = i
+                stale.removeAll(keepingCapacity: true)
+                while j < l.count, w.isScored(l[j]), l[j] < nextMidnight {
+                    let t = l[j]
+                    let byFetch = lastFetch.map { $0 <= t && t - $0 <= tau } ?? false
+                    let byLaunch = refreshes && j > 0 && t - l[j - 1] <= tau
+                    if !byFetch && !byLaunch { stale.append(t) }
+                    j += 1
+                }
+                Self.bestCover(stale, k: budget, tau: tau, scratch: &scratch, into: &out)
+                i = j
             }
-            Self.bestCover(stale, k: budget, tau: tau, scratch: &scratch, into: &out)
-            i = j
         }
         return out
     }

@@ -15,10 +15,23 @@ public struct OraclePolicy: FetchPolicy {
     }
 
     public func fetchTimes(for pair: PairContext) -> [Microseconds] {
+        // `PairContext.isFresh` over the launches' buffer, the last fetch kept at hand.
         let tau = pair.evaluation.primaryTau
+        let refreshes = pair.evaluation.launchRefreshes
+        let w = pair.window
         var out: [Microseconds] = []
-        for (i, t) in pair.launches.enumerated() where pair.window.isScored(t) {
-            if !pair.isFresh(i, lastFetch: out.last, tau: tau) { out.append(t) }
+        pair.launches.withUnsafeBufferPointer { l in
+            var hasFetch = false
+            var lastFetch: Microseconds = 0
+            for i in 0..<l.count {
+                let t = l[i]
+                guard w.isScored(t) else { continue }
+                if hasFetch, lastFetch <= t, t - lastFetch <= tau { continue }
+                if refreshes, i > 0, t - l[i - 1] <= tau { continue }
+                out.append(t)
+                hasFetch = true
+                lastFetch = t
+            }
         }
         return out
     }
