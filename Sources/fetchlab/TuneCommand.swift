@@ -115,7 +115,7 @@ struct TuneCommand: ParsableCommand {
             guard UserShard(shard) != nil else {
                 throw ValidationError("--shard '\(shard)': expected I/N with 1 ≤ I ≤ N, e.g. 2/8")
             }
-            guard let partial else {
+            guard partial != nil else {
                 throw ValidationError("--shard \(shard) needs --partial FILE, the file its part of the search goes to")
             }
             guard searchFrom.isEmpty else { throw ValidationError("--shard and --search-from exclude each other") }
