@@ -5,8 +5,12 @@ import PackageDescription
 /// fetchlab demo` and the tests' runs of the binary spend most of their time replaying, which
 /// unoptimised Swift does 5–20× slower. The answers are the same bytes either way (the
 /// reference check `Tests/Reference/compare-json.sh --check` runs on the debug build in CI).
-/// `-enable-testing` still applies, so `@testable import` works.
-let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+/// `-enable-testing` still applies, so `@testable import` works. SwiftPM refuses unsafe flags in a
+/// package that another depends on by version: such a package builds FetchLab with
+/// `FETCHLAB_PLAIN_DEBUG=1` in the environment (no flags; debug builds then replay unoptimised), or
+/// depends on it by path, branch or revision.
+let optimizedInDebug: [SwiftSetting] =
+    Context.environment["FETCHLAB_PLAIN_DEBUG"] == "1" ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
     name: "FetchLab",
