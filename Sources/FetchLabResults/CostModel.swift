@@ -129,25 +129,39 @@ public struct CostModel: Sendable, Hashable, Codable {
             order.reserveCapacity(fetches.count)
             for (i, f) in fetches.enumerated() where f.network == network { order.append((f.start, i)) }
             order.sort { $0.start != $1.start ? $0.start < $1.start : $0.index < $1.index }
-            let promotion = r.promotion.inSeconds * r.promotionWatts
-            var busyUntil = Microseconds.min  // end of the last transfer on this radio
-            for n in order.indices {
-                let i = order[n].index
-                let f = fetches[i]
-                let end = f.start + f.duration
-                var joules = f.duration.inSeconds * r.transferWatts
-                // Promotion unless the radio is still up (transferring or in its tail).
-                if busyUntil == .min || f.start > busyUntil + r.tail { joules += promotion }
-                // Tail until the next transfer on this radio begins, at most the whole tail.
-                let transferEnd = max(end, busyUntil)
-                var tail = r.tail
-                if n + 1 < order.count { tail = min(tail, max(0, order[n + 1].start - transferEnd)) }
-                joules += tail.inSeconds * r.tailWatts
-                busyUntil = transferEnd
-                out[i] = joules
-            }
+            r.coalescedJoules(
+                count: order.count, start: { order[$0].start }, duration: { fetches[order[$0].index].duration }
+            ) { out[order[$0].index] = $1 }
         }
         return out
+    }
+}
+
+extension CostModel.Radio {
+    /// The joules of each of `count` fetches on this radio, given in start order (ties in input
+    /// order) by `start(n)` and `duration(n)`; `write(n, joules)` receives the n-th fetch's. A
+    /// fetch that starts while the radio is still transferring or in its tail from an earlier one
+    /// pays no promotion, and the earlier one pays its tail only up to the later start. The one
+    /// arithmetic of ``CostModel/energy(of:)`` and of the replay's energy of a user's fetches.
+    @inlinable public func coalescedJoules(
+        count: Int, start: (Int) -> Microseconds, duration: (Int) -> Microseconds, _ write: (Int, Double) -> Void
+    ) {
+        let promotionJoules = promotion.inSeconds * promotionWatts
+        var busyUntil = Microseconds.min  // end of the last transfer on this radio
+        for n in 0..<count {
+            let begins = start(n)
+            let lasts = duration(n)
+            var joules = lasts.inSeconds * transferWatts
+            // Promotion unless the radio is still up (transferring or in its tail).
+            if busyUntil == .min || begins > busyUntil + tail { joules += promotionJoules }
+            // Tail until the next transfer on this radio begins, at most the whole tail.
+            let transferEnd = max(begins + lasts, busyUntil)
+            var tailSpan = tail
+            if n + 1 < count { tailSpan = min(tailSpan, max(0, start(n + 1) - transferEnd)) }
+            joules += tailSpan.inSeconds * tailWatts
+            busyUntil = transferEnd
+            write(n, joules)
+        }
     }
 }
 

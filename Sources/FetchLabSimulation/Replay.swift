@@ -71,48 +71,37 @@ public enum Replay {
         let fetches = isSorted(unsorted) ? unsorted : unsorted.sorted()
         return score(
             launches: launches, fetches: fetches.map { DoneFetch(time: $0, expired: false, state: Self.anyState) },
-            content: [], window: window, taus: taus, primaryTau: taus.max() ?? 0, launchRefreshes: launchRefreshes,
+            content: [], contentCounts: [], window: window, taus: taus, primaryTau: taus.max() ?? 0, launchRefreshes: launchRefreshes,
             lowBatteryPercent: 0)
     }
 
     static let anyState = DeviceState(battery: 100, charging: true, network: .wifi, lowPower: false)
 
+    /// Per launch, how many of `content` (ascending) are at or before it: the newest content a
+    /// launch can show is `content[n - 1]`.
+    static func contentCounts(launches: [Microseconds], content: [Microseconds]) -> [Int32] {
+        var c = 0
+        return launches.map { t in
+            while c < content.count, content[c] <= t { c += 1 }
+            return Int32(c)
+        }
+    }
+
     /// Scores a pair: fresh rates, content freshness, staleness, useful leads, wasted and
     /// low-battery fetches. `fetches` ascending; `content` the app's content update times, ascending.
-    /// `zeroDays`, when given, is `window.scoredDayCount` zeros: the `fetchesByDay` of a pair with no
-    /// fetch (shared, not allocated per pair); `skips`, the outcome's skips by reason (default: none);
-    /// `contentCounts`, when given, the number of content updates at or before each launch
-    /// (`UserSetup.contentCounts`: read, not walked to, at each launch).
+    /// `contentCounts`: the number of content updates at or before each launch
+    /// (``contentCounts(launches:content:)``, worked out once per pair for every policy, not walked
+    /// to at each launch; not read when `content` is empty); `zeroDays`, when given, is `window.scoredDayCount` zeros: the
+    /// `fetchesByDay` of a pair with no fetch (shared, not allocated per pair); `skips`, the
+    /// outcome's skips by reason (default: none).
     ///
     /// One pass over the launches through buffer pointers, with plain counters: a fetch is used
     /// when it is the last refresh by fetch at some launch, so the wasted fetches are the scored
     /// unexpired ones less the distinct scored ones used (the last fetch only moves forward).
     static func score(
-        launches: [Microseconds], fetches: [DoneFetch], content: [Microseconds], window: UserWindow,
-        taus: [Microseconds], primaryTau: Microseconds, launchRefreshes: Bool, lowBatteryPercent: Double,
-        zeroDays: [Int32]? = nil, skips: [Int]? = nil, contentCounts: [Int32]? = nil
-    ) -> PairOutcome {
-        if let contentCounts, !content.isEmpty {
-            return contentCounts.withUnsafeBufferPointer { counts in
-                score(
-                    launches: launches, fetches: fetches, content: content, window: window, taus: taus,
-                    primaryTau: primaryTau, launchRefreshes: launchRefreshes, lowBatteryPercent: lowBatteryPercent,
-                    zeroDays: zeroDays, skips: skips, counts: counts)
-            }
-        }
-        return score(
-            launches: launches, fetches: fetches, content: content, window: window, taus: taus,
-            primaryTau: primaryTau, launchRefreshes: launchRefreshes, lowBatteryPercent: lowBatteryPercent,
-            zeroDays: zeroDays, skips: skips, counts: nil)
-    }
-
-    /// ``score(launches:fetches:content:window:taus:primaryTau:launchRefreshes:lowBatteryPercent:zeroDays:skips:contentCounts:)``
-    /// with the content updates at or before each launch counted (`UserSetup.contentCounts`), or
-    /// nil to walk them.
-    @inline(__always) static func score(
-        launches: [Microseconds], fetches: [DoneFetch], content: [Microseconds], window: UserWindow,
-        taus: [Microseconds], primaryTau: Microseconds, launchRefreshes: Bool, lowBatteryPercent: Double,
-        zeroDays: [Int32]?, skips: [Int]?, counts: UnsafeBufferPointer<Int32>?
+        launches: [Microseconds], fetches: [DoneFetch], content: [Microseconds], contentCounts: [Int32],
+        window: UserWindow, taus: [Microseconds], primaryTau: Microseconds, launchRefreshes: Bool,
+        lowBatteryPercent: Double, zeroDays: [Int32]? = nil, skips: [Int]? = nil
     ) -> PairOutcome {
         let start = window.start
         let end = window.end
@@ -127,6 +116,7 @@ public enum Replay {
             launches.withUnsafeBufferPointer { l in
                 fetches.withUnsafeBufferPointer { f in
                     content.withUnsafeBufferPointer { u in
+                    contentCounts.withUnsafeBufferPointer { counts in
                         taus.withUnsafeBufferPointer { tau in
                             fresh.withUnsafeMutableBufferPointer { fr in
                                 let hasContent = u.count > 0
@@ -136,7 +126,6 @@ public enum Replay {
                                 var lastFetchIndex = -1
                                 var marked = -1
                                 var credited = -1
-                                var c = 0
                                 for i in 0..<l.count {
                                     let t = l[i]
                                     while j < f.count, f[j].time <= t {
@@ -162,11 +151,7 @@ public enum Replay {
                                         hasLast = true
                                     }
                                     if hasContent {
-                                        if let counts {
-                                            c = Int(counts[i])
-                                        } else {
-                                            while c < u.count, u[c] <= t { c += 1 }
-                                        }
+                                        let c = Int(counts[i])
                                         contentScored += 1
                                         if c == 0 || (hasLast && last >= u[c - 1]) { contentFresh += 1 }
                                     }
@@ -190,6 +175,7 @@ public enum Replay {
                                 }
                             }
                         }
+                    }
                     }
                 }
             }

@@ -68,10 +68,10 @@ public struct Simulator: Sendable {
         for (p, run) in runs.enumerated() {
             let launches = user.pairs[p].launches
             var out = Replay.score(
-                launches: launches, fetches: run.fetches, content: user.content[p], window: window,
-                taus: taus, primaryTau: tau, launchRefreshes: evaluation.launchRefreshes,
-                lowBatteryPercent: cost.lowBatteryPercent, zeroDays: zeroDays, skips: run.skips,
-                contentCounts: user.contentCounts[p])
+                launches: launches, fetches: run.fetches, content: user.content[p],
+                contentCounts: user.contentCounts[p], window: window, taus: taus, primaryTau: tau,
+                launchRefreshes: evaluation.launchRefreshes, lowBatteryPercent: cost.lowBatteryPercent,
+                zeroDays: zeroDays, skips: run.skips)
             if !run.stated.isEmpty {
                 out.stated.reserveCapacity(run.stated.count)
                 for (t, p) in run.stated {

@@ -104,7 +104,8 @@ import Testing
             let content = round % 3 == 0 ? [] : (0..<40).map { day0 + .hours(Int64($0) * 7) + .minutes(Int64(round)) }
             for refreshes in [false, true] {
                 let a = Replay.score(
-                    launches: launches, fetches: fetches, content: content, window: window, taus: taus,
+                    launches: launches, fetches: fetches, content: content,
+                    contentCounts: Replay.contentCounts(launches: launches, content: content), window: window, taus: taus,
                     primaryTau: .minutes(15), launchRefreshes: refreshes, lowBatteryPercent: 20)
                 let b = Self.referenceScore(
                     launches: launches, fetches: fetches, content: content, window: window, taus: taus,

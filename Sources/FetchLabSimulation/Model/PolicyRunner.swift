@@ -78,13 +78,7 @@ struct UserSetup: Sendable {
         appEvents = apps.map { byApp[Int($0)] }
         fetchCosts = apps.map { cost.fetch(of: history.apps[Int($0)].name) }
         content = apps.map { history.updateTimes[Int($0)] }
-        contentCounts = zip(pairs, content).map { pair, updates in
-            var c = 0
-            return pair.launches.map { t in
-                while c < updates.count, updates[c] <= t { c += 1 }
-                return Int32(c)
-            }
-        }
+        contentCounts = zip(pairs, content).map { Replay.contentCounts(launches: $0.launches, content: $1) }
         timeline = ContextTimeline(samples: history.context, defaults: context)
         var points = timeline.changePoints()
         points.sort()

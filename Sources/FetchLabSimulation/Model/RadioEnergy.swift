@@ -50,22 +50,9 @@ enum RadioEnergy {
     ) {
         guard !uses.isEmpty else { return }
         sortByStart(&uses, scratch: &scratch)
-        let promotion = r.promotion.inSeconds * r.promotionWatts
         uses.withUnsafeBufferPointer { order in
-            var busyUntil = Microseconds.min  // end of the last transfer on this radio
-            for n in 0..<order.count {
-                let f = order[n]
-                let end = f.start + f.duration
-                var joules = f.duration.inSeconds * r.transferWatts
-                // Promotion unless the radio is still up (transferring or in its tail).
-                if busyUntil == .min || f.start > busyUntil + r.tail { joules += promotion }
-                // Tail until the next transfer on this radio begins, at most the whole tail.
-                let transferEnd = max(end, busyUntil)
-                var tail = r.tail
-                if n + 1 < order.count { tail = min(tail, max(0, order[n + 1].start - transferEnd)) }
-                joules += tail.inSeconds * r.tailWatts
-                busyUntil = transferEnd
-                out[f.index] = joules
+            r.coalescedJoules(count: order.count, start: { order[$0].start }, duration: { order[$0].duration }) {
+                out[order[$0].index] = $1
             }
         }
     }
