@@ -86,9 +86,39 @@ public enum PolicyRegistry {
     /// The standard set; families that need content updates (push) or notifications
     /// (notification-refresh) only when some exist.
     public static func standard(contentUpdates: Bool = true, notifications: Bool = true) -> [any FetchPolicy] {
-        let all = try! parseList(standardNames)
-        return all.filter { (contentUpdates || !$0.needsContentUpdates) && (notifications || !$0.needsNotifications) }
+        standardSet.filter { (contentUpdates || !$0.needsContentUpdates) && (notifications || !$0.needsNotifications) }
     }
+
+    /// The standard set as values, in the order of ``standardNames`` (which is what it parses to:
+    /// `FamilyDeclarationTests` checks the two name for name).
+    static let standardSet: [any FetchPolicy] = {
+        let predictive = [0.55, 0.4, 0.3, 0.2, 0.15].map { PredictivePolicy(lead: .minutes(15), threshold: $0) }
+        let predictiveTimed = [0.3, 0.2, 0.1].map { threshold in
+            var p = PredictivePolicy(lead: .minutes(15), threshold: threshold)
+            p.estimates = [.gap, .timeOfDay]
+            return p
+        }
+        let predictiveCostAware = [0.55, 0.3, 0.2].map { threshold in
+            PredictivePolicy.costAware(
+                lead: .minutes(15), threshold: threshold,
+                cellularThreshold: PredictivePolicy.defaultCellularThreshold(for: threshold))
+        }
+        var set: [any FetchPolicy] = [NeverPolicy()]
+        set += fixedIntervals.map { FixedIntervalPolicy(interval: $0) }
+        set += [IOSAdaptivePolicy(), WorkManagerPolicy()]
+        set += [
+            AndroidPrefetchPolicy(threshold: .hours(7), period: .hours(8)), AndroidPrefetchPolicy(),
+            AndroidPrefetchPolicy(threshold: .hours(7), period: .hours(2)),
+        ]
+        set += predictive + predictiveTimed + predictiveCostAware
+        set += [1, 2, 4, 8].map { BudgetedPolicy(budget: .fetches($0)) }
+        set += [0.5, 1, 2, 5, 10].map { LearnedPolicy(budget: .fetches($0)) }
+        set += [10.0, 40].map { LearnedPolicy(budget: .joules($0)) }
+        set += [0.5, 1, 2, 5, 10].map { AppLearnedPolicy(budget: $0) }
+        set += [PushPolicy(rate: 0.5), PushPolicy(), NotificationRefreshPolicy(), OraclePolicy()]
+        set += frontierBudgets.map { BudgetOraclePolicy(budget: $0) }
+        return set
+    }()
 
     /// Who can run each family of the standard set, from the signals its policies declare: "Scopes
     /// (who can run a policy, from the signals it reads): app (an app team can ship it): never,

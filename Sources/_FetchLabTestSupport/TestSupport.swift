@@ -127,12 +127,12 @@ public func packageRoot() -> URL {
 /// three apps launched at seeded gaps of 10 to 90 minutes from 8:00 to 22:00 UTC.
 public func syntheticLaunchesCSV(users: Int = 2, days: Int = 12, seed: UInt64 = 11) -> String {
     var text = "timestamp,user,app,event\n"
-    var x = seed
+    var draws = SeededDraws(seed: seed)
     for user in 0..<users {
         for day in 0..<days {
             var t = 1_709_280_000 + day * 86_400 + 8 * 3_600
             while t < 1_709_280_000 + day * 86_400 + 22 * 3_600 {
-                x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let x = draws.next()
                 text += "\(t),u\(user),com.app\(Int(x >> 40) % 3),launch\n"
                 t += 600 + Int(x >> 33) % 4_800
             }

@@ -76,9 +76,9 @@ import _FetchLabTestSupport
         for (k, rows) in [(0, 120_000), (1, 60_000)] {
             var text = "timestamp,user,app,event\n"
             text.reserveCapacity(rows * 48)
-            var x: UInt64 = 0x1234_5678 &+ UInt64(k)
+            var draws = SeededDraws(seed: 0x1234_5678 &+ UInt64(k))
             for i in 0..<rows {
-                x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let x = draws.next()
                 if i % 10_007 == 5 {
                     text += "not a time,u1,com.app,launch\n"
                     continue
@@ -174,9 +174,9 @@ import _FetchLabTestSupport
     @Test func killedInTheFirstMillisecondsOfANewDatabase() throws {
         let file = try dir.writeGzip(
             "early.csv.gz", "timestamp,user,app\n2024-03-01T12:00:00Z,u1,com.a\nbad,u1,com.a\n")
-        var seed: UInt64 = 23
+        var draws = SeededDraws(seed: 23)
         for round in 0..<40 {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let seed = draws.next()
             let delay = UInt32((seed >> 33) % 40_000)
             let db = dir.path("early-\(round).sqlite")
             let process = Process()

@@ -29,13 +29,13 @@ import _FetchLabTestSupport
         let handle = try #require(FileHandle(forUpdatingAtPath: db))
         defer { try? handle.close() }
         let pages = Int(try handle.seekToEnd()) / pageSize
-        var x: UInt64 = 7
+        var draws = SeededDraws(seed: 7)
         for page in (pages / 2)..<(pages / 2 + 4) where !roots.contains(page) && page > 1 {
             try handle.seek(toOffset: UInt64((page - 1) * pageSize))
             handle.write(
                 Data(
                     (0..<pageSize).map { _ in
-                        x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                        let x = draws.next()
                         return UInt8(truncatingIfNeeded: x >> 33)
                     }))
         }

@@ -10,9 +10,9 @@ import _FetchLabTestSupport
 
     func usageText(users: Int, events: Int, seed: Int = 1, userPrefix: String = "user") -> String {
         var text = "timestamp,user,app,event\n"
-        var x = UInt64(seed)
+        var draws = SeededDraws(seed: UInt64(seed))
         for i in 0..<events {
-            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let x = draws.next()
             text += "\(1_709_294_400 + i * 7),\(userPrefix)\(Int(x >> 33) % users),com.app\(Int(x >> 40) % 9),launch\n"
         }
         return text

@@ -89,9 +89,9 @@ import _FetchLabTestSupport
     }
 
     @Test func matchesBruteForceOnRandomPairs() {
-        var x: UInt64 = 11
+        var draws = SeededDraws(seed: 11)
         func next(_ n: UInt64) -> UInt64 {
-            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let x = draws.next()
             return (x >> 33) % n
         }
         for _ in 0..<40 {
@@ -126,18 +126,15 @@ struct RandomCausalPolicy: FetchPolicy {
     var signals: Set<PolicySignal> { Set(PolicySignal.allCases).subtracting([.future]) }
     var summary: String { "random fetches" }
     func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? {
-        RandomScheduler(state: seed &* 31 &+ UInt64(pair.app) &+ 1, chance: chance)
+        RandomScheduler(draws: SeededDraws(seed: seed &* 31 &+ UInt64(pair.app) &+ 1), chance: chance)
     }
 
     struct RandomScheduler: FetchScheduler {
-        var state: UInt64
+        var draws: SeededDraws
         var chance: Double
         var pending: Microseconds? = nil
         var nextWake: Microseconds? { pending }
-        mutating func draw() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        mutating func draw() -> Double { draws.unit() }
         mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
             if draw() < chance { return .fetch }
             if pending == nil, draw() < chance { pending = event.time + Microseconds(draw() * 3_600e6) }
@@ -154,9 +151,9 @@ struct RandomCausalPolicy: FetchPolicy {
     /// Users with daily habits (an app at its hour, give or take), sessions of several apps and
     /// random use, 21 days each.
     static func population(users: Int = 12, seed: UInt64 = 5) -> [UserHistory] {
-        var x = seed
+        var draws = SeededDraws(seed: seed)
         func next(_ n: UInt64) -> UInt64 {
-            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let x = draws.next()
             return (x >> 33) % n
         }
         let march1 = CivilDate(year: 2024, month: 3, day: 1).daysSince1970

@@ -23,6 +23,21 @@ import Testing
         #expect(throws: TuningError.self) { try SearchSpace.parse(family: "oracle", grid: nil) }
     }
 
+    /// The standard set is a list of values; the text `compare --help` shows is what it parses
+    /// to, policy for policy (a new setting in one and not the other fails here).
+    @Test func theStandardSetIsTheValuesItsTextNames() throws {
+        let parsed = try PolicyRegistry.parseList(PolicyRegistry.standardNames)
+        let values = PolicyRegistry.standard()
+        #expect(values.map(\.name) == parsed.map(\.name))
+        #expect(values.map(\.family) == parsed.map(\.family))
+        #expect(values.map(\.scope) == parsed.map(\.scope))
+        for (v, p) in zip(values, parsed) {
+            #expect(type(of: v) == type(of: p), "\(v.name)")
+        }
+        #expect(!values.isEmpty)
+        #expect(Set(values.map(\.name)).count == values.count, "a standard policy is listed twice")
+    }
+
     /// The results module names the floor, the baseline and the oracles by their canonical names
     /// without depending on the policies: those names must be the policies' own, and every
     /// clairvoyant family's role must say so.

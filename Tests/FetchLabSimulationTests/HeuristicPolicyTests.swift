@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import FetchLabSimulation
+import struct _FetchLabTestSupport.SeededDraws
 
 /// The fetches that ran for each evaluated pair (the platform's answers included).
 func runs(_ h: UserHistory, _ policy: any FetchPolicy, evaluation e: EvaluationProtocol, platform: PlatformKind = .none)
@@ -37,11 +38,11 @@ func randomUsers(_ count: Int, days: Int64 = 16, apps: Int32 = 3, seed: UInt64 =
 
 /// A pseudo-random launch stream of `apps` apps over `days` days (seeded).
 func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microseconds, Int32)] {
-    var x = seed
+    var draws = SeededDraws(seed: seed)
     var t = day0
     var out: [(Microseconds, Int32)] = []
     while t < day0 + .days(days) {
-        x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        let x = draws.next()
         t += .seconds(60 + Int64(x >> 33) % 10_800)
         out.append((t, Int32((x >> 20) % UInt64(apps))))
     }

@@ -7,6 +7,7 @@ import Testing
 import struct _FetchLabTestSupport.HistoryBuilder
 
 @testable import FetchLabSimulation
+import struct _FetchLabTestSupport.SeededDraws
 
 /// The times of the requests a policy made for pair 0 of `h` before `cut` (all the user's pairs
 /// replayed together, as a comparison replays them).
@@ -25,11 +26,11 @@ func requestTimes(_ policy: any FetchPolicy, _ h: UserHistory, _ e: EvaluationPr
     /// minutes, A three minutes after each X (hours apart, so every A needs a fetch), and the filler
     /// at other hours, never followed by A.
     func sequenceHabit(days: Int, seed: UInt64 = 11) -> UserHistory {
-        var x = seed
+        var draws = SeededDraws(seed: seed)
         var h = HistoryBuilder(apps: ["a", "x", "filler"], firstDay: Int(day0 / .perDay))
         for d in 0..<days {
             for k in 0..<3 {
-                x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let x = draws.next()
                 let b = h.launch(1, day: d, hour: 8 + 4 * k, minute: Int(x >> 58))
                 h.launch(0, at: b + .minutes(3))
                 h.launch(2, day: d, hour: 10 + 4 * k, minute: Int((x >> 40) % 50))
@@ -86,11 +87,11 @@ func requestTimes(_ policy: any FetchPolicy, _ h: UserHistory, _ e: EvaluationPr
     /// C little, and the user's apps together still spend about the budget.
     @Test func aUsersBudgetGoesToTheAppWhoseLaunchesArePredictable() throws {
         var h = HistoryBuilder(apps: ["a", "x", "filler", "c"], firstDay: Int(day0 / .perDay))
-        var x: UInt64 = 3
+        var draws = SeededDraws(seed: 3)
         let days = 28
         for d in 0..<days {
             for k in 0..<3 {
-                x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let x = draws.next()
                 let b = h.launch(1, day: d, hour: 8 + 4 * k, minute: Int(x >> 58))
                 h.launch(0, at: b + .minutes(3))
                 h.launch(2, day: d, hour: 10 + 4 * k, minute: Int((x >> 40) % 50))
@@ -141,10 +142,10 @@ func requestTimes(_ policy: any FetchPolicy, _ h: UserHistory, _ e: EvaluationPr
     @Test func anUnlockBeforeAColdLaunchIsAMomentToFetch() throws {
         var h = HistoryBuilder(apps: ["a", "filler", AppID.device], firstDay: Int(day0 / .perDay))
         var unlocks: [UsageEvent] = []
-        var x: UInt64 = 5
+        var draws = SeededDraws(seed: 5)
         for d in 0..<21 {
             for k in 0..<3 {
-                x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let x = draws.next()
                 let u = h.time(day: d, hour: 8 + 4 * k, minute: Int(x >> 58))
                 unlocks.append(UsageEvent(time: u, offset: 0, app: 2, kind: .unlock))
                 h.launch(0, at: u + .minutes(2))

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import FetchLabSimulation
+import struct _FetchLabTestSupport.SeededDraws
 
 /// A user with one app: launches, other events and context samples at given times.
 func user(
@@ -235,9 +236,9 @@ let scoredDay = day0 + .days(1)
     /// The closed form of fixed intervals gives what the event-by-event replay gives.
     @Test(arguments: [Microseconds.minutes(15), .hours(1), .hours(7), .hours(24)])
     func closedFormEqualsTheReplay(interval: Microseconds) throws {
-        var x: UInt64 = 11
+        var draws = SeededDraws(seed: 11)
         func next(_ n: UInt64) -> UInt64 {
-            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let x = draws.next()
             return (x >> 33) % n
         }
         var launches: [UsageEvent] = []

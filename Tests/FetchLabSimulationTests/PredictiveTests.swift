@@ -6,17 +6,18 @@ import Testing
 import struct _FetchLabTestSupport.HistoryBuilder
 
 @testable import FetchLabSimulation
+import struct _FetchLabTestSupport.SeededDraws
 
 @Suite struct PredictivePolicyTests {
     /// Apps 0 (A) and 1 (B); for `days` days, B three times a day at varying hours and A two
     /// minutes after each B (hours apart, so every A is cold), but after the third B of a day only
     /// when `always`.
     func followers(days: Int, seed: UInt64 = 7, always: Bool = true) -> UserHistory {
-        var x = seed
+        var draws = SeededDraws(seed: seed)
         var h = HistoryBuilder(apps: ["a", "b"], firstDay: Int(day0 / .perDay))
         for d in 0..<days {
             for k in 0..<3 {
-                x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let x = draws.next()
                 let b = h.launch(1, day: d, hour: 8 + 4 * k, minute: Int(x >> 58))
                 if always || k < 2 { h.launch(0, at: b + .minutes(2)) }
             }

@@ -2,20 +2,13 @@ import FetchLabCore
 import FetchLabResults
 import Testing
 
+import struct _FetchLabTestSupport.SeededDraws
+
 @testable import FetchLabSimulation
 
 /// The fast scoring of issue 47 ("scoring floor") against what it replaced: the same numbers to
 /// the bit.
 @Suite struct ScoringFloorTests {
-    /// A small deterministic generator.
-    struct Draws {
-        var x: UInt64
-        mutating func next(_ n: UInt64) -> UInt64 {
-            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return (x >> 33) % n
-        }
-    }
-
     /// `Replay.score` as it was before it counted wasted fetches without a per-pair array: the
     /// reference the one-pass version must equal.
     static func referenceScore(
@@ -79,27 +72,27 @@ import Testing
     /// expired fetches, fetches at a launch's instant, launches refreshing or not, with and
     /// without content updates.
     @Test func onePassScoreEqualsTheReference() {
-        var r = Draws(x: 47)
+        var r = SeededDraws(seed: 47)
         let window = UserWindow(firstEvent: day0, start: day0 + .days(3), end: day0 + .days(12), offset: 0)
         let taus: [Microseconds] = [.minutes(5), .minutes(15), .minutes(60)]
         for round in 0..<300 {
             var launches: [Microseconds] = []
             var t = day0
             while t < window.end {
-                t += .seconds(Int64(r.next(UInt64(1 + round % 7) * 9_000)))
+                t += .seconds(Int64(r.below(UInt64(1 + round % 7) * 9_000)))
                 if t <= window.end { launches.append(t) }
             }
             var fetches: [DoneFetch] = []
-            var f = day0 + .seconds(Int64(r.next(20_000)))
+            var f = day0 + .seconds(Int64(r.below(20_000)))
             while f < window.end + .hours(2) {
                 // Now and then a fetch at a launch's instant.
-                let time = r.next(5) == 0 && !launches.isEmpty ? max(f, launches[Int(r.next(UInt64(launches.count)))]) : f
+                let time = r.below(5) == 0 && !launches.isEmpty ? max(f, launches[Int(r.below(UInt64(launches.count)))]) : f
                 if time >= (fetches.last?.time ?? .min) {
                     let state = DeviceState(
-                        battery: Double(r.next(100)), charging: r.next(3) == 0, network: .wifi, lowPower: false)
-                    fetches.append(DoneFetch(time: time, expired: r.next(4) == 0, state: state))
+                        battery: Double(r.below(100)), charging: r.below(3) == 0, network: .wifi, lowPower: false)
+                    fetches.append(DoneFetch(time: time, expired: r.below(4) == 0, state: state))
                 }
-                f = time + .seconds(Int64(r.next(UInt64(1 + round % 5) * 12_000)))
+                f = time + .seconds(Int64(r.below(UInt64(1 + round % 5) * 12_000)))
             }
             let content = round % 3 == 0 ? [] : (0..<40).map { day0 + .hours(Int64($0) * 7) + .minutes(Int64(round)) }
             for refreshes in [false, true] {
@@ -123,7 +116,7 @@ import Testing
     /// at the same instants, expired fetches, fetches without a network, and a pair whose
     /// fetches are not in time order.
     @Test func radioEnergyEqualsTheCostModel() throws {
-        var r = Draws(x: 7)
+        var r = SeededDraws(seed: 7)
         let h = UserHistory(
             user: "u", apps: ["a", "b", "c"],
             launches: (0..<480).map { UsageEvent(time: day0 + .hours(Int64($0)), offset: 0, app: Int32($0 % 3)) })
@@ -142,11 +135,11 @@ import Testing
                 var t = day0
                 for _ in 0..<(round % 11 + p * 3) {
                     // Steps on a coarse grid, so that fetches of different pairs meet.
-                    t += .seconds(Int64(r.next(4)) * 30)
+                    t += .seconds(Int64(r.below(4)) * 30)
                     let state = DeviceState(
-                        battery: 50, charging: false, network: [NetworkType.wifi, .cellular, .none][Int(r.next(3))],
+                        battery: 50, charging: false, network: [NetworkType.wifi, .cellular, .none][Int(r.below(3))],
                         lowPower: false)
-                    run.fetches.append(DoneFetch(time: t, expired: r.next(5) == 0, state: state))
+                    run.fetches.append(DoneFetch(time: t, expired: r.below(5) == 0, state: state))
                 }
                 if p == 2, round % 4 == 1 { run.fetches.reverse() }
                 runs.append(run)
@@ -172,11 +165,11 @@ import Testing
     @Test(arguments: [PlatformKind.none, .ios, .android])
     func neverScoresAsTheRunnerWould(platform: PlatformKind) throws {
         var launches: [UsageEvent] = []
-        var r = Draws(x: 3)
+        var r = SeededDraws(seed: 3)
         var t = day0
         while t < day0 + .days(15) {
-            t += .seconds(Int64(r.next(20_000)))
-            launches.append(UsageEvent(time: t, offset: 0, app: Int32(r.next(2))))
+            t += .seconds(Int64(r.below(20_000)))
+            launches.append(UsageEvent(time: t, offset: 0, app: Int32(r.below(2))))
         }
         let h = UserHistory(
             user: "u", apps: ["a", "b"], launches: launches,

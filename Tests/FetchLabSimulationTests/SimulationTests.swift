@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import FetchLabSimulation
+import struct _FetchLabTestSupport.SeededDraws
 
 /// A policy fetching at given times (for hand-made timelines).
 struct AtTimes: FetchPolicy {
@@ -54,11 +55,11 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
     }
 
     @Test func oracleIsFullyFreshAtTau() {
-        var x: UInt64 = 42
+        var draws = SeededDraws(seed: 42)
         var t = day0
         var launches: [(Microseconds, Int32)] = []
         for _ in 0..<2_000 {
-            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let x = draws.next()
             t += .seconds(Int64(x >> 33) % 7_200)
             launches.append((t, Int32((x >> 20) % 3)))
         }
@@ -142,9 +143,9 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
     /// budget-oracle(k) on one day with nothing carried over covers at least as many launches as
     /// k fetches placed anywhere (brute force over launch times and random times).
     @Test func coversAtLeastAsManyAsAnyKFetchesOnADay() {
-        var x: UInt64 = 7
+        var draws = SeededDraws(seed: 7)
         func next(_ n: Int) -> Int {
-            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let x = draws.next()
             return Int(x >> 33) % n
         }
         let s = day0 + .days(1)
@@ -214,12 +215,12 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
 
 @Suite struct CompareReportTests {
     func population() -> [UserHistory] {
-        var x: UInt64 = 3
+        var draws = SeededDraws(seed: 3)
         return (0..<4).map { u in
             var t = day0 + .hours(Int64(u))
             var launches: [UsageEvent] = []
             for _ in 0..<1_500 {
-                x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let x = draws.next()
                 t += .seconds(Int64(x >> 33) % 2_400)
                 launches.append(UsageEvent(time: t, offset: 3_600, app: Int32((x >> 18) % 4)))
             }

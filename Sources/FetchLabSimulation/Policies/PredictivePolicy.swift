@@ -87,6 +87,12 @@ public struct PredictivePolicy: FetchPolicy {
 }
 
 extension PredictivePolicy: PolicyFamily {
+    /// The cellular threshold of `predictive-cost-aware(lead,threshold)` when none is given: half
+    /// again the threshold, to the hundredth, at most 1.
+    public static func defaultCellularThreshold(for threshold: Double) -> Double {
+        min(1, (max(threshold, threshold * 1.5) * 100).rounded() / 100)
+    }
+
     public static let familyNames = ["predictive", "predictive-cost-aware", "predictive_cost_aware"]
     public static let form =
         "predictive(lead,threshold) (e.g. predictive(15m,0.3)), predictive-cost-aware(lead,threshold,cellular-threshold)"
@@ -125,7 +131,7 @@ extension PredictivePolicy: PolicyFamily {
             p.cellularThreshold =
                 numbers.count > 2
                 ? try A.number(numbers[2], raw: raw, what: "cellular threshold", in: 0.001...1)
-                : min(1, (max(p.threshold, p.threshold * 1.5) * 100).rounded() / 100)
+                : Self.defaultCellularThreshold(for: p.threshold)
         }
         p.estimates = chosen
         return [p]
