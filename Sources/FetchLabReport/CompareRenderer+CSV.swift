@@ -2,33 +2,71 @@ import FetchLabResults
 import FetchLabSimulation
 
 extension CompareRenderer {
+    /// A column group of the CSV: an entry of `Metric.table`, or a figure that is not one.
+    enum CSVColumn {
+        case metric(Metric.ID)
+        /// `fresh_<τ>m` per τ of the settings.
+        case fresh
+        /// `fresh_ci_low`, `fresh_ci_high`, `fresh_ci_over`.
+        case freshInterval
+        /// All skip reasons.
+        case skipped
+        /// `skips_<reason>` per reason.
+        case skips
+    }
+
+    /// The CSV's column order since it was first written; the table's entries not named here follow
+    /// at the end, in table order (``csvColumnOrder``).
+    static let csvLayout: [CSVColumn] = [
+        .metric(.scoredLaunches), .fresh, .metric(.fetchesPerAppDay), .freshInterval, .metric(.gainVsFixed),
+        .metric(.shareOfPossible), .metric(.energy), .metric(.battery), .metric(.cellular), .metric(.wastedFetches),
+        .skipped, .metric(.wastedShare), .metric(.fetches), .metric(.lowBatteryFetches), .metric(.contentFresh),
+        .metric(.stalenessMedian), .metric(.stalenessP90), .metric(.leadMedian), .skips,
+    ]
+
+    /// ``csvLayout``, then every other entry of the table.
+    static var csvColumnOrder: [CSVColumn] {
+        let named = Set(csvLayout.compactMap { if case .metric(let id) = $0 { id } else { nil } })
+        return csvLayout + Metric.table.filter { !named.contains($0.id) }.map { .metric($0.id) }
+    }
+
     /// `compare --format csv`: a header line, then one row per policy in the report's order, one
     /// column per metric (the JSON keys: `fresh_<τ>m` per τ of the settings, `skipped` for all
-    /// skips and `skips_<reason>` per reason). Empty fields are nulls; numbers keep every digit;
-    /// fields are quoted as RFC 4180 says (lines end with LF).
+    /// skips and `skips_<reason>` per reason, then any metric the table lists after these). Empty
+    /// fields are nulls; numbers keep every digit; fields are quoted as RFC 4180 says (lines end
+    /// with LF).
     public static func csv(_ r: ComparisonReport) -> String {
-        let freshKeys = r.settings.tausMinutes.map { PolicyMetrics.freshKey(minutes: $0) }
-        var header = ["name", "family", "scope", "scored_launches"] + freshKeys
-        header += [
-            "fetches_per_app_day", "fresh_ci_low", "fresh_ci_high", "fresh_ci_over", "gain_vs_fixed", "share_of_possible",
-            "energy_j_per_day", "battery_pct_per_day", "cellular_mb_per_day",
-            "wasted_fetches", "skipped", "wasted_share", "fetches", "fetches_low_battery", "content_fresh",
-            "staleness_median_min", "staleness_p90_min", "lead_median_min",
-        ]
-        header += SkipReason.allCases.map { "skips_\($0.rawValue)" }
+        let taus = r.settings.tausMinutes.map { FreshKey.span(minutes: $0) }
+        let columns = csvColumnOrder
+        var header = ["name", "family", "scope"]
+        for column in columns {
+            switch column {
+            case .metric(let id): header.append(id.metric.key)
+            case .fresh: header += r.settings.tausMinutes.map { FreshKey.key(minutes: $0) }
+            case .freshInterval: header += ["fresh_ci_low", "fresh_ci_high", "fresh_ci_over"]
+            case .skipped: header.append("skipped")
+            case .skips: header += SkipReason.allCases.map { "skips_\($0.rawValue)" }
+            }
+        }
         var lines = [header.map(csvField).joined(separator: ",")]
         for p in r.policies {
             let m = p.metrics
-            let fresh = Dictionary(zip(m.freshKeys, m.fresh), uniquingKeysWith: { a, _ in a })
-            var cells = [p.name, p.family, p.scope.rawValue, "\(m.scoredLaunches)"] + freshKeys.map { number(fresh[$0]) }
-            cells += [
-                number(m.fetchesPerAppDay), number(m.freshInterval?.low), number(m.freshInterval?.high),
-                m.freshInterval == nil ? "" : (r.budget?.intervalOver ?? .users).rawValue, number(m.gainVsFixed), number(m.shareOfPossible), number(m.energyJoulesPerDay),
-                number(m.batteryPercentPerDay), number(m.cellularMBPerDay), "\(m.wastedFetches)", "\(m.skipped)",
-                number(m.wastedShare), "\(m.fetches)", "\(m.lowBatteryFetches)", number(m.contentFresh),
-                number(m.stalenessMedianMinutes), number(m.stalenessP90Minutes), number(m.leadMedianMinutes),
-            ]
-            cells += SkipReason.allCases.map { "\(m.skips[$0] ?? 0)" }
+            var cells = [p.name, p.family, p.scope.rawValue]
+            for column in columns {
+                switch column {
+                case .metric(let id):
+                    let value = m[id]
+                    cells.append(id.metric.kind == .count ? "\(Int(value ?? 0))" : number(value))
+                case .fresh: cells += taus.map { number(m.fresh(tau: $0)) }
+                case .freshInterval:
+                    cells += [
+                        number(m.freshInterval?.low), number(m.freshInterval?.high),
+                        m.freshInterval == nil ? "" : (r.budget?.intervalOver ?? .users).rawValue,
+                    ]
+                case .skipped: cells.append("\(m.skipped)")
+                case .skips: cells += SkipReason.allCases.map { "\(m.skips[$0] ?? 0)" }
+                }
+            }
             lines.append(cells.map(csvField).joined(separator: ","))
         }
         return lines.joined(separator: "\n")

@@ -353,8 +353,7 @@ public enum CompareRenderer {
 
     /// fresh at the primary τ (its key, e.g. `fresh_15m`).
     public static func primaryFresh(_ p: PolicyResult, key: String) -> Double {
-        guard let i = p.metrics.freshKeys.firstIndex(of: key), p.metrics.fresh.indices.contains(i) else { return 0 }
-        return p.metrics.fresh[i]
+        FreshKey.tau(key).flatMap { p.metrics.fresh(tau: $0) } ?? 0
     }
 
     static func minutes(_ m: Double) -> String {

@@ -3,12 +3,12 @@ import FetchLabSimulation
 
 extension TuningRenderer {
     /// The columns of `tune --format csv`, in order.
-    public static let csvColumns = [
-        "fold", "rank", "name", "values", "objective", "fresh_15m", "energy_j_per_day", "battery_pct_per_day",
-        "cellular_mb_per_day", "fetches_per_app_day", "scored_launches", "feasible", "pareto", "chosen",
-        "best_fixed", "test_objective", "test_fresh_15m", "test_energy_j_per_day", "test_battery_pct_per_day",
-        "test_cellular_mb_per_day", "test_fetches_per_app_day", "test_scored_launches",
-    ]
+    public static let csvColumns =
+        ["fold", "rank", "name", "values"] + summaryColumns + ["feasible", "pareto", "chosen", "best_fixed"]
+        + summaryColumns.map { "test_" + $0 }
+
+    /// A summary's columns: objective, fresh_15m, each of `Metric.tunable` (its key), scored_launches.
+    static let summaryColumns = ["objective", "fresh_15m"] + Metric.tunable.map(\.key) + ["scored_launches"]
 
     /// `tune --format csv`: a header line, then per fold one row per setting tried in rank order
     /// (training figures, `true`/`false` flags), the held-out `test_` columns filled on the chosen
@@ -25,7 +25,7 @@ extension TuningRenderer {
             var cells = ["\(fold)", rank.map { "\($0)" } ?? "", name, values]
             cells += summary(train)
             cells += ["\(feasible)", pareto.map { "\($0)" } ?? "", "\(name == f.chosen)", "\(name == f.bestFixed)"]
-            cells += test.map(summary) ?? Array(repeating: "", count: 7)
+            cells += test.map(summary) ?? Array(repeating: "", count: summaryColumns.count)
             return cells.map(CompareRenderer.csvField).joined(separator: ",")
         }
         for (i, f) in r.folds.enumerated() {
@@ -45,11 +45,8 @@ extension TuningRenderer {
         return lines.joined(separator: "\n")
     }
 
-    /// objective, fresh_15m, energy, battery, cellular, fetches/app/day, scored launches.
+    /// ``summaryColumns`` of `s`.
     static func summary(_ s: ScoreSummary) -> [String] {
-        [
-            s.objective, s.fresh15, s.energyJoulesPerDay, s.batteryPercentPerDay, s.cellularMBPerDay,
-            s.fetchesPerAppDay,
-        ].map { CompareRenderer.number($0) } + ["\(s.scoredLaunches)"]
+        ([s.objective, s.fresh15] + s.figures).map { CompareRenderer.number($0) } + ["\(s.scoredLaunches)"]
     }
 }

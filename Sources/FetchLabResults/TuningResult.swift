@@ -261,48 +261,99 @@ public struct TriedSetting: Sendable, Codable, Hashable {
     }
 }
 
-/// The figures a tuning report shows of one replay.
+/// The figures a tuning report shows of one replay: the objective, fresh@15m, each tunable metric
+/// of ``Metric/table`` (JSON keys: their ``Metric/Tuning/summaryKey``) and the scored launches.
 public struct ScoreSummary: Sendable, Codable, Hashable {
     /// The objective's metric.
     public var objective: Double
     public var fresh15: Double
-    public var energyJoulesPerDay: Double
-    public var batteryPercentPerDay: Double
-    public var cellularMBPerDay: Double
-    public var fetchesPerAppDay: Double
+    /// One value per entry of ``Metric/tunable``.
+    public var figures: [Double]
     public var scoredLaunches: Int
     /// fresh@τ (the objective's τ, else the protocol's) minus the fixed baseline at this replay's
     /// own fetches per app per day on the same users and days (``FixedBaselineLine``); what
     /// `--maximize fresh@τ` ranks by (nil: not measured, or a run stored before it was).
     public var gainVsFixed: Double? = nil
 
-    enum CodingKeys: String, CodingKey {
-        case objective, energyJoulesPerDay, batteryPercentPerDay, cellularMBPerDay, fetchesPerAppDay, scoredLaunches
-        case gainVsFixed
-        case fresh15 = "fresh_15m"
+    public init(objective: Double, fresh15: Double, figures: [Double], scoredLaunches: Int) {
+        self.objective = objective
+        self.fresh15 = fresh15
+        self.figures = figures
+        self.scoredLaunches = scoredLaunches
     }
 
     public init(
         objective: Double, fresh15: Double, energyJoulesPerDay: Double, batteryPercentPerDay: Double,
         cellularMBPerDay: Double, fetchesPerAppDay: Double, scoredLaunches: Int
     ) {
-        self.objective = objective
-        self.fresh15 = fresh15
+        self.init(objective: objective, fresh15: fresh15, figures: Metric.tunable.map { _ in 0 }, scoredLaunches: scoredLaunches)
         self.energyJoulesPerDay = energyJoulesPerDay
         self.batteryPercentPerDay = batteryPercentPerDay
         self.cellularMBPerDay = cellularMBPerDay
         self.fetchesPerAppDay = fetchesPerAppDay
-        self.scoredLaunches = scoredLaunches
+    }
+
+    /// The value of a tunable metric (nil: not a tunable metric).
+    public subscript(metric: Metric) -> Double? {
+        get { Metric.tunable.firstIndex(of: metric).map { figures[$0] } }
+        set {
+            if let i = Metric.tunable.firstIndex(of: metric), let newValue { figures[i] = newValue }
+        }
+    }
+
+    public var energyJoulesPerDay: Double {
+        get { self[Metric.ID.energy.metric] ?? 0 }
+        set { self[Metric.ID.energy.metric] = newValue }
+    }
+    public var batteryPercentPerDay: Double {
+        get { self[Metric.ID.battery.metric] ?? 0 }
+        set { self[Metric.ID.battery.metric] = newValue }
+    }
+    public var cellularMBPerDay: Double {
+        get { self[Metric.ID.cellular.metric] ?? 0 }
+        set { self[Metric.ID.cellular.metric] = newValue }
+    }
+    public var fetchesPerAppDay: Double {
+        get { self[Metric.ID.fetchesPerAppDay.metric] ?? 0 }
+        set { self[Metric.ID.fetchesPerAppDay.metric] = newValue }
+    }
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ s: String) { stringValue = s }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(objective, forKey: Key("objective"))
+        try c.encode(fresh15, forKey: Key("fresh_15m"))
+        for (metric, value) in zip(Metric.tunable, figures) {
+            try c.encode(value, forKey: Key(metric.tuning?.summaryKey ?? metric.key))
+        }
+        try c.encode(scoredLaunches, forKey: Key("scoredLaunches"))
+        try c.encodeIfPresent(gainVsFixed, forKey: Key("gainVsFixed"))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        objective = try c.decode(Double.self, forKey: Key("objective"))
+        fresh15 = try c.decode(Double.self, forKey: Key("fresh_15m"))
+        figures = try Metric.tunable.map { try c.decode(Double.self, forKey: Key($0.tuning?.summaryKey ?? $0.key)) }
+        scoredLaunches = try c.decode(Int.self, forKey: Key("scoredLaunches"))
+        gainVsFixed = try c.decodeIfPresent(Double.self, forKey: Key("gainVsFixed"))
     }
 
     /// The mean of every figure over `summaries` (one per fold), the scored launches summed.
     public static func mean(_ summaries: [ScoreSummary]) -> ScoreSummary {
         let n = Double(max(1, summaries.count))
-        func mean(_ key: KeyPath<ScoreSummary, Double>) -> Double { summaries.reduce(0) { $0 + $1[keyPath: key] } / n }
+        func mean(_ value: (ScoreSummary) -> Double) -> Double { summaries.reduce(0) { $0 + value($1) } / n }
         var out = ScoreSummary(
-            objective: mean(\.objective), fresh15: mean(\.fresh15), energyJoulesPerDay: mean(\.energyJoulesPerDay),
-            batteryPercentPerDay: mean(\.batteryPercentPerDay), cellularMBPerDay: mean(\.cellularMBPerDay),
-            fetchesPerAppDay: mean(\.fetchesPerAppDay), scoredLaunches: summaries.reduce(0) { $0 + $1.scoredLaunches })
+            objective: mean(\.objective), fresh15: mean(\.fresh15),
+            figures: Metric.tunable.indices.map { i in mean { $0.figures[i] } },
+            scoredLaunches: summaries.reduce(0) { $0 + $1.scoredLaunches })
         let gains = summaries.compactMap(\.gainVsFixed)
         if !summaries.isEmpty, gains.count == summaries.count { out.gainVsFixed = gains.reduce(0, +) / n }
         return out

@@ -127,9 +127,8 @@ extension ComparisonRun {
         for app in u.apps where listedApps.insert(app).inserted { appOrder.append(app) }
         if let sums = u.budget { budget?.add(sums, record: u.record) }
         if let sums = u.sums {
-            let freshKeys = taus.map { PolicyMetrics.freshKey(minutes: $0.inMinutes) }
             let metrics = sums.map {
-                $0.metrics(freshKeys: freshKeys, primary: primary, batteryJoules: simulator.settings.cost.batteryJoules)
+                $0.metrics(taus: taus, primary: primary, batteryJoules: simulator.settings.cost.batteryJoules)
             }
             if let spool = perUserSpool {
                 spool.add(user: u.name, metrics: Array(metrics[..<requested]))

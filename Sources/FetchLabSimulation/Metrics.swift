@@ -152,11 +152,11 @@ struct MetricSums: Sendable {
         )
     }
 
-    func metrics(freshKeys: [String], primary: Int, batteryJoules: Double) -> PolicyMetrics {
+    func metrics(taus: [Microseconds], primary: Int, batteryJoules: Double) -> PolicyMetrics {
         let fresh = self.fresh.map { scored > 0 ? Double($0) / Double(scored) : 0 }
         var m = PolicyMetrics(
             scoredLaunches: scored, fresh: fresh, fetchesPerAppDay: point(primary: primary).x)
-        m.freshKeys = freshKeys
+        m.taus = taus
         m.contentFresh = contentScored > 0 ? Double(contentFresh) / Double(contentScored) : nil
         m.stalenessMedianMinutes = staleness.quantileMinutes(0.5)
         m.stalenessP90Minutes = staleness.quantileMinutes(0.9)

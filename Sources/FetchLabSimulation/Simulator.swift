@@ -337,10 +337,9 @@ public struct ComparisonRun: Sendable {
 
     public func report() -> ComparisonReport {
         let e = simulator.evaluation
-        let keys = taus.map { PolicyMetrics.freshKey(minutes: $0.inMinutes) }
         let battery = simulator.settings.cost.batteryJoules
         func metrics(_ sums: [MetricSums]) -> [PolicyMetrics] {
-            sums.map { $0.metrics(freshKeys: keys, primary: primary, batteryJoules: battery) }
+            sums.map { $0.metrics(taus: taus, primary: primary, batteryJoules: battery) }
         }
         var overall = metrics(totals)
         let budgets = Array(Set(self.budgets + [headlineBudget])).sorted()

@@ -66,15 +66,19 @@ struct RunRow {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
+    /// A policy's metrics as ``RunSchema/allSources`` (counts as integers).
     static func values(_ m: PolicyMetrics) throws -> MetricValues {
-        let fresh = Dictionary(zip(m.freshKeys, m.fresh), uniquingKeysWith: { a, _ in a })
-        let freshColumns = RunSchema.freshColumnMinutes.map { fresh[PolicyMetrics.freshKey(minutes: $0)] }
-        return [m.scoredLaunches] + freshColumns + [
-            m.contentFresh, m.stalenessMedianMinutes, m.stalenessP90Minutes, m.leadMedianMinutes, m.fetches,
-            m.fetchesPerAppDay, m.wastedFetches, m.wastedShare, m.energyJoulesPerDay, m.batteryPercentPerDay,
-            m.cellularMBPerDay, m.lowBatteryFetches, m.skipped, nil as Double?, try json(m), m.gainVsFixed,
-            m.shareOfPossible,
-        ]
+        try RunSchema.allSources.map { source -> (any DatabaseValueConvertible)? in
+            switch source {
+            case .metric(let id):
+                guard let value = m[id] else { return nil as Double? }
+                return id.metric.kind == .count ? Int(value) : value
+            case .fresh(let tau): return m.fresh(tau: tau)
+            case .skipped: return m.skipped
+            case .gapClosed: return nil as Double?
+            case .json: return try json(m)
+            }
+        }
     }
 
     static let runColumns = [

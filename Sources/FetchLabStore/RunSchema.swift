@@ -1,41 +1,59 @@
+import FetchLabCore
+import FetchLabResults
+
 /// The tables and views of stored runs (schema v4): one `run` row per `compare` or `demo`, one
 /// `run_policy` row per policy, one `run_policy_app` / `run_policy_user` row per policy and app
 /// (user). Each metric of the report is a column, so that notebooks query them with plain SQL; the
 /// full report is kept as JSON in `run.report_json` (what `fetchlab runs show` prints again).
 ///
-/// Frozen: this is what migration v4 creates. A later change is a new migration.
+/// Frozen: this is what migration v4 creates. A later change is a new migration. The metric
+/// columns come from `Metric.table` (each entry's column and the migration that added it), so they
+/// are the same columns in the same order as long as the table's entries of v4 and v6 keep theirs.
 enum RunSchema {
-    /// The metric columns of `run_policy`, `run_policy_app` and `run_policy_user`, in order, with
-    /// their SQL types: the report's metric keys (`fresh_<τ>m` for τ = 5, 15, 60 min, null when the
-    /// report has no such τ), `skipped` (all skip reasons), and the metrics object as JSON.
-    static let metricColumns: [(name: String, type: String)] = [
-        ("scored_launches", "INTEGER NOT NULL"),
-        ("fresh_5m", "REAL"),
-        ("fresh_15m", "REAL"),
-        ("fresh_60m", "REAL"),
-        ("content_fresh", "REAL"),
-        ("staleness_median_min", "REAL"),
-        ("staleness_p90_min", "REAL"),
-        ("lead_median_min", "REAL"),
-        ("fetches", "INTEGER NOT NULL"),
-        ("fetches_per_app_day", "REAL NOT NULL"),
-        ("wasted_fetches", "INTEGER NOT NULL"),
-        ("wasted_share", "REAL NOT NULL"),
-        ("energy_j_per_day", "REAL NOT NULL"),
-        ("battery_pct_per_day", "REAL NOT NULL"),
-        ("cellular_mb_per_day", "REAL NOT NULL"),
-        ("fetches_low_battery", "INTEGER NOT NULL"),
-        ("skipped", "INTEGER NOT NULL"),
-        ("gap_closed", "REAL"),
-        ("metrics_json", "TEXT NOT NULL"),
-    ]
+    /// Where a metric column's value comes from.
+    enum Source: Equatable {
+        /// An entry of `Metric.table`.
+        case metric(Metric.ID)
+        /// fresh at τ (null when the report has no such τ).
+        case fresh(Microseconds)
+        /// All skip reasons.
+        case skipped
+        /// Always null: gap closed was replaced by the share of the possible gain.
+        case gapClosed
+        /// The metrics object as JSON.
+        case json
+    }
+
+    /// The sources of the columns of `migration` (4 or 6), in order: migration 4 has
+    /// `scored_launches`, `fresh_<τ>m` for τ = 5, 15, 60 min, the other metrics of v4, then
+    /// `skipped`, `gap_closed` and `metrics_json`; migration 6 its metrics.
+    static func sources(migration: Int) -> [Source] {
+        let metrics = Metric.table.filter { $0.column?.migration == migration }.map { Source.metric($0.id) }
+        guard migration == 4 else { return metrics }
+        return metrics.prefix(1) + freshColumnMinutes.map { .fresh(FreshKey.span(minutes: $0)) } + metrics.dropFirst()
+            + [.skipped, .gapClosed, .json]
+    }
+
+    /// Every metric column's source, in the order a row is written.
+    static let allSources: [Source] = sources(migration: 4) + sources(migration: 6)
+
+    static func column(_ source: Source) -> (name: String, type: String) {
+        switch source {
+        case .metric(let id): (id.metric.column?.name ?? id.metric.key, id.metric.column?.type ?? "REAL")
+        case .fresh(let tau): (FreshKey.key(tau), "REAL")
+        case .skipped: ("skipped", "INTEGER NOT NULL")
+        case .gapClosed: ("gap_closed", "REAL")
+        case .json: ("metrics_json", "TEXT NOT NULL")
+        }
+    }
+
+    /// The metric columns of `run_policy`, `run_policy_app` and `run_policy_user` that migration v4
+    /// creates, in order, with their SQL types.
+    static let metricColumns: [(name: String, type: String)] = sources(migration: 4).map(column)
 
     /// The metric columns migration v6 adds after ``metricColumns`` (`gap_closed` stays, written as
     /// null: gap closed was replaced by the share of the possible gain).
-    static let v6Columns: [(name: String, type: String)] = [
-        ("gain_vs_fixed", "REAL"),
-        ("share_of_possible", "REAL"),
-    ]
+    static let v6Columns: [(name: String, type: String)] = sources(migration: 6).map(column)
 
     /// Every metric column a row is written with, in order.
     static var allMetricColumns: [(name: String, type: String)] { metricColumns + v6Columns }

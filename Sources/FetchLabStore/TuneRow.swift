@@ -47,22 +47,16 @@ struct TuneRow {
 
     /// The training figures of ``TuneSchema/settingColumns``.
     static func values(_ s: ScoreSummary) -> Values {
-        [
-            s.objective, s.fresh15, s.energyJoulesPerDay, s.batteryPercentPerDay, s.cellularMBPerDay,
-            s.fetchesPerAppDay, s.scoredLaunches,
-        ]
+        [s.objective, s.fresh15] + s.figures.map { $0 } + [s.scoredLaunches]
     }
 
     /// The means of ``TuneSchema/heldOutColumns`` over `summaries` (nulls when there is none).
     static func means(_ summaries: [ScoreSummary]) -> Values {
         guard !summaries.isEmpty else { return TuneSchema.heldOutColumns.map { _ in nil } }
-        func mean(_ key: KeyPath<ScoreSummary, Double>) -> Double {
-            summaries.reduce(0) { $0 + $1[keyPath: key] } / Double(summaries.count)
+        func mean(_ value: (ScoreSummary) -> Double) -> Double {
+            summaries.reduce(0) { $0 + value($1) } / Double(summaries.count)
         }
-        return [
-            mean(\.objective), mean(\.fresh15), mean(\.energyJoulesPerDay), mean(\.batteryPercentPerDay),
-            mean(\.cellularMBPerDay), mean(\.fetchesPerAppDay),
-        ]
+        return [mean(\.objective), mean(\.fresh15)] + Metric.tunable.indices.map { i in mean { $0.figures[i] } }
     }
 
     static let runColumns =

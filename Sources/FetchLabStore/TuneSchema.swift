@@ -9,21 +9,15 @@ import FetchLabResults
 enum TuneSchema {
     /// The held-out columns of `tune_run`, once for the tuned setting (`test_`) and once for the
     /// best fixed interval (`best_fixed_test_`): means over the folds (one fold: that fold's).
-    static let heldOutColumns: [String] = [
-        "objective", "fresh_15m", "energy_j_per_day", "battery_pct_per_day", "cellular_mb_per_day",
-        "fetches_per_app_day",
-    ]
+    /// Each of `Metric.tunable` (in its order) is a column, named by its column of the run tables.
+    static let heldOutColumns: [String] = ["objective", "fresh_15m"] + Metric.tunable.map(columnName)
 
     /// The training columns of `tune_setting`, in order, with their SQL types.
-    static let settingColumns: [(name: String, type: String)] = [
-        ("objective", "REAL NOT NULL"),
-        ("fresh_15m", "REAL NOT NULL"),
-        ("energy_j_per_day", "REAL NOT NULL"),
-        ("battery_pct_per_day", "REAL NOT NULL"),
-        ("cellular_mb_per_day", "REAL NOT NULL"),
-        ("fetches_per_app_day", "REAL NOT NULL"),
-        ("scored_launches", "INTEGER NOT NULL"),
-    ]
+    static let settingColumns: [(name: String, type: String)] =
+        [("objective", "REAL NOT NULL"), ("fresh_15m", "REAL NOT NULL")]
+        + Metric.tunable.map { (columnName($0), "REAL NOT NULL") } + [("scored_launches", "INTEGER NOT NULL")]
+
+    static func columnName(_ metric: Metric) -> String { metric.column?.name ?? metric.key }
 
     static func heldOut(_ prefix: String) -> [String] { heldOutColumns.map { prefix + $0 } }
 

@@ -2,34 +2,34 @@ import FetchLabCore
 import FetchLabResults
 import Foundation
 
-/// A measure of a replay a tuner optimises or constrains: `fresh@15m`, `energy`, `battery`,
-/// `cellular`, `fetches`.
+/// A measure of a replay a tuner optimises or constrains: `fresh@15m`, or a tunable entry of
+/// ``Metric/table`` (`energy`, `battery`, `cellular`, `fetches`).
 public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
     /// fresh@τ (share of scored launches), higher is better.
     case fresh(Microseconds)
+    /// A tunable metric of the table.
+    case metric(Metric)
+
     /// Joules from the battery per user per day.
-    case energy
+    public static var energy: TuningMetric { .metric(Metric.ID.energy.metric) }
     /// Battery percent per user per day.
-    case battery
+    public static var battery: TuningMetric { .metric(Metric.ID.battery.metric) }
     /// Cellular MB per user per day.
-    case cellular
+    public static var cellular: TuningMetric { .metric(Metric.ID.cellular.metric) }
     /// Fetches per app per day.
-    case fetches
+    public static var fetches: TuningMetric { .metric(Metric.ID.fetchesPerAppDay.metric) }
 
     /// What `gap` (gap closed) now answers: it was removed because it rewarded spending nothing.
     public static let gapRemoved =
         "gap closed was removed: it rewarded spending nothing (a policy that fetches almost never closes a large share "
         + "of a tiny gap); use --maximize fresh@15m --subject-to \"fetches<=2\" instead"
 
-    /// Parses `fresh@15m`, `energy`, `battery`, `cellular`, `fetches` (`gap` is refused with
-    /// ``gapRemoved``).
+    /// Parses `fresh@15m` or a tunable metric's name (`energy`, `battery`, `cellular`, `fetches`;
+    /// `gap` is refused with ``gapRemoved``).
     public static func parse(_ raw: String) throws(TuningError) -> TuningMetric {
         let text = raw.lowercased().trimmingCharacters(in: .whitespaces)
+        if let metric = Metric.tunable.first(where: { $0.tuning?.name == text }) { return .metric(metric) }
         switch text {
-        case "energy": return .energy
-        case "battery": return .battery
-        case "cellular": return .cellular
-        case "fetches": return .fetches
         case "gap", "gap-closed", "gap_closed", "gapclosed": throw TuningError(gapRemoved, code: .invalid)
         default:
             if text.hasPrefix("fresh@"), Quantity.isUnitless(String(text.dropFirst(6))) {
@@ -42,18 +42,17 @@ public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
                 return .fresh(tau)
             }
             if text == "fresh" { return .fresh(.minutes(15)) }
+            let names = Metric.tunable.compactMap(\.tuning?.name)
             throw TuningError(
-                "metric '\(raw)' is not fresh@τ (e.g. fresh@15m, τ from 1m to 24h), energy, battery, cellular or fetches", code: .invalid)
+                "metric '\(raw)' is not fresh@τ (e.g. fresh@15m, τ from 1m to 24h), "
+                    + names.dropLast().joined(separator: ", ") + " or " + (names.last ?? ""), code: .invalid)
         }
     }
 
     public var description: String {
         switch self {
         case .fresh(let tau): "fresh@\(FixedIntervalPolicy.durationName(tau))"
-        case .energy: "energy"
-        case .battery: "battery"
-        case .cellular: "cellular"
-        case .fetches: "fetches"
+        case .metric(let m): m.tuning?.name ?? m.key
         }
     }
 
@@ -61,10 +60,7 @@ public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
     public var unit: String {
         switch self {
         case .fresh: ""
-        case .energy: "J/day"
-        case .battery: "%/day"
-        case .cellular: "MB/day"
-        case .fetches: "/app/day"
+        case .metric(let m): m.tuning?.unit ?? m.unit
         }
     }
 
@@ -72,7 +68,15 @@ public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
     public var higherIsBetter: Bool {
         switch self {
         case .fresh: true
-        default: false
+        case .metric(let m): m.direction == .higherIsBetter
+        }
+    }
+
+    /// A value as messages write it: `2.6 fetches/app/day`, `31.0 J/day`, `38.2 %`.
+    public func text(_ value: Double) -> String {
+        switch self {
+        case .fresh: String(format: "%.1f", value * 100) + " %"
+        case .metric(let m): m.tuning?.text(value) ?? m.formatted(value)
         }
     }
 
@@ -80,23 +84,15 @@ public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
     public func value(in s: ScoreSummary) -> Double? {
         switch self {
         case .fresh(let tau): tau == .minutes(15) ? s.fresh15 : nil
-        case .energy: s.energyJoulesPerDay
-        case .battery: s.batteryPercentPerDay
-        case .cellular: s.cellularMBPerDay
-        case .fetches: s.fetchesPerAppDay
+        case .metric(let m): s[m]
         }
     }
 
     /// The metric's value in a policy's metrics (nil: a fresh@τ the replay did not report).
     public func value(in m: PolicyMetrics) -> Double? {
         switch self {
-        case .fresh(let tau):
-            guard let i = m.freshKeys.firstIndex(of: PolicyMetrics.freshKey(minutes: tau.inMinutes)) else { return nil }
-            return m.fresh[i]
-        case .energy: return m.energyJoulesPerDay
-        case .battery: return m.batteryPercentPerDay
-        case .cellular: return m.cellularMBPerDay
-        case .fetches: return m.fetchesPerAppDay
+        case .fresh(let tau): m.fresh(tau: tau)
+        case .metric(let metric): m[metric]
         }
     }
 

@@ -76,18 +76,20 @@ extension Tuner {
 }
 
 extension Tuner {
-    /// One app's share of a metric in the whole: fresh rates weighted by scored launches, costs
-    /// per user per day by the app's pairs over the users, fetches per app per day by pairs over
-    /// all pairs.
+    /// One app's share of a metric in the whole: fresh rates weighted by scored launches; a metric
+    /// of the table as it aggregates (``Metric/Aggregation``): per user per day by the app's pairs
+    /// over the users, a mean over pairs (fetches per app per day) by its pairs over all pairs.
     static func contribution(
         _ metric: TuningMetric, _ m: PolicyMetrics, pairs: Double, users: Double, allPairs: Double, allScored: Double
     ) -> Double {
         switch metric {
         case .fresh: (metric.value(in: m) ?? 0) * Double(m.scoredLaunches) / max(allScored, 1)
-        case .energy: m.energyJoulesPerDay * pairs / max(users, 1)
-        case .battery: m.batteryPercentPerDay * pairs / max(users, 1)
-        case .cellular: m.cellularMBPerDay * pairs / max(users, 1)
-        case .fetches: m.fetchesPerAppDay * pairs / max(allPairs, 1)
+        case .metric(let x):
+            switch x.aggregation {
+            case .perUserDay: (m[x] ?? 0) * pairs / max(users, 1)
+            case .sum: m[x] ?? 0
+            case .meanOverPairs, .ratio, .quantile, .overall: (m[x] ?? 0) * pairs / max(allPairs, 1)
+            }
         }
     }
 
@@ -102,9 +104,8 @@ extension Tuner {
     ) -> PerAppRecommendation? {
         guard let base = scorer.cache[global] else { return nil }
         let metrics: [TuningMetric] =
-            [objective.metric] + constraints.map(\.metric) + [
-                .fresh(.minutes(15)), .energy, .battery, .cellular, .fetches,
-            ]
+            [objective.metric] + constraints.map(\.metric) + [.fresh(.minutes(15))]
+            + Metric.tunable.map { .metric($0) }
         let apps = base.perApp
         let users = Double(scorer.usersReplayed)
         let allPairs = Double(apps.reduce(0) { $0 + ($1.pairs ?? 0) })
@@ -214,9 +215,7 @@ extension Tuner {
         let sum = whole(bestPicks)
         let tail = 1 + k
         let estimate = ScoreSummary(
-            objective: sum[0], fresh15: sum[tail], energyJoulesPerDay: sum[tail + 1],
-            batteryPercentPerDay: sum[tail + 2],
-            cellularMBPerDay: sum[tail + 3], fetchesPerAppDay: sum[tail + 4], scoredLaunches: Int(allScored))
+            objective: sum[0], fresh15: sum[tail], figures: Array(sum[(tail + 1)...]), scoredLaunches: Int(allScored))
         let assignments = zip(apps, bestPicks).enumerated().map { a, pair in
             PerAppRecommendation.Assignment(app: pair.0.name, setting: options[a][pair.1].name)
         }

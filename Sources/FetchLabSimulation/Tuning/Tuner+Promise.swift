@@ -109,14 +109,7 @@ extension Tuner {
 
     /// A constraint's value as its metric reads: `2.6 fetches/app/day`, `31.0 J/day`, `38.2 %`.
     static func valueText(_ value: Double?, _ metric: TuningMetric) -> String {
-        guard let v = value else { return "not measured" }
-        switch metric {
-        case .fetches: return String(format: "%.1f", v) + " fetches/app/day"
-        case .energy: return String(format: "%.1f", v) + " J/day"
-        case .battery: return String(format: "%.2f", v) + " %/day"
-        case .cellular: return String(format: "%.2f", v) + " MB/day"
-        case .fresh: return String(format: "%.1f", v * 100) + " %"
-        }
+        value.map(metric.text) ?? "not measured"
     }
 }
 

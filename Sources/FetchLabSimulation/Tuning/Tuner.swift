@@ -342,9 +342,7 @@ public struct Tuner: Sendable {
     func summary(_ m: PolicyMetrics, never: PolicyMetrics? = nil) -> ScoreSummary {
         var s = ScoreSummary(
             objective: objective.metric.value(in: m) ?? 0, fresh15: TuningMetric.fresh(.minutes(15)).value(in: m) ?? 0,
-            energyJoulesPerDay: m.energyJoulesPerDay, batteryPercentPerDay: m.batteryPercentPerDay,
-            cellularMBPerDay: m.cellularMBPerDay, fetchesPerAppDay: m.fetchesPerAppDay, scoredLaunches: m.scoredLaunches
-        )
+            figures: Metric.tunable.map { m[$0] ?? 0 }, scoredLaunches: m.scoredLaunches)
         s.gainVsFixed = never.flatMap { gain(m, never: $0) }
         return s
     }
@@ -415,18 +413,22 @@ public struct Tuner: Sendable {
         rank(row(name: name, values: "", metrics: parts, never: never))
     }
 
-    /// Marks the settings no other setting beats on fresh@15m, energy and cellular at once.
+    /// Marks the settings no other setting beats at once on fresh@15m and the tunable metrics the
+    /// table puts on the front (``Metric/Tuning/pareto``: energy and cellular).
     static func markPareto(_ rows: inout [TriedSetting]) {
+        let front = Metric.tunable.indices.filter { Metric.tunable[$0].tuning?.pareto == true }
+        let higher = front.map { Metric.tunable[$0].direction == .higherIsBetter }
         for i in rows.indices {
             let a = rows[i].train
             rows[i].pareto = !rows.contains { r in
                 let b = r.train
-                let noWorse =
-                    b.fresh15 >= a.fresh15 && b.energyJoulesPerDay <= a.energyJoulesPerDay
-                    && b.cellularMBPerDay <= a.cellularMBPerDay
-                let better =
-                    b.fresh15 > a.fresh15 || b.energyJoulesPerDay < a.energyJoulesPerDay
-                    || b.cellularMBPerDay < a.cellularMBPerDay
+                var noWorse = b.fresh15 >= a.fresh15
+                var better = b.fresh15 > a.fresh15
+                for (k, f) in front.enumerated() {
+                    let (x, y) = higher[k] ? (b.figures[f], a.figures[f]) : (a.figures[f], b.figures[f])
+                    noWorse = noWorse && x >= y
+                    better = better || x > y
+                }
                 return noWorse && better
             }
         }
