@@ -1,5 +1,4 @@
 import FetchLabResults
-import FetchLabSimulation
 
 extension CompareRenderer {
     /// `compare --format csv`: a header line, then one row per policy in the report's order, one
