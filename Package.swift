@@ -45,7 +45,8 @@ let package = Package(
         .target(
             name: "FetchLabIngest",
             dependencies: [
-                "FetchLabCore", "CZlib",
+                // The report model: the import summary's figures and the formats' names.
+                "FetchLabCore", "FetchLabResults", "CZlib",
                 // The sqlite3 C API only (knowledgeC.db), not GRDB.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -64,7 +65,8 @@ let package = Package(
             ]
         ),
         .target(name: "FetchLabSynth", dependencies: ["FetchLabCore"]),
-        .target(name: "FetchLabDatasets", dependencies: ["FetchLabCore", "FetchLabIngest", "FetchLabSynth"]),
+        .target(
+            name: "FetchLabDatasets", dependencies: ["FetchLabCore", "FetchLabIngest", "FetchLabResults", "FetchLabSynth"]),
         .target(name: "FetchLabPredict", dependencies: ["FetchLabCore"], swiftSettings: optimizedInDebug),
         // What a run produced and the settings it ran under: the report model that the simulator
         // writes, the store keeps and the report renders (the recommendation and budget figures'
@@ -76,11 +78,7 @@ let package = Package(
             swiftSettings: optimizedInDebug),
         .target(
             name: "FetchLabReport",
-            dependencies: [
-                "FetchLabCore", "FetchLabPredict", "FetchLabResults", "FetchLabSimulation",
-                // What import, inspect, runs and generate print: their summaries.
-                "FetchLabIngest", "FetchLabStore", "FetchLabDatasets",
-            ]),
+            dependencies: ["FetchLabCore", "FetchLabPredict", "FetchLabResults"]),
         // What a command does, without its options or its output: the CLI and any other front end
         // (a notebook through the library, a fleet driver) call the same workflows.
         .target(
@@ -104,7 +102,7 @@ let package = Package(
         .testTarget(
             name: "FetchLabIngestTests",
             dependencies: [
-                "FetchLabIngest", "FetchLabCore", "_FetchLabTestSupport",
+                "FetchLabIngest", "FetchLabResults", "FetchLabCore", "_FetchLabTestSupport",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             exclude: ["Resources"]

@@ -23,9 +23,11 @@ BUILD=.build/fuzz
 SRC="$BUILD/src-$$"  # per run, so that runs in parallel do not share sources
 mkdir -p "$SRC"
 trap 'rm -rf "$SRC"' EXIT
-# One module: the fuzzer build has no SwiftPM, so FetchLabCore's files join FetchLabIngest's.
-for f in Sources/FetchLabCore/*.swift $(find Sources/FetchLabIngest -name '*.swift' | sort); do
-  sed '/^import FetchLabCore$/d' "$f" > "$SRC/$(echo "$f" | tr / _)"
+# One module: the fuzzer build has no SwiftPM, so FetchLabCore's files join FetchLabIngest's, with
+# the two files of FetchLabResults that the readers fill (a format's name, the read counts and rejects).
+for f in Sources/FetchLabCore/*.swift Sources/FetchLabResults/Summaries/{LogFormat,ReadCounts}.swift \
+  $(find Sources/FetchLabIngest -name '*.swift' | sort); do
+  sed '/^import FetchLabCore$/d; /^import FetchLabResults$/d' "$f" > "$SRC/$(echo "$f" | tr / _)"
 done
 
 # FetchLabIngest's package dependencies: their modules and object files from SwiftPM's build.
@@ -50,7 +52,7 @@ MOD_OBJECTS=()
 build_modules() {
   local list="$SRC/modules.list"
   : > "$list"
-  for m in FetchLabCore FetchLabIngest FetchLabPredict FetchLabResults FetchLabSimulation; do
+  for m in FetchLabCore FetchLabPredict FetchLabResults FetchLabIngest FetchLabSimulation; do
     find "Sources/$m" -name '*.swift' | sort | sed "s|^|$m |" >> "$list"
   done
   # FetchLabWorkflows: the partial files' code only (the rest needs FetchLabStore, GRDB): the
@@ -66,7 +68,7 @@ build_modules() {
     local tmp="$BUILD/modules-tmp-$$"
     rm -rf "$tmp"
     mkdir -p "$tmp"
-    for m in FetchLabCore FetchLabIngest FetchLabPredict FetchLabResults FetchLabSimulation FetchLabWorkflows; do
+    for m in FetchLabCore FetchLabPredict FetchLabResults FetchLabIngest FetchLabSimulation FetchLabWorkflows; do
       echo "fuzz: compiling $m (instrumented)" >&2
       swiftc "${MOD_FLAGS[@]}" -I "$tmp" "${DEP_FLAGS[@]}" -module-name "$m" -emit-module -emit-module-path "$tmp/$m.swiftmodule" \
         -c $(grep "^$m " "$list" | cut -d' ' -f2) -o "$tmp/$m.o" 2> "$BUILD/build-module-$m.log" \

@@ -1,21 +1,8 @@
 import FetchLabCore
 import FetchLabIngest
+import FetchLabResults
 import FetchLabSynth
 import Foundation
-
-/// Counts and sizes of a written population.
-public struct GenerateSummary: Codable, Sendable {
-    public var users: Int
-    public var days: Int
-    public var seed: UInt64
-    public var start: String
-    public var usageEvents = 0
-    public var contextSamples = 0
-    public var contentUpdates = 0
-    /// File name → bytes written.
-    public var files: [String: Int] = [:]
-    public var seconds = 0.0
-}
 
 /// Writes a generated population as FetchLab's own log formats: `usage.csv.gz`,
 /// `context.csv.gz`, `content.csv.gz` and `truth.json` (every user's habits). Users are simulated

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 import Foundation
 
 /// How to read one input file.
@@ -50,7 +51,7 @@ public struct ReadOptions: Sendable {
     /// The apps that are not the user's choice of app: launchers (the home screen shows between
     /// two apps), `android` (the system's own dialogs), system UI (notification shade, lock screen)
     /// and the logging app itself. Glob patterns, as for ``excludedApps``; one list, used by
-    /// every format that drops them (``LogFormat/dropsSystemApps``): ``systemUIApps`` and
+    /// every format that drops them (`LogFormat.dropsSystemApps`): ``systemUIApps`` and
     /// ``droppedSystemApps``.
     public static let systemApps = systemUIApps + droppedSystemApps
 
@@ -75,15 +76,6 @@ public struct ReadOptions: Sendable {
     /// The system apps whose rows say nothing of the user (the system's own dialogs, the logger):
     /// dropped.
     public static let droppedSystemApps = ["android", "com.example.nextapp"]
-
-    /// What ``systemApps`` stand for, in words, for messages.
-    public static let systemAppsInWords = "launchers, system UI, android, the logger"
-
-    /// What ``systemUIApps`` stand for, in words, for messages.
-    public static let systemUIAppsInWords = "launchers and system UI"
-
-    /// What ``droppedSystemApps`` stand for, in words, for messages.
-    public static let droppedSystemAppsInWords = "android and the logger"
 
     /// Whether a file of `format` read with these options drops the rows of ``systemApps``.
     public func dropsSystemApps(_ format: LogFormat) -> Bool { !keepSystemApps && format.dropsSystemApps }

@@ -1,10 +1,11 @@
 import FetchLabCore
+import FetchLabResults
 import Foundation
 
 /// Reads one log file of any supported format and hands its records to the store in batches.
 ///
 /// The reader detects the compression from the bytes and the format from the first line
-/// (`FormatDetection`), validates every row, and turns bad rows into ``RejectedRow``s (or, in
+/// (`FormatDetection`), validates every row, and turns bad rows into `RejectedRow`s (or, in
 /// strict mode, throws at the first one). Memory stays bounded by the batch size, whatever the file
 /// size. This type is the driver shared by the formats — lines, quoted records that span lines,
 /// blank and repeated header lines, rejects, name tables, batches; what a row means is each
@@ -24,7 +25,7 @@ public final class LogReader: RecordSource {
     private let lines: LineReader
     /// The batch being filled, the name tables and the checks the formats share.
     private var sink: RecordSink
-    /// The state of a format read line by line (``LogFormat/lineFormat``); nil for delimited
+    /// The state of a format read line by line (`LogFormat.lineFormat`); nil for delimited
     /// formats. Tests put a format of their own here.
     var lineFormat: (any LineFormat)?
     /// Whether the last line added to `quoted` ended with a carriage return.

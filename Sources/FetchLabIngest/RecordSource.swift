@@ -1,3 +1,4 @@
+import FetchLabResults
 import Foundation
 
 /// Something that reads one input file and hands its records to the store in batches: the

@@ -1,5 +1,4 @@
 import FetchLabResults
-import FetchLabSimulation
 
 extension CompareRenderer {
     /// A column group of the CSV: an entry of `Metric.table`, or a figure that is not one.

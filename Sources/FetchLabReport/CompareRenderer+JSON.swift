@@ -1,5 +1,4 @@
 import FetchLabResults
-import FetchLabSimulation
 
 extension CompareRenderer {
     /// `compare --format json`: the report's own JSON (`settings`, `policies`), with `run_id` next

@@ -1,5 +1,4 @@
 import FetchLabResults
-import FetchLabSimulation
 
 extension CompareRenderer {
     /// `compare --format markdown`: the summary line, then a GitHub table with the text table's

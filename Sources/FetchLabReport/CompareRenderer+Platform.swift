@@ -1,6 +1,5 @@
 import FetchLabCore
 import FetchLabResults
-import FetchLabSimulation
 
 extension CompareRenderer {
     /// Under iOS, the line under the table: how requested intervals and the wake budget were
@@ -13,7 +12,7 @@ extension CompareRenderer {
     static func systemRules(_ p: PlatformModel) -> String? {
         guard p.kind == .ios else { return nil }
         let lead = Quantity.format(duration: p.iosSystemLead)
-        let floor = Quantity.format(duration: max(p.iosMinimumInterval, IOSAdaptivePolicy.platformMinimum))
+        let floor = Quantity.format(duration: max(p.iosMinimumInterval, PlatformModel.iosPlatformMinimum))
         var line =
             "fixed(T) asks for a minimum interval (setMinimumBackgroundFetchInterval), a floor: "
             + "it was replayed as iOS's scheduler runs it, ios-adaptive(\(lead), max(T, \(floor))), "

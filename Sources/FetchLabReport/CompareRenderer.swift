@@ -1,6 +1,5 @@
 import FetchLabCore
 import FetchLabResults
-import FetchLabSimulation
 import Foundation
 
 /// How `compare` orders its table.

@@ -1,7 +1,6 @@
 import FetchLabCore
 import FetchLabPredict
 import FetchLabResults
-import FetchLabStore
 
 /// What `fetchlab describe` reports: the population pooled, and one description per user when asked.
 public struct DescribeReport: Encodable, Sendable {

@@ -1,5 +1,4 @@
 import FetchLabResults
-import FetchLabSimulation
 
 extension TuningRenderer {
     /// The columns of `tune --format csv`, in order.

@@ -1,12 +1,10 @@
 import FetchLabResults
-import FetchLabSimulation
 
 extension TuningRenderer {
     /// `tune --format markdown`: what the table shows, each table a GitHub table (numbers
     /// right-aligned), each line a paragraph, the platform settings a list with fenced snippets.
     public static func markdown(_ r: TuningResult, platform: [PlatformOutcome]) -> String {
         var parts: [String] = []
-        var code = "swift"
         for block in blocks(r, platform: platform) {
             switch block {
             case .line(let s) where s.isEmpty: continue
@@ -20,9 +18,9 @@ extension TuningRenderer {
                     + header.indices.map { $0 == 1 || ($0 == 0 && header[0] != "rank") ? " --- |" : " ---: |" }.joined()
                 parts.append(([line(header), alignment] + rows.map(line)).joined(separator: "\n"))
             case .item(let s):
-                code = s.hasPrefix("android") ? "kotlin" : "swift"
                 parts.append("- " + CompareRenderer.cell(s))
-            case .code(let lines):
+            case .code(let lines, let platform):
+                let code = platform == .android ? "kotlin" : "swift"
                 // A fence longer than any run of backticks in the snippet.
                 let longest = lines.map(longestBacktickRun).max() ?? 0
                 let fence = String(repeating: "`", count: max(3, longest + 1))

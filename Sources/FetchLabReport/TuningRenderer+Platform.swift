@@ -1,5 +1,4 @@
 import FetchLabResults
-import FetchLabSimulation
 import Foundation
 
 /// `tune`'s platform settings: what each was replayed on, its line (the setting, how the platform
@@ -54,7 +53,7 @@ extension TuningRenderer {
     /// Whether silent push serves better than the freshest other iOS setting: fresher at no more
     /// energy, or not (nil: push was not replayed, for lack of content-update times).
     public static func pushVerdict(_ platform: [PlatformOutcome]) -> String? {
-        guard let push = platform.first(where: { $0.setting.model.hasPrefix("push(") }),
+        guard let push = platform.first(where: \.setting.isSilentPush),
             let other = platform.filter({ $0.setting.platform == .ios && $0 != push }).max(by: { $0.fresh < $1.fresh })
         else { return nil }
         let serves = push.fresh >= other.fresh && push.joulesPerDay <= other.joulesPerDay

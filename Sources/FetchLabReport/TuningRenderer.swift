@@ -1,5 +1,4 @@
 import FetchLabResults
-import FetchLabSimulation
 import Foundation
 
 /// `fetchlab tune` as a table, Markdown, JSON or CSV (the HTML section is ``HTMLReport``'s).
@@ -53,8 +52,8 @@ public enum TuningRenderer {
         case table([String], [[String]])
         /// An indented item of a list.
         case item(String)
-        /// Code, indented further.
-        case code([String])
+        /// Code, indented further: a snippet for `platform` (Swift for iOS, Kotlin for Android).
+        case code([String], platform: PlatformKind)
         /// A remark on the item above, in parentheses.
         case note(String)
     }
@@ -171,7 +170,7 @@ public enum TuningRenderer {
         if let note = platform.first?.inputs.flatMap(platformNote) { out.append(.line("(\(note))")) }
         for o in platform {
             out.append(.item(platformLine(o)))
-            out.append(.code(o.setting.snippet.split(separator: "\n").map(String.init)))
+            out.append(.code(o.setting.snippet.split(separator: "\n").map(String.init), platform: o.setting.platform))
             if let note = o.setting.note { out.append(.note(note)) }
         }
         if let verdict = pushVerdict(platform) { out.append(.line(verdict)) }
@@ -350,7 +349,7 @@ public enum TuningRenderer {
             case .line(let s): lines.append(s)
             case .table(let header, let rows): lines += table(header, rows)
             case .item(let s): lines.append("  " + s)
-            case .code(let code): lines += code.map { "      " + $0 }
+            case .code(let code, _): lines += code.map { "      " + $0 }
             case .note(let s): lines.append("      (\(s))")
             }
         }

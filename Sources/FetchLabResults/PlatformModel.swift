@@ -61,6 +61,10 @@ public struct PlatformModel: Sendable, Hashable, Codable {
 
     public init(kind: PlatformKind = .none) { self.kind = kind }
 
+    /// iOS's floor of the minimum interval between an app's background fetches (about 15 minutes):
+    /// the system's scheduler runs none closer, whatever the app requests.
+    public static let iosPlatformMinimum: Microseconds = .minutes(15)
+
     enum CodingKeys: String, CodingKey {
         case kind, fetchBudget = "fetch_budget_s", iosMinimumInterval = "ios_minimum_interval_min"
         case pushesPerHour = "pushes_per_hour", dailyFetchBudget = "daily_fetch_budget"

@@ -21,6 +21,8 @@ public enum PolicyRole: String, Sendable, Hashable, CaseIterable {
     /// The canonical family names of the oracles.
     public static let oracleFamily = "oracle"
     public static let budgetOracleFamily = "budget-oracle"
+    /// The canonical family name of silent push (`push(rate)`), the model of an iOS platform setting.
+    public static let pushFamily = "push"
     /// The families whose policies read the future.
     public static let clairvoyantFamilies: Set<String> = [oracleFamily, budgetOracleFamily]
 
@@ -50,4 +52,20 @@ extension PolicyResult {
 
     /// Its family's front is read at each budget.
     public var isReadAtBudget: Bool { role.isReadAtBudget }
+
+    /// The clairvoyant bound without a budget (`oracle`), not a budget oracle.
+    public var isUnbudgetedOracle: Bool { family == PolicyRole.oracleFamily }
+}
+
+extension ComparisonReport {
+    /// The run's clairvoyant bound without a budget (`oracle`), if it replayed one.
+    public var oracle: PolicyResult? { policies.first(where: \.isUnbudgetedOracle) }
+}
+
+extension PlatformSetting {
+    /// The canonical family name of the policy that models the setting (`push` for `push(3)`).
+    public var modelFamily: String { String(model.prefix { $0 != "(" }) }
+
+    /// The setting is silent push (its model is `push(rate)`), not a background fetch.
+    public var isSilentPush: Bool { modelFamily == PolicyRole.pushFamily }
 }

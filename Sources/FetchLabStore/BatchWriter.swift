@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabIngest
+import FetchLabResults
 import Foundation
 import GRDB
 import GRDBSQLite

@@ -1,33 +1,7 @@
 import FetchLabCore
 import FetchLabIngest
+import FetchLabResults
 import GRDB
-
-/// How well one user's device context is covered, for `fetchlab inspect`.
-///
-/// Shares are of the samples that recorded the field (a log may leave any field out); nil when
-/// none did.
-public struct ContextCoverage: Sendable, Codable, Hashable {
-    public var user: String
-    public var samples: Int
-    /// First and last sample (UTC, microseconds) and the same as `YYYY-MM-DDTHH:MM:SSZ`.
-    public var firstSample: Microseconds
-    public var lastSample: Microseconds
-    public var first: String
-    public var last: String
-    /// UTC calendar days from the first to the last sample, both included.
-    public var daysCovered: Int
-    /// Samples that said whether the device was charging, and the share that said it was.
-    public var chargingKnown: Int
-    public var chargingShare: Double?
-    /// Samples that named the network, and the shares on wifi, cellular and none.
-    public var networkKnown: Int
-    public var wifiShare: Double?
-    public var cellularShare: Double?
-    public var noNetworkShare: Double?
-    /// Samples that said whether low-power mode was on, and the share with it on.
-    public var lowPowerKnown: Int
-    public var lowPowerShare: Double?
-}
 
 extension UsageQueries {
     /// Context-sample coverage per user (sorted by name), optionally for one user.
@@ -82,32 +56,6 @@ extension UsageQueries {
             try RejectedRowRecord.filter(C.importID == id).order(C.line, C.id).limit(limit).fetchAll(db)
         }.map(\.rejectedRow)
     }
-}
-
-/// When one user's context samples of one import were taken, beside when that user's launches
-/// are (in the whole database): samples that do not overlap the launches in time are read by no
-/// replay, even with the user named right.
-public struct ContextOverlap: Sendable, Hashable {
-    public var user: String
-    /// First and last sample of the import (UTC, microseconds).
-    public var firstSample: Microseconds
-    public var lastSample: Microseconds
-    /// The user's first and last launch; nil when the user has none.
-    public var launches: ClosedRange<Microseconds>?
-
-    public init(user: String, firstSample: Microseconds, lastSample: Microseconds, launches: ClosedRange<Microseconds>?)
-    {
-        self.user = user
-        self.firstSample = firstSample
-        self.lastSample = lastSample
-        self.launches = launches
-    }
-
-    /// The samples' span.
-    public var samples: ClosedRange<Microseconds> { firstSample...lastSample }
-
-    /// Whether the samples' span meets the user's launches' (false when the user has none).
-    public var overlapsLaunches: Bool { launches.map { $0.overlaps(samples) } ?? false }
 }
 
 extension UsageQueries {

@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabIngest
+import FetchLabResults
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -27,7 +28,7 @@ public struct Importer: Sendable {
     /// Imports one file (`-` for standard input).
     ///
     /// A file whose content was imported before with the same read options (`ReadFingerprint`)
-    /// and gave at least one accepted row is left alone (status ``ImportSummary/Status/unchanged``)
+    /// and gave at least one accepted row is left alone (status `ImportSummary.Status.unchanged`)
     /// unless `force`; a forced re-read stores nothing twice (its rows count as duplicates). A file
     /// with no accepted row is recorded with its rejects but never blocks a later import of it.
     ///

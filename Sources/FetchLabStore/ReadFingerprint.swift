@@ -64,7 +64,7 @@ enum ReadFingerprint {
     }
 
     /// The key of `import.options` that holds how many rows of system apps the import dropped
-    /// (``ReadCounts/systemApps``; absent when none), written when the import finishes.
+    /// (`ReadCounts.systemApps`; absent when none), written when the import finishes.
     static let systemAppRowsKey = "system_app_rows_dropped"
 
     /// `options` (an `import.options` JSON object) with `key` set to `value`.

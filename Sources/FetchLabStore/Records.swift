@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabIngest
+import FetchLabResults
 import GRDB
 
 /// One row of the `import` table: a file read into the database, with what came of it.

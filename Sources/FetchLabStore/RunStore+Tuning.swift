@@ -2,42 +2,6 @@ import FetchLabResults
 import Foundation
 import GRDB
 
-/// A stored tuning run, as `fetchlab runs` lists it.
-public struct TuningRunSummary: Sendable, Hashable, Codable {
-    public var id: Int64
-    /// ISO-8601 UTC.
-    public var createdAt: String
-    public var fetchlabVersion: String?
-    public var family: String
-    public var method: String
-    public var objective: String
-    /// Settings tried, over all folds.
-    public var settings: Int
-    /// The last fold's choice, and its best fixed interval.
-    public var chosen: String
-    public var bestFixed: String?
-
-    enum CodingKeys: String, CodingKey {
-        case id, createdAt = "created_at", fetchlabVersion = "fetchlab_version", family, method, objective, settings
-        case chosen, bestFixed = "best_fixed"
-    }
-
-    public init(
-        id: Int64, createdAt: String, fetchlabVersion: String?, family: String, method: String, objective: String,
-        settings: Int, chosen: String, bestFixed: String?
-    ) {
-        self.id = id
-        self.createdAt = createdAt
-        self.fetchlabVersion = fetchlabVersion
-        self.family = family
-        self.method = method
-        self.objective = objective
-        self.settings = settings
-        self.chosen = chosen
-        self.bestFixed = bestFixed
-    }
-}
-
 /// A tuning run read back: the result as `tune` computed it and its platform settings.
 public struct StoredTuningRun: Sendable, Hashable {
     public var id: Int64

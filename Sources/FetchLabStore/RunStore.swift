@@ -2,47 +2,6 @@ import FetchLabResults
 import Foundation
 import GRDB
 
-/// A stored run, as `fetchlab runs` lists it.
-public struct RunSummary: Sendable, Hashable, Codable {
-    public var id: Int64
-    /// ISO-8601 UTC.
-    public var createdAt: String
-    /// The command that ran it: `compare`, `demo`.
-    public var command: String
-    public var fetchlabVersion: String?
-    public var policies: Int
-    public var users: Int
-    public var pairs: Int
-    public var scoredLaunches: Int
-    /// The primary τ, minutes; whether a launch refreshed its app; the platform model (`none`, `ios`, `android`).
-    public var tauMinutes: Double
-    public var launchRefreshes: Bool
-    public var platform: String
-
-    enum CodingKeys: String, CodingKey {
-        case id, createdAt = "created_at", command, fetchlabVersion = "fetchlab_version", policies, users, pairs
-        case scoredLaunches = "scored_launches", tauMinutes = "tau_minutes", launchRefreshes = "launch_refreshes"
-        case platform
-    }
-
-    public init(
-        id: Int64, createdAt: String, command: String, fetchlabVersion: String?, policies: Int, users: Int, pairs: Int,
-        scoredLaunches: Int, tauMinutes: Double = 15, launchRefreshes: Bool = true, platform: String = "none"
-    ) {
-        self.tauMinutes = tauMinutes
-        self.launchRefreshes = launchRefreshes
-        self.platform = platform
-        self.id = id
-        self.createdAt = createdAt
-        self.command = command
-        self.fetchlabVersion = fetchlabVersion
-        self.policies = policies
-        self.users = users
-        self.pairs = pairs
-        self.scoredLaunches = scoredLaunches
-    }
-}
-
 /// Comparison runs kept in the database (tables of schema v4, see `RunSchema`): each run's
 /// settings, its policies' metrics and their per-app and per-user metrics, one column per metric,
 /// and the whole report as JSON, which ``loadRun(_:)`` decodes again.

@@ -1,30 +1,8 @@
 import FetchLabCore
+import FetchLabResults
 import Foundation
 import GRDB
 import Synchronization
-
-/// How one user uses one app, for `fetchlab inspect`.
-public struct AppUsage: Sendable, Codable, Hashable {
-    public var user: String
-    public var app: String
-    public var launches: Int
-    /// First and last launch (UTC, microseconds).
-    public var firstLaunch: Microseconds
-    public var lastLaunch: Microseconds
-    /// The local dates (YYYY-MM-DD) of the first and last launch.
-    public var firstDay = ""
-    public var lastDay = ""
-    /// Calendar days from the first to the last launch, both included (local days).
-    public var daysCovered: Int
-    /// Days with at least one launch.
-    public var activeDays: Int
-    /// Launches per covered day.
-    public var launchesPerDay: Double
-    /// Launches in each local hour of the day, 0–23.
-    public var hourly: [Int]
-    /// Whether the hours are local (the log carried offsets or a time zone) or UTC.
-    public var localTime: Bool
-}
 
 /// Read-only questions about what is stored.
 public struct UsageQueries: Sendable {

@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabIngest
+import FetchLabResults
 import FetchLabStore
 
 /// What `fetchlab import` does without its options or its output: the files one after the other,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FetchLabCore
+import FetchLabSimulation
 import Foundation
 
 @main
@@ -31,6 +32,11 @@ struct FetchLabCommand: ParsableCommand {
     /// name the option at fault instead of repeating the usage text.
     static func main() {
         Terminal.checkStandardStreams()
+        // The learned model's resolved trials, for Benchmarks/fit-learned-weights.sh: one write per
+        // line, so that lines of users replayed in parallel do not interleave.
+        if ProcessInfo.processInfo.environment["FETCHLAB_LEARNED_TRIALS"] == "1" {
+            TrialLog.install { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        }
         // Per-user figures that can no longer be read back from their temporary file end the run
         // like any run-time failure: one line, exit 1 (not a crash).
         RecordSpill.onReadFailure { message in

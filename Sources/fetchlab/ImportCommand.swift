@@ -2,6 +2,7 @@ import ArgumentParser
 import FetchLabCore
 import FetchLabIngest
 import FetchLabReport
+import FetchLabResults
 import FetchLabStore
 import FetchLabWorkflows
 import Foundation

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FetchLabReport
+import FetchLabResults
 import FetchLabStore
 import Foundation
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchLabCore
 import FetchLabIngest
+import FetchLabResults
 import Foundation
 
 extension LogFormat: CaseInsensitiveArgument {}

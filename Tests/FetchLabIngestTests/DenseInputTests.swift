@@ -1,9 +1,9 @@
+import _FetchLabTestSupport
 import FetchLabCore
+@testable import FetchLabIngest
+import FetchLabResults
 import Foundation
 import Testing
-import _FetchLabTestSupport
-
-@testable import FetchLabIngest
 
 /// Foreground logs with many samples inside `--reorder-window` (the reader used to re-sort all of
 /// them on every line): the order and counts must match a plain sort-then-sessionise reference,

@@ -1,8 +1,8 @@
+import _FetchLabTestSupport
+@testable import FetchLabIngest
+import FetchLabResults
 import Foundation
 import Testing
-import _FetchLabTestSupport
-
-@testable import FetchLabIngest
 
 /// Replays the fuzzers' seed corpus and every input that ever made a fuzzer fail
 /// (Fuzz/regressions/<target>/) through the same code the fuzz targets drive.

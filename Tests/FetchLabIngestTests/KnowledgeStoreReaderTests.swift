@@ -1,10 +1,10 @@
+import _FetchLabTestSupport
 import FetchLabCore
+@testable import FetchLabIngest
+import FetchLabResults
 import Foundation
 import GRDBSQLite
 import Testing
-import _FetchLabTestSupport
-
-@testable import FetchLabIngest
 
 /// The Knowledge store reader on real SQLite files built from `Resources/knowledgeC-schema.sql`.
 @Suite struct KnowledgeStoreReaderTests {

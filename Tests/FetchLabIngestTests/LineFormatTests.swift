@@ -1,9 +1,9 @@
+import _FetchLabTestSupport
 import FetchLabCore
+@testable import FetchLabIngest
+import FetchLabResults
 import Foundation
 import Testing
-import _FetchLabTestSupport
-
-@testable import FetchLabIngest
 
 /// A stateful line format is one type conforming to ``LineFormat``: the reader asks it what it
 /// needs (is a line a row, may the names restart, what is left at the end, did the file fail)

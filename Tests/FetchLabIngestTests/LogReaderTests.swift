@@ -1,9 +1,9 @@
+import _FetchLabTestSupport
 import FetchLabCore
+@testable import FetchLabIngest
+import FetchLabResults
 import Foundation
 import Testing
-import _FetchLabTestSupport
-
-@testable import FetchLabIngest
 
 /// Everything a reader produced from one file.
 struct ReadResult {

@@ -1,9 +1,9 @@
 import FetchLabIngest
+@testable import FetchLabReport
+import FetchLabResults
 import FetchLabStore
 import Foundation
 import Testing
-
-@testable import FetchLabReport
 
 /// The import summaries account for every row read, with counts constructed here (the
 /// foreground reader of this branch does not count merged rows yet).

@@ -1,12 +1,12 @@
+import _FetchLabTestSupport
 import FetchLabCore
 import FetchLabIngest
+import FetchLabResults
+@testable import FetchLabStore
 import Foundation
 import GRDB
 import Synchronization
 import Testing
-import _FetchLabTestSupport
-
-@testable import FetchLabStore
 
 /// Opening a database: files left empty or half-created are completed, concurrent opens of a new
 /// file all succeed, newer and damaged databases are refused, lock waits are reported.

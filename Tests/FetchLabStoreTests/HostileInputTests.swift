@@ -1,10 +1,10 @@
+import _FetchLabTestSupport
 import FetchLabIngest
+import FetchLabResults
+@testable import FetchLabStore
 import Foundation
 import GRDB
 import Testing
-import _FetchLabTestSupport
-
-@testable import FetchLabStore
 
 /// Odd and hostile input: each gives a clear message naming the file and line or byte offset,
 /// and never changes the database unless the file imports.

@@ -1,11 +1,11 @@
+import _FetchLabTestSupport
 import FetchLabCore
 import FetchLabIngest
+import FetchLabResults
+@testable import FetchLabStore
 import Foundation
 import GRDB
 import Testing
-import _FetchLabTestSupport
-
-@testable import FetchLabStore
 
 /// "The same import" is the same content read with the same options, and only when it gave rows.
 @Suite struct ImportRetryTests {

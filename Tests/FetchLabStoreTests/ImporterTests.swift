@@ -1,11 +1,11 @@
+import _FetchLabTestSupport
 import FetchLabCore
 import FetchLabIngest
+import FetchLabResults
+@testable import FetchLabStore
 import Foundation
 import GRDB
 import Testing
-import _FetchLabTestSupport
-
-@testable import FetchLabStore
 
 /// A fresh database in a temporary directory.
 struct Fixture {

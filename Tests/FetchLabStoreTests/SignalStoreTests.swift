@@ -1,11 +1,11 @@
+import _FetchLabTestSupport
 import FetchLabCore
 import FetchLabIngest
+import FetchLabResults
+@testable import FetchLabStore
 import Foundation
 import GRDB
 import Testing
-import _FetchLabTestSupport
-
-@testable import FetchLabStore
 
 /// Issue 26: signal events through the importer into SQLite and back into a user's history.
 @Suite struct SignalStoreTests {

@@ -1,9 +1,9 @@
+import _FetchLabTestSupport
 import FetchLabIngest
+import FetchLabResults
+@testable import FetchLabStore
 import Foundation
 import Testing
-import _FetchLabTestSupport
-
-@testable import FetchLabStore
 
 @Suite struct UsageQueriesTests {
     @Test func profileCountsLaunchesPerLocalHourAndDay() throws {

@@ -1,10 +1,10 @@
+import _FetchLabTestSupport
 import FetchLabCore
 import FetchLabIngest
+import FetchLabResults
+@testable import FetchLabStore
 import Foundation
 import Testing
-import _FetchLabTestSupport
-
-@testable import FetchLabStore
 
 @Suite struct UsageRunSorterTests {
     func rows(_ n: Int, seed: UInt64) -> [UsageEvent] {

@@ -4,7 +4,7 @@ import FetchLabCore
 /// header is recognised and bound to fields, and how one row becomes records or a reject reason.
 ///
 /// Conforming types are stateless; ``LogReader`` calls them statically through a switch over
-/// ``LogFormat`` (``LogFormat/decode(_:into:)``), so a row costs no existential dispatch.
+/// `LogFormat` (`LogFormat.decode(_:into:)`), so a row costs no existential dispatch.
 protocol DelimitedFormat {
     /// How strongly a header looks like this format.
     static func recognise(_ header: HeaderNames, statedUser: Bool) -> Recognition

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 import Foundation
 
 /// Learns a file's format from its first line, and binds a header's columns to fields.

@@ -5,7 +5,7 @@
 /// A conforming type is the whole format, in one file: how its first line is recognised, how a
 /// line becomes records, what it still holds at the end of the file, and what the reader must
 /// know about it (whether a line is a row, whether its state holds name ids, whether the file
-/// names the user). ``LogReader`` holds one value of it, made through ``LogFormat/line``, and asks
+/// names the user). ``LogReader`` holds one value of it, made through `LogFormat.line`, and asks
 /// these questions instead of testing which format it reads. The reader calls it once per line,
 /// never per field: the line's own loops stay in the concrete type.
 ///
@@ -13,7 +13,7 @@
 /// sees every line, and a line it cannot read is its reject.
 protocol LineFormat {
     /// Whether a file whose first non-blank line (byte-order mark removed) is `line` is in this
-    /// format, when `--input-format` does not say. Line formats are asked in ``LogFormat`` order,
+    /// format, when `--input-format` does not say. Line formats are asked in `LogFormat` order,
     /// before the first line is read as a header.
     static func recognises(firstLine line: [UInt8]) -> Bool
 
@@ -25,7 +25,7 @@ protocol LineFormat {
     /// The state at the start of `source`.
     init(options: ReadOptions, source: String)
 
-    /// Whether the reader counts every non-blank line in ``ReadCounts/rows``; false when the
+    /// Whether the reader counts every non-blank line in `ReadCounts.rows`; false when the
     /// format counts its rows itself (a dump whose lines are mostly not events).
     var everyLineIsARow: Bool { get }
 

@@ -1,27 +1,4 @@
-/// The log formats FetchLab reads. See Docs/formats.md.
-///
-/// Adding a format: one file under `Formats/` with a type conforming to `DelimitedFormat` (rows
-/// under a header) or `LineFormat` (lines with state across them), one case here, and its arm in
-/// `delimited`, `lineFormat` and `decode(_:into:)` below (the compiler asks for each).
-public enum LogFormat: String, Sendable, Hashable, CaseIterable, Codable {
-    /// FetchLab usage events: `timestamp,user,app[,event]` (CSV, TSV or JSON Lines).
-    case usage
-    /// FetchLab device context: `timestamp,user[,battery,charging,network,low_power,screen_on]`.
-    case context
-    /// FetchLab content updates: `timestamp,app`.
-    case content
-    /// Android foreground-app polling logs without a header: `YYYY-MM-DD HH:MM:SS[.ffffff],package`.
-    case foreground
-    /// Android battery-sampler logs (`ID,level,status,WiFi,Cellular,isInteractive,Timestamp`, …).
-    case battery
-    /// The LSApp dataset: `user_id, session_id, timestamp, app_name, event_type` (TSV).
-    case lsapp
-    /// The text of Android's `adb shell dumpsys usagestats` (`UsageStatsFormat`).
-    case usagestats
-    /// The iOS/macOS Knowledge store (`knowledgeC.db`, SQLite): read by ``KnowledgeStoreReader``,
-    /// not line by line.
-    case knowledgeC = "knowledgec"
-}
+import FetchLabResults
 
 extension LogFormat {
     /// The decoder of a format whose rows are delimited records under a header; nil for the line

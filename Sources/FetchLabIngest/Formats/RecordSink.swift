@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// Where the format decoders put what they read: the batch being filled, the name tables, and the
 /// checks every format shares (timestamps in range, user and app names, `--exclude`).

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 import Foundation
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ import Foundation
 /// configurations), event lines:
 /// `time="2024-03-01 12:00:00" type=ACTIVITY_RESUMED package=com.example.news class=… flags=0x0`.
 /// Only lines that start with `time=` are events; every other line is counted in
-/// ``ReadCounts/notEvents`` and is neither a row nor a reject. A `user=N` line starts user N's
+/// `ReadCounts.notEvents` and is neither a row nor a reject. A `user=N` line starts user N's
 /// section: its events belong to user "`<file stem>`-user`N`" (events before any such line to
 /// "`<file stem>`"); `--user` names the one user of every event.
 ///
@@ -30,7 +31,7 @@ import Foundation
 /// - `DEVICE_SHUTDOWN` closes the app in front (a close at the shutdown); `DEVICE_STARTUP` leaves
 ///   no app in front. `SCREEN_INTERACTIVE`/`SCREEN_NON_INTERACTIVE` are screen-on/off context
 ///   samples; `SCREEN_INTERACTIVE` is also a `screenOn` signal event of the device (app
-///   `AppID.device`, counted as ``ReadCounts/derived``).
+///   `AppID.device`, counted as `ReadCounts.derived`).
 /// - `KEYGUARD_HIDDEN` (the keyguard dismissed: the device unlocked) is an `unlock` signal of the
 ///   device; `NOTIFICATION_INTERRUPTION` (a notification that made a sound, vibrated or lit the
 ///   screen) a `notification` signal of its package (the events of excluded apps are excluded).

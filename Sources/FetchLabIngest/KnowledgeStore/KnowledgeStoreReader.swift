@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 import Foundation
 import GRDBSQLite
 
@@ -18,7 +19,7 @@ import GRDBSQLite
 ///   rows of one device at the same instant make one sample.
 /// - Signal events (never launches): `/device/isLocked` with value 0 (the device unlocked) is
 ///   also an `unlock` of the device (app `AppID.device`; a record its row gives beside the
-///   sample, ``ReadCounts/derived``); `/display/isBacklit` with value 1 a `screenOn` of the device
+///   sample, `ReadCounts.derived`); `/display/isBacklit` with value 1 a `screenOn` of the device
 ///   (value 0 is a valid row skipped, `excluded`); `/notification/usage` a `notification` of the
 ///   bundle id in `ZVALUESTRING`.
 ///
@@ -367,7 +368,7 @@ public final class KnowledgeStoreReader: RecordSource {
         return try sink.app(bytes, noun: "bundle id")
     }
 
-    /// The close of a use: a record its row gave beyond the launch (``ReadCounts/derived``).
+    /// The close of a use: a record its row gave beyond the launch (`ReadCounts.derived`).
     private func close(_ use: OpenUse, user: Int32) {
         sink.batch.counts.derived += 1
         sink.batch.usage.append(

@@ -1,4 +1,5 @@
-import FetchLabDatasets
+import FetchLabResults
+
 
 /// The text summary of `fetchlab generate`.
 public enum GenerateRenderer {

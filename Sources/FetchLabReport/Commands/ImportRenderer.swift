@@ -1,6 +1,5 @@
 import FetchLabCore
-import FetchLabIngest
-import FetchLabStore
+import FetchLabResults
 
 /// Text rendering of import summaries and progress.
 public enum ImportRenderer {
@@ -51,7 +50,7 @@ public enum ImportRenderer {
     public static func systemApps(_ s: ImportSummary) -> String? {
         guard s.counts.systemApps > 0 else { return nil }
         let n = s.counts.systemApps
-        let which = s.format == .foreground ? ReadOptions.droppedSystemAppsInWords : ReadOptions.systemAppsInWords
+        let which = s.format == .foreground ? ReadCounts.droppedSystemAppsInWords : ReadCounts.systemAppsInWords
         return "dropped \(TextFormat.count(n)) row\(n == 1 ? "" : "s") of system apps (\(which)): "
             + "not apps the user chose, as the evaluation protocol says; --keep-system-apps keeps them"
     }
@@ -64,7 +63,7 @@ public enum ImportRenderer {
         guard n > 0 else { return nil }
         if s.format == .foreground {
             let rows = s.counts.signalRows
-            return "\(TextFormat.count(rows)) row\(rows == 1 ? "" : "s") of \(ReadOptions.systemUIAppsInWords) became "
+            return "\(TextFormat.count(rows)) row\(rows == 1 ? "" : "s") of \(ReadCounts.systemUIAppsInWords) became "
                 + "\(TextFormat.count(n)) system-UI signal\(n == 1 ? "" : "s") (\(TextFormat.counted(rows - n, "row")) continued the one before): "
                 + "moments before use a scheduler may act on, not launches; --keep-system-apps reads them as launches"
         }

@@ -1,6 +1,5 @@
 import FetchLabCore
-import FetchLabIngest
-import FetchLabStore
+import FetchLabResults
 import Foundation
 
 /// What `fetchlab inspect` shows: launches per user and app, device-context coverage per user and
@@ -68,8 +67,8 @@ public enum InspectRenderer {
             let n = notes.systemAppRowsDropped
             lines.append(
                 "Imports dropped \(TextFormat.count(n)) row\(n == 1 ? "" : "s") of system apps "
-                    + "(\(ReadOptions.droppedSystemAppsInWords); from usagestats dumps also the pauses of "
-                    + "\(ReadOptions.systemUIAppsInWords), whose screens are signals), "
+                    + "(\(ReadCounts.droppedSystemAppsInWords); from usagestats dumps also the pauses of "
+                    + "\(ReadCounts.systemUIAppsInWords), whose screens are signals), "
                     + "as the evaluation protocol says; "
                     + "import them again with --keep-system-apps to keep them as launches.")
         }

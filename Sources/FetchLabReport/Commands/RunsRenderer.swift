@@ -1,4 +1,5 @@
-import FetchLabStore
+import FetchLabResults
+
 
 /// What `fetchlab runs` prints: one line per stored run, then one per tuning run.
 public enum RunsRenderer {

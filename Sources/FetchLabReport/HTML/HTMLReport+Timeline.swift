@@ -1,6 +1,5 @@
 import FetchLabCore
 import FetchLabResults
-import FetchLabSimulation
 import Foundation
 
 extension HTMLReport {

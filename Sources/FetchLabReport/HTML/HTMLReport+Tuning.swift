@@ -1,5 +1,4 @@
 import FetchLabResults
-import FetchLabSimulation
 import Foundation
 
 extension HTMLReport {

@@ -1,6 +1,5 @@
 import FetchLabCore
 import FetchLabResults
-import FetchLabSimulation
 import Foundation
 
 /// `compare`'s report as one self-contained HTML file: inline CSS, inline SVG charts, a little
@@ -104,7 +103,7 @@ public enum HTMLReport {
             recommended = r.recommended
             bestFixed = r.bestFixed(spendingAtMost: recommended?.metrics.fetchesPerAppDay ?? .infinity)
             never = r.first(.floor)
-            oracle = r.policies.first { $0.family == PolicyRole.oracleFamily }
+            oracle = r.oracle
             var families: [String] = []
             for p in r.policies where !families.contains(p.family) { families.append(p.family) }
             self.families = families

@@ -20,8 +20,8 @@ public struct IOSAdaptivePolicy: FetchPolicy {
     /// about 15 minutes, `.minimum`).
     public var minimumInterval: Microseconds
 
-    /// iOS's floor of the minimum interval.
-    public static let platformMinimum: Microseconds = .minutes(15)
+    /// iOS's floor of the minimum interval (the platform model's, `PlatformModel.iosPlatformMinimum`).
+    public static let platformMinimum: Microseconds = PlatformModel.iosPlatformMinimum
     /// At most this many fetches per local day.
     public static let maxPerDay = 12
     /// A slot is an expected launch when at least this share of recent days had a launch in it.

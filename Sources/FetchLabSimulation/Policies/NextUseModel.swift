@@ -87,7 +87,7 @@ struct NextUseModel {
     }
     var pending: [Trial] = []
     var head = 0
-    /// The trials' features, kept (parallel to `pending`) only when they are written out.
+    /// The trials' features, kept (parallel to `pending`) only when a `TrialLog` is installed.
     var pendingFeatures: [Features] = []
 
     init(app: Int32, tau: Microseconds, offset: Int32, appCount: Int) {
@@ -180,7 +180,7 @@ struct NextUseModel {
             Trial(
                 time: t, raw: raw, z: Self.clamped(z), trigger: Int32(k), before: Int32(b), gap: Int16(g),
                 slot: Int16(s)))
-        if Self.writesTrials { pendingFeatures.append(x) }
+        if TrialLog.sink != nil { pendingFeatures.append(x) }
         return calibrated(raw, logOdds: Self.clamped(z))
     }
 
@@ -250,16 +250,12 @@ struct NextUseModel {
         }
     }
 
-    /// Set (`FETCHLAB_LEARNED_TRIALS=1`): every resolved trial is written to standard error as a
-    /// line `T,app,offset,time,trigger,hit,raw,x0,…,x14`, the input of
-    /// `Benchmarks/fit-learned-weights.sh`.
-    static let writesTrials = ProcessInfo.processInfo.environment["FETCHLAB_LEARNED_TRIALS"] == "1"
 
     /// Learns from the pending trial at `index`.
     private mutating func learn(_ index: Int, hit: Bool) {
         let trial = pending[index]
         let y = hit ? 1.0 : 0.0
-        if Self.writesTrials { Self.write(trial, x: pendingFeatures[index], app: app, offset: offset, hit: hit) }
+        if let log = TrialLog.sink { log(Self.line(trial, x: pendingFeatures[index], app: app, offset: offset, hit: hit)) }
         let bin = min(Self.calibrationBins - 1, Int(trial.raw * Double(Self.calibrationBins)))
         binTrials[bin] += 1
         binHits[bin] += y
@@ -280,11 +276,23 @@ struct NextUseModel {
         slotHits[Int(trial.slot)] += y
     }
 
-    private static func write(_ trial: Trial, x: Features, app: Int32, offset: Int32, hit: Bool) {
+    /// A resolved trial as `TrialLog` gets it: `T,app,offset,time,trigger,hit,raw,x0,…,x14`.
+    private static func line(_ trial: Trial, x: Features, app: Int32, offset: Int32, hit: Bool) -> String {
         var line = "T,\(app),\(offset),\(trial.time),\(trial.trigger),\(hit ? 1 : 0),\(trial.raw)"
         for i in 0..<15 { line += ",\(x[i])" }
-        line += "\n"
-        // One write per line: lines of users replayed in parallel do not interleave.
-        FileHandle.standardError.write(Data(line.utf8))
+        return line
     }
+}
+
+/// Where the learned family's next-use model reports each resolved trial, as a line
+/// `T,app,offset,time,trigger,hit,raw,x0,…,x14` (the input of `Benchmarks/fit-learned-weights.sh`).
+/// The simulator does no I/O: nil, the default, reports none, and a front end installs a writer
+/// before it replays anything (`fetchlab` does with `FETCHLAB_LEARNED_TRIALS=1`, to standard
+/// error). Called from the replays of users in parallel: one call per line.
+public enum TrialLog {
+    /// The installed writer (nil: trials are not reported).
+    nonisolated(unsafe) public private(set) static var sink: (@Sendable (String) -> Void)?
+
+    /// Reports every resolved trial to `sink` from now on; call it before any replay starts.
+    public static func install(_ sink: @escaping @Sendable (String) -> Void) { self.sink = sink }
 }
