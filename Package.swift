@@ -21,6 +21,7 @@ let package = Package(
             targets: [
                 "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict",
                 "FetchLabDatasets", "FetchLabResults", "FetchLabReport", "FetchLabSimulation", "FetchLabWorkflows",
+                "FetchLabScale",
             ]),
         .executable(name: "fetchlab", targets: ["fetchlab"]),
     ],
@@ -79,19 +80,23 @@ let package = Package(
         .target(
             name: "FetchLabReport",
             dependencies: ["FetchLabCore", "FetchLabPredict", "FetchLabResults"]),
+        // Scale-out at the edge: records kept in temporary files for a run's later passes (the record
+        // store's file implementation, the history codec), and what fails there (ScaleError).
+        .target(name: "FetchLabScale", dependencies: ["FetchLabCore", "FetchLabResults", "FetchLabSimulation"]),
         // What a command does, without its options or its output: the CLI and any other front end
         // (a notebook through the library, a fleet driver) call the same workflows.
         .target(
             name: "FetchLabWorkflows",
             dependencies: [
                 "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabPredict", "FetchLabResults",
-                "FetchLabSimulation",
+                "FetchLabSimulation", "FetchLabScale",
             ]),
         .executableTarget(
             name: "fetchlab",
             dependencies: [
                 "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict",
                 "FetchLabDatasets", "FetchLabResults", "FetchLabReport", "FetchLabSimulation", "FetchLabWorkflows",
+                "FetchLabScale",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -99,6 +104,9 @@ let package = Package(
             name: "_FetchLabTestSupport",
             dependencies: ["FetchLabCore", "FetchLabResults", .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .testTarget(name: "FetchLabCoreTests", dependencies: ["FetchLabCore"]),
+        .testTarget(
+            name: "FetchLabScaleTests",
+            dependencies: ["FetchLabScale", "FetchLabSimulation", "FetchLabCore", "_FetchLabTestSupport"]),
         .testTarget(
             name: "FetchLabIngestTests",
             dependencies: [
@@ -132,7 +140,7 @@ let package = Package(
             name: "FetchLabSimulationTests",
             dependencies: [
                 "FetchLabResults", "FetchLabSimulation", "FetchLabReport", "FetchLabCore", "FetchLabSynth",
-                "_FetchLabTestSupport",
+                "_FetchLabTestSupport", "FetchLabScale",
             ]),
         .testTarget(
             name: "FetchLabWorkflowsTests",

@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 
 /// Maps over an array on all cores, results in order.
 public enum ParallelMap {
@@ -8,15 +8,19 @@ public enum ParallelMap {
         return box.values()
     }
 
+    /// One slot per item: each iteration writes its own slot only, so no two threads touch the
+    /// same memory, and `concurrentPerform` returns after every write.
     final class Box<R>: @unchecked Sendable {
-        private var slots: [R?]
-        private let lock = NSLock()
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
-        func set(_ i: Int, _ v: R) {
-            lock.lock()
-            slots[i] = v
-            lock.unlock()
+        private let slots: UnsafeMutableBufferPointer<R?>
+        init(count: Int) {
+            slots = .allocate(capacity: count)
+            slots.initialize(repeating: nil)
         }
+        deinit {
+            slots.deinitialize()
+            slots.deallocate()
+        }
+        func set(_ i: Int, _ v: R) { slots[i] = v }
         func values() -> [R] { slots.map { $0! } }
     }
 }

@@ -11,11 +11,12 @@ extension ComparisonRun {
     /// partial's sums at a time, not all of them. Call ``report()`` on it.
     public init(
         merging configuration: ComparisonPartial.Configuration, policies: [any FetchPolicy],
-        spoolDirectory: String? = nil
+        spoolDirectory: String? = nil, recordStorage: any RecordStorage = MemoryRecordStorage()
     ) throws(SpoolError) {
         let c = configuration
         var simulator = Simulator(evaluation: c.evaluation, settings: c.settings)
         simulator.perUser = c.perUser
+        simulator.recordStorage = recordStorage
         self.init(simulator: simulator, policies: policies, budgetFigures: c.budgetFigures)
         budgets = c.budgets
         headlineBudget = c.headlineBudget
@@ -112,7 +113,7 @@ extension ComparisonRun {
             u.record = m.budget.map { mergingRecords.record(at: $0) }
             addOrdered(u)
         }
-        mergingRecords = SpilledRecords()
+        mergingRecords = StoredRecords(in: mergingRecords.storage)
         try perUserSpool?.finish()
     }
 

@@ -15,6 +15,9 @@ public struct Simulator: Sendable {
     public var settings: ReplaySettings
     /// Also report every policy's metrics per user.
     public var perUser = false
+    /// Where a comparison keeps what it reads back in passes (the budget figures' per-user
+    /// records, a merge's users): in memory unless given another (FetchLabScale's temporary files).
+    public var recordStorage: any RecordStorage = MemoryRecordStorage()
 
     public init(evaluation: EvaluationProtocol = EvaluationProtocol(), settings: ReplaySettings = ReplaySettings()) {
         self.evaluation = evaluation
@@ -147,7 +150,7 @@ public struct ComparisonRun: Sendable {
     /// The users of the partials absorbed, until a merge adds them in order.
     var mergingUsers: [ComparisonPartial.MergingUser] = []
     /// Those users' records, on disk (``ComparisonPartial/MergingUser``).
-    var mergingRecords = SpilledRecords()
+    var mergingRecords: StoredRecords
     /// The apps in ``appOrder``, for finding them fast.
     var listedApps = Set<String>()
     /// The group of each user (by name), when the comparison also sums users by group; users
@@ -187,6 +190,10 @@ public struct ComparisonRun: Sendable {
         return sorted.isEmpty ? nil : sorted[(sorted.count - 1) / 2].user
     }
 
+    /// Where the run keeps its records (the simulator's): its `check()` throws a failure to read
+    /// them back, after ``report()``.
+    public var recordStorage: any RecordStorage { simulator.recordStorage }
+
     /// Every policy replayed, for ``cpuSeconds``.
     public var policies: [any FetchPolicy] { all }
 
@@ -198,8 +205,9 @@ public struct ComparisonRun: Sendable {
         primary = taus.firstIndex(of: simulator.evaluation.primaryTau)!
         totals = all.map { _ in MetricSums(taus: simulator.evaluation.reportedTaus.count) }
         cpuSeconds = all.map { _ in 0 }
+        mergingRecords = StoredRecords(in: simulator.recordStorage)
         if budgetFigures {
-            budget = BudgetAnalysis(policies: policies)
+            budget = BudgetAnalysis(policies: policies, storage: simulator.recordStorage)
             // The run's resamples and seed, kept in step from here by their observers.
             budget?.resamples = resamples
             budget?.seed = seed

@@ -1,6 +1,7 @@
 import FetchLabCore
 import FetchLabPredict
 import FetchLabResults
+import FetchLabScale
 import FetchLabSimulation
 import FetchLabStore
 import Foundation
@@ -83,6 +84,8 @@ public enum Comparison {
         let queries = batches.queries
         var simulator = Simulator(evaluation: request.evaluation, settings: request.settings)
         simulator.perUser = request.perUser
+        // The budget figures' per-user records in temporary files: memory does not grow with them.
+        simulator.recordStorage = FileRecordStorage()
         let chosen =
             try request.policies
             ?? PolicyRegistry.standard(
@@ -117,6 +120,7 @@ public enum Comparison {
             throw WorkflowError(.io, "--per-user: \(error)")
         }
         var report = run.report()
+        try run.recordStorage.check()
         if let shard = request.shard { report.settings.shard = shard.description }
         var warnings: [String] = []
         if request.platformLines, request.shard == nil, report.headline != nil {

@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabResults
+import FetchLabScale
 import FetchLabSimulation
 
 /// The headline's platform lines: the best app-scope settings at the headline budget carried to
@@ -77,6 +78,7 @@ public enum HeadlinePlatforms {
             settings.platform.kind = kind
             var simulator = Simulator(evaluation: request.evaluation, settings: settings)
             simulator.perUser = false
+            simulator.recordStorage = FileRecordStorage()
             var run = simulator.comparison(policies: models)
             run.seed = request.bootstrapSeed
             run.resamples = request.resamples
@@ -95,6 +97,7 @@ public enum HeadlinePlatforms {
         var lines: [HeadlinePlatform] = []
         for r in runs {
             let replayed = r.run.report()
+            try r.run.recordStorage.check()
             let tau = replayed.primaryTauIndex
             let candidates = zip(r.settings, replayed.policies).map {
                 HeadlinePlatform(setting: $0.0.0, carries: $0.0.1, replayed: $0.1, tau: tau)

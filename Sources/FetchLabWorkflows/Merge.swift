@@ -1,6 +1,7 @@
 import FetchLabCore
 import FetchLabIngest
 import FetchLabResults
+import FetchLabScale
 import FetchLabSimulation
 import FetchLabStore
 import Foundation
@@ -27,6 +28,7 @@ public enum Merge {
         let (run, partials) = try combined(request.partials, spoolDirectory: request.spoolDirectory)
         let c = partials[0].configuration
         var report = run.report()
+        try run.recordStorage.check()
         var warnings: [String] = []
         let shards = partials.compactMap { $0.shard.flatMap(UserShard.init) }
         if shards.count == partials.count, let n = shards.first?.count, shards.allSatisfy({ $0.count == n }) {
@@ -108,7 +110,8 @@ public enum Merge {
             do {
                 if run == nil {
                     run = try ComparisonRun(
-                        merging: c, policies: policies, spoolDirectory: c.perUser ? spoolDirectory : nil)
+                        merging: c, policies: policies, spoolDirectory: c.perUser ? spoolDirectory : nil,
+                        recordStorage: FileRecordStorage())
                 }
             } catch {
                 throw WorkflowError(.io, "--per-user: \(error)")

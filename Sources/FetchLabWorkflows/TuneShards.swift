@@ -1,6 +1,7 @@
 import FetchLabCore
 import FetchLabIngest
 import FetchLabResults
+import FetchLabScale
 import FetchLabSimulation
 import Foundation
 
@@ -94,7 +95,7 @@ extension Tuning {
     ) throws -> ShardOutcome {
         var tuner = tuner
         let (batches, names) = try Comparison.population(at: path, selection, cost: tuner.simulator.settings.cost)
-        let users = Tuner.keeping(limit: keepUsers, bytes: keepBytes, spill: true) { skipped, body in
+        let users = Tuner.keeping(limit: keepUsers, bytes: keepBytes, spill: .files()) { skipped, body in
             try batches.forEach(Array(names.dropFirst(skipped)), body)
         }
         // Reading the population, grouping it per fold, then the fold's replays.

@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabResults
+import FetchLabScale
 import FetchLabSimulation
 import Synchronization
 
@@ -40,7 +41,7 @@ public enum Tuning {
         let (batches, names) = try Comparison.population(at: path, selection, cost: tuner.simulator.settings.cost)
         // Decoded once, replayed by every later pass from memory (up to keepUsers users and
         // keepBytes bytes) or from a temporary file.
-        let users = Tuner.keeping(limit: keepUsers, bytes: keepBytes, spill: true) { skipped, body in
+        let users = Tuner.keeping(limit: keepUsers, bytes: keepBytes, spill: .files()) { skipped, body in
             try batches.forEach(Array(names.dropFirst(skipped)), body)
         }
         progress?.begin(total: names.count * (tuner.estimatedPasses + 2))

@@ -37,12 +37,6 @@ struct FetchLabCommand: ParsableCommand {
         if ProcessInfo.processInfo.environment["FETCHLAB_LEARNED_TRIALS"] == "1" {
             TrialLog.install { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         }
-        // Per-user figures that can no longer be read back from their temporary file end the run
-        // like any run-time failure: one line, exit 1 (not a crash).
-        RecordSpill.onReadFailure { message in
-            Terminal.error(message)
-            Foundation.exit(Exit.failure)
-        }
         do {
             var command = try parseAsRoot()
             // Every command's failures are reported here, once: one line, the exit code of its kind.

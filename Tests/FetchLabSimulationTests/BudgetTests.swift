@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabResults
+import FetchLabScale
 import Foundation
 import Testing
 import _FetchLabTestSupport
@@ -375,12 +376,13 @@ extension BudgetCurveTests {
         var merged: ComparisonRun? = nil
         for half in [Array(population.suffix(20)), Array(population.prefix(20))] {
             let partial = run(half, keep: true).partial(shard: nil, source: "test")
-            if merged == nil { merged = try ComparisonRun(merging: partial.configuration, policies: policies) }
+            if merged == nil { merged = try ComparisonRun(
+                    merging: partial.configuration, policies: policies, recordStorage: FileRecordStorage()) }
             try merged!.absorb(partial)
         }
         let records = try #require(merged?.mergingRecords)
         #expect(records.count == 40)
-        #expect(records.bytes.onDisk > 0 && records.bytes.inMemory < RecordSpill.bufferSize)
+        #expect(records.bytes.onDisk > 0 && records.bytes.inMemory < FileRecordStore.bufferSize)
         for u in merged!.mergingUsers {
             guard case .record(let i) = u.user else {
                 Issue.record("\(u.name) is held in memory")
@@ -417,7 +419,7 @@ extension ClairvoyantBoundTests {
         }
         let users = (0..<300).map { _ in user() }
         var memory = ClairvoyantBound()
-        var disk = SpilledBound()
+        var disk = SpilledBound(in: FileRecordStorage())
         for (i, u) in users.enumerated() {
             memory.add(u)
             disk.add(u)
@@ -431,7 +433,7 @@ extension ClairvoyantBoundTests {
         #expect(disk.hullSaturation == memory.saturation)
         #expect(disk.smallestPenalty == memory.smallestPenalty)
         // A copy adding other users: each side as if built alone.
-        var (left, right) = (SpilledBound(), ClairvoyantBound())
+        var (left, right) = (SpilledBound(in: FileRecordStorage()), ClairvoyantBound())
         for u in users.prefix(100) {
             left.add(u)
             right.add(u)

@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabResults
+import FetchLabScale
 import Synchronization
 import Testing
 
@@ -91,7 +92,7 @@ import Testing
         let firstBatch = all.prefix(2).reduce(0) { $0 + $1.ownBytes }
         for (limit, bytes) in [(2, Int.max), (0, Int.max), (Int.max, firstBatch), (Int.max, 0)] {
             delivered.withLock { $0 = 0 }
-            let users = Tuner.keeping(limit: limit, bytes: bytes, spill: true, after: counted)
+            let users = Tuner.keeping(limit: limit, bytes: bytes, spill: .files(), after: counted)
             #expect(try tuner().run(users) == plain, "limit \(limit), bytes \(bytes)")
             #expect(delivered.withLock { $0 } == 5, "every user decoded once (limit \(limit), bytes \(bytes))")
             // A later pass hands the same users in the same batches.
@@ -119,7 +120,7 @@ import Testing
                 }
             }
         }
-        let users = Tuner.keeping(limit: 0, spill: true, after: source)
+        let users = Tuner.keeping(limit: 0, spill: .files(), after: source)
         #expect(throws: Failed.self) { try users { _ in } }
         var names: [[String]] = []
         try users { batch in names.append(batch.map(\.user.name)) }

@@ -63,12 +63,12 @@ struct BudgetAnalysis: Sendable {
     /// bootstrap over days (its counts, per-policy sums and days), one record a user in the order
     /// added (``add(_:record:)``); let go when the run reaches as many users, as it is then
     /// resampled by user.
-    private var records = SpilledRecords()
+    private var records: StoredRecords
     /// The users added.
     private(set) var users = 0
     /// The clairvoyant bound's pairs, and each restricted signal set's (the ceilings), on disk.
-    private(set) var bound = SpilledBound()
-    private(set) var ceilingBounds = (0..<SignalCeilingSums.restricted.count).map { _ in SpilledBound() }
+    private(set) var bound: SpilledBound
+    private(set) var ceilingBounds: [SpilledBound]
     /// The ceilings' counts (their pairs are in ``ceilingBounds``).
     private(set) var ceilingSums = SignalCeilingSums()
     /// The primary τ and whether launches refresh (what the ceilings say they were read at).
@@ -77,8 +77,25 @@ struct BudgetAnalysis: Sendable {
     var resamples = 1_000
     var seed: UInt64 = 1
 
-    init(policies: [any FetchPolicy]) {
+    /// Where the records and the bounds' pairs are kept (set before users are added).
+    var storage: any RecordStorage {
+        didSet {
+            precondition(users == 0, "storage set after users were added")
+            (records, bound, ceilingBounds) = Self.empty(in: storage)
+        }
+    }
+
+    init(policies: [any FetchPolicy], storage: any RecordStorage = MemoryRecordStorage()) {
         self.policies = policies
+        self.storage = storage
+        (records, bound, ceilingBounds) = Self.empty(in: storage)
+    }
+
+    private static func empty(in storage: any RecordStorage) -> (StoredRecords, SpilledBound, [SpilledBound]) {
+        (
+            StoredRecords(in: storage), SpilledBound(in: storage),
+            (0..<SignalCeilingSums.restricted.count).map { _ in SpilledBound(in: storage) }
+        )
     }
 
     /// What the intervals resample: the users, or with fewer than `BudgetSettings.fewUsers` users
@@ -131,7 +148,7 @@ struct BudgetAnalysis: Sendable {
         if keepsDays {
             records.append(record ?? Self.record(u, days: true))
         } else if users == BudgetSettings.fewUsers {
-            records = SpilledRecords()
+            records = StoredRecords(in: storage)
         }
         users += 1
     }

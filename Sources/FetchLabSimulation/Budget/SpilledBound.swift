@@ -1,15 +1,19 @@
 import FetchLabCore
 
-/// A whole run's clairvoyant-bound pairs (the bound's, or a per-signal ceiling's), on disk: each
-/// user's pairs are one record of an unlinked temporary file (``RecordSpill``), so the run's memory
-/// does not grow with them, and every pass of the bound's Lagrangian (``PairedBound``) reads them
+/// A whole run's clairvoyant-bound pairs (the bound's, or a per-signal ceiling's), in a record
+/// store: each user's pairs are one record (in an unlinked temporary file when the run's storage
+/// is FetchLabScale's), so the run's memory does not grow with them, and every pass of the bound's Lagrangian (``PairedBound``) reads them
 /// in the order added, giving the figures ``ClairvoyantBound`` gives over the same pairs, to the
 /// last bit.
 struct SpilledBound: PairedBound, Sendable {
-    private var records = SpilledRecords()
+    private var records: StoredRecords
     private(set) var pairCount = 0
     private(set) var scored = 0
     private(set) var freeFresh = 0
+
+    init(in storage: any RecordStorage = MemoryRecordStorage()) {
+        records = StoredRecords(in: storage)
+    }
 
     /// Adds the pairs and counts of `bound` (a user's), after those added before.
     mutating func add(_ bound: ClairvoyantBound) {

@@ -24,17 +24,19 @@ extension Tuner {
     /// ``keeping(limit:bytes:_:)`` from a source that can start past the kept users (a database
     /// read from the first user not kept), so the later passes decode only the users not kept.
     /// With `spill`, the users past the limits are not decoded again either: the first pass also
-    /// writes them compactly (`HistoryCodec`) to a temporary file (`RecordSpill`), which the later
-    /// passes read back, in the same batches. Where no file can be made, or once it fails (a full
-    /// disk), the users from there on are read from the source again, as without it.
+    /// writes them compactly (its codec, FetchLabScale's `HistoryCodec`) to a record store (its
+    /// storage's, FetchLabScale's temporary files), which the later passes read back, in the same
+    /// batches. Where the store keeps nothing on disk (none could be made, or it failed: a full
+    /// disk), the users from there on are read from the source again, as without it. A failure to
+    /// read the store back is thrown by the pass (the storage's `check()`).
     public static func keeping(
-        limit: Int = .max, bytes: Int = .max, spill: Bool = false, after users: @escaping UserBatchesAfter
+        limit: Int = .max, bytes: Int = .max, spill: HistorySpill? = nil, after users: @escaping UserBatchesAfter
     ) -> UserBatches {
         let kept = KeptBatches()
         return { body in
             if let batches = kept.batches {
                 for batch in batches { body(batch) }
-                kept.readSpilled(body)
+                try kept.readSpilled(body)
                 guard kept.overflow else { return }
                 try users(kept.count + kept.spilledCount, body)
                 return
@@ -44,8 +46,8 @@ extension Tuner {
             var held = 0
             var full = false
             var overflow = false
-            let spilled = spill ? RecordSpill() : nil
-            var codec = HistoryCodec()
+            let spilled = spill?.storage.makeStore()
+            var codec = spill?.codec
             var spilledSizes: [Int] = []
             try users(0) { batch in
                 let size = full ? 0 : batch.reduce(0) { $0 + $1.ownBytes }
@@ -58,7 +60,7 @@ extension Tuner {
                     // Only while the file takes them: once it failed (or none could be made),
                     // the users from here on are read again instead of piling up in memory.
                     if let spilled, spilled.isOnDisk, !overflow {
-                        for h in batch { spilled.append(codec.encode(h)) }
+                        for h in batch { spilled.append(codec!.encode(h)) }
                         spilledSizes.append(batch.count)
                     } else {
                         overflow = true
@@ -67,7 +69,7 @@ extension Tuner {
                 body(batch)
             }
             // Only a finished first pass is kept (a pass that threw leaves nothing behind).
-            (kept.spill, kept.codec, kept.spilledSizes) = (spilled, codec, spilledSizes)
+            (kept.spill, kept.codec, kept.storage, kept.spilledSizes) = (spilled, codec, spill?.storage, spilledSizes)
             (kept.batches, kept.count, kept.overflow) = (batches, count, overflow)
         }
     }
@@ -80,14 +82,16 @@ private final class KeptBatches {
     var batches: [[UserHistory]]? = nil
     var count = 0
     var overflow = false
-    var codec = HistoryCodec()
-    var spill: RecordSpill? = nil
+    var codec: (any HistoryCoding)? = nil
+    var spill: (any RecordStore)? = nil
+    var storage: (any RecordStorage)? = nil
     var spilledSizes: [Int] = []
     var spilledCount: Int { spilledSizes.reduce(0, +) }
 
-    /// The spilled users, decoded, to `body` in the batches they came in.
-    func readSpilled(_ body: ([UserHistory]) -> Void) {
-        guard let spill, !spilledSizes.isEmpty else { return }
+    /// The spilled users, decoded, to `body` in the batches they came in; throws when they cannot
+    /// be read back.
+    func readSpilled(_ body: ([UserHistory]) -> Void) throws {
+        guard let spill, let codec, !spilledSizes.isEmpty else { return }
         var sizes = spilledSizes[...]
         var batch: [UserHistory] = []
         spill.forEach { record in
@@ -98,5 +102,27 @@ private final class KeptBatches {
                 sizes.removeFirst()
             }
         }
+        try storage?.check()
+    }
+}
+
+/// Histories as bytes for a `RecordStore` and back, exactly (FetchLabScale's `HistoryCodec`).
+/// Encoding may remember what it wrote (an app's content updates shared by its users), so one
+/// codec encodes every history it will decode; decoding changes nothing and is safe from several
+/// threads at once.
+public protocol HistoryCoding: Sendable {
+    mutating func encode(_ history: UserHistory) -> [UInt8]
+    func decode(_ bytes: UnsafeRawBufferPointer) -> UserHistory
+}
+
+/// Where ``Tuner/keeping(limit:bytes:spill:after:)`` writes the users past its limits: a record
+/// storage and the codec of the histories (FetchLabScale's `HistorySpill.files`).
+public struct HistorySpill: Sendable {
+    public var storage: any RecordStorage
+    public var codec: any HistoryCoding
+
+    public init(storage: any RecordStorage, codec: any HistoryCoding) {
+        self.storage = storage
+        self.codec = codec
     }
 }

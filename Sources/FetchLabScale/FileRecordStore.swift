@@ -1,4 +1,6 @@
+import FetchLabCore
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -6,9 +8,8 @@ import Foundation
     import Darwin
 #endif
 
-/// Records appended one after another and read back in the same order, kept on disk instead of in
-/// memory: what a run holds per user (so grows with the population) but reads only in passes,
-/// from the first record to the last.
+/// A `RecordStore` on disk instead of in memory: what a run holds per user (so grows with the
+/// population) but reads only in passes, from the first record to the last.
 ///
 /// The records go to a temporary file in `directory`, unlinked at once (nothing is left behind,
 /// even after a kill), through a buffer of ``bufferSize`` bytes. Nothing is ever lost: when the
@@ -16,7 +17,7 @@ import Foundation
 /// memory, and reading gives the file's records then those.
 ///
 /// One writer appends; once it is done, any number of threads may read (``forEach(first:_:)``).
-public final class RecordSpill: @unchecked Sendable {
+public final class FileRecordStore: RecordStore, @unchecked Sendable {
     /// Bytes buffered before they are written to the file.
     public static let bufferSize = 1 << 16
     /// Bytes read from the file at a time.
@@ -33,17 +34,29 @@ public final class RecordSpill: @unchecked Sendable {
     private var records = 0
     /// Where each record starts (its length's first byte), in the file's bytes then the buffer's.
     private var starts: [Int] = []
+    /// Where a failure to read the records back is reported (``FileRecordStorage/check()``).
+    private let failures: FileRecordStorage.Failures
 
-    /// - Parameter directory: where the temporary file goes (records stay in memory when none can be made there).
-    public init(directory: String = NSTemporaryDirectory()) {
+    /// - Parameters:
+    ///   - directory: where the temporary file goes (records stay in memory when none can be made there).
+    ///   - failures: where a failure to read back is kept (a storage's, or the store's own).
+    init(directory: String, failures: FileRecordStorage.Failures) {
+        self.failures = failures
         var template = Array(((directory.isEmpty ? "." : directory) + "/fetchlab-spill-XXXXXX").utf8CString)
         descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if descriptor >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
         spilling = descriptor >= 0
     }
 
-    /// A spill writing to `descriptor` (its own from now on: closed with the spill).
-    init(descriptor: Int32) {
+    /// A store of its own (its read-back failure in ``failure``).
+    /// - Parameter directory: where the temporary file goes (records stay in memory when none can be made there).
+    public convenience init(directory: String = NSTemporaryDirectory()) {
+        self.init(directory: directory, failures: .init())
+    }
+
+    /// A store writing to `descriptor` (its own from now on: closed with the spill).
+    init(descriptor: Int32, failures: FileRecordStorage.Failures = .init()) {
+        self.failures = failures
         self.descriptor = descriptor
         spilling = descriptor >= 0
     }
@@ -67,16 +80,11 @@ public final class RecordSpill: @unchecked Sendable {
     public func append(_ record: UnsafeRawBufferPointer) {
         lock.withLock {
             starts.append(written + buffer.count)
-            var length = UInt64(record.count).littleEndian
-            withUnsafeBytes(of: &length) { buffer.append(contentsOf: $0) }
-            buffer.append(contentsOf: record)
-            buffer.append(contentsOf: repeatElement(0, count: Self.padding(record.count)))
+            RecordLayout.append(record, to: &buffer)
             records += 1
             if spilling, buffer.count >= Self.bufferSize { flush() }
         }
     }
-
-    public func append(_ record: [UInt8]) { record.withUnsafeBytes { append($0) } }
 
     /// Writes the buffer to the file; on failure, keeps what was not written in memory, with
     /// every later record.
@@ -98,7 +106,8 @@ public final class RecordSpill: @unchecked Sendable {
     }
 
     /// Calls `body` with each of the first `first` records (all when nil), in the order appended.
-    /// Safe to call from several threads at once, while nothing is appended.
+    /// Safe to call from several threads at once, while nothing is appended. When the file cannot
+    /// be read back, stops there and keeps the failure for ``FileRecordStorage/check()``.
     public func forEach(first: Int? = nil, _ body: (UnsafeRawBufferPointer) -> Void) {
         let (fileBytes, memory, total) = lock.withLock { () -> (Int, [UInt8], Int) in
             if spilling { flush() }
@@ -113,11 +122,12 @@ public final class RecordSpill: @unchecked Sendable {
         while offset < fileBytes, left > 0 {
             if held == chunk.count { chunk += [UInt8](repeating: 0, count: chunk.count) }
             let want = min(chunk.count - held, fileBytes - offset)
-            chunk.withUnsafeMutableBytes { readFile(into: $0.baseAddress! + held, count: want, at: offset) }
+            let read = chunk.withUnsafeMutableBytes { readFile(into: $0.baseAddress! + held, count: want, at: offset) }
+            guard read else { return }
             offset += want
             held += want
             let used = chunk.withUnsafeBytes {
-                Self.records(in: UnsafeRawBufferPointer(rebasing: $0[..<held]), left: &left, body)
+                RecordLayout.records(in: UnsafeRawBufferPointer(rebasing: $0[..<held]), left: &left, body)
             }
             chunk.withUnsafeMutableBytes { b in
                 if used > 0, used < held {
@@ -130,116 +140,83 @@ public final class RecordSpill: @unchecked Sendable {
         // between the two, so its start (still held) goes first.
         guard left > 0, !memory.isEmpty else { return }
         let rest = held > 0 ? Array(chunk[..<held]) + memory : memory
-        rest.withUnsafeBytes { _ = Self.records(in: $0, left: &left, body) }
-    }
-
-    /// Calls `body` on the whole records at the start of `bytes` (at most `left`); the bytes used.
-    private static func records(
-        in bytes: UnsafeRawBufferPointer, left: inout Int, _ body: (UnsafeRawBufferPointer) -> Void
-    ) -> Int {
-        var at = 0
-        while left > 0, bytes.count - at >= 8 {
-            let length = Int(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
-            guard bytes.count - at - 8 >= length + padding(length) else { break }
-            body(UnsafeRawBufferPointer(rebasing: bytes[(at + 8)..<(at + 8 + length)]))
-            at += 8 + length + padding(length)
-            left -= 1
-        }
-        return at
+        rest.withUnsafeBytes { _ = RecordLayout.records(in: $0, left: &left, body) }
     }
 
     /// Zero bytes after a record of `length` bytes, to a multiple of 8.
-    static func padding(_ length: Int) -> Int { (8 - length % 8) % 8 }
+    static func padding(_ length: Int) -> Int { RecordLayout.padding(length) }
 
     /// Record `index` (in the order appended), read alone. Safe to call from several threads at
-    /// once, while nothing is appended.
+    /// once, while nothing is appended. Empty when the file cannot be read back (the failure is kept
+    /// for ``FileRecordStorage/check()``).
     public func record(at index: Int) -> [UInt8] {
         let (start, fileBytes, memory) = lock.withLock { () -> (Int, Int, [UInt8]) in
             if spilling { flush() }
             return (starts[index], written, buffer)
         }
-        func bytes(_ from: Int, _ count: Int) -> [UInt8] {
+        func bytes(_ from: Int, _ count: Int) -> [UInt8]? {
             var out = [UInt8](repeating: 0, count: count)
             let done = max(0, min(count, fileBytes - from))
-            if done > 0 { out.withUnsafeMutableBytes { readFile(into: $0.baseAddress!, count: done, at: from) } }
+            if done > 0, !out.withUnsafeMutableBytes({ readFile(into: $0.baseAddress!, count: done, at: from) }) {
+                return nil
+            }
             // The rest (a record cut by a failed write, or kept in memory) from the buffer.
             let m = from + done - fileBytes
             if done < count { out.replaceSubrange(done..<count, with: memory[m..<(m + count - done)]) }
             return out
         }
-        let length = Int(UInt64(littleEndian: bytes(start, 8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
-        return bytes(start + 8, length)
+        guard let head = bytes(start, 8) else { return [] }
+        let length = Int(UInt64(littleEndian: head.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
+        return bytes(start + 8, length) ?? []
     }
 
-    /// Reads `count` bytes of the file from `offset` (bytes written to it: failing to read them
-    /// back ends the run, as nothing else holds them; see ``onReadFailure(_:)``).
-    private func readFile(into destination: UnsafeMutableRawPointer, count: Int, at offset: Int) {
+    /// Reads `count` bytes of the file from `offset` (bytes written to it); false when they cannot
+    /// be read back, the failure kept (``FileRecordStorage/check()``): nothing else holds them, so
+    /// the run's figures are incomplete.
+    private func readFile(into destination: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Bool {
         var done = 0
         while done < count {
             let n = pread(descriptor, destination + done, count - done, off_t(offset + done))
             if n < 0, errno == EINTR { continue }
             guard n > 0 else {
                 let reason = n < 0 ? String(cString: strerror(errno)) : "the file is shorter than written"
-                Self.readFailed(
-                    "cannot read back a temporary file of per-user figures in the temporary directory "
-                        + "(TMPDIR): \(reason)")
+                failures.keep(ScaleError(.readBack, "cannot read back a temporary file of per-user figures in the temporary directory (TMPDIR): \(reason)"))
+                return false
             }
             done += n
         }
+        return true
     }
 
-    private static let failure = NSLock()
-    nonisolated(unsafe) private static var failureHandler: (@Sendable (String) -> Never)? = nil
+    /// The failure to read records back met so far, if any (``FileRecordStorage/check()`` throws it).
+    public var failure: ScaleError? { failures.first }
 
-    /// Sets what a run does when a spill's file cannot be read back (an I/O error in the temporary
-    /// directory after the records were written to it). Nothing else holds those records, so the
-    /// run cannot go on: `handler` is given one line saying what failed, and ends the process (the
-    /// command line prints it as its error and exits non-zero). Without a handler the process stops
-    /// with `fatalError`. Only the first failing reader calls it; others wait for the end.
-    public static func onReadFailure(_ handler: @escaping @Sendable (String) -> Never) {
-        failure.withLock { failureHandler = handler }
-    }
-
-    private static func readFailed(_ message: String) -> Never {
-        // Held for good: a second failing reader waits here while the first ends the process.
-        failure.lock()
-        guard let handler = failureHandler else { fatalError("fetchlab: \(message)") }
-        handler(message)
-    }
-
-    /// A new spill holding this one's first `first` records (in the same directory's kind of file).
-    public func copy(first: Int, directory: String = NSTemporaryDirectory()) -> RecordSpill {
-        let copy = RecordSpill(directory: directory)
-        forEach(first: first) { copy.append($0) }
-        return copy
-    }
 }
 
-/// Records in a ``RecordSpill`` as a value: a copy that appends after another copy did moves its
-/// own records to a spill of its own first, so each copy reads back the records it appended. The
-/// spill (its temporary file) is made at the first record.
-public struct SpilledRecords: Sendable {
-    private var spill: RecordSpill? = nil
-    /// The records this value holds (the spill's first ones).
-    public private(set) var count = 0
-
-    public init() {}
-
-    public mutating func append(_ record: [UInt8]) {
-        if spill == nil || spill!.count != count { spill = spill?.copy(first: count) ?? RecordSpill() }
-        spill!.append(record)
-        count += 1
+/// Stores in unlinked temporary files in `directory` (``FileRecordStore``): what a command's run
+/// injects into the simulator and the tuner, so that their per-user records do not grow memory.
+/// The first failure to read records back from any of its stores is kept, and ``check()`` throws it.
+public struct FileRecordStorage: RecordStorage {
+    /// The first read-back failure of a storage's stores.
+    final class Failures: Sendable {
+        private let kept = Mutex<ScaleError?>(nil)
+        init() {}
+        func keep(_ error: ScaleError) { kept.withLock { if $0 == nil { $0 = error } } }
+        var first: ScaleError? { kept.withLock { $0 } }
     }
 
-    /// Calls `body` with each record, in the order appended (``RecordSpill/forEach(first:_:)``).
-    public func forEach(_ body: (UnsafeRawBufferPointer) -> Void) { spill?.forEach(first: count, body) }
+    public let directory: String
+    let failures = Failures()
 
-    /// Record `index`, read alone (``RecordSpill/record(at:)``).
-    public func record(at index: Int) -> [UInt8] {
-        precondition(index < count, "a record of this value")
-        return spill!.record(at: index)
+    /// - Parameter directory: where the temporary files go (records stay in memory when none can be made there).
+    public init(directory: String = NSTemporaryDirectory()) {
+        self.directory = directory
     }
 
-    /// Bytes of records on disk and in memory (the spill's).
-    public var bytes: (onDisk: Int, inMemory: Int) { spill?.bytes ?? (0, 0) }
+    public func makeStore() -> any RecordStore { FileRecordStore(directory: directory, failures: failures) }
+
+    /// Throws the first failure to read records back from one of its stores (a ``ScaleError``).
+    public func check() throws(ScaleError) {
+        if let failure = failures.first { throw failure }
+    }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import FetchLabCore
+import FetchLabCore
+
+@testable import FetchLabScale
 
 #if canImport(Glibc)
     import Glibc
@@ -9,18 +11,18 @@ import Testing
     import Darwin
 #endif
 
-@Suite struct RecordSpillTests {
+@Suite struct FileRecordStoreTests {
     /// Records of every length (empty, odd, past the read chunk), seeded.
     static func records(count: Int, seed: UInt64) -> [[UInt8]] {
         var rng = SplitMix64(seed: seed)
         return (0..<count).map { i in
             let length =
-                i == 3 ? 0 : i == 7 ? RecordSpill.readSize + 13 : Int(rng.next() % 9_000)
+                i == 3 ? 0 : i == 7 ? FileRecordStore.readSize + 13 : Int(rng.next() % 9_000)
             return (0..<length).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
         }
     }
 
-    static func readBack(_ spill: RecordSpill, first: Int? = nil) -> [[UInt8]] {
+    static func readBack(_ spill: FileRecordStore, first: Int? = nil) -> [[UInt8]] {
         var read: [[UInt8]] = []
         spill.forEach(first: first) { record in
             // Records come 8-byte aligned.
@@ -34,14 +36,14 @@ import Testing
     /// at most one buffer's worth of them.
     @Test func recordsGoToDiskAndReadBackInOrder() {
         let given = Self.records(count: 400, seed: 3)
-        let spill = RecordSpill()
+        let spill = FileRecordStore()
         for r in given { spill.append(r) }
         #expect(spill.isOnDisk)
         #expect(spill.count == given.count)
         let bytes = spill.bytes
-        let total = given.reduce(0) { $0 + 8 + $1.count + RecordSpill.padding($1.count) }
+        let total = given.reduce(0) { $0 + 8 + $1.count + FileRecordStore.padding($1.count) }
         #expect(bytes.onDisk + bytes.inMemory == total)
-        #expect(bytes.inMemory < RecordSpill.bufferSize + RecordSpill.readSize + 32)
+        #expect(bytes.inMemory < FileRecordStore.bufferSize + FileRecordStore.readSize + 32)
         #expect(bytes.onDisk > total / 2)
         #expect(Self.readBack(spill) == given)
         #expect(Self.readBack(spill, first: 150) == Array(given.prefix(150)))
@@ -55,7 +57,7 @@ import Testing
     /// Several threads read at once and each gets every record.
     @Test func readersOnSeveralThreadsEachGetEveryRecord() {
         let given = Self.records(count: 300, seed: 5)
-        let spill = RecordSpill()
+        let spill = FileRecordStore()
         for r in given { spill.append(r) }
         let reads = ParallelMap.map(Array(0..<6)) { _ in Self.readBack(spill) }
         for read in reads { #expect(read == given) }
@@ -64,7 +66,7 @@ import Testing
     /// Where no file can be made, the records stay in memory and read back the same.
     @Test func withoutATemporaryFileTheRecordsStayInMemory() {
         let given = Self.records(count: 120, seed: 6)
-        let spill = RecordSpill(directory: "/nonexistent/fetchlab-spill-test")
+        let spill = FileRecordStore(directory: "/nonexistent/fetchlab-spill-test")
         #expect(!spill.isOnDisk)
         for r in given { spill.append(r) }
         #expect(spill.bytes.onDisk == 0)
@@ -83,7 +85,7 @@ import Testing
     func aFailedWriteKeepsTheRecordsInMemory() throws {
         let given = Self.records(count: 200, seed: 7)
         let fd = try #require(Self.fullDisk())
-        let spill = RecordSpill(descriptor: fd)
+        let spill = FileRecordStore(descriptor: fd)
         #expect(spill.isOnDisk)
         for r in given { spill.append(r) }
         #expect(!spill.isOnDisk, "the file failed: no more records go to it")
@@ -91,46 +93,62 @@ import Testing
         #expect(Self.readBack(spill) == given)
     }
 
-    /// A file that cannot be read back (here open for writing only, so every read fails) ends the
-    /// process through the handler set, given one line saying what failed, not a crash. The exit
-    /// test runs in a process of its own.
-    @Test func aFileThatCannotBeReadBackEndsTheRunThroughTheHandler() async {
-        let result = await #expect(processExitsWith: .exitCode(3), observing: [\.standardErrorContent]) {
-            RecordSpill.onReadFailure { message in
-                FileHandle.standardError.write(Data("failed: \(message)\n".utf8))
-                exit(3)
-            }
-            let spill = RecordSpill(descriptor: open("/dev/null", O_WRONLY))
-            for r in RecordSpillTests.records(count: 50, seed: 9) { spill.append(r) }
-            #expect(spill.bytes.onDisk > 0)
-            spill.forEach { _ in }
-        }
-        let lines = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self).split(separator: "\n")
-        #expect(lines.count == 1, "\(lines)")
-        #expect(lines.first?.hasPrefix("failed: cannot read back a temporary file of per-user figures") == true)
-        #expect(lines.first?.contains("TMPDIR") == true)
+    /// A file that cannot be read back (here open for writing only, so every read fails) stops
+    /// the pass and keeps the failure: the storage's check throws it as one line saying what
+    /// failed (it used to end the process through a global handler).
+    @Test func aFileThatCannotBeReadBackIsAThrownError() throws {
+        let storage = FileRecordStorage()
+        let store = FileRecordStore(descriptor: open("/dev/null", O_WRONLY), failures: storage.failures)
+        for r in FileRecordStoreTests.records(count: 50, seed: 9) { store.append(r) }
+        #expect(store.bytes.onDisk > 0)
+        try storage.check()
+        var read = 0
+        store.forEach { _ in read += 1 }
+        #expect(read < 50)
+        #expect(store.record(at: 0).isEmpty)
+        let error = try #require(throws: ScaleError.self) { try storage.check() }
+        #expect(error.code == .readBack)
+        #expect(!error.description.contains("\n"))
+        #expect(error.description.hasPrefix("cannot read back a temporary file of per-user figures"))
+        #expect(error.description.contains("TMPDIR"))
+        #expect(store.failure?.description == error.description)
+        // Another store of the storage reads back, and the first failure is still the one thrown.
+        let other = storage.makeStore()
+        other.append([1, 2, 3])
+        var records: [[UInt8]] = []
+        other.forEach { records.append(Array($0)) }
+        #expect(records == [[1, 2, 3]])
+        #expect(throws: ScaleError.self) { try storage.check() }
     }
 
-    /// A copy of the first n records is a spill of its own: appending to either leaves the other.
+    /// A copy of the first n records (a value of ``StoredRecords`` appended after another copy
+    /// did) is a store of its own: appending to either leaves the other.
     @Test func aCopyOfTheFirstRecordsIsIndependent() {
         let given = Self.records(count: 90, seed: 8)
-        let spill = RecordSpill()
-        for r in given { spill.append(r) }
-        let copy = spill.copy(first: 40)
+        var records = StoredRecords(in: FileRecordStorage())
+        for r in given.prefix(40) { records.append(r) }
+        var copy = records
+        for r in given.dropFirst(40) { records.append(r) }
         copy.append([1, 2, 3])
-        spill.append([9])
-        #expect(Self.readBack(copy) == Array(given.prefix(40)) + [[1, 2, 3]])
-        #expect(Self.readBack(spill) == given + [[9]])
+        records.append([9])
+        func read(_ r: StoredRecords) -> [[UInt8]] {
+            var out: [[UInt8]] = []
+            r.forEach { out.append(Array($0)) }
+            return out
+        }
+        #expect(read(copy) == Array(given.prefix(40)) + [[1, 2, 3]])
+        #expect(read(records) == given + [[9]])
+        #expect(copy.bytes.onDisk > 0 && records.bytes.onDisk > 0)
     }
 }
 
-extension RecordSpillTests {
+extension FileRecordStoreTests {
     /// Any record reads back alone, in any order, from the file, from memory, and from a spill
     /// whose writes failed (where the system has a device that fails them).
     @Test func eachRecordReadsBackAlone() throws {
         let given = Self.records(count: 150, seed: 9)
-        let failing = Self.fullDisk().map { [RecordSpill(descriptor: $0)] } ?? []
-        for spill in [RecordSpill(), RecordSpill(directory: "/nonexistent/fetchlab")] + failing {
+        let failing = Self.fullDisk().map { [FileRecordStore(descriptor: $0)] } ?? []
+        for spill in [FileRecordStore(), FileRecordStore(directory: "/nonexistent/fetchlab")] + failing {
             for r in given { spill.append(r) }
             for i in given.indices.reversed() { #expect(spill.record(at: i) == given[i], "record \(i)") }
         }

@@ -1,6 +1,8 @@
 import Testing
 
-@testable import FetchLabCore
+import FetchLabCore
+
+@testable import FetchLabScale
 
 /// Histories written compactly and read back by the same codec are the same histories, field by
 /// field, whatever their values: unknown offsets and context fields, negative and large numbers,

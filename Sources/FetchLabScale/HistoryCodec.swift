@@ -1,4 +1,8 @@
-/// Histories as compact bytes, to be kept in a ``RecordSpill`` by the process that wrote them and
+import FetchLabCore
+import FetchLabSimulation
+import Foundation
+
+/// Histories as compact bytes, to be kept in a ``FileRecordStore`` by the process that wrote them and
 /// read back exactly (not a file format: nothing else reads them). Times are stored as varint
 /// differences from the previous one, small numbers as varints, a battery level as its 64 bits.
 ///
@@ -9,7 +13,7 @@
 ///
 /// Encoding remembers arrays, so one codec encodes every history it will decode; decoding
 /// changes nothing and is safe from several threads at once.
-public struct HistoryCodec: Sendable {
+public struct HistoryCodec: HistoryCoding {
     /// Each app's content updates, as the first history holding the app had them.
     private var updates: [AppID: [Microseconds]] = [:]
 
@@ -200,5 +204,13 @@ private struct ByteReader {
         let count = Int(varint())
         defer { at += count }
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + count)]), as: UTF8.self)
+    }
+}
+
+extension HistorySpill {
+    /// Histories as ``HistoryCodec`` bytes in unlinked temporary files in `directory`
+    /// (``FileRecordStorage``): what `tune` gives `Tuner.keeping(limit:bytes:spill:after:)`.
+    public static func files(directory: String = NSTemporaryDirectory()) -> HistorySpill {
+        HistorySpill(storage: FileRecordStorage(directory: directory), codec: HistoryCodec())
     }
 }

@@ -1,0 +1,20 @@
+import FetchLabCore
+
+/// What failed in the scale-out machinery (records kept on disk for a run's later passes): one
+/// line, reported at the root like every module's error (`FetchLabError`).
+public struct ScaleError: FetchLabError {
+    public enum Code: String, Sendable, Hashable {
+        /// Records written to a temporary file could not be read back (an I/O error in the
+        /// temporary directory): nothing else holds them, so the run cannot be reported.
+        case readBack
+    }
+
+    public var code: Code
+    public var message: String
+    public var description: String { message }
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}
