@@ -42,6 +42,14 @@ struct ByteSizeArgument: ExpressibleByArgument, Sendable, CustomStringConvertibl
         text = argument
     }
 
+    /// A default from a model's bytes, written in kB or MB when whole (`150kB`).
+    init(bytes: Int64) {
+        self.bytes = bytes
+        text =
+            bytes % 1_000_000 == 0 && bytes > 0
+            ? "\(bytes / 1_000_000)MB" : bytes % 1_000 == 0 && bytes > 0 ? "\(bytes / 1_000)kB" : "\(bytes)"
+    }
+
     var defaultValueDescription: String { text }
 
     var description: String { "\(bytes)" }

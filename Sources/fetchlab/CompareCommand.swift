@@ -103,7 +103,8 @@ struct CompareCommand: ParsableCommand {
         if let note = CompareRenderer.platformNote(rules, inputs: inputs) { Terminal.note(note) }
         let stored =
             store.noStore
-            ? .skipped : RunRecorder.store(report, command: "compare", path: database.db, perUser: perUser)
+            ? .skipped
+            : RunRecorder.store(report, command: "compare", path: database.db, perUser: perUser, messages: .terminal)
         try output.emit(
             report, runID: stored.id, source: database.db, platformInputs: rules.kind == .none ? nil : inputs,
             perUser: perUser)

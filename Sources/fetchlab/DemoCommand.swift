@@ -2,8 +2,6 @@ import ArgumentParser
 import FetchLabCore
 import FetchLabIngest
 import FetchLabReport
-import FetchLabSimulation
-import FetchLabStore
 import FetchLabWorkflows
 import Foundation
 
@@ -77,48 +75,39 @@ struct DemoCommand: ParsableCommand {
                 "no bundled sample found (looked in "
                     + BundledSample.candidates().joined(separator: ", ") + "); give --data DIR")
         }
-        if let db, output.force {
-            // --force: the demo database starts afresh.
-            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(db + suffix) }
-        }
-        let path = try db ?? Self.temporaryDatabase()
-        let files = try InputFiles.expand([data])
-        let store = try FetchLabDatabase(path: path)
-        let importer = Importer(database: store)
-        let progress = ProgressBar(total: files.count, unit: "files")
-        defer { progress.finish() }
-        var rows = 0
-        for file in files {
-            let summary = try importer.importFile(file)
-            guard summary.status != .nothingAccepted else {
-                throw CommandFailure("\(file): nothing could be imported from the sample")
-            }
-            rows += summary.counts.rows
-            progress.advance()
-        }
-        progress.finish()
+        var request = Demo.Request(sample: data, database: db)
+        request.fresh = output.force  // --force: the demo database starts afresh
+        (request.budgets, request.resamples, request.bootstrapSeed) = (
+            try budget.budgets(), budget.resamples, budget.bootstrapSeed
+        )
         let table = output.format == .table || output.format == .text
-        let imported = "imported \(Format.counted(rows, "row")) of \(data) into \(path)"
-        if table && output.output == nil {
-            // Said now, before the comparison's own lines on stderr (`run 1 stored`).
-            print(TextFormat.wrap(imported).joined(separator: "\n") + "\n")
-            fflush(nil)
+        request.tuning = table
+        let imported = { (rows: Int, path: String) in "imported \(Format.counted(rows, "row")) of \(data) into \(path)"
         }
-        let report = try ReplayOptions.parse([]).compare(
-            database: path, evaluation: EvaluationProtocol(), policies: nil,
-            showProgress: Terminal.stderrIsTerminal,
-            budget: budget, run: try ComparisonRunOptions.parse([])
-        ).report
-        let stored = RunRecorder.store(report, command: "demo", in: store)
-        let runID = stored.id
+        let outcome = try Demo.run(
+            request, importing: ProgressBar(unit: "files"),
+            comparing: Terminal.stderrIsTerminal ? ProgressBar(unit: "users") : nil
+        ) { event in
+            switch event {
+            case .imported(let rows, let path) where table && output.output == nil:
+                // Said now, before the comparison's own lines on stderr (`run 1 stored`).
+                print(TextFormat.wrap(imported(rows, path)).joined(separator: "\n") + "\n")
+                fflush(nil)
+            case .imported: break
+            case .warning(let text): Terminal.warning(text)
+            case .note(let text): Terminal.note(text)
+            case .error(let text): Terminal.error(text)
+            }
+        }
+        let (path, report, runID) = (outcome.database, outcome.report, outcome.recording.id)
         var text = output.render(report, runID: runID, source: data)
         if table {
             // The HTML report next to the database.
             let html = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("report.html")
                 .path
-            let tuning = try RunStore(database: store).latestTuningRun()
             try OutputFile.write(
-                HTMLReport.render(report, source: data, tuning: tuning.map { ($0.result, $0.platform) }), to: html)
+                HTMLReport.render(report, source: data, tuning: outcome.tuning.map { ($0.result, $0.platform) }),
+                to: html)
             let fetchlab = BundledSample.commandPrefix()
             var next = ["\(fetchlab) inspect --db \(path)", "\(fetchlab) compare --db \(path) --format json"]
             if let runID { next.append("\(fetchlab) runs show \(runID) --db \(path)") }
@@ -128,21 +117,11 @@ struct DemoCommand: ParsableCommand {
                 ])
                 + next.map { "  `\($0)`" }
             text =
-                (output.output == nil ? "" : TextFormat.wrap(imported).joined(separator: "\n") + "\n\n") + text + "\n\n"
-                + after.joined(separator: "\n")
+                (output.output == nil
+                    ? "" : TextFormat.wrap(imported(outcome.rows, path)).joined(separator: "\n") + "\n\n")
+                + text + "\n\n" + after.joined(separator: "\n")
         }
         try output.emit(text)
-        try stored.requireStored()
-    }
-
-    /// `fetchlab-demo.sqlite` in a new temporary directory.
-    static func temporaryDatabase() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fetchlab-demo-\(UUID().uuidString)")
-        do {
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        } catch {
-            throw CommandFailure("\(dir.path): cannot create a temporary directory: \(error.localizedDescription)")
-        }
-        return dir.appendingPathComponent("fetchlab-demo.sqlite").path
+        try outcome.recording.requireStored()
     }
 }

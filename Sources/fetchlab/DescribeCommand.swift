@@ -1,11 +1,6 @@
 import ArgumentParser
-import FetchLabCore
-import FetchLabPredict
 import FetchLabReport
-import FetchLabSimulation
-import FetchLabStore
 import FetchLabWorkflows
-import Foundation
 
 struct DescribeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,43 +25,21 @@ struct DescribeCommand: ParsableCommand {
     var format: OutputFormat = .text
 
     func run() throws {
-        let queries = try HistoryBatches(path: database.db).queries
-        let everyone = try queries.usersWithLaunches()
-        let known = Set(everyone.map(\.name))
-        if let missing = users.first(where: { !known.contains($0) }) {
-            throw CommandFailure("\(database.db): \(PredictionError.unknown(missing, among: everyone.map(\.name)))")
-        }
-        var seen: Set<String> = []
-        let names = users.isEmpty ? everyone : users.filter { seen.insert($0).inserted }.map { UserID($0) }
-        guard !names.isEmpty else {
-            throw CommandFailure("\(database.db): no launches to describe (import some usage logs first)")
-        }
-        var report = try describe(names, queries)
-        report.signals = try queries.signalCounts(users: users.isEmpty ? [] : names.map(\.name))
+        let bar = ProgressBar(total: 0, unit: "users", visible: Terminal.stderrIsTerminal && format == .text)
+        let outcome = try Description.run(
+            users: users, perUser: perUser, batches: try HistoryBatches(path: database.db),
+            progress: { done, total in
+                bar.extend(total: total)
+                bar.update(done: done)
+            })
+        bar.finish()
+        let report = DescribeReport(
+            population: outcome.population,
+            perUser: outcome.perUser.map { DescribeReport.UserRow(user: $0, statistics: $1) },
+            signals: outcome.signals, ceilings: outcome.ceilings)
         switch format {
         case .json: print(Format.json(report))
         case .text: print(DescribeRenderer.text(report))
         }
-    }
-
-    /// Users in batches: tallied on all cores, merged in order.
-    private func describe(_ names: [UserID], _ queries: UsageQueries) throws -> DescribeReport {
-        var total = UsageDescription.Tally()
-        var ceilings = SignalCeilingSums()
-        var rows: [DescribeReport.UserRow] = []
-        let bar = ProgressBar(total: names.count, unit: "users", visible: Terminal.stderrIsTerminal && format == .text)
-        defer { bar.finish() }
-        try HistoryBatches(queries: queries).map(names, progress: { done, _ in bar.update(done: done) }) {
-            (UsageDescription.Tally($0), SignalCeilingSums($0))
-        } consume: { h, sums in
-            let (tally, ceiling) = sums
-            total.merge(tally)
-            ceilings.merge(ceiling)
-            if perUser { rows.append(DescribeReport.UserRow(user: h.user.name, statistics: tally.description)) }
-        }
-        let rules = EvaluationProtocol()
-        return DescribeReport(
-            population: total.description, perUser: rows,
-            ceilings: ceilings.ceilings(tau: rules.primaryTau, launchRefreshes: rules.launchRefreshes))
     }
 }

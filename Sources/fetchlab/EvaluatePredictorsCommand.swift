@@ -1,9 +1,6 @@
 import ArgumentParser
-import FetchLabCore
 import FetchLabPredict
 import FetchLabReport
-import FetchLabSimulation
-import FetchLabStore
 import FetchLabWorkflows
 
 struct EvaluatePredictorsCommand: ParsableCommand {
@@ -58,22 +55,10 @@ struct EvaluatePredictorsCommand: ParsableCommand {
         options.warmUpDays = warmUp
         options.originEveryHours = every
         let peaks = try truth.map { try TruthFileReader.read($0) }
-        let histories = try HistoryBatches(path: database.db).sample(limit: users)
-        guard !histories.isEmpty else {
-            throw CommandFailure("\(database.db): no launches to evaluate (import some usage logs first)")
-        }
-        let evaluator = Evaluator(options: options)
-        if let shortfall = evaluator.shortfall(histories) {
-            let hint = shortfall.suggestedWarmUpDays.map { "; a shorter --warm-up (at most \($0)) would help" }
-            throw CommandFailure("\(database.db): \(shortfall)" + (hint ?? "; import a longer log"))
-        }
-        if Terminal.stderrIsTerminal && format == .text {
-            Terminal.note("evaluating \(histories.count) users …")
-        }
-        var report = evaluator.evaluate(histories, truth: peaks?.function(for: histories))
-        report.learnedModel = LearnedModelEvaluation.evaluate(histories, heldOutStart: evaluator.heldOutStart)
-        guard !report.scoredNothing else {
-            throw CommandFailure("\(database.db): no origins or launches were scored")
+        let report = try PredictorEvaluation.run(
+            options, users: users, truth: peaks, batches: try HistoryBatches(path: database.db)
+        ) { count in
+            if Terminal.stderrIsTerminal && format == .text { Terminal.note("evaluating \(count) users …") }
         }
         switch format {
         case .json: print(Format.json(report))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchLabCore
 import FetchLabSimulation
+import FetchLabWorkflows
 import Foundation
 
 @main
@@ -18,7 +19,7 @@ struct FetchLabCommand: ParsableCommand {
             apart, combined into one run) and tune (a family's parameters tuned); runs and report (the \
             stored runs, again or as an HTML page).
             """,
-        version: "0.1.0",
+        version: RunRecorder.fetchlabVersion,
         subcommands: [
             DemoCommand.self, ImportCommand.self, InspectCommand.self, GenerateCommand.self, PredictCommand.self,
             DescribeCommand.self, EvaluatePredictorsCommand.self, CompareCommand.self, MergeCommand.self,

@@ -74,7 +74,8 @@ struct MergeCommand: ParsableCommand {
         if let note = CompareRenderer.platformNote(rules, inputs: outcome.inputs) { Terminal.note(note) }
         let stored =
             store.noStore || db == nil
-            ? .skipped : RunRecorder.store(report, command: "merge", path: db!, perUser: outcome.perUser)
+            ? .skipped
+            : RunRecorder.store(report, command: "merge", path: db!, perUser: outcome.perUser, messages: .terminal)
         try output.emit(
             report, runID: stored.id, source: db ?? partials.joined(separator: ", "),
             platformInputs: rules.kind == .none ? nil : outcome.inputs, perUser: outcome.perUser)

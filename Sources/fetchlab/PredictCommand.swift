@@ -5,6 +5,7 @@ import FetchLabReport
 import FetchLabSimulation
 import FetchLabStore
 import FetchLabWorkflows
+import Foundation
 
 struct PredictCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -58,13 +59,37 @@ struct PredictCommand: ParsableCommand {
 
     func run() throws {
         let batches = try HistoryBatches(path: database.db)
-        guard let user else { return try PredictAllUsers(format: format, request: request).run(batches.queries) }
+        guard let user else { return try predictEveryone(batches) }
         let outcome = try Prediction.run(user: user, at: at?.requested, request: request, batches: batches)
         if let warning = outcome.warning { Terminal.warning(warning) }
         let report = outcome.report
         switch format {
         case .json: print(Format.json(report))
         case .text: print(PredictionRenderer.text(report))
+        }
+    }
+
+    /// Without `--user`: every user's plan (text: a summary; JSON: one report per line).
+    private func predictEveryone(_ batches: HistoryBatches) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let bar = ProgressBar(total: 0, unit: "users", visible: Terminal.stderrIsTerminal && format == .text)
+        let summary = try Prediction.runAll(
+            request: request, batches: batches,
+            progress: { done, total in
+                bar.extend(total: total)
+                bar.update(done: done)
+            }
+        ) { report in
+            if format == .json { print(String(decoding: try encoder.encode(report), as: UTF8.self)) }
+        }
+        bar.finish()
+        if let warning = summary.warning { Terminal.warning(warning) }
+        if format == .text {
+            print(
+                PredictionRenderer.summary(
+                    users: summary.users, launches: summary.launches, apps: summary.apps, fetches: summary.fetches,
+                    fittedOn: summary.fittedOn, fitSeconds: summary.fitSeconds, totalSeconds: summary.totalSeconds))
         }
     }
 }

@@ -7,6 +7,9 @@ import FetchLabStore
 import FetchLabWorkflows
 import Foundation
 
+/// The models' defaults: every option of the models has its default from here.
+private let model = ReplaySettings()
+
 /// The platform, cost model, context defaults and population of a replay (`compare`, `tune`, `demo`).
 /// Every constant of the cost and platform models is an option; the defaults and their sources
 /// are documented in Docs/platform-and-cost.md.
@@ -15,7 +18,7 @@ struct ReplayOptions: ParsableArguments {
         help:
             "Which platform grants the fetches: none (every fetch asked for happens: the pure policy, as DOMAIN.md's protocol measures it), ios or android."
     )
-    var platform: PlatformKind = .none
+    var platform = model.platform.kind
 
     @Option(
         parsing: .unconditional,
@@ -35,100 +38,89 @@ struct ReplayOptions: ParsableArguments {
 
     // Cost model.
     @Option(parsing: .unconditional, help: "How long a fetch transfers (0.1s to 10m).")
-    var fetchDuration = DurationArgument(.seconds(3))
+    var fetchDuration = DurationArgument(model.cost.fetchDuration)
     @Option(parsing: .unconditional, help: "How much a fetch downloads (e.g. 150kB).")
-    var fetchSize = ByteSizeArgument(argument: "150kB")!
+    var fetchSize = ByteSizeArgument(bytes: model.cost.fetchBytes)
     @Option(
         help: ArgumentHelp(
             "An app's own fetch duration and size, APP=DURATION/SIZE (repeatable), e.g. com.example.podcast=20s/5MB.",
             valueName: "app=d/size"))
     var appCost: [String] = []
-    @Option(parsing: .unconditional, help: "LTE transfer power, W.") var cellularTransferW = 1.288
-    @Option(parsing: .unconditional, help: "LTE promotion time.") var cellularPromotion = DurationArgument(260_000)
-    @Option(parsing: .unconditional, help: "LTE promotion power, W.") var cellularPromotionW = 1.210
-    @Option(parsing: .unconditional, help: "LTE tail time.") var cellularTail = DurationArgument(11_576_000)
-    @Option(parsing: .unconditional, help: "LTE tail power, W.") var cellularTailW = 1.060
-    @Option(parsing: .unconditional, help: "Wi-Fi transfer power, W.") var wifiTransferW = 0.54
-    @Option(parsing: .unconditional, help: "Wi-Fi promotion time.") var wifiPromotion = DurationArgument(79_000)
-    @Option(parsing: .unconditional, help: "Wi-Fi promotion power, W.") var wifiPromotionW = 0.124
-    @Option(parsing: .unconditional, help: "Wi-Fi tail time.") var wifiTail = DurationArgument(238_000)
-    @Option(parsing: .unconditional, help: "Wi-Fi tail power, W.") var wifiTailW = 0.119
-    @Option(parsing: .unconditional, help: "Battery capacity, Wh.") var batteryWh = 12.0
-    @Option(parsing: .unconditional, help: "Low battery: below this percent and not charging.") var lowBattery = 20.0
+    @Option(parsing: .unconditional, help: "LTE transfer power, W.") var cellularTransferW = model.cost
+        .cellularTransferWatts
+    @Option(parsing: .unconditional, help: "LTE promotion time.") var cellularPromotion = DurationArgument(
+        model.cost.cellularPromotion)
+    @Option(parsing: .unconditional, help: "LTE promotion power, W.") var cellularPromotionW = model.cost
+        .cellularPromotionWatts
+    @Option(parsing: .unconditional, help: "LTE tail time.") var cellularTail = DurationArgument(
+        model.cost.cellularTail)
+    @Option(parsing: .unconditional, help: "LTE tail power, W.") var cellularTailW = model.cost.cellularTailWatts
+    @Option(parsing: .unconditional, help: "Wi-Fi transfer power, W.") var wifiTransferW = model.cost.wifiTransferWatts
+    @Option(parsing: .unconditional, help: "Wi-Fi promotion time.") var wifiPromotion = DurationArgument(
+        model.cost.wifiPromotion)
+    @Option(parsing: .unconditional, help: "Wi-Fi promotion power, W.") var wifiPromotionW = model.cost
+        .wifiPromotionWatts
+    @Option(parsing: .unconditional, help: "Wi-Fi tail time.") var wifiTail = DurationArgument(model.cost.wifiTail)
+    @Option(parsing: .unconditional, help: "Wi-Fi tail power, W.") var wifiTailW = model.cost.wifiTailWatts
+    @Option(parsing: .unconditional, help: "Battery capacity, Wh.") var batteryWh = model.cost.batteryWattHours
+    @Option(parsing: .unconditional, help: "Low battery: below this percent and not charging.") var lowBattery = model
+        .cost.lowBatteryPercent
 
     // Platform model.
     @Option(parsing: .unconditional, help: "iOS: the time budget of a background fetch or push; longer fetches expire.")
-    var fetchBudget = DurationArgument(.seconds(30))
+    var fetchBudget = DurationArgument(model.platform.fetchBudget)
     @Option(parsing: .unconditional, help: "iOS: background fetches no closer than this.")
-    var iosMinimumInterval = DurationArgument(.minutes(15))
-    @Option(parsing: .unconditional, help: "iOS: silent pushes per hour per app.") var pushRate = 3
+    var iosMinimumInterval = DurationArgument(model.platform.iosMinimumInterval)
+    @Option(parsing: .unconditional, help: "iOS: silent pushes per hour per app.") var pushRate = model.platform
+        .pushesPerHour
     @Option(parsing: .unconditional, help: "iOS: background fetches per app per day (0: no limit).")
-    var dailyFetchBudget = 0
+    var dailyFetchBudget = model.platform.dailyFetchBudget
     @Option(
         parsing: .unconditional,
         help: "iOS: the daily wake budget per app, in background fetches per launch a day over the window.")
-    var iosWakeBudgetPerLaunch = 1.0
+    var iosWakeBudgetPerLaunch = model.platform.iosWakeBudgetPerLaunch
     @Option(parsing: .unconditional, help: "iOS: the least daily wake budget of an app launched within the window.")
-    var iosWakeBudgetMin = 1
+    var iosWakeBudgetMin = model.platform.iosWakeBudgetMin
     @Option(parsing: .unconditional, help: "iOS: the greatest daily wake budget of an app (0: no wake budget).")
-    var iosWakeBudgetMax = 12
+    var iosWakeBudgetMax = model.platform.iosWakeBudgetMax
     @Option(
         parsing: .unconditional,
         help: "iOS: the wake budget follows the app's launches over this window before each day.")
-    var iosWakeBudgetWindow = DurationArgument(.days(7))
+    var iosWakeBudgetWindow = DurationArgument(model.platform.iosWakeBudgetWindow)
     @Option(
         parsing: .unconditional,
         help: "iOS: how long before an expected launch the system runs a fetch for a requested interval.")
-    var iosSystemLead = DurationArgument(.minutes(10))
+    var iosSystemLead = DurationArgument(model.platform.iosSystemLead)
     @Option(parsing: .unconditional, help: "Android: minimum period of periodic work.")
-    var androidMinimumPeriod = DurationArgument(.minutes(15))
+    var androidMinimumPeriod = DurationArgument(model.platform.androidMinimumPeriod)
     @Option(
         parsing: .unconditional, help: "Android: App Standby deferrals of the working-set, frequent and rare buckets.")
-    var standbyDeferrals = "2h,8h,24h"
+    var standbyDeferrals = [
+        model.platform.workingSetDeferral, model.platform.frequentDeferral, model.platform.rareDeferral,
+    ]
+    .map { "\($0 / .perHour)h" }.joined(separator: ",")  // in hours, as they are documented
 
     // Context defaults.
     @Option(parsing: .unconditional, help: "How long a context sample's value holds before the default applies.")
-    var contextHold = DurationArgument(.hours(6))
-    @Option(parsing: .unconditional, help: "Battery percent assumed without a sample.") var defaultBattery = 80.0
-    @Option(help: "Network assumed without a sample: wifi, cellular or none.") var defaultNetwork = "wifi"
-    @Option(help: "Charging assumed without a sample (on or off).") var defaultCharging: OnOff = .off
+    var contextHold = DurationArgument(model.context.hold)
+    @Option(parsing: .unconditional, help: "Battery percent assumed without a sample.") var defaultBattery = model
+        .context.battery
+    @Option(help: "Network assumed without a sample: wifi, cellular or none.") var defaultNetwork = model.context
+        .network.name
+    @Option(help: "Charging assumed without a sample (on or off).") var defaultCharging: OnOff =
+        model.context.charging ? .on : .off
 
     /// The range checks, run by the command's `validate()`, not as this group's own `validate()`:
     /// ArgumentParser runs that while it decodes, when a value it refuses (`-6h`) is still among the
     /// arguments to look for help in, and prints the help (exit 0) for the `h` in it.
     func check() throws {
-        try Bounds.check("--fetch-duration", fetchDuration, SettingRanges.fetchDuration)
-        try Bounds.check("--fetch-size", fetchSize.bytes, SettingRanges.fetchBytes)
-        for (option, watts) in [
-            ("--cellular-transfer-w", cellularTransferW), ("--cellular-promotion-w", cellularPromotionW),
-            ("--cellular-tail-w", cellularTailW), ("--wifi-transfer-w", wifiTransferW),
-            ("--wifi-promotion-w", wifiPromotionW), ("--wifi-tail-w", wifiTailW),
-        ] {
-            try Bounds.check(option, watts, SettingRanges.watts)
-        }
-        for (option, d) in [
-            ("--cellular-promotion", cellularPromotion), ("--cellular-tail", cellularTail),
-            ("--wifi-promotion", wifiPromotion), ("--wifi-tail", wifiTail),
-        ] {
-            try Bounds.check(option, d, SettingRanges.radioState)
-        }
-        try Bounds.check("--battery-wh", batteryWh, SettingRanges.batteryWattHours)
-        try Bounds.check("--low-battery", lowBattery, SettingRanges.percent)
-        try Bounds.check("--fetch-budget", fetchBudget, SettingRanges.fetchBudget)
-        try Bounds.check("--ios-minimum-interval", iosMinimumInterval, SettingRanges.iosMinimumInterval)
-        try Bounds.check("--push-rate", pushRate, SettingRanges.pushRate)
-        try Bounds.check("--daily-fetch-budget", dailyFetchBudget, SettingRanges.dailyFetchBudget)
-        try Bounds.check("--ios-wake-budget-per-launch", iosWakeBudgetPerLaunch, SettingRanges.iosWakeBudgetPerLaunch)
-        try Bounds.check("--ios-wake-budget-max", iosWakeBudgetMax, SettingRanges.iosWakeBudgetMax)
+        for field in Self.fields { try field.check(self) }
         try Bounds.check(
             "--ios-wake-budget-min", iosWakeBudgetMin, 0...max(iosWakeBudgetMax, 1),
             note: iosWakeBudgetMax > 0 ? " (--ios-wake-budget-max)" : "")
-        try Bounds.check("--ios-wake-budget-window", iosWakeBudgetWindow, SettingRanges.iosWakeBudgetWindow)
-        try Bounds.check("--ios-system-lead", iosSystemLead, SettingRanges.iosSystemLead)
-        try Bounds.check("--android-minimum-period", androidMinimumPeriod, SettingRanges.androidMinimumPeriod)
+        for field in Self.latterFields { try field.check(self) }
         _ = try deferrals()
-        try Bounds.check("--context-hold", contextHold, SettingRanges.contextHold)
-        try Bounds.check("--default-battery", defaultBattery, SettingRanges.percent)
+        for field in Self.contextFields { try field.check(self) }
         guard !defaultNetwork.trimmingCharacters(in: .whitespaces).isEmpty, NetworkType(name: defaultNetwork) != nil
         else {
             throw ValidationError("--default-network '\(defaultNetwork)' is not wifi, cellular or none")
@@ -174,42 +166,17 @@ struct ReplayOptions: ParsableArguments {
 
     /// The replay's platform, cost and context settings.
     func settings() throws -> ReplaySettings {
-        var cost = CostModel()
-        cost.fetchDuration = fetchDuration.microseconds
-        cost.fetchBytes = fetchSize.bytes
-        cost.perApp = try appCosts()
-        cost.cellularTransferWatts = cellularTransferW
-        cost.cellularPromotion = cellularPromotion.microseconds
-        cost.cellularPromotionWatts = cellularPromotionW
-        cost.cellularTail = cellularTail.microseconds
-        cost.cellularTailWatts = cellularTailW
-        cost.wifiTransferWatts = wifiTransferW
-        cost.wifiPromotion = wifiPromotion.microseconds
-        cost.wifiPromotionWatts = wifiPromotionW
-        cost.wifiTail = wifiTail.microseconds
-        cost.wifiTailWatts = wifiTailW
-        cost.batteryWattHours = batteryWh
-        cost.lowBatteryPercent = lowBattery
-        var rules = PlatformModel(kind: platform)
-        rules.fetchBudget = fetchBudget.microseconds
-        rules.iosMinimumInterval = iosMinimumInterval.microseconds
-        rules.pushesPerHour = pushRate
-        rules.dailyFetchBudget = dailyFetchBudget
-        rules.iosWakeBudgetPerLaunch = iosWakeBudgetPerLaunch
-        rules.iosWakeBudgetMin = iosWakeBudgetMin
-        rules.iosWakeBudgetMax = iosWakeBudgetMax
-        rules.iosWakeBudgetWindow = iosWakeBudgetWindow.microseconds
-        rules.iosSystemLead = iosSystemLead.microseconds
-        rules.androidMinimumPeriod = androidMinimumPeriod.microseconds
+        var settings = ReplaySettings(platform: PlatformModel(kind: platform))
+        for field in Self.fields + Self.latterFields + Self.contextFields { field.apply(self, &settings) }
+        settings.cost.perApp = try appCosts()
+        settings.platform.iosWakeBudgetMin = iosWakeBudgetMin
         let d = try deferrals()
-        (rules.workingSetDeferral, rules.frequentDeferral, rules.rareDeferral) = (d[0], d[1], d[2])
-        rules.lowBatteryPercent = lowBattery
-        var context = ContextDefaults()
-        context.hold = contextHold.microseconds
-        context.battery = defaultBattery
-        context.network = NetworkType(name: defaultNetwork) ?? .wifi
-        context.charging = defaultCharging == .on
-        return ReplaySettings(platform: rules, cost: cost, context: context)
+        (settings.platform.workingSetDeferral, settings.platform.frequentDeferral, settings.platform.rareDeferral) =
+            (d[0], d[1], d[2])
+        settings.platform.lowBatteryPercent = lowBattery
+        settings.context.network = NetworkType(name: defaultNetwork) ?? .wifi
+        settings.context.charging = defaultCharging == .on
+        return settings
     }
 
     /// Applies the app and day filters to a protocol.
@@ -328,5 +295,95 @@ extension ReplayOptions {
         for f in order { lines.append(line(f, byFamily[f]!.count, byFamily[f]!.seconds)) }
         lines.append(line("total", run.policies.count, run.cpuSeconds.reduce(0, +)))
         return lines.joined(separator: "\n")
+    }
+}
+
+/// An option that sets one field of the replay's settings: its range check and where its value goes.
+struct SettingOption {
+    let check: (ReplayOptions) throws -> Void
+    let apply: (ReplayOptions, inout ReplaySettings) -> Void
+
+    static func number(
+        _ name: String, _ option: KeyPath<ReplayOptions, Double>, _ field: WritableKeyPath<ReplaySettings, Double>,
+        _ range: ClosedRange<Double>
+    ) -> Self {
+        Self(
+            check: { try Bounds.check(name, $0[keyPath: option], range) },
+            apply: { $1[keyPath: field] = $0[keyPath: option] })
+    }
+
+    static func count<T: FixedWidthInteger>(
+        _ name: String, _ option: KeyPath<ReplayOptions, T>, _ field: WritableKeyPath<ReplaySettings, T>,
+        _ range: ClosedRange<T>
+    ) -> Self {
+        Self(
+            check: { try Bounds.check(name, $0[keyPath: option], range) },
+            apply: { $1[keyPath: field] = $0[keyPath: option] })
+    }
+
+    static func duration(
+        _ name: String, _ option: KeyPath<ReplayOptions, DurationArgument>,
+        _ field: WritableKeyPath<ReplaySettings, Microseconds>, _ range: ClosedRange<Microseconds>
+    ) -> Self {
+        Self(
+            check: { try Bounds.check(name, $0[keyPath: option], range) },
+            apply: { $1[keyPath: field] = $0[keyPath: option].microseconds })
+    }
+}
+
+extension ReplayOptions {
+    /// The options that set one field each, in the order they are checked (up to
+    /// `--ios-wake-budget-min`, whose range depends on `--ios-wake-budget-max`).
+    static var fields: [SettingOption] {
+        [
+            .duration("--fetch-duration", \.fetchDuration, \.cost.fetchDuration, SettingRanges.fetchDuration),
+            .count("--fetch-size", \.fetchSize.bytes, \.cost.fetchBytes, SettingRanges.fetchBytes),
+            .number("--cellular-transfer-w", \.cellularTransferW, \.cost.cellularTransferWatts, SettingRanges.watts),
+            .number("--cellular-promotion-w", \.cellularPromotionW, \.cost.cellularPromotionWatts, SettingRanges.watts),
+            .number("--cellular-tail-w", \.cellularTailW, \.cost.cellularTailWatts, SettingRanges.watts),
+            .number("--wifi-transfer-w", \.wifiTransferW, \.cost.wifiTransferWatts, SettingRanges.watts),
+            .number("--wifi-promotion-w", \.wifiPromotionW, \.cost.wifiPromotionWatts, SettingRanges.watts),
+            .number("--wifi-tail-w", \.wifiTailW, \.cost.wifiTailWatts, SettingRanges.watts),
+            .duration("--cellular-promotion", \.cellularPromotion, \.cost.cellularPromotion, SettingRanges.radioState),
+            .duration("--cellular-tail", \.cellularTail, \.cost.cellularTail, SettingRanges.radioState),
+            .duration("--wifi-promotion", \.wifiPromotion, \.cost.wifiPromotion, SettingRanges.radioState),
+            .duration("--wifi-tail", \.wifiTail, \.cost.wifiTail, SettingRanges.radioState),
+            .number("--battery-wh", \.batteryWh, \.cost.batteryWattHours, SettingRanges.batteryWattHours),
+            .number("--low-battery", \.lowBattery, \.cost.lowBatteryPercent, SettingRanges.percent),
+            .duration("--fetch-budget", \.fetchBudget, \.platform.fetchBudget, SettingRanges.fetchBudget),
+            .duration(
+                "--ios-minimum-interval", \.iosMinimumInterval, \.platform.iosMinimumInterval,
+                SettingRanges.iosMinimumInterval),
+            .count("--push-rate", \.pushRate, \.platform.pushesPerHour, SettingRanges.pushRate),
+            .count(
+                "--daily-fetch-budget", \.dailyFetchBudget, \.platform.dailyFetchBudget, SettingRanges.dailyFetchBudget),
+            .number(
+                "--ios-wake-budget-per-launch", \.iosWakeBudgetPerLaunch, \.platform.iosWakeBudgetPerLaunch,
+                SettingRanges.iosWakeBudgetPerLaunch),
+            .count(
+                "--ios-wake-budget-max", \.iosWakeBudgetMax, \.platform.iosWakeBudgetMax, SettingRanges.iosWakeBudgetMax
+            ),
+        ]
+    }
+
+    /// The options checked after `--ios-wake-budget-min`, before `--standby-deferrals`.
+    static var latterFields: [SettingOption] {
+        [
+            .duration(
+                "--ios-wake-budget-window", \.iosWakeBudgetWindow, \.platform.iosWakeBudgetWindow,
+                SettingRanges.iosWakeBudgetWindow),
+            .duration("--ios-system-lead", \.iosSystemLead, \.platform.iosSystemLead, SettingRanges.iosSystemLead),
+            .duration(
+                "--android-minimum-period", \.androidMinimumPeriod, \.platform.androidMinimumPeriod,
+                SettingRanges.androidMinimumPeriod),
+        ]
+    }
+
+    /// The context defaults' options, checked after `--standby-deferrals`.
+    static var contextFields: [SettingOption] {
+        [
+            .duration("--context-hold", \.contextHold, \.context.hold, SettingRanges.contextHold),
+            .number("--default-battery", \.defaultBattery, \.context.battery, SettingRanges.percent),
+        ]
     }
 }

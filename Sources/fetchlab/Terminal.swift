@@ -1,4 +1,5 @@
 import FetchLabReport
+import FetchLabWorkflows
 import Foundation
 
 #if canImport(Glibc)
@@ -63,9 +64,7 @@ enum Terminal {
     /// A message that may hold SQL spread over lines (SQLite's errors quote the statement) as one
     /// line: each line break and the indentation around it become one space.
     static func oneLine(_ message: String) -> String {
-        guard message.contains(where: \.isNewline) else { return message }
-        return message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }.joined(separator: " ")
+        WorkflowError.oneLine(message)
     }
 
     /// Flushes standard output and checks that everything printed was written: a full disk or an

@@ -185,7 +185,9 @@ struct TuneCommand: ParsableCommand {
             timeBudget: timeBudget?.microseconds, search: searchFrom, progress: bar)
         for warning in outcome.warnings { Terminal.warning(warning) }
         let (result, platform) = (outcome.result, outcome.platform)
-        let stored = store.noStore ? .skipped : RunRecorder.store(result, platform: platform, path: database.db)
+        let stored =
+            store.noStore
+            ? .skipped : RunRecorder.store(result, platform: platform, path: database.db, messages: .terminal)
         try output.emit(output.render(result, platform: platform, runID: stored.id, source: database.db))
         try stored.requireStored()
     }

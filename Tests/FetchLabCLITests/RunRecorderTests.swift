@@ -1,6 +1,7 @@
 import FetchLabResults
 import FetchLabSimulation
 import FetchLabStore
+import FetchLabWorkflows
 import Testing
 import _FetchLabTestSupport
 
@@ -20,7 +21,8 @@ import _FetchLabTestSupport
             policies: [])
         // The messages go to a list, not into the test output.
         var said: [String] = []
-        let messages = RunRecorder.Messages(note: { said.append("note: " + $0) }, error: { said.append("error: " + $0) })
+        let messages = RunRecorder.Messages(
+            note: { said.append("note: " + $0) }, error: { said.append("error: " + $0) })
         let failed = RunRecorder.store(
             report, command: "compare", in: try FetchLabDatabase(path: path, readOnly: true), messages: messages)
         #expect(failed.id == nil)
