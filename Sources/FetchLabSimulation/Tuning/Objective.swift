@@ -3,7 +3,7 @@ import FetchLabResults
 import Foundation
 
 /// A measure of a replay a tuner optimises or constrains: `fresh@15m`, or a tunable entry of
-/// ``Metric/table`` (`energy`, `battery`, `cellular`, `fetches`).
+/// `Metric.table` (`energy`, `battery`, `cellular`, `fetches`).
 public enum TuningMetric: Sendable, Hashable, CustomStringConvertible {
     /// fresh@τ (share of scored launches), higher is better.
     case fresh(Microseconds)

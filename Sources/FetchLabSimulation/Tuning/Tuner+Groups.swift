@@ -77,7 +77,7 @@ extension Tuner {
 
 extension Tuner {
     /// One app's share of a metric in the whole: fresh rates weighted by scored launches; a metric
-    /// of the table as it aggregates (``Metric/Aggregation``): per user per day by the app's pairs
+    /// of the table as it aggregates (`Metric.Aggregation`): per user per day by the app's pairs
     /// over the users, a mean over pairs (fetches per app per day) by its pairs over all pairs.
     static func contribution(
         _ metric: TuningMetric, _ m: PolicyMetrics, pairs: Double, users: Double, allPairs: Double, allScored: Double

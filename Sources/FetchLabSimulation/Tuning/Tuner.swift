@@ -414,7 +414,7 @@ public struct Tuner: Sendable {
     }
 
     /// Marks the settings no other setting beats at once on fresh@15m and the tunable metrics the
-    /// table puts on the front (``Metric/Tuning/pareto``: energy and cellular).
+    /// table puts on the front (`Metric.Tuning.pareto`: energy and cellular).
     static func markPareto(_ rows: inout [TriedSetting]) {
         let front = Metric.tunable.indices.filter { Metric.tunable[$0].tuning?.pareto == true }
         let higher = front.map { Metric.tunable[$0].direction == .higherIsBetter }
