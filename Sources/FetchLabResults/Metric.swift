@@ -56,6 +56,28 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
         case overall
     }
 
+    /// A figure summed per user per day (energy, cellular data): the replay's total of a pair over
+    /// the scored span, divided by its days, summed exactly over pairs (and shards), then divided
+    /// by the cost units (users; pairs per app) and by ``divisor``.
+    public struct DailySum: Sendable, Hashable {
+        /// Its key among a partial's sums (`joulesPerDaySum`).
+        public var partialKey: String
+        /// The unit conversion at the end (bytes → MB: 1,000,000; nil: none).
+        public var divisor: Double?
+        /// The most one pair can add in a day, for refusing impossible partials.
+        public var limit: Limit
+
+        /// What bounds a pair's total per day.
+        public enum Limit: Sendable, Hashable {
+            /// The highest power the options accept, all day (joules).
+            case energy
+            /// As many fetches as a day can hold, each of the largest fetch's bytes.
+            case fetchBytes
+            /// As many fetches as a day can hold.
+            case fetches
+        }
+    }
+
     /// A column of the run tables (`run_policy`, `run_policy_app`, `run_policy_user`).
     public struct Column: Sendable, Hashable {
         public var name: String
@@ -100,12 +122,15 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
     public let column: Column?
     /// As a tuning objective or constraint (nil: not tunable).
     public let tuning: Tuning?
+    /// How the replay sums it per user per day (nil: it is not such a sum).
+    public let dailySum: DailySum?
     /// Whether decoding a report without it fails (the metrics every report had).
     public let required: Bool
 
     init(
         _ id: ID, _ key: String, unit: String, _ direction: Direction, _ kind: Kind, digits: Int,
-        _ aggregation: Aggregation, column: String?, migration: Int = 4, tuning: Tuning? = nil, required: Bool = false
+        _ aggregation: Aggregation, column: String?, migration: Int = 4, tuning: Tuning? = nil,
+        dailySum: DailySum? = nil, required: Bool = false
     ) {
         self.id = id
         self.key = key
@@ -122,6 +147,7 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
             }
         self.column = column.map { Column(name: $0, type: type, migration: migration) }
         self.tuning = tuning
+        self.dailySum = dailySum
         self.required = required
     }
 
@@ -161,7 +187,8 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
             column: "energy_j_per_day",
             tuning: Tuning(
                 name: "energy", unit: "J/day", summaryKey: "energyJoulesPerDay", pareto: true, order: 0, digits: 1,
-                words: " J/day")),
+                words: " J/day"),
+            dailySum: DailySum(partialKey: "joulesPerDaySum", divisor: nil, limit: .energy)),
         Metric(
             .battery, "battery_pct_per_day", unit: "%/day", .lowerIsBetter, .real, digits: 2, .perUserDay,
             column: "battery_pct_per_day",
@@ -173,7 +200,8 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
             column: "cellular_mb_per_day",
             tuning: Tuning(
                 name: "cellular", unit: "MB/day", summaryKey: "cellularMBPerDay", pareto: true, order: 2, digits: 2,
-                words: " MB/day")),
+                words: " MB/day"),
+            dailySum: DailySum(partialKey: "cellularBytesPerDaySum", divisor: 1_000_000, limit: .fetchBytes)),
         Metric(
             .lowBatteryFetches, "fetches_low_battery", unit: "fetches", .lowerIsBetter, .count, digits: 0, .sum,
             column: "fetches_low_battery"),
@@ -188,6 +216,10 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
     /// The metrics that are tuning objectives and constraints, in their ``Tuning/order``.
     public static let tunable: [Metric] =
         table.filter { $0.tuning != nil }.sorted { ($0.tuning?.order ?? 0) < ($1.tuning?.order ?? 0) }
+
+    /// The metrics summed per user per day (``dailySum``), in table order: the replay's sums and a
+    /// partial's hold one figure for each.
+    public static let daily: [Metric] = table.filter { $0.dailySum != nil }
 
     /// The metric with JSON key `key`.
     public static func named(_ key: String) -> Metric? { table.first { $0.key == key } }

@@ -237,10 +237,16 @@ extension MetricSums {
         // Rates summed over pairs (or users, each of whose pairs adds at most as much).
         let pairs = Double(self.pairs)
         try Check.exact(fetchesPerDaySum, "\(f()).fetchesPerDaySum", max: pairs * PartialLimits.fetchesPerPairDay)
-        try Check.exact(joulesPerDaySum, "\(f()).joulesPerDaySum", max: pairs * PartialLimits.joulesPerPairDay)
-        try Check.exact(
-            cellularBytesPerDaySum, "\(f()).cellularBytesPerDaySum",
-            max: pairs * PartialLimits.fetchesPerPairDay * Double(maxFetchBytes))
+        for (sum, metric) in zip(daily, Metric.daily) {
+            guard let d = metric.dailySum else { continue }
+            let perPairDay =
+                switch d.limit {
+                case .energy: PartialLimits.joulesPerPairDay
+                case .fetchBytes: PartialLimits.fetchesPerPairDay * Double(maxFetchBytes)
+                case .fetches: PartialLimits.fetchesPerPairDay
+                }
+            try Check.exact(sum, "\(f()).\(d.partialKey)", max: pairs * perPairDay)
+        }
         if let r = reliability {
             if let problem = r.problem(maxCount: PartialLimits.count, maxMinimum: PartialLimits.minimumCount) {
                 throw PartialProblem("\(f()).reliability", problem)
@@ -267,8 +273,9 @@ extension MetricSums {
         if staleness.overflowsAdding(t.staleness) { return "staleness" }
         if leads.overflowsAdding(t.leads) { return "leads" }
         if fetchesPerDaySum.overflowsAdding(t.fetchesPerDaySum) { return "fetchesPerDaySum" }
-        if joulesPerDaySum.overflowsAdding(t.joulesPerDaySum) { return "joulesPerDaySum" }
-        if cellularBytesPerDaySum.overflowsAdding(t.cellularBytesPerDaySum) { return "cellularBytesPerDaySum" }
+        for (k, metric) in Metric.daily.enumerated() where daily[k].overflowsAdding(t.daily[k]) {
+            return metric.dailySum?.partialKey ?? metric.key
+        }
         if let a = reliability, let b = t.reliability, a.overflowsMerging(b) { return "reliability" }
         return nil
     }

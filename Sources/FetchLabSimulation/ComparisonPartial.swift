@@ -246,9 +246,20 @@ extension DurationHistogram: Codable {
 }
 
 extension MetricSums: Codable {
-    enum CodingKeys: String, CodingKey {
-        case pairs, scored, fresh, fetchesPerDaySum, contentScored, contentFresh, staleness, leads, fetches, wasted
-        case lowBattery, skips, joulesPerDaySum, cellularBytesPerDaySum, costUnits, reliability
+    /// The fixed keys, then one per entry of `Metric.daily` (its `partialKey`), between `skips`
+    /// and `costUnits`.
+    struct CodingKeys: CodingKey, Hashable {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ s: String) { stringValue = s }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+        static let pairs = Self("pairs"), scored = Self("scored"), fresh = Self("fresh")
+        static let fetchesPerDaySum = Self("fetchesPerDaySum"), contentScored = Self("contentScored")
+        static let contentFresh = Self("contentFresh"), staleness = Self("staleness"), leads = Self("leads")
+        static let fetches = Self("fetches"), wasted = Self("wasted"), lowBattery = Self("lowBattery")
+        static let skips = Self("skips"), costUnits = Self("costUnits"), reliability = Self("reliability")
+        static let daily = Metric.daily.map { Self($0.dailySum!.partialKey) }
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -265,8 +276,7 @@ extension MetricSums: Codable {
         try c.encode(wasted, forKey: .wasted)
         try c.encode(lowBattery, forKey: .lowBattery)
         try c.encode(skips, forKey: .skips)
-        try c.encode(joulesPerDaySum, forKey: .joulesPerDaySum)
-        try c.encode(cellularBytesPerDaySum, forKey: .cellularBytesPerDaySum)
+        for (sum, key) in zip(daily, CodingKeys.daily) { try c.encode(sum, forKey: key) }
         try c.encode(costUnits, forKey: .costUnits)
         try c.encodeIfPresent(reliability.map(ReliabilityTable.Exact.init), forKey: .reliability)
     }
@@ -288,8 +298,7 @@ extension MetricSums: Codable {
         guard skips.count == SkipReason.allCases.count else {
             throw DecodingError.dataCorruptedError(forKey: .skips, in: c, debugDescription: "skip reasons differ")
         }
-        joulesPerDaySum = try c.decode(ExactSum.self, forKey: .joulesPerDaySum)
-        cellularBytesPerDaySum = try c.decode(ExactSum.self, forKey: .cellularBytesPerDaySum)
+        daily = try CodingKeys.daily.map { try c.decode(ExactSum.self, forKey: $0) }
         costUnits = try c.decode(Int.self, forKey: .costUnits)
         reliability = try c.decodeIfPresent(ReliabilityTable.Exact.self, forKey: .reliability)?.table
     }

@@ -90,8 +90,8 @@ struct MetricSums: Sendable {
     var wasted = 0
     var lowBattery = 0
     var skips = [Int](repeating: 0, count: SkipReason.allCases.count)
-    var joulesPerDaySum = ExactSum()
-    var cellularBytesPerDaySum = ExactSum()
+    /// Per entry of `Metric.daily`: the pairs' totals per day (joules, cellular bytes…), summed.
+    var daily = [ExactSum](repeating: ExactSum(), count: Metric.daily.count)
     var costUnits = 0
     /// Stated probabilities against what happened (nil until a policy states one).
     var reliability: ReliabilityTable? = nil
@@ -117,8 +117,7 @@ struct MetricSums: Sendable {
             for s in o.stated { reliability!.record(stated: s.p, outcome: s.launched) }
         }
         if o.days > 0 {
-            joulesPerDaySum += o.batteryJoules / o.days
-            cellularBytesPerDaySum += o.cellularBytes / o.days
+            for k in daily.indices { daily[k] += o.dailyTotal(Metric.daily[k].id) / o.days }
         }
     }
 
@@ -135,8 +134,7 @@ struct MetricSums: Sendable {
         wasted += t.wasted
         lowBattery += t.lowBattery
         for k in skips.indices { skips[k] += t.skips[k] }
-        joulesPerDaySum += t.joulesPerDaySum
-        cellularBytesPerDaySum += t.cellularBytesPerDaySum
+        for k in daily.indices { daily[k] += t.daily[k] }
         costUnits += t.costUnits
         if let r = t.reliability {
             if reliability == nil { reliability = ReliabilityTable() }
@@ -166,9 +164,11 @@ struct MetricSums: Sendable {
         m.wastedFetches = wasted
         m.wastedShare = fetches > 0 ? Double(wasted) / Double(fetches) : 0
         let units = Double(max(1, costUnits))
-        m.energyJoulesPerDay = joulesPerDaySum.value / units
+        for (k, metric) in Metric.daily.enumerated() {
+            let perDay = daily[k].value / units
+            m[metric] = metric.dailySum?.divisor.map { perDay / $0 } ?? perDay
+        }
         m.batteryPercentPerDay = m.energyJoulesPerDay / batteryJoules * 100
-        m.cellularMBPerDay = cellularBytesPerDaySum.value / units / 1_000_000
         m.lowBatteryFetches = lowBattery
         for (k, reason) in SkipReason.allCases.enumerated() where skips[k] > 0 { m.skips[reason] = skips[k] }
         m.reliability = reliability

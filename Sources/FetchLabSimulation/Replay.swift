@@ -52,6 +52,17 @@ public struct PairOutcome: Sendable {
         self.skips = skips
     }
 
+    /// The pair's total over [S, E] of a metric summed per user per day (an entry of
+    /// `Metric.daily`): what the replay computed for it. Adding such a metric to the table adds its
+    /// case here and its computation in the replay.
+    func dailyTotal(_ metric: Metric.ID) -> Double {
+        switch metric {
+        case .energy: batteryJoules
+        case .cellular: cellularBytes
+        default: preconditionFailure("the replay computes no daily total for \(metric.metric.key)")
+        }
+    }
+
     /// Fetches per day over [S, E].
     public var fetchesPerDay: Double { days > 0 ? Double(fetches) / days : 0 }
 }

@@ -51,7 +51,7 @@ import Testing
         let expected = try metrics(oneByOne)
         #expect(try metrics(merged) == expected)
         #expect(try metrics(reversed) == expected)
-        #expect(merged.joulesPerDaySum == oneByOne.joulesPerDaySum)
+        #expect(merged.daily == oneByOne.daily)
         #expect(merged.reliability?.bins.map(\.meanStated) == oneByOne.reliability?.bins.map(\.meanStated))
     }
 }
