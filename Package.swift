@@ -68,18 +68,20 @@ let package = Package(
         .target(name: "FetchLabSynth", dependencies: ["FetchLabCore"]),
         .target(
             name: "FetchLabDatasets", dependencies: ["FetchLabCore", "FetchLabIngest", "FetchLabResults", "FetchLabSynth"]),
-        .target(name: "FetchLabPredict", dependencies: ["FetchLabCore"], swiftSettings: optimizedInDebug),
+        // The predictors, the planning and the evaluation; the reports they make (prediction,
+        // evaluation, description) are values of FetchLabResults.
+        .target(
+            name: "FetchLabPredict", dependencies: ["FetchLabCore", "FetchLabResults"], swiftSettings: optimizedInDebug),
         // What a run produced and the settings it ran under: the report model that the simulator
         // writes, the store keeps and the report renders (the recommendation and budget figures'
-        // types included).
-        .target(
-            name: "FetchLabResults", dependencies: ["FetchLabCore", "FetchLabPredict"], swiftSettings: optimizedInDebug),
+        // types included), and the prediction, evaluation and description reports.
+        .target(name: "FetchLabResults", dependencies: ["FetchLabCore"], swiftSettings: optimizedInDebug),
         .target(
             name: "FetchLabSimulation", dependencies: ["FetchLabCore", "FetchLabPredict", "FetchLabResults"],
             swiftSettings: optimizedInDebug),
         .target(
             name: "FetchLabReport",
-            dependencies: ["FetchLabCore", "FetchLabPredict", "FetchLabResults"]),
+            dependencies: ["FetchLabCore", "FetchLabResults"]),
         // Scale-out at the edge: records kept in temporary files for a run's later passes (the record
         // store's file implementation, the history codec), and what fails there (ScaleError).
         .target(name: "FetchLabScale", dependencies: ["FetchLabCore", "FetchLabResults", "FetchLabSimulation"]),

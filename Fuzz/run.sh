@@ -52,7 +52,7 @@ MOD_OBJECTS=()
 build_modules() {
   local list="$SRC/modules.list"
   : > "$list"
-  for m in FetchLabCore FetchLabPredict FetchLabResults FetchLabIngest FetchLabSimulation; do
+  for m in FetchLabCore FetchLabResults FetchLabPredict FetchLabIngest FetchLabSimulation; do
     find "Sources/$m" -name '*.swift' | sort | sed "s|^|$m |" >> "$list"
   done
   # FetchLabWorkflows: the partial files' code only (the rest needs FetchLabStore, GRDB): the
@@ -68,7 +68,7 @@ build_modules() {
     local tmp="$BUILD/modules-tmp-$$"
     rm -rf "$tmp"
     mkdir -p "$tmp"
-    for m in FetchLabCore FetchLabPredict FetchLabResults FetchLabIngest FetchLabSimulation FetchLabWorkflows; do
+    for m in FetchLabCore FetchLabResults FetchLabPredict FetchLabIngest FetchLabSimulation FetchLabWorkflows; do
       echo "fuzz: compiling $m (instrumented)" >&2
       swiftc "${MOD_FLAGS[@]}" -I "$tmp" "${DEP_FLAGS[@]}" -module-name "$m" -emit-module -emit-module-path "$tmp/$m.swiftmodule" \
         -c $(grep "^$m " "$list" | cut -d' ' -f2) -o "$tmp/$m.o" 2> "$BUILD/build-module-$m.log" \

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 import Foundation
 
 /// Rolling-origin evaluation: each predictor learns a user's launches in time order and, at every

@@ -1,3 +1,5 @@
+import FetchLabResults
+
 /// An isotonic map kept up to date as samples arrive one at a time, at a cost that does not grow
 /// with their number: the samples are counted in cells of raw probability ``cellWidth`` wide
 /// (each cell keeps its lowest and highest raw value, its weight and its sum), and a refit pools

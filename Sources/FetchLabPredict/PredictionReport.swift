@@ -1,37 +1,24 @@
 import FetchLabCore
+import FetchLabResults
 
-/// One app's prediction: the chance of a use within the horizon, when it is expected and the
-/// fetches planned for it.
-public struct PredictionRow: Sendable, Equatable {
-    public var app: String
-    /// Probability of a use within the horizon.
-    public var probability: Double
-    public var expectedNext: Microseconds?
-    public var intervalLow: Microseconds?
-    public var intervalHigh: Microseconds?
-    public var fetches: [PlannedFetch]
-    /// The planner's score of the busiest freshness window: the expected uses in it, capped at 1.
-    /// A fetch needs at least the threshold.
-    public var peakScore: Double
-    /// Why no fetch is planned, in a sentence (nil when one is).
-    public var noFetchReason: String?
-
+extension PredictionRow {
+    /// The row of `app`'s forecast `f`, with the fetches `planner` plans for it.
     public init(app: String, forecast f: Forecast, planner: FetchPlanner) {
         let at = { (minutes: Double) in f.origin + .minutes(fractional: minutes) }
-        self.app = app
-        probability = f.total
-        expectedNext = f.expectedNext.map(at)
-        intervalLow = f.interval.map { at($0.low) }
-        intervalHigh = f.interval.map { at($0.high) }
-        fetches = planner.plan(f)
-        peakScore = planner.peakScore(f)
-        noFetchReason = fetches.isEmpty ? Self.reason(probability: probability, peak: peakScore, planner: planner) : nil
+        let fetches = planner.plan(f)
+        let peakScore = planner.peakScore(f)
+        self.init(
+            app: app, probability: f.total, expectedNext: f.expectedNext.map(at),
+            intervalLow: f.interval.map { at($0.low) }, intervalHigh: f.interval.map { at($0.high) },
+            fetches: fetches, peakScore: peakScore,
+            noFetchReason: fetches.isEmpty ? Self.reason(probability: f.total, peak: peakScore, planner: planner) : nil)
     }
 
     /// Why a forecast with this probability and peak score gets no fetch from `planner`.
     static func reason(probability: Double, peak: Double, planner: FetchPlanner) -> String {
         let window = "\(Int(planner.freshnessMinutes))-min window"
-        let peakText = "the busiest \(window) holds \(fixed(peak)) expected uses, below the \(fixed(planner.threshold)) a fetch needs"
+        let peakText =
+            "the busiest \(window) holds \(fixed(peak)) expected uses, below the \(fixed(planner.threshold)) a fetch needs"
         if probability <= 0 || peak <= 0 { return "no use expected within the horizon" }
         if probability >= planner.threshold {
             return "uses spread out: \(peakText)"
@@ -44,37 +31,6 @@ public struct PredictionRow: Sendable, Equatable {
         var s = "\(r)"
         if s.hasSuffix(".0") { s += "0" } else if s.split(separator: ".").last?.count == 1 { s += "0" }
         return s
-    }
-}
-
-/// What `predict` says about one user from one origin.
-public struct PredictionReport: Encodable, Sendable {
-    public var user: String
-    public var origin: Microseconds
-    /// The user's UTC offset at the origin (that of the last launch before it), seconds.
-    public var utcOffset: Int
-    public var horizonMinutes: Int
-    public var leadMinutes: Double
-    public var threshold: Double
-    /// The freshness window of a fetch: its p is the chance of a launch within it after the fetch.
-    public var freshnessMinutes: Double = 30
-    public var blendWeights: [String: Double]
-    /// Apps with a planned fetch first, by the first fetch's time; then by probability.
-    public var apps: [PredictionRow]
-
-    public init(
-        user: String, origin: Microseconds, utcOffset: Int, horizonMinutes: Int, leadMinutes: Double,
-        threshold: Double, blendWeights: [String: Double], apps: [PredictionRow], freshnessMinutes: Double = 30
-    ) {
-        self.freshnessMinutes = freshnessMinutes
-        self.user = user
-        self.origin = origin
-        self.utcOffset = utcOffset
-        self.horizonMinutes = horizonMinutes
-        self.leadMinutes = leadMinutes
-        self.threshold = threshold
-        self.blendWeights = blendWeights
-        self.apps = apps
     }
 }
 

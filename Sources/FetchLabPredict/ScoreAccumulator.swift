@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 
 /// Accumulates one predictor's measurements.
 struct ScoreAccumulator {

@@ -1,127 +1,9 @@
 import FetchLabCore
+import FetchLabResults
 import Foundation
 
-/// How predictable a population's launches are: launch classes, same-app gaps, sessions, launch
-/// rates, regularity, weekday against weekend, hour-of-day entropy and transition concentration,
-/// pooled over the users given. Only launches are read, on each launch's local clock.
-///
-/// Percentiles (medians too) interpolate linearly between order statistics: the q-th of n sorted
-/// values x₀ … xₙ₋₁ is x at position h = q·(n − 1), between x⌊h⌋ and x⌈h⌉ (numpy's default
-/// rule). A statistic with nothing to be computed from is nil; the counts beside it say why.
-public struct UsageDescription: Codable, Sendable, Equatable {
-    /// The window W: launches at most this far apart (inclusive) belong to one session.
-    public static let window: Microseconds = 15 * Microseconds.perMinute
-    /// The launches an app needs (per user) to count as a regular app.
-    public static let regularMinimumLaunches = 20
-    /// The half-width of an app's usual-time window, in minutes (a window holds 2·30 + 1 minutes).
-    public static let usualWindowHalfWidth = 30
-    /// The most usual-time windows an app gets.
-    public static let maximumUsualWindows = 6
-
-    /// Users with at least one launch.
-    public var users: Int
-    public var launches: Int
-    /// Distinct (user, app) pairs with a launch.
-    public var apps: Int
-    /// Summed over users: the local days from the user's first launch's day to the last's, inclusive.
-    public var userDays: Int
-    public var classes: LaunchClasses
-    /// Gaps between consecutive launches of the same app by the same user, in minutes.
-    public var sameAppGaps: GapPercentiles
-    public var sessions: SessionSummary
-    public var rates: LaunchRates
-    public var regularity: Regularity
-    public var weekdayWeekend: WeekdayWeekend
-    public var hourEntropy: HourEntropy
-    public var transitions: Transitions
-
-    /// The shares of launches that start a session cold, return to the same app, or follow another app.
-    public struct LaunchClasses: Codable, Sendable, Equatable {
-        /// No launch of any app of the user in the W before (the user's first launch is cold).
-        public var cold: Int
-        /// Not cold, and the same app's previous launch came at most W before.
-        public var sameApp: Int
-        /// The rest: another app was launched in the W before, this one not.
-        public var afterOtherApp: Int
-        @NullWhenAbsent public var coldShare: Double?
-        @NullWhenAbsent public var sameAppShare: Double?
-        @NullWhenAbsent public var afterOtherAppShare: Double?
-    }
-
-    /// Percentiles of a set of durations in minutes; nil when `count` is 0.
-    public struct GapPercentiles: Codable, Sendable, Equatable {
-        public var count: Int
-        @NullWhenAbsent public var p10: Double?
-        @NullWhenAbsent public var p25: Double?
-        @NullWhenAbsent public var median: Double?
-        @NullWhenAbsent public var p75: Double?
-        @NullWhenAbsent public var p90: Double?
-    }
-
-    /// A user's launches split where consecutive launches (any apps) are more than W apart.
-    public struct SessionSummary: Codable, Sendable, Equatable {
-        public var count: Int
-        @NullWhenAbsent public var appsMean: Double?
-        /// The 90th percentile of distinct apps per session (linear interpolation).
-        @NullWhenAbsent public var appsP90: Double?
-        @NullWhenAbsent public var launchesMean: Double?
-        /// Last launch − first launch of a session, in minutes (0 for a one-launch session).
-        @NullWhenAbsent public var lengthMedianMinutes: Double?
-        @NullWhenAbsent public var lengthP90Minutes: Double?
-    }
-
-    /// Launch rates per day of a user's day span.
-    public struct LaunchRates: Codable, Sendable, Equatable {
-        /// Apps with at least ``UsageDescription/regularMinimumLaunches`` launches (per user).
-        public var regularApps: Int
-        /// Median over regular apps of their launches ÷ their user's days.
-        @NullWhenAbsent public var perAppDayMedian: Double?
-        /// All launches ÷ user-days.
-        @NullWhenAbsent public var perUserDay: Double?
-    }
-
-    /// The share of a regular app's launches inside its usual-time windows.
-    public struct Regularity: Codable, Sendable, Equatable {
-        public var regularApps: Int
-        /// The regular apps' launches inside their windows ÷ all their launches.
-        @NullWhenAbsent public var pooledShare: Double?
-        @NullWhenAbsent public var medianShare: Double?
-    }
-
-    /// Launches per weekday against per weekend day (Saturday, Sunday; local).
-    public struct WeekdayWeekend: Codable, Sendable, Equatable {
-        public var weekdayLaunches: Int
-        public var weekendLaunches: Int
-        /// Weekdays and weekend days in the users' day spans, summed over users.
-        public var weekdays: Int
-        public var weekendDays: Int
-        @NullWhenAbsent public var perWeekday: Double?
-        @NullWhenAbsent public var perWeekendDay: Double?
-        /// Per weekend day ÷ per weekday.
-        @NullWhenAbsent public var weekendToWeekdayRatio: Double?
-        /// Total-variation distance between the weekday and the weekend 24-bin hour-of-day
-        /// profiles (pooled over users, each normalised): 0 the same, 1 disjoint.
-        @NullWhenAbsent public var hourProfileDistance: Double?
-    }
-
-    /// Shannon entropy, in bits, of 24-bin local hour-of-day profiles (at most log2 24 ≈ 4.585).
-    public struct HourEntropy: Codable, Sendable, Equatable {
-        /// Of all launches pooled.
-        @NullWhenAbsent public var pooledBits: Double?
-        /// The median over regular apps of each app's own profile's entropy.
-        @NullWhenAbsent public var regularAppMedianBits: Double?
-    }
-
-    /// How often the next launch in a session is the app's usual successor.
-    public struct Transitions: Codable, Sendable, Equatable {
-        /// Consecutive launches (a, b) of a user at most W apart.
-        public var pairs: Int
-        /// Share of pairs whose b is a's most frequent successor in the user's whole history.
-        @NullWhenAbsent public var top1Share: Double?
-        /// Share of pairs whose b is among a's 3 most frequent successors.
-        @NullWhenAbsent public var top3Share: Double?
-    }
-
+/// Describing a population: the statistics computed.
+extension UsageDescription {
     /// The description of `histories` pooled (users without launches are left out).
     public static func describe(_ histories: [UserHistory]) -> UsageDescription {
         var tally = Tally()
@@ -184,7 +66,7 @@ public struct UsageDescription: Codable, Sendable, Equatable {
     }
 
     /// The number of usual-time windows of an app: its median launches per active day, rounded
-    /// (halves up), at least 1 and at most ``maximumUsualWindows``.
+    /// (halves up), at least 1 and at most `UsageDescription.maximumUsualWindows`.
     public static func usualWindowCount(launchesPerActiveDay: [Int]) -> Int {
         let median = percentile(launchesPerActiveDay.map(Double.init).sorted(), 0.5) ?? 1
         return min(maximumUsualWindows, max(1, Int(median.rounded(.toNearestOrAwayFromZero))))
@@ -387,27 +269,3 @@ extension UsageDescription {
         }
     }
 }
-
-// MARK: - Encoding
-
-/// An optional statistic that JSON writes as `null` when it cannot be computed (the synthesized
-/// encoding would leave the key out), so that scripts reading `fetchlab describe --format json`
-/// see the same keys for every database.
-@propertyWrapper
-public struct NullWhenAbsent<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
-    public var wrappedValue: Value?
-
-    public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        wrappedValue = c.decodeNil() ? nil : try c.decode(Value.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        if let wrappedValue { try c.encode(wrappedValue) } else { try c.encodeNil() }
-    }
-}
-
-extension NullWhenAbsent: Hashable where Value: Hashable {}

@@ -1,5 +1,4 @@
 import FetchLabCore
-import FetchLabPredict
 import FetchLabResults
 
 /// What `fetchlab describe` reports: the population pooled, and one description per user when asked.

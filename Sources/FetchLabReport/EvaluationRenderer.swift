@@ -1,5 +1,5 @@
 import FetchLabCore
-import FetchLabPredict
+import FetchLabResults
 
 /// `evaluate-predictors`' text output: the weights, a table of scores and the blend's reliability.
 public enum EvaluationRenderer {

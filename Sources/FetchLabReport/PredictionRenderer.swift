@@ -1,5 +1,4 @@
 import FetchLabCore
-import FetchLabPredict
 import FetchLabResults
 
 /// `predict`'s text output.

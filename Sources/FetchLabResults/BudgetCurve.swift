@@ -1,4 +1,3 @@
-import FetchLabPredict
 
 /// A 95 % interval, encoded as `[low, high]`.
 public struct ConfidenceInterval: Codable, Sendable, Hashable {

@@ -1,4 +1,3 @@
-import FetchLabPredict
 
 /// The result of `fetchlab compare`. Encodes to
 /// `{"settings": {...}, "budget": {...}, "budget_curve": [...], "fixed_curve": [[x, y]],

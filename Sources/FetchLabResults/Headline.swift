@@ -1,4 +1,3 @@
-import FetchLabPredict
 
 /// One setting the headline names, with that setting's own figures (its row): never a family's
 /// curve between two settings.

@@ -1,5 +1,4 @@
 import FetchLabCore
-import FetchLabPredict
 
 /// A policy's scores (fresh rates and shares as fractions): one value per entry of
 /// ``Metric/table``, the fresh rates per τ and the figures that are not one number. JSON keys, in

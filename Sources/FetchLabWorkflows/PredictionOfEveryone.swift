@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabPredict
+import FetchLabResults
 import FetchLabStore
 
 /// `predict` without `--user`: the blend (weights fitted on up to 40 users, its fetch probabilities

@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabPredict
+import FetchLabResults
 import FetchLabSimulation
 
 /// `evaluate-predictors` without its options or output: the rolling-origin evaluation of every

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchLabPredict
 import FetchLabReport
+import FetchLabResults
 import FetchLabWorkflows
 
 struct EvaluatePredictorsCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchLabCore
 import FetchLabPredict
+import FetchLabResults
 import FetchLabStore
 
 /// The fetch planner's options, shared by `predict` and `evaluate-predictors`.

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 import FetchLabSynth
 import Foundation
 import Testing

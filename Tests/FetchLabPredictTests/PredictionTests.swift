@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 import Testing
 import _FetchLabTestSupport
 

@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabPredict
+import FetchLabResults
 import Foundation
 import Testing
 

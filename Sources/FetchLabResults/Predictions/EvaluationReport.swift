@@ -55,21 +55,21 @@ public struct PlannedFetchCalibration: Sendable, Codable {
         case calibrator, raw, calibrated
     }
 
-    /// Fits the calibrator on `fit` and judges raw and calibrated probabilities on `heldOut`.
-    public init(fit: [CalibrationSample], heldOut: [CalibrationSample]) {
-        let calibrator = ProbabilityCalibrator(fitting: fit)
-        fitSamples = fit.count
+    /// A calibration from its parts (FetchLabPredict fits one: `init(fit:heldOut:)`).
+    public init(
+        fitSamples: Int, calibrator: ProbabilityCalibrator, raw: ReliabilityTable, calibrated: ReliabilityTable
+    ) {
+        self.fitSamples = fitSamples
         self.calibrator = calibrator
-        raw = ReliabilityTable(heldOut)
-        calibrated = ReliabilityTable(
-            heldOut.map { CalibrationSample(stated: calibrator($0.stated), outcome: $0.outcome) })
+        self.raw = raw
+        self.calibrated = calibrated
     }
 }
 
 /// A predictor's scores on held-out time.
 public struct PredictorScore: Sendable, Codable {
     public var name: String
-    /// What the predictor does (``UsePredictor/forecastsTiming``, ``UsePredictor/ranksApps``):
+    /// What the predictor does (`UsePredictor.forecastsTiming`, `UsePredictor.ranksApps` in FetchLabPredict):
     /// the scores of what it does not do are nil.
     public var forecastsTiming = true
     public var ranksApps = true
