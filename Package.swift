@@ -67,7 +67,8 @@ let package = Package(
         ),
         .target(name: "FetchLabSynth", dependencies: ["FetchLabCore"]),
         .target(
-            name: "FetchLabDatasets", dependencies: ["FetchLabCore", "FetchLabIngest", "FetchLabResults", "FetchLabSynth"]),
+            name: "FetchLabDatasets",
+            dependencies: ["FetchLabCore", "FetchLabIngest", "FetchLabResults", "FetchLabSynth", "FetchLabScale"]),
         .target(name: "FetchLabPredict", dependencies: ["FetchLabCore"], swiftSettings: optimizedInDebug),
         // What a run produced and the settings it ran under: the report model that the simulator
         // writes, the store keeps and the report renders (the recommendation and budget figures'
@@ -81,8 +82,11 @@ let package = Package(
             name: "FetchLabReport",
             dependencies: ["FetchLabCore", "FetchLabPredict", "FetchLabResults"]),
         // Scale-out at the edge: records kept in temporary files for a run's later passes (the record
-        // store's file implementation, the history codec), and what fails there (ScaleError).
-        .target(name: "FetchLabScale", dependencies: ["FetchLabCore", "FetchLabResults", "FetchLabSimulation"]),
+        // store's file implementation, the history codec), the one atomic file writer, and what fails
+        // there (ScaleError).
+        .target(
+            name: "FetchLabScale",
+            dependencies: ["FetchLabCore", "FetchLabIngest", "FetchLabResults", "FetchLabSimulation"]),
         // What a command does, without its options or its output: the CLI and any other front end
         // (a notebook through the library, a fleet driver) call the same workflows.
         .target(

@@ -1,12 +1,13 @@
 import FetchLabCore
 import FetchLabIngest
+import FetchLabScale
 import FetchLabSimulation
 import Foundation
 
 /// A comparison's partial on disk: its JSON lines (a header, then one line per user), gzip'd
 /// (`compare --partial FILE`).
 public enum PartialFile {
-    /// Writes `partial` to `path` under the output rule (`OutputFile`: through a temporary file,
+    /// Writes `partial` to `path` under the output rule (`AtomicFile`: through a temporary file,
     /// so a reader never sees half a partial; into a device in place).
     public static func write(_ partial: ComparisonPartial, to path: String) throws {
         let gzip = GzipMemberWriter()
@@ -21,12 +22,12 @@ public enum PartialFile {
         try replace(path, with: Data(gzip.finish()))
     }
 
-    /// Writes `bytes` to `path` under the output rule (`OutputFile`: a file replaced whole
+    /// Writes `bytes` to `path` under the output rule (`AtomicFile`: a file replaced whole
     /// through a temporary file, a device written into; the command checked the path first).
     static func replace(_ path: String, with bytes: Data) throws {
         do {
-            try OutputFile.write([UInt8](bytes), to: path, what: "the partial")
-        } catch let error as IngestError {
+            try AtomicFile.write([UInt8](bytes), to: path, what: "the partial")
+        } catch let error as ScaleError {
             throw WorkflowError(.io, error.description, cause: error)
         }
     }
