@@ -150,6 +150,7 @@ let package = Package(
             name: "FetchLabWorkflowsTests",
             dependencies: ["FetchLabResults", 
                 "FetchLabWorkflows", "FetchLabStore", "FetchLabSimulation", "FetchLabCore", "_FetchLabTestSupport",
+                "FetchLabScale",
             ]),
         .testTarget(
             name: "FetchLabCLITests",

@@ -9,11 +9,16 @@ public struct ScaleError: FetchLabError {
         case readBack
         /// A file could not be written (``AtomicFile``): the file it was to replace stays as it was.
         case write
+        /// A file given as a partial is not one that this FetchLab wrote (`PartialFile`,
+        /// `TunePartialFile`): a usage error.
+        case partial
     }
 
     public var code: Code
     public var message: String
     public var description: String { message }
+    /// A file given as a partial that is not one is a mistake in how the command was given.
+    public var isUsageError: Bool { code == .partial }
 
     public init(_ code: Code, _ message: String) {
         self.code = code
