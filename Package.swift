@@ -67,7 +67,8 @@ let package = Package(
         ),
         .target(name: "FetchLabSynth", dependencies: ["FetchLabCore"]),
         .target(
-            name: "FetchLabDatasets", dependencies: ["FetchLabCore", "FetchLabIngest", "FetchLabResults", "FetchLabSynth"]),
+            name: "FetchLabDatasets",
+            dependencies: ["FetchLabCore", "FetchLabIngest", "FetchLabResults", "FetchLabSynth", "FetchLabScale"]),
         // The predictors, the planning and the evaluation; the reports they make (prediction,
         // evaluation, description) are values of FetchLabResults.
         .target(
@@ -83,8 +84,11 @@ let package = Package(
             name: "FetchLabReport",
             dependencies: ["FetchLabCore", "FetchLabResults"]),
         // Scale-out at the edge: records kept in temporary files for a run's later passes (the record
-        // store's file implementation, the history codec), and what fails there (ScaleError).
-        .target(name: "FetchLabScale", dependencies: ["FetchLabCore", "FetchLabResults", "FetchLabSimulation"]),
+        // store's file implementation, the history codec), the one atomic file writer, and what fails
+        // there (ScaleError).
+        .target(
+            name: "FetchLabScale",
+            dependencies: ["FetchLabCore", "FetchLabIngest", "FetchLabResults", "FetchLabSimulation"]),
         // What a command does, without its options or its output: the CLI and any other front end
         // (a notebook through the library, a fleet driver) call the same workflows.
         .target(
@@ -148,6 +152,7 @@ let package = Package(
             name: "FetchLabWorkflowsTests",
             dependencies: ["FetchLabResults", 
                 "FetchLabWorkflows", "FetchLabStore", "FetchLabSimulation", "FetchLabCore", "_FetchLabTestSupport",
+                "FetchLabScale",
             ]),
         .testTarget(
             name: "FetchLabCLITests",

@@ -42,7 +42,7 @@ while IFS= read -r o; do DEP_OBJECTS+=("$o"); done < <(
   find "$DEPS"/{Crypto,CryptoBoringWrapper,CCryptoBoringSSL,CCryptoBoringSSLShims,SystemPackage,CSystem,HeapModule,InternalCollectionsUtilities}.build \
     -name '*.o' | sort)
 
-# The partial target (the partial reader, FetchLabWorkflows' PartialFile and TunePartialFile, and
+# The partial target (the partial reader, FetchLabScale's PartialFile and TunePartialFile, and
 # the merge path in FetchLabSimulation): each module it needs compiled on its own, instrumented,
 # in dependency order (merged into one module, their names would clash), into a directory named
 # by a hash of their sources and flags, so that a run reuses the modules a former run built.
@@ -52,15 +52,9 @@ MOD_OBJECTS=()
 build_modules() {
   local list="$SRC/modules.list"
   : > "$list"
-  for m in FetchLabCore FetchLabResults FetchLabPredict FetchLabIngest FetchLabSimulation; do
+  for m in FetchLabCore FetchLabResults FetchLabPredict FetchLabIngest FetchLabSimulation FetchLabScale; do
     find "Sources/$m" -name '*.swift' | sort | sed "s|^|$m |" >> "$list"
   done
-  # FetchLabWorkflows: the partial files' code only (the rest needs FetchLabStore, GRDB): the
-  # error type, PartialFile, and TuneShards.swift up to its `extension Tuning` (the shard's search).
-  mkdir -p "$SRC/workflows"
-  awk '/^extension Tuning /{exit} {print}' Sources/FetchLabWorkflows/TuneShards.swift > "$SRC/workflows/TuneShards.swift"
-  cp Sources/FetchLabWorkflows/WorkflowError.swift Sources/FetchLabWorkflows/PartialFile.swift "$SRC/workflows/"
-  ls "$SRC"/workflows/*.swift | sort | sed "s|^|FetchLabWorkflows |" >> "$list"
   local key
   key=$( (echo "${MOD_FLAGS[*]} ${DEP_FLAGS[*]}"; swiftc --version 2>&1; cut -d' ' -f2 "$list" | xargs cat) | sha256sum | cut -c1-16)
   MOD="$BUILD/modules-$key"
@@ -68,7 +62,7 @@ build_modules() {
     local tmp="$BUILD/modules-tmp-$$"
     rm -rf "$tmp"
     mkdir -p "$tmp"
-    for m in FetchLabCore FetchLabResults FetchLabPredict FetchLabIngest FetchLabSimulation FetchLabWorkflows; do
+    for m in FetchLabCore FetchLabResults FetchLabPredict FetchLabIngest FetchLabSimulation FetchLabScale; do
       echo "fuzz: compiling $m (instrumented)" >&2
       swiftc "${MOD_FLAGS[@]}" -I "$tmp" "${DEP_FLAGS[@]}" -module-name "$m" -emit-module -emit-module-path "$tmp/$m.swiftmodule" \
         -c $(grep "^$m " "$list" | cut -d' ' -f2) -o "$tmp/$m.o" 2> "$BUILD/build-module-$m.log" \

@@ -8,8 +8,8 @@
 // (a partial edited by hand, its fingerprint made again: FNV-1a is no signature), so that the
 // settings' checks are reached. The same code runs in `swift test` (PartialFuzzRegressionTests).
 import FetchLabCore
+import FetchLabScale
 import FetchLabSimulation
-import FetchLabWorkflows
 import Foundation
 import Glibc
 
@@ -48,7 +48,7 @@ enum PartialFuzz {
     }
 
     /// Reads the partial at `path` and merges it as `merge` (or a tune) would; `expect` is given
-    /// each invariant: every error a one-line `WorkflowError` naming the file.
+    /// each invariant: every error a one-line `ScaleError` naming the file.
     static func check(path: String, tune: Bool, expect: (Bool, String) -> Void) {
         do {
             if tune {
@@ -58,12 +58,12 @@ enum PartialFuzz {
             } else {
                 merge(try PartialFile.read(path), tune: false, expect: expect)
             }
-        } catch let error as WorkflowError {
+        } catch let error as ScaleError {
             let message = error.description
             expect(message.contains(path), "the error does not name the file: \(message)")
             expect(!message.contains("\n"), "the error is not one line: \(message)")
         } catch {
-            expect(false, "not a WorkflowError: \(type(of: error)): \(error)")
+            expect(false, "not a ScaleError: \(type(of: error)): \(error)")
         }
     }
 

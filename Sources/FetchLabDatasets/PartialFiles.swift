@@ -1,9 +1,11 @@
+import FetchLabScale
 import Foundation
 
-/// The files being written under a temporary name, which must not outlive the process: removed
-/// on any error, and by ``removeAllNow()`` (the CLI's SIGINT/SIGTERM/SIGHUP handler). Renaming
-/// them to their final names happens under the same lock, so an interrupted run leaves either
-/// the finished files or none, never a partial one.
+/// The files being written under a temporary name (each an `AtomicFile` of FetchLabScale, the one
+/// atomic writer), which must not outlive the process: removed on any error, and by
+/// ``removeAllNow()`` (the CLI's SIGINT/SIGTERM/SIGHUP handler). Renaming them to their final
+/// names happens under the same lock, so an interrupted run leaves either the finished files or
+/// none, never a partial one.
 public final class PartialFiles: @unchecked Sendable {
     public static let shared = PartialFiles()
 
@@ -14,18 +16,23 @@ public final class PartialFiles: @unchecked Sendable {
 
     public init() {}
 
-    /// Creates `files` (empty) and registers them, under the lock: a stop either comes first (false,
-    /// nothing created) or removes them — a file registered first and created after the stop's
-    /// removal would outlive it. False too when one cannot be created (none is left then).
-    func create(_ files: [String]) -> Bool {
+    /// Opens a temporary file for each of `files` (the final path, and the temporary file's name in
+    /// its directory) and registers them, under the lock: a stop either comes first (nil, nothing
+    /// created) or removes them — a file registered first and created after the stop's removal
+    /// would outlive it. Nil too when one cannot be created (none is left then).
+    func create(_ files: [(path: String, temporaryName: String)]) -> [AtomicFile]? {
         lock.withLock {
-            guard !stopping else { return false }
-            for (i, f) in files.enumerated() where !FileManager.default.createFile(atPath: f, contents: nil) {
-                for g in files[..<i] { unlink(g) }
-                return false
+            guard !stopping else { return nil }
+            var made: [AtomicFile] = []
+            for f in files {
+                guard let file = try? AtomicFile(replacing: f.path, temporaryName: f.temporaryName) else {
+                    for g in made { g.discard() }
+                    return nil
+                }
+                made.append(file)
             }
-            paths.formUnion(files)
-            return true
+            paths.formUnion(made.map(\.temporaryPath))
+            return made
         }
     }
 
@@ -33,26 +40,29 @@ public final class PartialFiles: @unchecked Sendable {
     var isStopping: Bool { lock.withLock { stopping } }
 
     /// Removes `files` and forgets them.
-    func discard(_ files: [String]) {
+    func discard(_ files: [AtomicFile]) {
         lock.withLock {
-            for f in files { unlink(f) }
-            paths.subtract(files)
+            for f in files { f.discard() }
+            paths.subtract(files.map(\.temporaryPath))
         }
     }
 
-    /// Renames each temporary file to its final name, all under the lock; false (and every
-    /// temporary removed) when one rename fails or the process is being stopped.
-    func commit(_ renames: [(from: String, to: String)]) -> Bool {
-        lock.withLock {
+    /// Syncs each file, then renames each temporary file to its final name, all under the lock;
+    /// false (and every temporary removed) when one sync or rename fails or the process is being
+    /// stopped.
+    func commit(_ files: [AtomicFile]) -> Bool {
+        // Synced before the lock, so that a stop meanwhile does not wait for the disk.
+        let synced = files.allSatisfy { (try? $0.sync()) != nil }
+        return lock.withLock {
             // A directory where a file should go would fail its rename half-way: check them all first.
-            var ok = !stopping && renames.allSatisfy { !Self.isDirectory($0.to) }
+            var ok = synced && !stopping && files.allSatisfy { !Self.isDirectory($0.path) }
             var renamed: [String] = []
-            for (from, to) in renames where ok {
-                if rename(from, to) == 0 { renamed.append(to) } else { ok = false }
+            for f in files where ok {
+                if (try? f.rename()) != nil { renamed.append(f.path) } else { ok = false }
             }
-            for (from, _) in renames {
-                if !ok { unlink(from) }
-                paths.remove(from)
+            for f in files {
+                if !ok { f.discard() }
+                paths.remove(f.temporaryPath)
             }
             // All of the files or none of them.
             if !ok { for f in renamed { unlink(f) } }

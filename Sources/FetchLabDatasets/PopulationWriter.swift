@@ -1,6 +1,7 @@
 import FetchLabCore
 import FetchLabIngest
 import FetchLabResults
+import FetchLabScale
 import FetchLabSynth
 import Foundation
 
@@ -112,23 +113,13 @@ public struct PopulationWriter: Sendable {
         var summary = GenerateSummary(
             users: options.users, days: options.days, seed: options.seed, start: generator.startText)
         // Each file is written under a temporary name and renamed at the end: no half-written output.
-        var handles: [FileHandle] = []
-        let temporary = Self.files.map { dir.appendingPathComponent(".\($0).partial") }
-        let temporaryPaths = temporary.map(\.path)
-        guard partialFiles.create(temporaryPaths) else {
+        let temporaryNames = Self.files.map { ".\($0).partial" }
+        let targets = Self.files.map { dir.appendingPathComponent($0).path }
+        guard let handles = partialFiles.create(Array(zip(targets, temporaryNames))) else {
             if partialFiles.isStopping { throw SynthError("\(directory): interrupted") }
-            throw SynthError("\(directory): cannot write \(temporary[0].lastPathComponent)")
-        }
-        for url in temporary {
-            guard let handle = try? FileHandle(forWritingTo: url) else {
-                for h in handles { try? h.close() }
-                partialFiles.discard(temporaryPaths)
-                throw SynthError("\(url.deletingLastPathComponent().path): cannot write \(url.lastPathComponent)")
-            }
-            handles.append(handle)
+            throw SynthError("\(directory): cannot write \(temporaryNames[0])")
         }
         do {
-            defer { for h in handles { try? h.close() } }
             // Content updates (global, small).
             let content = GzipMemberWriter(level: options.level)
             content.write("timestamp,app\n")
@@ -143,9 +134,9 @@ public struct PopulationWriter: Sendable {
             }
             content.write(line)
             summary.contentUpdates = updates.count
-            try handles[2].write(contentsOf: content.finish())
+            try handles[2].write(content.finish())
 
-            try handles[3].write(contentsOf: Data(try generator.truthHeader().utf8))
+            try handles[3].write(Array(try generator.truthHeader().utf8))
             let chunks = (options.users + options.usersPerChunk - 1) / options.usersPerChunk
             let wave = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
             var next = 0
@@ -153,31 +144,33 @@ public struct PopulationWriter: Sendable {
                 let count = min(wave, chunks - next)
                 let results = ParallelMap.map(Array(next..<(next + count))) { makeChunk($0) }
                 for c in results {
-                    try handles[0].write(contentsOf: c.usage)
-                    try handles[1].write(contentsOf: c.context)
-                    try handles[3].write(contentsOf: c.truth)
+                    try handles[0].write(c.usage)
+                    try handles[1].write(c.context)
+                    try handles[3].write(c.truth)
                     summary.usageEvents += c.events
                     summary.contextSamples += c.samples
                 }
                 next += count
                 progress?(min(options.users, next * options.usersPerChunk))
             }
-            try handles[3].write(contentsOf: Data("\n  ]\n}\n".utf8))
+            try handles[3].write(Array("\n  ]\n}\n".utf8))
         } catch let error as SynthError {
-            partialFiles.discard(temporaryPaths)
+            partialFiles.discard(handles)
             throw error
+        } catch let error as ScaleError {
+            partialFiles.discard(handles)
+            throw SynthError("\(directory): write failed: \(error.message)")
         } catch {
-            partialFiles.discard(temporaryPaths)
+            partialFiles.discard(handles)
             throw SynthError("\(directory): write failed: \(error.localizedDescription)")
         }
-        let finals = Self.files.map { dir.appendingPathComponent($0) }
-        guard partialFiles.commit(Array(zip(temporaryPaths, finals.map(\.path)))) else {
+        guard partialFiles.commit(handles) else {
             throw SynthError(
                 "\(directory): cannot put the finished files in place (is one of \(Self.files.joined(separator: ", ")) "
                     + "a directory, or was the run interrupted?); nothing was written")
         }
-        for (name, final) in zip(Self.files, finals) {
-            summary.files[name] = ((try? FileManager.default.attributesOfItem(atPath: final.path))?[.size] as? Int) ?? 0
+        for (name, final) in zip(Self.files, targets) {
+            summary.files[name] = ((try? FileManager.default.attributesOfItem(atPath: final))?[.size] as? Int) ?? 0
         }
         summary.seconds = (clock.now - started).seconds
         return summary

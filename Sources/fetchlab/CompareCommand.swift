@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchLabCore
 import FetchLabReport
+import FetchLabScale
 import FetchLabSimulation
 import FetchLabStore
 import FetchLabWorkflows

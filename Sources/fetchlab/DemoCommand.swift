@@ -2,6 +2,7 @@ import ArgumentParser
 import FetchLabCore
 import FetchLabIngest
 import FetchLabReport
+import FetchLabScale
 import FetchLabWorkflows
 import Foundation
 
@@ -105,7 +106,7 @@ struct DemoCommand: ParsableCommand {
             // The HTML report next to the database.
             let html = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("report.html")
                 .path
-            try OutputFile.write(
+            try AtomicFile.write(
                 HTMLReport.render(report, source: data, tuning: outcome.tuning.map { ($0.result, $0.platform) }),
                 to: html)
             let fetchlab = BundledSample.commandPrefix()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchLabIngest
 import FetchLabReport
+import FetchLabScale
 import FetchLabStore
 
 /// `fetchlab report`: a stored comparison as one self-contained HTML file, without replaying.
@@ -41,7 +42,7 @@ struct ReportCommand: ParsableCommand {
         let report = try store.loadRun(id)
         let tuning = try store.latestTuningRun()
         try OutputGuard.check(output, force: force, protecting: [OutputGuard.database(database.db)])
-        try OutputFile.write(
+        try AtomicFile.write(
             HTMLReport.render(report, source: database.db, tuning: tuning.map { ($0.result, $0.platform) }),
             to: output)
         print("run \(id)\(tuning.map { " and tuning run \($0.id)" } ?? "") of \(database.db) → \(output)")

@@ -2,6 +2,7 @@ import ArgumentParser
 import FetchLabIngest
 import FetchLabReport
 import FetchLabResults
+import FetchLabScale
 import FetchLabSimulation
 import Foundation
 
@@ -77,7 +78,7 @@ struct ReportOutputOptions: ParsableArguments {
             try produce { print($0, terminator: "") }
             return
         }
-        try OutputFile.write(to: output) { put in try produce { try put(Array($0.utf8)) } }
+        try AtomicFile.write(to: output) { put in try produce { try put(Array($0.utf8)) } }
     }
 
     /// Prints `text` (and a line break) on stdout, or writes it to `output` when given.
@@ -86,7 +87,7 @@ struct ReportOutputOptions: ParsableArguments {
             print(text)
             return
         }
-        try OutputFile.write(text + "\n", to: output)
+        try AtomicFile.write(text + "\n", to: output)
     }
 }
 

@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabScale
 import FetchLabSimulation
 import Foundation
 import Testing
@@ -93,11 +94,11 @@ import _FetchLabTestSupport
                 } else if Self.merge(try PartialFile.read(path), tune: false) {
                     merged += 1
                 }
-            } catch let error as WorkflowError {
+            } catch let error as ScaleError {
                 #expect(error.description.contains(path), "\(url.lastPathComponent): \(error)")
                 #expect(!error.description.contains("\n"), "\(url.lastPathComponent): \(error)")
             } catch {
-                Issue.record("\(url.lastPathComponent): not a WorkflowError: \(error)")
+                Issue.record("\(url.lastPathComponent): not a ScaleError: \(error)")
             }
         }
         // The seed corpus holds real partials, a comparison's and a tune's: they are read and merged.

@@ -7,8 +7,8 @@ import Foundation
 #endif
 
 /// The one rule for every file FetchLab writes (`--output`, `--partial`, the HTML report, a tune's
-/// partial), checked before any work (``check(_:option:force:protecting:)``) and applied by one
-/// writer (``write(to:what:_:)``):
+/// partial), checked before any work (``check(_:option:force:protecting:)``) and applied by the one
+/// atomic writer (`AtomicFile.write(to:what:_:)` of FetchLabScale):
 ///
 /// - a path that does not exist is created, through a temporary file in its directory renamed
 ///   over it when complete (a reader never sees half a file; a failed write leaves nothing);
@@ -90,69 +90,6 @@ public enum OutputFile {
         }
     }
 
-    /// Writes `text` to `path` under the rule (``check(_:option:force:protecting:)`` first).
-    public static func write(_ text: String, to path: String, what: String = "the output") throws {
-        try write(to: path, what: what) { put in try put(Array(text.utf8)) }
-    }
-
-    /// Writes `bytes` to `path` under the rule.
-    public static func write(_ bytes: [UInt8], to path: String, what: String = "the output") throws {
-        try write(to: path, what: what) { put in try put(bytes) }
-    }
-
-    /// Writes the pieces `produce` hands to its argument, in order, to `path`: into a device or a
-    /// pipe in place; otherwise into a temporary file beside it (keeping an existing file's
-    /// permissions), synced and renamed over `path` once whole. A link is followed: the file it
-    /// names is replaced, the link stays. `what` names the file in messages ("cannot write the
-    /// output: No space left on device").
-    ///
-    /// - Throws: an ``IngestError`` naming the file, with nothing left behind (an existing file
-    ///   stays as it was); or the error `produce` threw.
-    public static func write(
-        to path: String, what: String = "the output", _ produce: (_ put: ([UInt8]) throws -> Void) throws -> Void
-    ) throws {
-        func failure(_ code: Int32) -> IngestError {
-            IngestError(.io, source: path, message: "cannot write \(what): \(String(cString: strerror(code)))")
-        }
-        let target = resolvingLinks(path)
-        var info = stat()
-        let exists = stat(target, &info) == 0
-        if exists && (info.st_mode & S_IFMT) != S_IFREG {
-            // A device or a pipe: written in place (O_TRUNC means nothing to them).
-            let fd = open(target, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw failure(errno) }
-            do {
-                try produce { bytes in if let code = writeAll(fd, bytes) { throw failure(code) } }
-            } catch {
-                close(fd)
-                throw error
-            }
-            if close(fd) != 0 && errno != EINTR { throw failure(errno) }
-            return
-        }
-        let url = URL(fileURLWithPath: target)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard fd >= 0 else { throw failure(errno) }
-        if exists { _ = fchmod(fd, info.st_mode & 0o7777) }
-        do {
-            try produce { bytes in if let code = writeAll(fd, bytes) { throw failure(code) } }
-        } catch {
-            close(fd)
-            unlink(temporary)
-            throw error
-        }
-        var code: Int32 = 0
-        if fsync(fd) != 0 { code = errno }
-        if close(fd) != 0 && code == 0 { code = errno }
-        if code == 0 && rename(temporary, target) != 0 { code = errno }
-        if code != 0 {
-            unlink(temporary)
-            throw failure(code)
-        }
-    }
-
     /// `path` with its symbolic links followed (up to 40, as the kernel does), also when the file
     /// a link names does not exist yet.
     public static func resolvingLinks(_ path: String) -> String {
@@ -189,25 +126,4 @@ public enum OutputFile {
         guard stat(path, &s) == 0 else { return nil }
         return [UInt64(s.st_dev), UInt64(s.st_ino)]
     }
-
-    /// write(2) of all of `bytes`, retried on EINTR and short writes; the errno of a failure.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + done, $0.count - done) }
-            if n > 0 {
-                done += n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                return n < 0 ? errno : EIO
-            }
-        }
-        return nil
-    }
-}
-
-/// write(2), out of the reach of `OutputFile.write`'s name.
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-    write(fd, buffer, count)
 }

@@ -4,9 +4,10 @@ import FetchLabSimulation
 import Foundation
 
 /// A comparison's partial on disk: its JSON lines (a header, then one line per user), gzip'd
-/// (`compare --partial FILE`).
+/// (`compare --partial FILE`). What a file holds that is not a partial FetchLab wrote is a
+/// ``ScaleError`` (``ScaleError/Code/partial``, a usage error) naming the file and line.
 public enum PartialFile {
-    /// Writes `partial` to `path` under the output rule (`OutputFile`: through a temporary file,
+    /// Writes `partial` to `path` under the output rule (`AtomicFile`: through a temporary file,
     /// so a reader never sees half a partial; into a device in place).
     public static func write(_ partial: ComparisonPartial, to path: String) throws {
         let gzip = GzipMemberWriter()
@@ -16,19 +17,15 @@ public enum PartialFile {
                 gzip.write("\n")
             }
         } catch {
-            throw WorkflowError(.io, "\(path): cannot encode the partial: \(error)")
+            throw ScaleError(.write, "\(path): cannot encode the partial: \(error)")
         }
         try replace(path, with: Data(gzip.finish()))
     }
 
-    /// Writes `bytes` to `path` under the output rule (`OutputFile`: a file replaced whole
+    /// Writes `bytes` to `path` under the output rule (`AtomicFile`: a file replaced whole
     /// through a temporary file, a device written into; the command checked the path first).
     static func replace(_ path: String, with bytes: Data) throws {
-        do {
-            try OutputFile.write([UInt8](bytes), to: path, what: "the partial")
-        } catch let error as IngestError {
-            throw WorkflowError(.io, error.description, cause: error)
-        }
+        try AtomicFile.write([UInt8](bytes), to: path, what: "the partial")
     }
 
     /// Reads the partial at `path`, one user's line at a time (so reading holds one user's JSON,
@@ -37,7 +34,7 @@ public enum PartialFile {
     public static func read(_ path: String) throws -> ComparisonPartial {
         let lines = try Lines(path)
         guard let first = try lines.next() else {
-            throw WorkflowError(.usage, "\(path): not a FetchLab partial (empty; make one with compare --partial)")
+            throw ScaleError(.partial, "\(path): not a FetchLab partial (empty; make one with compare --partial)")
         }
         let partial = try read(header: first, from: lines, path: path)
         try lines.expectEnd(after: partial.linesGiven)
@@ -60,7 +57,7 @@ public enum PartialFile {
                 input.ratioCheckAfterBytes = 1 << 20
                 reader = LineReader(input: input, maxLineBytes: Self.maxLineBytes)
             } catch {
-                throw WorkflowError(.usage, error.description)
+                throw ScaleError(.partial, error.description)
             }
         }
 
@@ -77,7 +74,7 @@ public enum PartialFile {
             } catch {
                 // The reader's limits are fixed here: no option raises them.
                 let message = error.description.replacingOccurrences(of: "; raise --max-ratio", with: "")
-                throw WorkflowError(.usage, "\(message) (not a FetchLab partial)")
+                throw ScaleError(.partial, "\(message) (not a FetchLab partial)")
             }
         }
 
@@ -86,8 +83,8 @@ public enum PartialFile {
         /// Refuses lines past the `count` the file's headers gave.
         func expectEnd(after count: Int) throws {
             if try next() != nil {
-                throw WorkflowError(
-                    .usage, "\(path): line \(lineNumber): more lines than the \(count) its header gives")
+                throw ScaleError(
+                    .partial, "\(path): line \(lineNumber): more lines than the \(count) its header gives")
             }
         }
     }
@@ -113,17 +110,17 @@ public enum PartialFile {
                 header = try? JSONDecoder().decode(Header.self, from: whole)
             }
             guard let header else {
-                throw WorkflowError(
-                    .usage, "\(path): not a FetchLab partial (not its JSON; make one with compare --partial)")
+                throw ScaleError(
+                    .partial, "\(path): not a FetchLab partial (not its JSON; make one with compare --partial)")
             }
             guard header.format == ComparisonPartial.currentFormat else { throw formatError(path, header.format) }
-            throw WorkflowError(
-                .usage, "\(path): line \(lines.lineNumber): not a FetchLab partial: \(Self.reason(error))")
+            throw ScaleError(
+                .partial, "\(path): line \(lines.lineNumber): not a FetchLab partial: \(Self.reason(error))")
         }
         guard partial.format == ComparisonPartial.currentFormat else { throw formatError(path, partial.format) }
         guard partial.fingerprint == partial.configuration.fingerprint else {
-            throw WorkflowError(
-                .usage,
+            throw ScaleError(
+                .partial,
                 "\(path): its settings do not match its fingerprint \(partial.fingerprint) (the file was altered)")
         }
         let headerLine = lines.lineNumber
@@ -133,20 +130,20 @@ public enum PartialFile {
             throw impossible(path, line: headerLine, error)
         }
         guard let expected = partial.linesToRead, expected >= 0 else {
-            throw WorkflowError(
-                .usage, "\(path): not a FetchLab partial: its header does not say how many lines follow")
+            throw ScaleError(
+                .partial, "\(path): not a FetchLab partial: its header does not say how many lines follow")
         }
         while partial.linesToRead! > 0 {
             guard let line = try lines.next() else {
-                throw WorkflowError(.usage, "\(path): cut short: \(partial.readSoFar) (\(remedy))")
+                throw ScaleError(.partial, "\(path): cut short: \(partial.readSoFar) (\(remedy))")
             }
             do {
                 try partial.read(line: line)
             } catch let problem as PartialProblem {
                 throw impossible(path, line: lines.lineNumber, problem)
             } catch {
-                throw WorkflowError(
-                    .usage, "\(path): line \(lines.lineNumber): not a line of a partial: \(Self.reason(error))")
+                throw ScaleError(
+                    .partial, "\(path): line \(lines.lineNumber): not a line of a partial: \(Self.reason(error))")
             }
         }
         do {
@@ -158,15 +155,15 @@ public enum PartialFile {
     }
 
     /// A value of a partial that cannot be, as a one-line refusal naming the file, line and field.
-    static func impossible(_ path: String, line: Int, _ problem: PartialProblem) -> WorkflowError {
-        WorkflowError(
-            .usage,
+    static func impossible(_ path: String, line: Int, _ problem: PartialProblem) -> ScaleError {
+        ScaleError(
+            .partial,
             "\(path): line \(line): \(problem) (not a partial FetchLab wrote; make it again with compare --partial)")
     }
 
-    static func formatError(_ path: String, _ format: String?) -> WorkflowError {
-        WorkflowError(
-            .usage,
+    static func formatError(_ path: String, _ format: String?) -> ScaleError {
+        ScaleError(
+            .partial,
             "\(path): partial format '\(format ?? "none")'; this fetchlab reads '\(ComparisonPartial.currentFormat)' "
                 + "(make the partials with the same fetchlab)")
     }
