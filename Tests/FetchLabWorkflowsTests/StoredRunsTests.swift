@@ -51,9 +51,9 @@ import _FetchLabTestSupport
         #expect(inputs.id == b && inputs.tuning == nil)
         #expect(try StoredRuns.reportInputs(run: a, database: path).id == a)
         // Runs of another τ are refused, naming it, unless forced.
-        #expect(performing: { try StoredRuns.diff(a, b, database: path, force: false) }) { error in
-            (error as? WorkflowError)?.code == .failed && "\(error)".contains("pass --force")
-        }
+        #expect(
+            performing: { try StoredRuns.diff(a, b, database: path, force: false) },
+            throws: { ($0 as? WorkflowError)?.code == .failed && "\($0)".contains("pass --force") })
         let forced = try StoredRuns.diff(a, b, database: path, force: true)
         #expect(!forced.differingSettings.isEmpty)
         #expect(try StoredRuns.diff(a, a, database: path, force: false).differingSettings.isEmpty)
@@ -95,9 +95,9 @@ import _FetchLabTestSupport
         let given = dir.path("sample")
         try FileManager.default.createDirectory(atPath: given, withIntermediateDirectories: true)
         #expect(try BundledSample.directory(given: given) == given)
-        #expect(performing: { try BundledSample.directory(given: dir.path("missing")) }) { error in
-            "\(error)".hasSuffix("no such sample directory (--data)")
-        }
+        #expect(
+            performing: { try BundledSample.directory(given: dir.path("missing")) },
+            throws: { "\($0)".hasSuffix("no such sample directory (--data)") })
         // From this repository (the tests run in it), the bundled sample is found.
         let bundled = try BundledSample.directory(given: nil)
         #expect(FileManager.default.fileExists(atPath: (bundled as NSString).appendingPathComponent("usage.csv.gz")))
