@@ -3,6 +3,7 @@ import FetchLabCore
 import FetchLabReport
 import FetchLabSimulation
 import FetchLabStore
+import FetchLabTerminal
 import FetchLabWorkflows
 
 struct CompareCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import FetchLabCore
 import FetchLabIngest
 import FetchLabReport
+import FetchLabTerminal
 import FetchLabWorkflows
 import Foundation
 

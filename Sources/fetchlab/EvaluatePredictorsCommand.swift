@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchLabPredict
 import FetchLabReport
+import FetchLabTerminal
 import FetchLabWorkflows
 
 struct EvaluatePredictorsCommand: ParsableCommand {
@@ -54,7 +55,7 @@ struct EvaluatePredictorsCommand: ParsableCommand {
         options.planner = prediction.planner
         options.warmUpDays = warmUp
         options.originEveryHours = every
-        let peaks = try truth.map { try TruthFileReader.read($0) }
+        let peaks = try truth.map { try PredictorEvaluation.truth(at: $0) }
         let report = try PredictorEvaluation.run(
             options, users: users, truth: peaks, batches: try HistoryBatches(path: database.db)
         ) { count in

@@ -4,6 +4,7 @@ import FetchLabIngest
 import FetchLabPredict
 import FetchLabStore
 import FetchLabSynth
+import FetchLabTerminal
 import FetchLabWorkflows
 import Foundation
 
@@ -39,7 +40,8 @@ enum Exit {
         let values = option?.argument.allValues ?? []
         // More than five values: ArgumentParser lists them one per line; here they are quoted in line.
         if !values.isEmpty, line.hasSuffix("one of the following:") {
-            line = line.dropLast().replacingOccurrences(of: "one of the following", with: "one of ")
+            line =
+                line.dropLast().replacingOccurrences(of: "one of the following", with: "one of ")
                 + values.map { "'\($0)'" }.joined(separator: ", ")
         }
         // "Missing value for '--budget <list>'" when the value given starts with '-' (a negative
@@ -58,7 +60,8 @@ enum Exit {
         if let value = quoted(after: "The value '", in: line), line.contains("Please provide one of ") {
             while line.hasSuffix(".") { line.removeLast() }
             let likely = NameSuggestions.likely(value, among: values).prefix(1)  // the closest
-            return likely.isEmpty ? line : "\(line); did you mean \(likely.map { "'\($0)'" }.joined(separator: " or "))?"
+            return likely.isEmpty
+                ? line : "\(line); did you mean \(likely.map { "'\($0)'" }.joined(separator: " or "))?"
         }
         // What the option expects: its help, for the errors ArgumentParser shows it with.
         guard let option, option.showsHelp else { return line }
@@ -85,7 +88,9 @@ enum Exit {
             }
             // A command run by default (`runs` is `runs list`) declares its own arguments.
             var candidates = [command]
-            if let name = command.defaultSubcommand, let sub = command.subcommands?.first(where: { $0.commandName == name }) {
+            if let name = command.defaultSubcommand,
+                let sub = command.subcommands?.first(where: { $0.commandName == name })
+            {
                 candidates.append(sub)
             }
             let named = candidates.flatMap { $0.arguments ?? [] }.first { argument in

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchLabCore
 import FetchLabSimulation
+import FetchLabTerminal
 import FetchLabWorkflows
 import Foundation
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchLabReport
 import FetchLabResults
+import FetchLabTerminal
 import FetchLabWorkflows
 import Foundation
 
