@@ -32,7 +32,7 @@ public enum StoredRuns {
 
     /// Runs `a` and `b` policy by policy. Runs whose τ or protocol differ are refused (a
     /// ``WorkflowError`` `.failed` naming the settings) unless `force`; the diff then names them
-    /// (``RunDiff/differingSettings``) for a warning.
+    /// (`RunDiff.differingSettings`) for a warning.
     public static func diff(_ a: Int64, _ b: Int64, database path: String, force: Bool) throws -> RunDiff {
         let store = try open(path)
         let diff = RunDiff(try store.loadRun(a), id: a, try store.loadRun(b), id: b)
