@@ -21,7 +21,7 @@ let package = Package(
             targets: [
                 "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict",
                 "FetchLabDatasets", "FetchLabResults", "FetchLabReport", "FetchLabSimulation", "FetchLabWorkflows",
-                "FetchLabScale",
+                "FetchLabScale", "FetchLabTerminal",
             ]),
         .executable(name: "fetchlab", targets: ["fetchlab"]),
     ],
@@ -95,14 +95,17 @@ let package = Package(
             name: "FetchLabWorkflows",
             dependencies: [
                 "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabPredict", "FetchLabResults",
-                "FetchLabSimulation", "FetchLabScale",
+                "FetchLabSimulation", "FetchLabScale", "FetchLabSynth", "FetchLabDatasets",
             ]),
+        // A front end's terminal: one-line messages on stderr, the progress bar, output that must be
+        // written, and cleanup on a signal.
+        .target(name: "FetchLabTerminal", dependencies: ["FetchLabReport"]),
         .executableTarget(
             name: "fetchlab",
             dependencies: [
                 "FetchLabCore", "FetchLabIngest", "FetchLabStore", "FetchLabSynth", "FetchLabPredict",
                 "FetchLabDatasets", "FetchLabResults", "FetchLabReport", "FetchLabSimulation", "FetchLabWorkflows",
-                "FetchLabScale",
+                "FetchLabScale", "FetchLabTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -153,11 +156,12 @@ let package = Package(
             dependencies: ["FetchLabResults", 
                 "FetchLabWorkflows", "FetchLabStore", "FetchLabSimulation", "FetchLabCore", "_FetchLabTestSupport",
                 "FetchLabScale",
+                "FetchLabSynth", "FetchLabDatasets",
             ]),
         .testTarget(
             name: "FetchLabCLITests",
             dependencies: ["FetchLabResults", 
-                "fetchlab", "FetchLabCore", "FetchLabStore", "FetchLabSimulation", "_FetchLabTestSupport",
+                "fetchlab", "FetchLabCore", "FetchLabStore", "FetchLabSimulation", "_FetchLabTestSupport", "FetchLabTerminal",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -24,6 +24,17 @@ public struct MergeRequest: Sendable {
 /// Combines the partials of a sharded comparison into the comparison one run over all their users
 /// gives: the same report, to the last digit.
 public enum Merge {
+    /// The user whose day the merged report's timeline shows: `traceUser` when given, else the
+    /// partials' representative user (the median by launches per scored day): the user a database
+    /// given to ``run(_:)`` must hold. A ``WorkflowError`` `.noData` when the partials scored no launch.
+    public static func timelineUser(of partials: [String], traceUser: String? = nil) throws -> String {
+        let run = try combine(partials)
+        guard let user = traceUser ?? run.representativeUser else {
+            throw WorkflowError(.noData, "\(partials.first ?? "merge"): the partials scored no launch")
+        }
+        return user
+    }
+
     public static func run(_ request: MergeRequest) throws -> ComparisonOutcome {
         let (run, partials) = try combined(request.partials, spoolDirectory: request.spoolDirectory)
         let c = partials[0].configuration

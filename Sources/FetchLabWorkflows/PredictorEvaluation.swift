@@ -2,6 +2,8 @@ import FetchLabCore
 import FetchLabPredict
 import FetchLabResults
 import FetchLabSimulation
+import FetchLabSynth
+import Foundation
 
 /// `evaluate-predictors` without its options or output: the rolling-origin evaluation of every
 /// predictor on a sample of users, and the learned family's model on held-out time.
@@ -28,5 +30,23 @@ public enum PredictorEvaluation {
         report.learnedModel = LearnedModelEvaluation.evaluate(histories, heldOutStart: evaluator.heldOutStart)
         guard !report.scoredNothing else { throw WorkflowError(.noData, "\(path): no origins or launches were scored") }
         return report
+    }
+}
+
+extension PredictorEvaluation {
+    /// The routine times of a generator's truth file (`fetchlab generate`'s truth.json), to score
+    /// the recovered habit times against. A ``WorkflowError`` when it cannot be read or is not one.
+    public static func truth(at path: String) throws -> TruthPeaks {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw WorkflowError(.failed, "--truth: cannot read \(path)")
+        }
+        let file: TruthFile
+        do { file = try JSONDecoder().decode(TruthFile.self, from: data) } catch {
+            throw WorkflowError(.failed, "--truth: \(path) is not a fetchlab generate truth file")
+        }
+        guard let start = file.startDay else { throw WorkflowError(.failed, "--truth: bad start date in \(path)") }
+        return TruthPeaks(
+            startDay: start,
+            users: file.users.map { u in (u.name, { day, weekend in u.routinePeaks(onDay: day, weekend: weekend) }) })
     }
 }

@@ -4,6 +4,7 @@ import FetchLabReport
 import FetchLabScale
 import FetchLabSimulation
 import FetchLabStore
+import FetchLabTerminal
 import FetchLabWorkflows
 
 struct CompareCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import FetchLabCore
 import FetchLabIngest
 import FetchLabReport
 import FetchLabScale
+import FetchLabTerminal
 import FetchLabWorkflows
 import Foundation
 
@@ -69,13 +70,7 @@ struct DemoCommand: ParsableCommand {
     }
 
     func run() throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: data, isDirectory: &isDirectory), isDirectory.boolValue else {
-            if dataOption != nil { throw CommandFailure("\(data): no such sample directory (--data)") }
-            throw CommandFailure(
-                "no bundled sample found (looked in "
-                    + BundledSample.candidates().joined(separator: ", ") + "); give --data DIR")
-        }
+        let data = try BundledSample.directory(given: dataOption)
         var request = Demo.Request(sample: data, database: db)
         request.fresh = output.force  // --force: the demo database starts afresh
         (request.budgets, request.resamples, request.bootstrapSeed) = (

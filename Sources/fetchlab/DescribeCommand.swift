@@ -1,5 +1,6 @@
 import ArgumentParser
 import FetchLabReport
+import FetchLabTerminal
 import FetchLabWorkflows
 
 struct DescribeCommand: ParsableCommand {

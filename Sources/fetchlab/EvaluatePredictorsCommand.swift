@@ -2,6 +2,7 @@ import ArgumentParser
 import FetchLabPredict
 import FetchLabReport
 import FetchLabResults
+import FetchLabTerminal
 import FetchLabWorkflows
 
 struct EvaluatePredictorsCommand: ParsableCommand {
@@ -55,7 +56,7 @@ struct EvaluatePredictorsCommand: ParsableCommand {
         options.planner = prediction.planner
         options.warmUpDays = warmUp
         options.originEveryHours = every
-        let peaks = try truth.map { try TruthFileReader.read($0) }
+        let peaks = try truth.map { try PredictorEvaluation.truth(at: $0) }
         let report = try PredictorEvaluation.run(
             options, users: users, truth: peaks, batches: try HistoryBatches(path: database.db)
         ) { count in

@@ -4,6 +4,7 @@ import FetchLabIngest
 import FetchLabPredict
 import FetchLabStore
 import FetchLabSynth
+import FetchLabTerminal
 import FetchLabWorkflows
 import Foundation
 
@@ -25,58 +26,110 @@ struct CommandFailure: FetchLabError {
 enum Exit {
     static let failure: Int32 = 1
 
-    /// ArgumentParser's message for a usage error as one line: the error itself, then what the
-    /// option expects (its help line), without the usage text.
-    static func oneLine(_ message: String, arguments: [String] = CommandLine.arguments) -> String {
-        var error = ""
-        var help = ""
-        var choices: [String] = []
-        for raw in message.split(separator: "\n") {
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            if error.hasSuffix("one of the following:") && line.hasPrefix("- ") {
-                // An option with many values lists them one per line.
-                choices.append("'\(line.dropFirst(2))'")
-            } else if line.hasPrefix("Error: ") {
-                error = String(line.dropFirst("Error: ".count))
-            } else if line.hasPrefix("Help: ") {
-                help = String(line.dropFirst("Help: ".count)).split(separator: " ", omittingEmptySubsequences: true)
-                    .joined(separator: " ")
-            } else if error.isEmpty && !line.hasPrefix("Usage:") && !line.hasPrefix("See '") {
-                error = line
-            }
-        }
-        if !choices.isEmpty {
-            error = error.replacingOccurrences(
-                of: "one of the following:", with: "one of \(choices.joined(separator: ", "))")
+    /// A usage error of ArgumentParser's as one line, made from its parts instead of the text it
+    /// prints: the error's message (`message(for:)`: no usage text, no help line; its first line),
+    /// and the option at fault as the command declares it (`_dumpHelp()`, ArgumentParser's
+    /// description of the commands as data): the values it takes, or what it expects (its help).
+    static func oneLine(
+        for error: any Error, arguments: [String] = CommandLine.arguments,
+        root: any ParsableCommand.Type = FetchLabCommand.self
+    ) -> String {
+        let message = root.message(for: error)
+        var line = String(message.split(separator: "\n", omittingEmptySubsequences: true).first ?? "")
+        let option = OptionAtFault(message, arguments: arguments, root: root)
+        let values = option?.argument.allValues ?? []
+        // More than five values: ArgumentParser lists them one per line; here they are quoted in line.
+        if !values.isEmpty, line.hasSuffix("one of the following:") {
+            line =
+                line.dropLast().replacingOccurrences(of: "one of the following", with: "one of ")
+                + values.map { "'\($0)'" }.joined(separator: ", ")
         }
         // "Missing value for '--budget <list>'" when the value given starts with '-' (a negative
         // number): ArgumentParser read it as an option.
-        if error.hasPrefix("Missing value for '--"),
-            let name = error.dropFirst("Missing value for '".count).split(separator: " ").first,
+        if line.hasPrefix("Missing value for '--"),
+            let name = line.dropFirst("Missing value for '".count).split(separator: " ").first,
             let at = arguments.firstIndex(of: String(name)), at + 1 < arguments.count, arguments[at + 1].hasPrefix("-"),
             arguments[at + 1].count > 1
         {
-            error +=
+            line +=
                 " (\(arguments[at + 1]) was read as an option; to give it as the value, write \(name)=\(arguments[at + 1]))"
         }
         // "The value 'jsn' is invalid for '--format <format>'. Please provide one of 'table', …":
         // the values are listed already, so the option's help (which lists them again) is left out,
         // and the closest value is suggested.
-        if let value = quoted(after: "The value '", in: error), error.contains("Please provide one of ") {
-            let listed = error.components(separatedBy: "Please provide one of ").last ?? ""
-            // 'table', 'markdown', … : the quoted words are every other piece between quotes.
-            let values = listed.components(separatedBy: "'").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
-            var line = error
+        if let value = quoted(after: "The value '", in: line), line.contains("Please provide one of ") {
             while line.hasSuffix(".") { line.removeLast() }
             let likely = NameSuggestions.likely(value, among: values).prefix(1)  // the closest
             return likely.isEmpty
                 ? line : "\(line); did you mean \(likely.map { "'\($0)'" }.joined(separator: " or "))?"
         }
-        if help.isEmpty { return error }
-        // "Help: --start <start> First day (local date, YYYY-MM-DD)." → what the option expects.
-        var words = help.split(separator: " ")
-        while let first = words.first, first.hasPrefix("-") || first.hasPrefix("<") { words.removeFirst() }
-        return words.isEmpty ? error : "\(error); expected: \(words.joined(separator: " "))"
+        // What the option expects: its help, for the errors ArgumentParser shows it with.
+        guard let option, option.showsHelp else { return line }
+        let abstract = (option.argument.abstract ?? "").split(separator: "\n").first ?? ""
+        let help = abstract.split(separator: " ").joined(separator: " ")
+        return help.isEmpty ? line : "\(line); expected: \(help)"
+    }
+
+    /// The argument a usage error names (`'--start <start>'`, `'<files> ...'`), found among the
+    /// arguments of the command the words on the command line name.
+    struct OptionAtFault {
+        var argument: ToolInfo.Argument
+        /// Whether ArgumentParser gives the option's help with this error (a value it could not
+        /// read, a missing value, a missing argument).
+        var showsHelp: Bool
+
+        init?(_ message: String, arguments: [String], root: any ParsableCommand.Type) {
+            guard let data = root._dumpHelp().data(using: .utf8),
+                var command = (try? JSONDecoder().decode(ToolInfo.self, from: data))?.command
+            else { return nil }
+            for word in arguments.dropFirst() {
+                guard let next = command.subcommands?.first(where: { $0.commandName == word }) else { break }
+                command = next
+            }
+            // A command run by default (`runs` is `runs list`) declares its own arguments.
+            var candidates = [command]
+            if let name = command.defaultSubcommand,
+                let sub = command.subcommands?.first(where: { $0.commandName == name })
+            {
+                candidates.append(sub)
+            }
+            let named = candidates.flatMap { $0.arguments ?? [] }.first { argument in
+                guard let valueName = argument.valueName else { return false }
+                let names = argument.names ?? []
+                let synopses =
+                    names.isEmpty
+                    ? ["<\(valueName)>"] : names.map { "\($0.kind == "long" ? "--" : "-")\($0.name) <\(valueName)>" }
+                // Quoted whole, or as a repeating argument's (`'<files> ...'`).
+                return synopses.contains { message.contains("'\($0)'") || message.contains("'\($0) ...'") }
+            }
+            guard let named else { return nil }
+            argument = named
+            showsHelp = ["The value '", "Missing value for '", "Missing expected argument '"].contains {
+                message.hasPrefix($0)
+            }
+        }
+    }
+
+    /// The parts of ArgumentParser's tool description (`_dumpHelp()`, the `ToolInfoV0` format of
+    /// its `ArgumentParserToolInfo`, which the package does not export) that a usage error's line uses.
+    struct ToolInfo: Decodable {
+        struct Command: Decodable {
+            var commandName: String
+            var defaultSubcommand: String?
+            var subcommands: [Command]?
+            var arguments: [Argument]?
+        }
+        struct Argument: Decodable {
+            struct Name: Decodable {
+                var kind: String
+                var name: String
+            }
+            var names: [Name]?
+            var valueName: String?
+            var allValues: [String]?
+            var abstract: String?
+        }
+        var command: Command
     }
 
     /// The text between `prefix` and the next `'` in `text` (nil when `text` does not start so).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchLabCore
 import FetchLabSimulation
+import FetchLabTerminal
 import FetchLabWorkflows
 import Foundation
 
@@ -46,7 +47,7 @@ struct FetchLabCommand: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if error is CleanExit || code == .success { exit(withError: error) }
-            var message = Exit.oneLine(fullMessage(for: error))
+            var message = Exit.oneLine(for: error)
             if code == .validationFailure { message = Exit.suggestingCommand(message) }
             if !message.isEmpty { Terminal.error(message) }
             Terminal.finishOutput()

@@ -3,6 +3,8 @@ import FetchLabCore
 import FetchLabDatasets
 import FetchLabReport
 import FetchLabSynth
+import FetchLabTerminal
+import FetchLabWorkflows
 import Foundation
 
 struct GenerateCommand: ParsableCommand {
@@ -77,7 +79,8 @@ struct GenerateCommand: ParsableCommand {
                 let path = URL(fileURLWithPath: output).appendingPathComponent(file).path
                 guard FileManager.default.fileExists(atPath: path) else { continue }
                 throw ValidationError(
-                    "--output \(output): \(file) exists there; pass --force to replace the population (or choose another directory)")
+                    "--output \(output): \(file) exists there; pass --force to replace the population (or choose another directory)"
+                )
             }
         }
         try Bounds.check("--users", users, 1...Self.maxUsers)
@@ -93,29 +96,20 @@ struct GenerateCommand: ParsableCommand {
     }
 
     func run() throws {
-        var population = signals ? PopulationConfig.withSignals : PopulationConfig()
-        if let config {
-            guard let data = FileManager.default.contents(atPath: config) else {
-                throw CommandFailure("\(config): cannot read the config file")
-            }
-            do throws(SynthError) { population = try PopulationConfig.decode(data, over: population) } catch {
-                throw CommandFailure("\(config): not a population config: \(error.message)")
-            }
-        }
+        let population = try Generation.population(signals: signals, config: config)
         if printConfig {
             print(Format.json(population))
             return
         }
         guard let output else { throw ValidationError("Missing --output DIR (where to write the files).") }
-        SignalCleanup.install()
+        SignalCleanup.install { PartialFiles.shared.removeAllNow() }
         var options = GenerateOptions(users: users, days: days, seed: seed, startDay: start.daysSince1970)
         options.config = population
         options.level = level
         options.command = recordedCommand()
         let bar = ProgressBar(total: users, unit: "users", visible: Terminal.stderrIsTerminal && format == .text)
         defer { bar.finish() }
-        let writer = PopulationWriter(generator: try Generator(options: options))
-        let summary = try writer.write(to: output) { bar.update(done: $0) }
+        let summary = try Generation.write(options, to: output) { bar.update(done: $0) }
         switch format {
         case .json: print(Format.json(summary))
         case .text: print(GenerateRenderer.text(summary, output: output))

@@ -4,6 +4,7 @@ import FetchLabIngest
 import FetchLabReport
 import FetchLabResults
 import FetchLabStore
+import FetchLabTerminal
 import FetchLabWorkflows
 import Foundation
 

@@ -1,7 +1,8 @@
 import ArgumentParser
 import FetchLabReport
 import FetchLabResults
-import FetchLabStore
+import FetchLabTerminal
+import FetchLabWorkflows
 import Foundation
 
 struct InspectCommand: ParsableCommand {
@@ -37,12 +38,10 @@ struct InspectCommand: ParsableCommand {
     }
 
     func run() throws {
-        let queries = UsageQueries(database: try FetchLabDatabase(path: database.db, readOnly: true))
+        let held = try Inspection.run(database: database.db, user: user, app: app)
         let report = InspectReport(
-            launches: InspectRenderer.topApps(try queries.appUsage(user: user, app: app), top: top),
-            context: app == nil ? try queries.contextCoverage(user: user) : [],
-            notes: app == nil ? try queries.importNotes() : ImportNotes(),
-            signals: app == nil ? try queries.signalCounts(users: user.map { [$0] } ?? []) : nil)
+            launches: InspectRenderer.topApps(held.launches, top: top), context: held.context, notes: held.notes,
+            signals: held.signals)
         if format == .json {
             print(Format.json(report))
         } else if let text = InspectRenderer.text(report) {

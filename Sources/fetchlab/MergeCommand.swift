@@ -2,6 +2,7 @@ import ArgumentParser
 import FetchLabCore
 import FetchLabReport
 import FetchLabSimulation
+import FetchLabTerminal
 import FetchLabWorkflows
 
 struct MergeCommand: ParsableCommand {
@@ -56,16 +57,10 @@ struct MergeCommand: ParsableCommand {
     }
 
     func run() throws {
+        if printTimelineUser { return print(try Merge.timelineUser(of: partials, traceUser: traceUser)) }
         var request = MergeRequest(partials: partials, database: db)
         request.traceUser = traceUser
         request.traceDay = traceDay
-        if printTimelineUser {
-            let run = try Merge.combine(partials)
-            guard let user = traceUser ?? run.representativeUser else {
-                throw CommandFailure("\(partials[0]): the partials scored no launch")
-            }
-            return print(user)
-        }
         let outcome = try Merge.run(request)
         for warning in outcome.warnings { Terminal.warning(warning) }
         let report = outcome.report

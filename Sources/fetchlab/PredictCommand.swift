@@ -4,6 +4,7 @@ import FetchLabPredict
 import FetchLabReport
 import FetchLabSimulation
 import FetchLabStore
+import FetchLabTerminal
 import FetchLabWorkflows
 import Foundation
 

@@ -4,6 +4,7 @@ import FetchLabPredict
 import FetchLabResults
 import FetchLabSimulation
 import FetchLabStore
+import FetchLabTerminal
 import FetchLabWorkflows
 import Foundation
 

@@ -3,6 +3,7 @@ import FetchLabIngest
 import FetchLabReport
 import FetchLabScale
 import FetchLabStore
+import FetchLabWorkflows
 
 /// `fetchlab report`: a stored comparison as one self-contained HTML file, without replaying.
 struct ReportCommand: ParsableCommand {
@@ -35,12 +36,7 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         // The inputs first (the database, its run), then the output: a missing run is the error to
         // see, not the report.html of an earlier run.
-        let store = RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true))
-        guard let id = try runID ?? store.runs().last?.id else {
-            throw CommandFailure("\(database.db): no stored run (run fetchlab compare first)")
-        }
-        let report = try store.loadRun(id)
-        let tuning = try store.latestTuningRun()
+        let (id, report, tuning) = try StoredRuns.reportInputs(run: runID, database: database.db).parts
         try OutputGuard.check(output, force: force, protecting: [OutputGuard.database(database.db)])
         try AtomicFile.write(
             HTMLReport.render(report, source: database.db, tuning: tuning.map { ($0.result, $0.platform) }),

@@ -1,7 +1,8 @@
 import ArgumentParser
 import FetchLabReport
 import FetchLabResults
-import FetchLabStore
+import FetchLabTerminal
+import FetchLabWorkflows
 
 extension RunsCommand {
     /// `fetchlab runs delete ID…`
@@ -24,8 +25,7 @@ extension RunsCommand {
         }
 
         func run() throws {
-            let store = RunStore(database: try FetchLabDatabase(path: database.db))
-            let deleted = try store.deleteRuns(ids)
+            let deleted = try StoredRuns.delete(ids, database: database.db)
             let list = deleted.map(String.init).joined(separator: ", ")
             print("deleted run\(deleted.count == 1 ? "" : "s") \(list) from \(database.db)")
         }
@@ -60,15 +60,9 @@ extension RunsCommand {
         var format: OutputFormat = .text
 
         func run() throws {
-            let store = RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true))
-            let diff = RunDiff(try store.loadRun(a), id: a, try store.loadRun(b), id: b)
+            let diff = try StoredRuns.diff(a, b, database: database.db, force: force)
             if !diff.differingSettings.isEmpty {
                 let settings = diff.differingSettings.joined(separator: ", ")
-                guard force else {
-                    throw CommandFailure(
-                        "runs \(a) and \(b) differ in \(settings): their figures do not compare; "
-                            + "pass --force to diff them anyway")
-                }
                 Terminal.warning("runs \(a) and \(b) differ in \(settings); their figures may not compare")
             }
             switch format {

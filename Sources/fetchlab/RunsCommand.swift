@@ -1,6 +1,6 @@
 import ArgumentParser
 import FetchLabReport
-import FetchLabStore
+import FetchLabWorkflows
 
 /// `fetchlab runs`: the comparisons stored in the database, and one of them again.
 struct RunsCommand: ParsableCommand {
@@ -30,12 +30,10 @@ struct RunsCommand: ParsableCommand {
         var format: RunsFormat = .table
 
         func run() throws {
-            let store = RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true))
-            let runs = try store.runs()
-            let tuning = try store.tuningRuns()
+            let stored = try StoredRuns.list(database: database.db)
             switch format {
-            case .json: print(Format.json(RunsRenderer.JSON(runs: runs, tuningRuns: tuning)))
-            case .table, .text: print(RunsRenderer.text(runs, tuning: tuning, database: database.db))
+            case .json: print(Format.json(RunsRenderer.JSON(runs: stored.runs, tuningRuns: stored.tuningRuns)))
+            case .table, .text: print(RunsRenderer.text(stored.runs, tuning: stored.tuningRuns, database: database.db))
             }
         }
     }
@@ -55,7 +53,7 @@ struct RunsCommand: ParsableCommand {
         }
 
         func run() throws {
-            let report = try RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true)).loadRun(id)
+            let report = try StoredRuns.run(id, database: database.db)
             try output.emit(output.render(report, runID: id, source: database.db))
         }
     }
@@ -78,8 +76,7 @@ extension RunsCommand {
         }
 
         func run() throws {
-            let store = RunStore(database: try FetchLabDatabase(path: database.db, readOnly: true))
-            let stored = try store.loadTuningRun(id)
+            let stored = try StoredRuns.tuningRun(id, database: database.db)
             try output.emit(output.render(stored.result, platform: stored.platform, runID: id, source: database.db))
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FetchLabTerminal
 import FetchLabWorkflows
 
 /// Whether a command stores its run (`--no-store`: the database is only read).

@@ -2,6 +2,7 @@ import ArgumentParser
 import FetchLabCore
 import FetchLabReport
 import FetchLabSimulation
+import FetchLabTerminal
 import FetchLabWorkflows
 
 struct TuneCommand: ParsableCommand {

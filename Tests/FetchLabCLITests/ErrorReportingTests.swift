@@ -6,6 +6,7 @@ import FetchLabResults
 import FetchLabSimulation
 import FetchLabStore
 import FetchLabSynth
+import FetchLabTerminal
 import FetchLabWorkflows
 import Testing
 

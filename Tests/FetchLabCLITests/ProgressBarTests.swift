@@ -1,3 +1,4 @@
+import FetchLabTerminal
 import Foundation
 import Synchronization
 import Testing

@@ -1,5 +1,4 @@
 import FetchLabReport
-import FetchLabWorkflows
 import Foundation
 
 #if canImport(Glibc)
@@ -9,36 +8,36 @@ import Foundation
 #endif
 
 /// stderr helpers: one-line errors, and progress only when stderr is a terminal.
-enum Terminal {
-    static var stderrIsTerminal: Bool { isatty(2) == 1 }
+public enum Terminal {
+    public static var stderrIsTerminal: Bool { isatty(2) == 1 }
 
     /// One line on stderr, `fetchlab: error: …`: control characters (a name's ESC, a header's NUL,
     /// a newline) are escaped, so no error can span lines or drive the terminal.
-    static func error(_ message: String) {
+    public static func error(_ message: String) {
         writeStderr("fetchlab: error: \(TextFormat.escaped(message))\n")
     }
 
     /// `fetchlab: warning: …`, one line on stderr: something went wrong that the results do not
     /// depend on.
-    static func warning(_ message: String) {
+    public static func warning(_ message: String) {
         writeStderr("fetchlab: warning: \(TextFormat.escaped(message))\n")
     }
 
-    static func note(_ message: String) {
+    public static func note(_ message: String) {
         writeStderr("\(TextFormat.escaped(message))\n")
     }
 
-    static func progress(_ line: String) {
+    public static func progress(_ line: String) {
         writeStderr("\r\u{1B}[2K\(TextFormat.escaped(line))")
     }
 
     /// EX_IOERR: standard output or error could not be written.
-    static let ioError: Int32 = 74
+    public static let ioError: Int32 = 74
 
     /// Writes `text` to stderr whole (write(2), retried on EINTR and short writes). A failure ends
     /// the command at once with exit 74 and nothing more (there is nowhere left to say why); a
     /// reader that went away (EPIPE) ends it quietly the same way.
-    static func writeStderr(_ text: String) {
+    public static func writeStderr(_ text: String) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let n = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
@@ -56,22 +55,16 @@ enum Terminal {
     /// (`>&-`) exits 74 at once — otherwise the next file opened (the database) would take its
     /// number and the output would be written into it. Writing to a closed pipe fails with EPIPE
     /// instead of a signal, and ends the command quietly (``finishOutput()``, ``writeStderr(_:)``).
-    static func checkStandardStreams() {
+    public static func checkStandardStreams() {
         for fd in [Int32(1), 2] where fcntl(fd, F_GETFD) == -1 && errno == EBADF { _exit(ioError) }
         signal(SIGPIPE, SIG_IGN)
-    }
-
-    /// A message that may hold SQL spread over lines (SQLite's errors quote the statement) as one
-    /// line: each line break and the indentation around it become one space.
-    static func oneLine(_ message: String) -> String {
-        WorkflowError.oneLine(message)
     }
 
     /// Flushes standard output and checks that everything printed was written: a full disk or an
     /// I/O error (`>/dev/full`) is one line on stderr and exit 74 (EX_IOERR); a reader that went
     /// away (EPIPE, `| head -1`) ends the run quietly with exit 74. Returns normally when all output
     /// was written.
-    static func finishOutput() {
+    public static func finishOutput() {
         // fflush(NULL): every output stream, stdout among them (stderr is written unbuffered);
         // `print` leaves what did not fit in the buffer there, so the failure shows here.
         guard fflush(nil) != 0 else { return }
@@ -82,11 +75,8 @@ enum Terminal {
         _exit(ioError)
     }
 
-    static func clearProgress() {
+    public static func clearProgress() {
         writeStderr("\r\u{1B}[2K")
     }
 
 }
-
-/// Number formatting shared by the renderers: the report module's.
-typealias Format = TextFormat

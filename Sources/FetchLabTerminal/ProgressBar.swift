@@ -1,5 +1,4 @@
 import FetchLabReport
-import FetchLabWorkflows
 import Foundation
 import Synchronization
 
@@ -11,12 +10,12 @@ import Synchronization
 /// defer { progress.finish() }
 /// for … { progress.update(done: n) }   // or progress.advance()
 /// ```
-final class ProgressBar: Sendable {
+public final class ProgressBar: Sendable {
     /// Units in all (``extend(total:)`` may raise it).
-    var total: Int { state.withLock { $0.total } }
-    let unit: String
+    public var total: Int { state.withLock { $0.total } }
+    public let unit: String
     /// Whether it draws at all (stderr is a terminal).
-    let isVisible: Bool
+    public let isVisible: Bool
     private let start = ContinuousClock.now
     private let state: Mutex<State>
 
@@ -29,7 +28,7 @@ final class ProgressBar: Sendable {
     }
 
     /// The least time between two redraws.
-    static let interval = Duration.milliseconds(100)
+    public static let interval = Duration.milliseconds(100)
 
     /// Where the line goes: a line to draw, or nil to clear it (stderr; tests collect them).
     private let draw: @Sendable (String?) -> Void
@@ -39,7 +38,7 @@ final class ProgressBar: Sendable {
     ///   - unit: what is counted, plural (`users`, `files`).
     ///   - visible: whether to draw (default: when stderr is a terminal).
     ///   - draw: draws a line, or clears it (nil); called under the bar's lock, one call at a time.
-    init(
+    public init(
         total: Int, unit: String, visible: Bool = Terminal.stderrIsTerminal,
         draw: @escaping @Sendable (String?) -> Void = { line in
             if let line { Terminal.progress(line) } else { Terminal.clearProgress() }
@@ -53,7 +52,7 @@ final class ProgressBar: Sendable {
 
     /// Sets the units done so far (a smaller count than one seen before is ignored, so that
     /// threads reporting out of order never move the bar back).
-    func update(done: Int) {
+    public func update(done: Int) {
         guard isVisible else { return }
         state.withLock { s in
             guard !s.finished else { return }
@@ -67,7 +66,7 @@ final class ProgressBar: Sendable {
     }
 
     /// One more unit done (or `count`).
-    func advance(by count: Int = 1) {
+    public func advance(by count: Int = 1) {
         guard isVisible else { return }
         let done = state.withLock { s in
             s.done += count
@@ -78,12 +77,12 @@ final class ProgressBar: Sendable {
 
     /// Raises the units in all to `total` when the work turns out larger than first estimated
     /// (a smaller total is ignored).
-    func extend(total: Int) {
+    public func extend(total: Int) {
         state.withLock { $0.total = max($0.total, total) }
     }
 
     /// Clears the bar's line; later updates draw nothing.
-    func finish() {
+    public func finish() {
         state.withLock { s in
             guard !s.finished else { return }
             s.finished = true
@@ -94,12 +93,4 @@ final class ProgressBar: Sendable {
     private func line(done: Int, total: Int, at now: ContinuousClock.Instant) -> String {
         ProgressLine.line(done: done, total: total, unit: unit, elapsed: (now - start) / .seconds(1))
     }
-}
-
-/// A workflow's progress (``WorkProgress``) as this bar: its total set when the work begins.
-extension ProgressBar: WorkProgress {
-    convenience init(unit: String) { self.init(total: 0, unit: unit) }
-    func begin(total: Int) { extend(total: total) }
-    func advance() { advance(by: 1) }
-    func end() { finish() }
 }

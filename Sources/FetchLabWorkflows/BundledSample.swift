@@ -9,33 +9,47 @@ import Foundation
 /// `../share/fetchlab/sample` from it (where `make install` puts it); and the repository the
 /// binary was built from (this file's `#filePath`), so a binary copied elsewhere on the same machine
 /// still finds it.
-enum BundledSample {
+public enum BundledSample {
     /// The default `--data`.
-    static let relative = "Datasets/sample"
+    public static let relative = "Datasets/sample"
 
     /// The real path of the running binary (links resolved), when known.
-    static var executable: String? {
+    public static var executable: String? {
         guard let url = Bundle.main.executableURL else { return nil }
         return url.resolvingSymlinksInPath().path
     }
 
     /// The places looked at, in order.
-    static func candidates(executable: String? = executable, filePath: String = #filePath) -> [String] {
+    public static func candidates(executable: String? = executable, filePath: String = #filePath) -> [String] {
         var out = [relative]
         if let executable {
             let dir = URL(fileURLWithPath: executable).deletingLastPathComponent()
             out.append(dir.appendingPathComponent("fetchlab-sample").path)
             out.append(dir.deletingLastPathComponent().appendingPathComponent("share/fetchlab/sample").path)
         }
-        // Sources/fetchlab/BundledSample.swift → the repository's top.
+        // Sources/FetchLabWorkflows/BundledSample.swift → the repository's top.
         let top = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         out.append(top.appendingPathComponent(relative).path)
         return out
     }
 
+    /// The sample to import: `given` (`--data`), else the first candidate that holds it. A
+    /// ``WorkflowError`` when the directory is not there.
+    public static func directory(given: String?) throws -> String {
+        let dir = given ?? locate() ?? relative
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
+            if given != nil { throw WorkflowError(.failed, "\(dir): no such sample directory (--data)") }
+            throw WorkflowError(
+                .failed,
+                "no bundled sample found (looked in " + candidates().joined(separator: ", ") + "); give --data DIR")
+        }
+        return dir
+    }
+
     /// The first candidate that is a directory holding the sample's usage log.
-    static func locate() -> String? {
+    public static func locate() -> String? {
         candidates().first { dir in
             var isDirectory: ObjCBool = false
             return FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory) && isDirectory.boolValue
@@ -47,7 +61,7 @@ enum BundledSample {
     /// build product of the SwiftPM package in the working directory (under its `.build/`, what
     /// `swift run` runs); else the binary as it was named on the command line (`argv[0]`: a bare
     /// `fetchlab` found on the PATH, or its path, which works from the same directory).
-    static func commandPrefix(
+    public static func commandPrefix(
         executable: String? = executable, invokedAs: String = CommandLine.arguments.first ?? "fetchlab",
         directory: String = FileManager.default.currentDirectoryPath
     ) -> String {
