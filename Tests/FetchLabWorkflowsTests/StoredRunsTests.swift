@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabResults
+import FetchLabScale
 import FetchLabSimulation
 import FetchLabStore
 import Foundation
