@@ -29,8 +29,8 @@ import _FetchLabTestSupport
         #expect(failed.failure?.hasPrefix("run not stored: ") == true)
         #expect(throws: (any Error).self) { try failed.requireStored() }
         #expect(said.count == 1 && said[0].hasPrefix("error: run not stored: ") && said[0].contains("ro.sqlite"))
-        let stored = RunRecorder.store(
-            report, command: "compare", in: try FetchLabDatabase(path: path), messages: messages)
+        // Stored by path (as the commands do): the database opened for writing.
+        let stored = RunRecorder.store(report, command: "compare", path: path, messages: messages)
         #expect(said.last == "note: run 1 stored in \(path)")
         #expect(stored.id == 1 && stored.failure == nil)
         try stored.requireStored()

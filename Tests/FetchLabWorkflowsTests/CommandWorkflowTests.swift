@@ -129,24 +129,4 @@ import _FetchLabTestSupport
             "\(error)".contains("nothing could be imported from the sample")
         }
     }
-
-    @Test func aReadOnlyDatabaseGivesNoRunID() throws {
-        let path = dir.path("ro.sqlite")
-        _ = try FetchLabDatabase(path: path)
-        let report = ComparisonReport(
-            settings: ComparisonSettings(
-                tauMinutes: 15, tausMinutes: [15], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
-                platform: .none, users: 1, pairs: 1, scoredLaunches: 1),
-            policies: [])
-        var said: [String] = []
-        let messages = RunRecorder.Messages(
-            note: { said.append("note: " + $0) }, error: { said.append("error: " + $0) })
-        let failed = RunRecorder.store(
-            report, command: "compare", in: try FetchLabDatabase(path: path, readOnly: true), messages: messages)
-        #expect(failed.id == nil && failed.failure?.hasPrefix("run not stored: ") == true)
-        #expect(said.count == 1 && said[0].hasPrefix("error: run not stored: ") && said[0].contains("ro.sqlite"))
-        let stored = RunRecorder.store(report, command: "compare", path: path, messages: messages)
-        #expect(said.last == "note: run 1 stored in \(path)")
-        #expect(stored.id == 1 && stored.failure == nil)
-    }
 }
