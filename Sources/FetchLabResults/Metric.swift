@@ -15,6 +15,7 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
     public enum ID: Int, Sendable, Hashable, CaseIterable, Comparable {
         case scoredLaunches, contentFresh, stalenessMedian, stalenessP90, leadMedian, fetches, fetchesPerAppDay
         case wastedFetches, wastedShare, energy, battery, cellular, lowBatteryFetches, gainVsFixed, shareOfPossible
+        case cellularFetches
 
         public static func < (a: ID, b: ID) -> Bool { a.rawValue < b.rawValue }
 
@@ -211,6 +212,11 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
         Metric(
             .shareOfPossible, "share_of_possible", unit: "share", .higherIsBetter, .optional, digits: 2, .overall,
             column: "share_of_possible", migration: 6),
+        // Fetches that ran on cellular, per user per day (in the stored metrics_json, no column).
+        Metric(
+            .cellularFetches, "cellular_fetches_per_day", unit: "fetches/day", .lowerIsBetter, .real, digits: 2,
+            .perUserDay, column: nil,
+            dailySum: DailySum(partialKey: "cellularFetchesPerDaySum", divisor: nil, limit: .fetches)),
     ]
 
     /// The metrics that are tuning objectives and constraints, in their ``Tuning/order``.

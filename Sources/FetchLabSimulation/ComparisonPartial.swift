@@ -298,7 +298,14 @@ extension MetricSums: Codable {
         guard skips.count == SkipReason.allCases.count else {
             throw DecodingError.dataCorruptedError(forKey: .skips, in: c, debugDescription: "skip reasons differ")
         }
-        daily = try CodingKeys.daily.map { try c.decode(ExactSum.self, forKey: $0) }
+        daily = try CodingKeys.daily.map { key in
+            guard c.contains(key) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: c,
+                    debugDescription: "no \(key.stringValue): written by a FetchLab without that metric")
+            }
+            return try c.decode(ExactSum.self, forKey: key)
+        }
         costUnits = try c.decode(Int.self, forKey: .costUnits)
         reliability = try c.decodeIfPresent(ReliabilityTable.Exact.self, forKey: .reliability)?.table
     }

@@ -33,6 +33,8 @@ public struct PairOutcome: Sendable {
     /// Battery energy (not while charging) of the fetches in [S, E], joules; cellular bytes.
     public var batteryJoules = 0.0
     public var cellularBytes = 0.0
+    /// Fetches in [S, E] that ran on cellular.
+    public var cellularFetches = 0
     /// For each fetch the policy stated a probability for: (stated p, whether the app was launched
     /// within the primary τ after it).
     public var stated: [(p: Double, launched: Bool)] = []
@@ -59,6 +61,7 @@ public struct PairOutcome: Sendable {
         switch metric {
         case .energy: batteryJoules
         case .cellular: cellularBytes
+        case .cellularFetches: Double(cellularFetches)
         default: preconditionFailure("the replay computes no daily total for \(metric.metric.key)")
         }
     }

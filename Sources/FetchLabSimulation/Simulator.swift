@@ -90,6 +90,7 @@ public struct Simulator: Sendable {
                 guard window.isScored(f.time) else { continue }
                 if !f.state.charging { out.batteryJoules += joules[k] }
                 if f.state.network == .cellular {
+                    out.cellularFetches += 1
                     let duration = f.expired ? ran : fetch.duration
                     out.cellularBytes +=
                         Double(fetch.bytes) * (duration.inSeconds / max(fetch.duration.inSeconds, 1e-9))

@@ -270,6 +270,7 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
                 "gain_vs_fixed", "gain_ci", "share_of_possible", "content_fresh", "staleness_median_min",
                 "staleness_p90_min", "lead_median_min", "fetches",
                 "wasted_fetches", "wasted_share", "energy_j_per_day", "battery_pct_per_day", "cellular_mb_per_day",
+                "cellular_fetches_per_day",
                 "fetches_low_battery", "skips", "reliability", "staleness_cdf",
             ])
         #expect((metrics["staleness_cdf"] as? [Double])?.count == PolicyMetrics.stalenessCDFMinutes.count)

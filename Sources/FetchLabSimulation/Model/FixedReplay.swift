@@ -146,6 +146,7 @@ enum FixedReplay {
             guard !state.charging else { continue }
             batteryCounts.append((count, state.network == .cellular))
         }
+        let cellularFetches = Int(cellularCounts.reduce(0, +))
         // One group: the first app pays the promotion, each its transfer, the last the tail.
         let wifi = cost.radio(.wifi)
         let cellular = cost.radio(.cellular)
@@ -161,6 +162,7 @@ enum FixedReplay {
             var cellularBytes = out[p].cellularBytes
             for count in cellularCounts { cellularBytes += count * bytes }
             out[p].cellularBytes = cellularBytes
+            out[p].cellularFetches += cellularFetches
             let (onWifi, onCellular) = (joules(wifi, pair: p), joules(cellular, pair: p))
             var batteryJoules = out[p].batteryJoules
             for b in batteryCounts { batteryJoules += b.count * (b.cellular ? onCellular : onWifi) }
