@@ -2,7 +2,6 @@ import ArgumentParser
 import FetchLabIngest
 import FetchLabReport
 import FetchLabScale
-import FetchLabStore
 import FetchLabWorkflows
 
 /// `fetchlab report`: a stored comparison as one self-contained HTML file, without replaying.
