@@ -164,13 +164,16 @@ public struct PolicyResult: Codable, Sendable, Hashable {
     /// The signals the policy reads, in ``PolicySignal``'s order (nil: a run stored before policies
     /// declared them; ``scope`` then follows the family's role).
     public var signals: [PolicySignal]? = nil
+    /// How the figures treat it: declared by the policy and carried by the replay; a result read
+    /// back from JSON derives it (``PolicyRole/init(reading:signals:)``).
+    public var role: PolicyRole
 
     /// Who can run it: from its signals (``PolicyScope/init(signals:)``); for a run stored before
     /// signals were declared, clairvoyant for the oracles and OS for every other family (the
     /// cautious reading: no old policy is recommended to an app team by accident).
     public var scope: PolicyScope {
         if let signals { return PolicyScope(signals: Set(signals)) }
-        return role == .clairvoyant ? .clairvoyant : .os
+        return role.readsFuture ? .clairvoyant : .os
     }
 
     enum CodingKeys: String, CodingKey {
@@ -199,9 +202,11 @@ public struct PolicyResult: Codable, Sendable, Hashable {
 
     public init(
         name: String, family: String, params: [String: Double], metrics: PolicyMetrics, perApp: [GroupResult] = [],
-        perUser: [GroupResult]? = nil, perGroup: [GroupResult]? = nil, signals: [PolicySignal]? = nil
+        perUser: [GroupResult]? = nil, perGroup: [GroupResult]? = nil, signals: [PolicySignal]? = nil,
+        role: PolicyRole? = nil
     ) {
         self.signals = signals
+        self.role = role ?? PolicyRole(reading: family, signals: signals)
         self.name = name
         self.family = family
         self.params = params
@@ -217,6 +222,7 @@ public struct PolicyResult: Codable, Sendable, Hashable {
         family = try c.decode(String.self, forKey: .family)
         params = try c.decode([String: Double].self, forKey: .params)
         signals = try c.decodeIfPresent([PolicySignal].self, forKey: .signals)
+        role = PolicyRole(reading: family, signals: signals)
         metrics = try c.decode(PolicyMetrics.self, forKey: .metrics)
         perApp = try c.decodeIfPresent([GroupResult].self, forKey: .perApp) ?? []
         perUser = try c.decodeIfPresent([GroupResult].self, forKey: .perUser)

@@ -113,7 +113,7 @@ extension ComparisonReport {
     public func bestSetting(scopes: Set<PolicyScope>, atMost budget: Double) -> PolicyResult? {
         let tau = primaryTauIndex
         var best: PolicyResult? = nil
-        for p in policies where scopes.contains(p.scope) && p.role != .floor && p.role != .clairvoyant {
+        for p in policies where scopes.contains(p.scope) && p.role != .floor && !p.isClairvoyant {
             guard p.metrics.fetchesPerAppDay <= budget + 1e-9 else { continue }
             guard let b = best else {
                 best = p
@@ -149,7 +149,7 @@ extension ComparisonReport {
                 format: "%@ (%.1f%% at %.2f fetches/app/day, %+.1f points)", p.name, p.metrics.fresh(at: tau) * 100,
                 p.metrics.fetchesPerAppDay, (p.metrics.gainVsFixed ?? 0) * 100)
         }
-        let causal = policies.filter { $0.role != .floor && $0.role != .clairvoyant && beats($0) }
+        let causal = policies.filter { $0.role != .floor && !$0.isClairvoyant && beats($0) }
         func best(_ ps: [PolicyResult]) -> PolicyResult? {
             ps.max { ($0.metrics.gainVsFixed ?? 0) < ($1.metrics.gainVsFixed ?? 0) }
         }

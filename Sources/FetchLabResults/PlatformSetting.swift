@@ -17,10 +17,14 @@ public struct PlatformSetting: Sendable, Codable, Hashable {
     /// How the platform replays the model when its own scheduler decides rather than the policy
     /// (iOS: a requested interval through the system's scheduler and wake budget); nil otherwise.
     public var replayedAs: String?
+    /// The setting is silent push from the app's server, not a background fetch: declared by the
+    /// translation that makes it (FetchLabSimulation's `PlatformTranslation`, from its model's
+    /// type); not encoded, and read back from JSON from the model's name (``init(from:)``).
+    public var isSilentPush: Bool
 
     public init(
         platform: PlatformKind, setting: String, model: String, snippet: String, note: String? = nil,
-        replayedAs: String? = nil
+        replayedAs: String? = nil, isSilentPush: Bool = false
     ) {
         self.platform = platform
         self.setting = setting
@@ -28,6 +32,24 @@ public struct PlatformSetting: Sendable, Codable, Hashable {
         self.snippet = snippet
         self.note = note
         self.replayedAs = replayedAs
+        self.isSilentPush = isSilentPush
+    }
+
+    /// The canonical family name of silent push's model (`push(rate)`), by which a setting read
+    /// back from JSON is known as silent push.
+    public static let pushFamily = "push"
+
+    enum CodingKeys: String, CodingKey { case platform, setting, model, snippet, note, replayedAs }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        platform = try c.decode(PlatformKind.self, forKey: .platform)
+        setting = try c.decode(String.self, forKey: .setting)
+        model = try c.decode(String.self, forKey: .model)
+        snippet = try c.decode(String.self, forKey: .snippet)
+        note = try c.decodeIfPresent(String.self, forKey: .note)
+        replayedAs = try c.decodeIfPresent(String.self, forKey: .replayedAs)
+        isSilentPush = model.prefix { $0 != "(" } == Self.pushFamily
     }
 }
 

@@ -149,8 +149,10 @@ public protocol FetchPolicy: Sendable {
     var parameters: [String: Double] { get }
     /// One line for people.
     var summary: String { get }
-    /// Knows the future launches (an upper bound, not a deployable policy).
-    var isClairvoyant: Bool { get }
+    /// How the figures treat it: `never` the floor, `fixed` the baseline, the oracles read the
+    /// future (``isClairvoyant``: an upper bound, not a deployable policy), every other family is
+    /// read at each budget. The replay carries it into the policy's result.
+    var role: PolicyRole { get }
     /// The signals it reads (DOMAIN.md, "Who deploys a policy"), and so who can run it
     /// (``scope``). Declared by every policy, and enforced: the replay shows a scheduler only what
     /// its policy declared (`SignalView`); a test replays every policy with and without the
@@ -177,7 +179,9 @@ extension FetchPolicy {
     /// Who can run it: an app team, an OS team, or nobody (a clairvoyant bound).
     public var scope: PolicyScope { PolicyScope(signals: signals) }
     public var parameters: [String: Double] { [:] }
-    public var isClairvoyant: Bool { false }
+    public var role: PolicyRole { .family }
+    /// Knows the future launches (an upper bound, not a deployable policy): its ``role`` reads the future.
+    public var isClairvoyant: Bool { role.readsFuture }
     public func fetchTimes(for pair: PairContext) -> [Microseconds] { [] }
     public func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? { nil }
     public var needsContentUpdates: Bool { false }

@@ -41,7 +41,7 @@ public protocol TunableFamily: PolicyFamily {
 /// Android, each with the policy that models it under that platform's rules (`tune`'s platform
 /// check). A policy declares this in its own file.
 public protocol PlatformTranslatable {
-    func platformSettings(ios: PlatformModel) -> [PlatformSetting]
+    func platformSettings(ios: PlatformModel) -> [PlatformTranslation]
 }
 
 /// Parses policy names as people type them: `never`, `oracle`, `fixed(15m)`, `budget-oracle(4)`,

@@ -372,7 +372,8 @@ public struct ComparisonRun: Sendable {
                 perApp: apps.map { GroupResult(name: $0.0, metrics: $0.1[i], pairs: perApp[$0.0]![i].pairs) },
                 perUser: simulator.perUser && !spooled
                     ? usersMetrics.map { GroupResult(name: $0.0, metrics: $0.1[i]) } : nil,
-                perGroup: userGroups == nil ? nil : groupMetrics.map { GroupResult(name: $0.0, metrics: $0.1[i]) })
+                perGroup: userGroups == nil ? nil : groupMetrics.map { GroupResult(name: $0.0, metrics: $0.1[i]) },
+                role: all[i].role)
             if spooled { row.spooledPerUser = i }
             row.signals = all[i].signals.sorted()
             return row

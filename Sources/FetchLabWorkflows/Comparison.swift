@@ -124,10 +124,9 @@ public enum Comparison {
         if let shard = request.shard { report.settings.shard = shard.description }
         var warnings: [String] = []
         if request.platformLines, request.shard == nil, report.headline != nil {
-            let (lines, problems) = try HeadlinePlatforms.replay(
+            let lines = try HeadlinePlatforms.replay(
                 report, policies: chosen, request: request, batches: batches, names: names, progress: progress)
             report.headline?.platforms = lines
-            warnings += problems
         }
         warnings += try addTimeline(
             to: &report, run: run, simulator: simulator, traceUser: request.traceUser, traceDay: request.traceDay,

@@ -16,32 +16,32 @@ public enum HeadlinePlatforms {
     /// content updates; each model once.
     public static func settings(
         for report: ComparisonReport, policies: [any FetchPolicy], ios: PlatformModel
-    ) -> [(platform: PlatformKind, setting: PlatformSetting, carries: String)] {
+    ) -> [(translation: PlatformTranslation, carries: String)] {
         guard let budget = report.headline?.budget ?? report.headlinePoint?.budget else { return [] }
         let tau = report.primaryTauIndex
         let ranked = report.policies.indices.filter { i in
             let p = report.policies[i]
-            return p.scope == .app && p.role != .floor && p.role != .clairvoyant
+            return p.scope == .app && p.role != .floor && !p.isClairvoyant
                 && p.metrics.fetchesPerAppDay <= budget + 1e-9 && i < policies.count
         }.sorted {
             let (a, b) = (report.policies[$0], report.policies[$1])
             return (a.metrics.fresh(at: tau), -$0) > (b.metrics.fresh(at: tau), -$1)
         }
-        var out: [(platform: PlatformKind, setting: PlatformSetting, carries: String)] = []
+        var out: [(translation: PlatformTranslation, carries: String)] = []
         var taken = Set<String>()
         for kind in [PlatformKind.ios, .android] {
             var found = 0
             for i in ranked where found < candidates {
-                let mine = PlatformSetting.translate(policies[i], ios: ios).filter { $0.platform == kind }
+                let mine = PlatformTranslation.translate(policies[i], ios: ios).filter { $0.platform == kind }
                 guard !mine.isEmpty else { continue }
                 found += 1
-                for s in mine where taken.insert("\(kind.rawValue) \(s.model)").inserted {
-                    out.append((kind, s, report.policies[i].name))
+                for t in mine where taken.insert("\(kind.rawValue) \(t.model.name)").inserted {
+                    out.append((t, report.policies[i].name))
                 }
             }
             if kind == .ios, report.settings.pairsWithContentUpdates > 0 {
-                let push = PlatformSetting.silentPush()
-                if taken.insert("ios \(push.model)").inserted { out.append((.ios, push, push.model)) }
+                let push = PlatformTranslation.silentPush()
+                if taken.insert("ios \(push.model.name)").inserted { out.append((push, push.model.name)) }
             }
         }
         return out
@@ -53,26 +53,17 @@ public enum HeadlinePlatforms {
     public static func replay(
         _ report: ComparisonReport, policies: [any FetchPolicy], request: ComparisonRequest,
         batches: HistoryBatches, names: [UserID], progress: (any WorkProgress)?
-    ) throws -> (lines: [HeadlinePlatform], warnings: [String]) {
-        guard let budget = report.headline?.budget else { return ([], []) }
+    ) throws -> [HeadlinePlatform] {
+        guard let budget = report.headline?.budget else { return [] }
         var ios = request.settings.platform
         ios.kind = .ios
         let wanted = settings(for: report, policies: policies, ios: ios)
-        guard !wanted.isEmpty else { return ([], []) }
-        var warnings: [String] = []
+        guard !wanted.isEmpty else { return [] }
         var runs: [(kind: PlatformKind, settings: [(PlatformSetting, String)], run: ComparisonRun)] = []
         for kind in [PlatformKind.ios, .android] {
-            var models: [any FetchPolicy] = []
-            var kept: [(PlatformSetting, String)] = []
-            for w in wanted where w.platform == kind {
-                do {
-                    guard let model = try PolicyRegistry.parse(w.setting.model).first else { continue }
-                    models.append(model)
-                    kept.append((w.setting, w.carries))
-                } catch {
-                    warnings.append("\(w.setting.setting): its model \(w.setting.model) cannot be replayed: \(error)")
-                }
-            }
+            let mine = wanted.filter { $0.translation.platform == kind }
+            let models = mine.map(\.translation.model)
+            let kept = mine.map { ($0.translation.setting, $0.carries) }
             guard !models.isEmpty else { continue }
             var settings = request.settings
             settings.platform.kind = kind
@@ -109,6 +100,6 @@ public enum HeadlinePlatforms {
                 : within.max { $0.fresh < $1.fresh }
             if let best { lines.append(best) }
         }
-        return (lines, warnings)
+        return lines
     }
 }

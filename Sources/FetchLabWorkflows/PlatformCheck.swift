@@ -11,41 +11,27 @@ public enum PlatformCheck {
     /// (`Tuner.platformSampleEvery(heldOutUsers:)`); each with what those users' logs hold for
     /// the platforms' device rules.
     public static func run(
-        _ result: TuningResult, on heldOut: Tuner.HeldOutPart, heldOutUsers: Int, progress: (any WorkProgress)? = nil,
+        on heldOut: Tuner.HeldOutPart, heldOutUsers: Int, progress: (any WorkProgress)? = nil,
         batches: (([UserHistory]) -> Void) throws -> Void
-    ) throws -> (outcomes: [PlatformOutcome], warnings: [String]) {
-        var warnings: [String] = []
-        guard let fold = result.folds.last else { return ([], warnings) }
+    ) throws -> [PlatformOutcome] {
+        guard !heldOut.measured.isEmpty else { return [] }
         var ios = heldOut.simulator.settings.platform
         ios.kind = .ios
-        var settings: [PlatformSetting] = []
-        for name in [fold.chosen] + (fold.bestFixed.map { [$0] } ?? []) {
-            // The tuner's own names parse; one that did not would be a defect, said rather than hidden.
-            let policy: any FetchPolicy
-            do {
-                guard let parsed = try PolicyRegistry.parse(name).first else { continue }
-                policy = parsed
-            } catch {
-                warnings.append("\(name): not replayed on the platforms: \(error)")
-                continue
+        var settings: [PlatformTranslation] = []
+        for policy in heldOut.measured {
+            for t in PlatformTranslation.translate(policy, ios: ios)
+            where !settings.contains(where: { $0.setting == t.setting }) {
+                settings.append(t)
             }
-            for s in PlatformSetting.translate(policy, ios: ios) where !settings.contains(s) { settings.append(s) }
         }
         // Whether a silent push schedule would serve better: replayed with the iOS settings, kept
         // only when the data has content-update times to push on.
-        settings.append(PlatformSetting.silentPush())
+        settings.append(PlatformTranslation.silentPush())
         var out: [PlatformOutcome] = []
         for kind in [PlatformKind.ios, .android] {
-            var mine = settings.filter { $0.platform == kind }
-            var models: [any FetchPolicy] = []
-            for setting in mine {
-                do {
-                    if let model = try PolicyRegistry.parse(setting.model).first { models.append(model) }
-                } catch {
-                    warnings.append("\(setting.setting): its model \(setting.model) cannot be replayed: \(error)")
-                }
-            }
-            guard models.count == mine.count, !models.isEmpty else { continue }
+            var mine = settings.filter { $0.platform == kind }.map(\.setting)
+            let models = settings.filter { $0.platform == kind }.map(\.model)
+            guard !models.isEmpty else { continue }
             var simulator = heldOut.simulator
             simulator.settings.platform.kind = kind
             var run = simulator.comparison(policies: models, budgetFigures: false)
@@ -80,6 +66,6 @@ public enum PlatformCheck {
                         inputs: counted, part: part, users: users))
             }
         }
-        return (out, warnings)
+        return out
     }
 }

@@ -13,7 +13,6 @@ public enum Tuning {
         public var result: TuningResult
         /// The chosen setting and the best fixed interval replayed as iOS and Android settings.
         public var platform: [PlatformOutcome]
-        public var warnings: [String]
     }
 
     /// - Parameters:
@@ -64,9 +63,9 @@ public enum Tuning {
             throw WorkflowError(error.isUsageError ? .usage : .failed, "\(path): \(error.message)", cause: error)
         }
         let heldOutUsers = names.filter { heldOut.includes($0) }.count
-        let check = try PlatformCheck.run(
-            result, on: heldOut, heldOutUsers: heldOutUsers, progress: progress, batches: users)
+        let platform = try PlatformCheck.run(
+            on: heldOut, heldOutUsers: heldOutUsers, progress: progress, batches: users)
         progress?.end()
-        return Outcome(result: result, platform: check.outcomes, warnings: check.warnings)
+        return Outcome(result: result, platform: platform)
     }
 }

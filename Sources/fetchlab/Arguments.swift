@@ -133,3 +133,14 @@ enum SearchMethodArgument: String, CaseInsensitiveArgument {
 enum SplitArgument: String, CaseInsensitiveArgument {
     case time, users
 }
+
+/// `--policies`: the list parsed once, as it is read, into policy values. A name that cannot be
+/// read is kept as its error, for the command's `validate()` to report with the option's name
+/// (ArgumentParser's own message for a value it refuses would drop the registry's reason).
+struct PolicyListArgument: ExpressibleByArgument, Sendable {
+    var parsed: Result<[any FetchPolicy], PolicyRegistry.ParseError>
+
+    init(argument: String) {
+        parsed = Result { () throws(PolicyRegistry.ParseError) in try PolicyRegistry.parseList(argument) }
+    }
+}

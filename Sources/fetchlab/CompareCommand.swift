@@ -35,7 +35,7 @@ struct CompareCommand: ParsableCommand {
         help: ArgumentHelp(
             "Policies, comma-separated (default: the standard set, \(PolicyRegistry.standardNames); push only with content updates).",
             valueName: "list"))
-    var policies: String?
+    var policies: PolicyListArgument?
 
     @Option(parsing: .unconditional, help: "The τ of the ranking, the bound, the baseline and the oracles (1m to 24h).")
     var tau = DurationArgument(.minutes(15))
@@ -72,13 +72,11 @@ struct CompareCommand: ParsableCommand {
         try Bounds.check("--tau", tau, SettingRanges.tau)
         try Bounds.check("--warm-up", warmUp, SettingRanges.warmUpDays)
         try Bounds.check("--min-launches", minLaunches, SettingRanges.minLaunches)
-        if let policies {
-            do { _ = try PolicyRegistry.parseList(policies) } catch { throw ValidationError("--policies: \(error)") }
-        }
+        if case .failure(let error) = policies?.parsed { throw ValidationError("--policies: \(error)") }
     }
 
     func run() throws {
-        let chosen = try policies.map { try PolicyRegistry.parseList($0) }
+        let chosen = try policies?.parsed.get()
         var evaluation = EvaluationProtocol()
         evaluation.primaryTau = tau.microseconds
         evaluation.launchRefreshes = launchRefreshes == .on

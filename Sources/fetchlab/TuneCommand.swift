@@ -184,7 +184,6 @@ struct TuneCommand: ParsableCommand {
             try tuner(), database: database.db, users: replay.selection, keepUsers: keepUsers,
             keepBytes: Int(clamping: keepMemory.bytes),
             timeBudget: timeBudget?.microseconds, search: searchFrom, progress: bar)
-        for warning in outcome.warnings { Terminal.warning(warning) }
         let (result, platform) = (outcome.result, outcome.platform)
         let stored =
             store.noStore

@@ -226,8 +226,8 @@ import Testing
     }
 
     @Test func pushIsComparedWithTheFreshestOtherIOSSetting() throws {
-        let fixed = PlatformSetting.translate(FixedIntervalPolicy(interval: .hours(2)))
-        let push = PlatformSetting.silentPush()
+        let fixed = PlatformTranslation.translate(FixedIntervalPolicy(interval: .hours(2))).map(\.setting)
+        let push = PlatformTranslation.silentPush().setting
         let better = TuningRenderer.pushVerdict([
             outcome(fixed[0], fresh: 0.6, joules: 20), outcome(fixed[1], fresh: 0.9, joules: 1),
             outcome(push, fresh: 0.7, joules: 10),

@@ -1,4 +1,5 @@
 import FetchLabResults
+import Foundation
 import Testing
 import _FetchLabTestSupport
 
@@ -89,13 +90,32 @@ private func report(gain: Double, predictive scope: PolicyScope = .app) -> Compa
 }
 
 @Suite struct PolicyRoleTests {
-    @Test func eachFamilyHasItsRole() {
-        #expect(PolicyRole(family: "never") == .floor)
-        #expect(PolicyRole(family: "fixed") == .baseline)
-        #expect(PolicyRole(family: "oracle") == .clairvoyant)
-        #expect(PolicyRole(family: "budget-oracle") == .clairvoyant)
-        #expect(PolicyRole(family: "predictive") == .family)
-        #expect(PolicyRole(family: "per-app") == .family)
+    /// A result read back from JSON: its role from its family's name and, when it has them, its signals.
+    @Test func aResultReadBackHasItsFamilysRole() {
+        #expect(PolicyRole(reading: "never") == .floor)
+        #expect(PolicyRole(reading: "fixed") == .baseline)
+        #expect(PolicyRole(reading: "oracle") == .bound)
+        #expect(PolicyRole(reading: "budget-oracle") == .clairvoyant)
+        #expect(PolicyRole(reading: "predictive") == .family)
+        #expect(PolicyRole(reading: "per-app") == .family)
+        // A policy that declares the future among its signals reads it, whatever its family.
+        #expect(PolicyRole(reading: "per-app", signals: [.ownLaunches, .future]) == .clairvoyant)
+        #expect(PolicyRole(reading: "oracle", signals: [.future]) == .bound)
+        #expect(PolicyRole.allCases.filter(\.readsFuture) == [.bound, .clairvoyant])
+    }
+
+    /// The role a result is built with is the one it keeps, and its JSON reads back to it.
+    @Test func aResultKeepsItsDeclaredRoleThroughJSON() throws {
+        let metrics = PolicyMetrics(scoredLaunches: 10, fresh: [0.5], fetchesPerAppDay: 1)
+        let oracle = PolicyResult(
+            name: "oracle", family: "oracle", params: [:], metrics: metrics, signals: [.future],
+            role: .bound)
+        #expect(oracle.isUnbudgetedOracle && oracle.isClairvoyant && !oracle.isReadAtBudget)
+        let data = try JSONEncoder().encode(oracle)
+        #expect(!String(decoding: data, as: UTF8.self).contains("role"))
+        #expect(try JSONDecoder().decode(PolicyResult.self, from: data).role == .bound)
+        let never = PolicyResult(name: "never", family: "never", params: [:], metrics: metrics, signals: [])
+        #expect(never.role == .floor && !never.isClairvoyant)
     }
 
     @Test func onlyCausalFamiliesAreReadAtABudget() {

@@ -1,5 +1,6 @@
 import FetchLabCore
 import FetchLabResults
+import Foundation
 import Testing
 
 @testable import FetchLabSimulation
@@ -10,7 +11,9 @@ import Testing
     @Test func everyTunableFamilysDefaultGridIsPoliciesOfThatFamily() throws {
         let tunable = PolicyRegistry.tunableFamilies.map { $0.familyNames[0] }
         #expect(
-            Set(tunable) == ["fixed", "predictive", "budgeted", "learned", "learned-app", "workmanager", "ios-adaptive"])
+            Set(tunable) == [
+                "fixed", "predictive", "budgeted", "learned", "learned-app", "workmanager", "ios-adaptive",
+            ])
         #expect(SearchSpace.Family.allCases.map(\.rawValue) == tunable)
         for name in tunable {
             let space = try SearchSpace.parse(family: name, grid: nil)
@@ -38,19 +41,28 @@ import Testing
         #expect(Set(values.map(\.name)).count == values.count, "a standard policy is listed twice")
     }
 
-    /// The results module names the floor, the baseline and the oracles by their canonical names
-    /// without depending on the policies: those names must be the policies' own, and every
-    /// clairvoyant family's role must say so.
-    @Test func theRolesNameThePoliciesOwnFamilies() throws {
-        #expect(NeverPolicy.familyNames[0] == PolicyRole.floorFamily)
-        #expect(FixedIntervalPolicy.familyNames[0] == PolicyRole.baselineFamily)
-        #expect(OraclePolicy.familyNames[0] == PolicyRole.oracleFamily)
-        #expect(BudgetOraclePolicy.familyNames[0] == PolicyRole.budgetOracleFamily)
+    /// Each policy declares its role; the results module reads a role back from JSON by the
+    /// family's name and signals: for every standard policy the two agree, and the replay carries
+    /// the declared one into its result.
+    @Test func theDeclaredRolesAreTheOnesReadBack() throws {
+        #expect(NeverPolicy().role == .floor)
+        #expect(FixedIntervalPolicy(interval: .hours(1)).role == .baseline)
+        #expect(OraclePolicy().role == .bound)
+        #expect(BudgetOraclePolicy(budget: 2).role == .clairvoyant)
+        #expect(PolicyRole.families[.floor] == NeverPolicy.familyNames[0])
+        #expect(PolicyRole.families[.baseline] == FixedIntervalPolicy.familyNames[0])
+        #expect(PolicyRole.families[.bound] == OraclePolicy.familyNames[0])
+        #expect(PolicyRole.families[.clairvoyant] == BudgetOraclePolicy.familyNames[0])
         let standard = PolicyRegistry.standard()
         #expect(Set(PolicyRegistry.families.map { $0.familyNames[0] }).isSubset(of: standard.map(\.family)))
         for policy in standard {
-            #expect((PolicyRole(family: policy.family) == .clairvoyant) == policy.isClairvoyant, "\(policy.name)")
+            #expect(
+                PolicyRole(reading: policy.family, signals: policy.signals.sorted()) == policy.role, "\(policy.name)")
+            #expect(policy.isClairvoyant == (policy.scope == .clairvoyant), "\(policy.name)")
         }
+        // A per-app policy that assigns an oracle reads the future.
+        let perApp = PerAppPolicy(assignments: ["a": OraclePolicy()], fallback: NeverPolicy())
+        #expect(perApp.role == .clairvoyant && perApp.isClairvoyant)
     }
 
     @Test func wideningIsWhatTheFamilyDeclares() throws {
@@ -65,12 +77,42 @@ import Testing
 
     @Test func platformSettingsComeFromThePolicysOwnDeclaration() throws {
         let fixed = try #require(try PolicyRegistry.parse("fixed(1h)").first)
-        let settings = PlatformSetting.translate(fixed)
+        let settings = PlatformTranslation.translate(fixed)
         #expect(settings.map(\.platform) == [.ios, .android])
-        #expect(settings[0].snippet.contains("setMinimumBackgroundFetchInterval(3600)"))
+        #expect(settings[0].setting.snippet.contains("setMinimumBackgroundFetchInterval(3600)"))
         let predictive = try #require(try PolicyRegistry.parse("predictive(10m,0.3)").first)
-        #expect(PlatformSetting.translate(predictive).count == 3)
+        #expect(PlatformTranslation.translate(predictive).count == 3)
         // A policy whose family declares no platform settings gives none.
-        #expect(PlatformSetting.translate(OraclePolicy()).isEmpty)
+        #expect(PlatformTranslation.translate(OraclePolicy()).isEmpty)
+    }
+
+    /// A translation carries its model as a value; the setting shows the model's canonical name,
+    /// which reads back to the same policy (a stored run's setting is still a policy), and only
+    /// push models make a setting silent push, which its JSON reads back.
+    @Test func translationsCarryTheirModelsAsValues() throws {
+        var translations = PlatformRegistryFixtures.translatable.flatMap { PlatformTranslation.translate($0) }
+        translations.append(PlatformTranslation.silentPush())
+        #expect(translations.count > 10)
+        for t in translations {
+            #expect(t.setting.model == t.model.name)
+            let read = try #require(try PolicyRegistry.parse(t.setting.model).first)
+            #expect(read.name == t.model.name)
+            #expect(t.setting.isSilentPush == (t.model is PushPolicy), "\(t.setting.setting)")
+            let back = try JSONDecoder().decode(PlatformSetting.self, from: JSONEncoder().encode(t.setting))
+            #expect(back == t.setting)
+        }
+        #expect(translations.contains { $0.setting.isSilentPush && $0.platform == .android })
+        #expect(PlatformTranslation.silentPush().setting.model == "push(3)")
+        // fixed(1h) on Android is periodic work with a 15-minute flex, as a value.
+        let android = try #require(PlatformTranslation.translate(FixedIntervalPolicy(interval: .hours(1))).last)
+        #expect((android.model as? WorkManagerPolicy)?.period == .hours(1))
+        #expect(android.setting.model == "workmanager(1h,15m,none)")
+    }
+}
+
+/// One policy of each family that declares platform settings, with the settings that differ by parameter.
+enum PlatformRegistryFixtures {
+    static var translatable: [any FetchPolicy] {
+        PolicyRegistry.standard() + [FixedIntervalPolicy(interval: .minutes(5)), PushPolicy(rate: 0.5)]
     }
 }

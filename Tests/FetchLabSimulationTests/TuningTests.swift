@@ -299,7 +299,7 @@ private let freshness = Objective(metric: .fresh(.minutes(15)), maximize: true)
 
 @Suite struct PlatformSettingTests {
     @Test func aFixedIntervalBecomesTheIOSFloorAndAnAndroidPeriodicRequest() throws {
-        let settings = PlatformSetting.translate(FixedIntervalPolicy(interval: .hours(2)))
+        let settings = PlatformTranslation.translate(FixedIntervalPolicy(interval: .hours(2))).map(\.setting)
         #expect(settings.map(\.platform) == [.ios, .android])
         #expect(settings[0].snippet.contains("setMinimumBackgroundFetchInterval(7200)"))
         #expect(settings[0].model == "fixed(2h)")
@@ -311,13 +311,13 @@ private let freshness = Objective(metric: .fresh(.minutes(15)), maximize: true)
         // Every model is a policy the registry reads back.
         for s in settings { #expect(try PolicyRegistry.parse(s.model).first?.name == s.model) }
         // Below Android's 15-minute minimum the period is raised, and the note says why.
-        let short = PlatformSetting.translate(FixedIntervalPolicy(interval: .minutes(5)))
+        let short = PlatformTranslation.translate(FixedIntervalPolicy(interval: .minutes(5))).map(\.setting)
         #expect(short[1].model == "workmanager(15m,15m,none)" && short[1].note?.contains("15 min") == true)
     }
 
     @Test func aPredictivePolicyBecomesABackgroundTaskRequestBeforeThePredictedUse() throws {
         let policy = try #require(PolicyRegistry.parse("predictive(10m,0.3)").first)
-        let settings = PlatformSetting.translate(policy)
+        let settings = PlatformTranslation.translate(policy).map(\.setting)
         #expect(settings.map(\.platform) == [.ios, .android, .android])
         #expect(settings[0].snippet.contains("BGAppRefreshTaskRequest") && settings[0].snippet.contains("-600"))
         #expect(try PolicyRegistry.parse(settings[0].model).first?.family == "ios-adaptive")
@@ -326,11 +326,11 @@ private let freshness = Objective(metric: .fresh(.minutes(15)), maximize: true)
         #expect(try PolicyRegistry.parse(settings[1].model).first?.name == settings[1].model)
         #expect(settings[1].snippet.contains("setInitialDelay") && settings[1].snippet.contains("UPDATE"))
         #expect(settings[2].model.hasPrefix("workmanager("))
-        #expect(PlatformSetting.translate(NeverPolicy()).isEmpty)
+        #expect(PlatformTranslation.translate(NeverPolicy()).map(\.setting).isEmpty)
     }
 
     @Test func silentPushIsAPushPolicyUnderIOS() throws {
-        let push = PlatformSetting.silentPush()
+        let push = PlatformTranslation.silentPush().setting
         #expect(push.platform == .ios && push.model == "push(3)")
         #expect(try PolicyRegistry.parse(push.model).first?.family == "push")
         #expect(push.snippet.contains("content-available") && push.snippet.contains("fetchCompletionHandler"))

@@ -293,7 +293,7 @@ struct BudgetAnalysis: Sendable {
         var order: [String] = []
         var byFamily: [String: [Int]] = [:]
         for (i, p) in policies.enumerated()
-        where !p.isClairvoyant && PolicyRole(family: p.family).isReadAtBudget {
+        where p.role.isReadAtBudget {
             if byFamily[p.family] == nil { order.append(p.family) }
             byFamily[p.family, default: []].append(i)
         }

@@ -44,7 +44,8 @@ extension AppLearnedPolicy: PolicyFamily {
         guard !arguments.isEmpty else { return [AppLearnedPolicy()] }
         return try arguments.map { (a: String) throws(PolicyRegistry.ParseError) -> any FetchPolicy in
             AppLearnedPolicy(
-                budget: try PolicyRegistry.Arguments.number(a, raw: raw, what: "daily budget (fetches)", in: 0.01...1_000))
+                budget: try PolicyRegistry.Arguments.number(
+                    a, raw: raw, what: "daily budget (fetches)", in: 0.01...1_000))
         }
     }
 }
@@ -59,12 +60,13 @@ extension AppLearnedPolicy: PlatformTranslatable {
     /// (the system's scheduler decides when it runs: modelled by ios-adaptive); Android: a
     /// one-time work request delayed to the moment the model picks, which WorkManager runs then,
     /// subject to the app's standby bucket, Doze and quotas (the policy itself under Android's rules).
-    public func platformSettings(ios: PlatformModel) -> [PlatformSetting] {
+    public func platformSettings(ios: PlatformModel) -> [PlatformTranslation] {
         [
-            PlatformSetting(
+            PlatformTranslation(
                 platform: .ios,
-                setting: "BGAppRefreshTaskRequest after each launch, earliestBeginDate = the model's next likely use − 15m",
-                model: IOSAdaptivePolicy(lead: .minutes(15)).name,
+                setting:
+                    "BGAppRefreshTaskRequest after each launch, earliestBeginDate = the model's next likely use − 15m",
+                model: IOSAdaptivePolicy(lead: .minutes(15)),
                 snippet: """
                     let request = BGAppRefreshTaskRequest(identifier: "com.example.refresh")
                     request.earliestBeginDate = model.nextLikelyUse().addingTimeInterval(-900)  // 15m before
@@ -72,10 +74,11 @@ extension AppLearnedPolicy: PlatformTranslatable {
                     """,
                 note: "earliestBeginDate is a floor: iOS's own scheduler picks the moment from the app's launch "
                     + "times (modelled by ios-adaptive), so the model's timing is not what runs"),
-            PlatformSetting(
+            PlatformTranslation(
                 platform: .android,
-                setting: "OneTimeWorkRequest with setInitialDelay to the model's next fetch moment, re-enqueued after each run (about \(PolicyRegistry.Arguments.numberName(budget)) a day)",
-                model: name,
+                setting:
+                    "OneTimeWorkRequest with setInitialDelay to the model's next fetch moment, re-enqueued after each run (about \(PolicyRegistry.Arguments.numberName(budget)) a day)",
+                model: self,
                 snippet: """
                     val delay = Duration.between(Instant.now(), model.nextFetchMoment()).toMinutes()
                     val request = OneTimeWorkRequestBuilder<RefreshWorker>()

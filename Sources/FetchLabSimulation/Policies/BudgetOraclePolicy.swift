@@ -19,7 +19,7 @@ public struct BudgetOraclePolicy: FetchPolicy {
     /// Reads the launches to come.
     public var signals: Set<PolicySignal> { [.ownLaunches, .future] }
     public var parameters: [String: Double] { ["k": Double(budget)] }
-    public var isClairvoyant: Bool { true }
+    public var role: PolicyRole { .clairvoyant }
     public var summary: String {
         "clairvoyant: at most \(budget) fetch\(budget == 1 ? "" : "es") a day, placed at launches to cover the most"
     }

@@ -20,6 +20,7 @@ public struct FixedIntervalPolicy: FetchPolicy {
 
     public var name: String { "fixed(\(Self.durationName(interval)))" }
     public var family: String { "fixed" }
+    public var role: PolicyRole { .baseline }
     /// A clock from the first event: reads nothing.
     public var signals: Set<PolicySignal> { [] }
     public var parameters: [String: Double] { ["interval_minutes": interval.inMinutes] }
@@ -77,26 +78,26 @@ extension FixedIntervalPolicy: TunableFamily {
 extension FixedIntervalPolicy: PlatformTranslatable {
     /// iOS's minimum background fetch interval (replayed through the system's scheduler and wake
     /// budget) and Android's periodic work.
-    public func platformSettings(ios: PlatformModel) -> [PlatformSetting] {
+    public func platformSettings(ios: PlatformModel) -> [PlatformTranslation] {
         let seconds = self.interval / .perSecond
         let minutes = max(15, self.interval / .perMinute)
         let name = FixedIntervalPolicy.durationName(self.interval)
         let system = ios.systemScheduler(minimumInterval: self.interval)
         let budget = ios.iosWakeBudgetMax > 0 ? " within the daily wake budget" : ""
         return [
-            PlatformSetting(
+            PlatformTranslation(
                 platform: .ios,
                 setting:
                     "setMinimumBackgroundFetchInterval(\(seconds)) — no fetch sooner than \(name) after the last; iOS decides when",
-                model: self.name,
+                model: self,
                 snippet: "UIApplication.shared.setMinimumBackgroundFetchInterval(\(seconds))  // \(name)",
                 note: "the interval is a floor: iOS wakes the app when its scheduler expects a launch, "
                     + "within a daily budget that follows how much the app is used",
                 replayedAs: system.name + budget),
-            PlatformSetting(
+            PlatformTranslation(
                 platform: .android,
                 setting: "PeriodicWorkRequest every \(minutes) min, flex 15 min",
-                model: "workmanager(\(FixedIntervalPolicy.durationName(.minutes(minutes))),15m,none)",
+                model: WorkManagerPolicy(period: .minutes(minutes), flex: .minutes(15)),
                 snippet: """
                     val request = PeriodicWorkRequestBuilder<RefreshWorker>(\(minutes), TimeUnit.MINUTES, 15, TimeUnit.MINUTES).build()
                     WorkManager.getInstance(context).enqueueUniquePeriodicWork("refresh", ExistingPeriodicWorkPolicy.UPDATE, request)

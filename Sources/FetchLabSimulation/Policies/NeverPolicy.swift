@@ -6,6 +6,7 @@ public struct NeverPolicy: FetchPolicy {
     public init() {}
     public var name: String { "never" }
     public var family: String { "never" }
+    public var role: PolicyRole { .floor }
     /// Reads nothing.
     public var signals: Set<PolicySignal> { [] }
     public var summary: String { "no background fetch; content is only as fresh as the launches make it" }

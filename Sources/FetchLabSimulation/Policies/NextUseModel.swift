@@ -250,12 +250,13 @@ struct NextUseModel {
         }
     }
 
-
     /// Learns from the pending trial at `index`.
     private mutating func learn(_ index: Int, hit: Bool) {
         let trial = pending[index]
         let y = hit ? 1.0 : 0.0
-        if let log = TrialLog.sink { log(Self.line(trial, x: pendingFeatures[index], app: app, offset: offset, hit: hit)) }
+        if let log = TrialLog.sink {
+            log(Self.line(trial, x: pendingFeatures[index], app: app, offset: offset, hit: hit))
+        }
         let bin = min(Self.calibrationBins - 1, Int(trial.raw * Double(Self.calibrationBins)))
         binTrials[bin] += 1
         binHits[bin] += y

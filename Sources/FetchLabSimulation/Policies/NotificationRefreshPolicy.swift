@@ -48,12 +48,13 @@ extension NotificationRefreshPolicy: PolicyFamily {
 
 extension NotificationRefreshPolicy: PlatformTranslatable {
     /// The same on both platforms: the app's code runs when its notification arrives.
-    public func platformSettings(ios: PlatformModel) -> [PlatformSetting] {
+    public func platformSettings(ios: PlatformModel) -> [PlatformTranslation] {
         [
-            PlatformSetting(
+            PlatformTranslation(
                 platform: .ios,
-                setting: "Notification Service Extension: refresh when the app's notification arrives (mutable-content: 1)",
-                model: name,
+                setting:
+                    "Notification Service Extension: refresh when the app's notification arrives (mutable-content: 1)",
+                model: self,
                 snippet: """
                     // server: {"aps": {"alert": {...}, "mutable-content": 1}}
                     class NotificationService: UNNotificationServiceExtension {
@@ -63,11 +64,13 @@ extension NotificationRefreshPolicy: PlatformTranslatable {
                         }
                     }
                     """,
-                note: "runs for alert notifications only, about 30 s; replayed as a push on each of the app's notifications"),
-            PlatformSetting(
+                note:
+                    "runs for alert notifications only, about 30 s; replayed as a push on each of the app's notifications"
+            ),
+            PlatformTranslation(
                 platform: .android,
                 setting: "FirebaseMessagingService.onMessageReceived: enqueue an expedited refresh",
-                model: name,
+                model: self,
                 snippet: """
                     override fun onMessageReceived(message: RemoteMessage) {
                         val work = OneTimeWorkRequestBuilder<RefreshWorker>()

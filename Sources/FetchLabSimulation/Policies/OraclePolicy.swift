@@ -9,7 +9,7 @@ public struct OraclePolicy: FetchPolicy {
     public var family: String { "oracle" }
     /// Reads the launches to come.
     public var signals: Set<PolicySignal> { [.ownLaunches, .future] }
-    public var isClairvoyant: Bool { true }
+    public var role: PolicyRole { .bound }
     public var summary: String {
         "clairvoyant: a fetch at every scored launch not already fresh at τ (knows the future launches)"
     }

@@ -27,7 +27,10 @@ public struct PerAppPolicy: FetchPolicy {
         assignments.values.reduce(fallback.signals) { $0.union($1.signals) }
     }
     public var summary: String { "a policy per app: \(name)" }
-    public var isClairvoyant: Bool { fallback.isClairvoyant || assignments.values.contains { $0.isClairvoyant } }
+    /// A family of its own; one that assigns an oracle anywhere reads the future.
+    public var role: PolicyRole {
+        fallback.isClairvoyant || assignments.values.contains { $0.isClairvoyant } ? .clairvoyant : .family
+    }
     public var needsContentUpdates: Bool {
         fallback.needsContentUpdates || assignments.values.contains { $0.needsContentUpdates }
     }

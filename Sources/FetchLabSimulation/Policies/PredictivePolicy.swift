@@ -184,15 +184,15 @@ extension PredictivePolicy: TunableFamily {
 extension PredictivePolicy: PlatformTranslatable {
     /// What an app can set for a predicted use: BGAppRefreshTaskRequest on iOS (modelled by
     /// ios-adaptive), a daily aligned periodic work and an hourly one on Wi-Fi on Android.
-    public func platformSettings(ios: PlatformModel) -> [PlatformSetting] {
+    public func platformSettings(ios: PlatformModel) -> [PlatformTranslation] {
         let lead = FixedIntervalPolicy.durationName(self.lead)
         let leadSeconds = self.lead / .perSecond
         let flexMinutes = max(Int64(5), self.lead / .perMinute)
         return [
-            PlatformSetting(
+            PlatformTranslation(
                 platform: .ios,
                 setting: "BGAppRefreshTaskRequest after each launch, earliestBeginDate = predicted use − \(lead)",
-                model: IOSAdaptivePolicy(lead: self.lead).name,
+                model: IOSAdaptivePolicy(lead: self.lead),
                 snippet: """
                     let request = BGAppRefreshTaskRequest(identifier: "com.example.refresh")
                     request.earliestBeginDate = predictedNextUse.addingTimeInterval(-\(leadSeconds))  // \(lead) before
@@ -200,11 +200,11 @@ extension PredictivePolicy: PlatformTranslatable {
                     """,
                 note: "modelled by ios-adaptive (the system's own timing from launch times); FetchLab's "
                     + "sequence and gap triggers are not available to an app"),
-            PlatformSetting(
+            PlatformTranslation(
                 platform: .android,
                 setting:
                     "PeriodicWorkRequest every 24 h, flex \(flexMinutes) min, initial delay to \(flexMinutes) min before the user's habitual time of use, re-enqueued (UPDATE) when that time moves",
-                model: WorkManagerPolicy(period: .hours(24), flex: .minutes(flexMinutes), aligned: true).name,
+                model: WorkManagerPolicy(period: .hours(24), flex: .minutes(flexMinutes), aligned: true),
                 snippet: """
                     // habit: the 15-minute slot of the day with the most launches of this app over the last 14 days
                     val delay = Duration.between(LocalDateTime.now(), nextOccurrence(habit)).toMinutes() - \(flexMinutes)
@@ -213,9 +213,9 @@ extension PredictivePolicy: PlatformTranslatable {
                     WorkManager.getInstance(context).enqueueUniquePeriodicWork("refresh", ExistingPeriodicWorkPolicy.UPDATE, request)
                     """,
                 note: "one run a day, its flex window ending at the habit; the app sees only its own launches"),
-            PlatformSetting(
+            PlatformTranslation(
                 platform: .android, setting: "PeriodicWorkRequest every 1 h, flex 15 min, unmetered network",
-                model: "workmanager(1h,15m,unmetered)",
+                model: WorkManagerPolicy(period: .hours(1), flex: .minutes(15), constraints: .unmetered),
                 snippet: """
                     val constraints = Constraints.Builder().setRequiredNetworkType(NetworkType.UNMETERED).build()
                     val request = PeriodicWorkRequestBuilder<RefreshWorker>(1, TimeUnit.HOURS, 15, TimeUnit.MINUTES)

@@ -96,7 +96,8 @@ struct PredictiveScheduler: FetchScheduler {
     mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
         let cold = event.kind == .launch && signals.isCold(at: event.time)
         signals.learn(event)
-        return decider.observe(event, cold: cold, follow: signals.follow(event, cold: cold), state: state, signals: signals)
+        return decider.observe(
+            event, cold: cold, follow: signals.follow(event, cold: cold), state: state, signals: signals)
     }
 
     mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {

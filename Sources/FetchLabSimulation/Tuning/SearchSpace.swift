@@ -2,9 +2,9 @@ import FetchLabCore
 import Foundation
 
 /// The settings of one policy family a tuner may try: one axis per parameter, each a list of
-/// values as people type them. A setting is one value per axis; it becomes a policy by building
-/// the family's canonical name and parsing it with ``PolicyRegistry`` (so every setting is an
-/// ordinary policy, e.g. `predictive(10m,0.3)`).
+/// values as people type them. A setting is one value per axis; the family's own builder
+/// (``PolicyFamily/parse(_:raw:)``) makes it a policy value from those values, so every setting
+/// is an ordinary policy, e.g. `predictive(10m,0.3)`, without its name being written and read back.
 public struct SearchSpace: Sendable, Hashable {
     /// A tunable family (one that conforms to ``TunableFamily``) and its parameters, in the order
     /// of its name's arguments.
@@ -12,6 +12,8 @@ public struct SearchSpace: Sendable, Hashable {
         /// The family's canonical name (`predictive`).
         public var rawValue: String
         public var parameters: [TunableParameter]
+        /// The family's type, which builds a setting's policy from its values.
+        public let type: any TunableFamily.Type
 
         /// The tunable family of that name, from the registry (nil: none).
         public init?(rawValue: String) {
@@ -20,6 +22,7 @@ public struct SearchSpace: Sendable, Hashable {
             }
             self.rawValue = rawValue
             parameters = family.tunableParameters
+            type = family
         }
 
         /// Every tunable family, in the registry's order.
@@ -44,7 +47,7 @@ public struct SearchSpace: Sendable, Hashable {
             .joined(separator: "; ")
         }
 
-        /// The canonical name of one setting (values in parameter order).
+        /// One setting as typed (values in parameter order), for messages.
         func name(_ values: [String]) -> String { "\(rawValue)(\(values.joined(separator: ",")))" }
 
         public static func == (a: Family, b: Family) -> Bool { a.rawValue == b.rawValue }
@@ -74,14 +77,18 @@ public struct SearchSpace: Sendable, Hashable {
             var seen = Set<String>()
             for part in grid.split(separator: ";").map({ $0.filter { !$0.isWhitespace } }) where !part.isEmpty {
                 let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard kv.count == 2 else { throw TuningError("grid '\(part)' must be parameter=value,value,…", code: .invalid) }
+                guard kv.count == 2 else {
+                    throw TuningError("grid '\(part)' must be parameter=value,value,…", code: .invalid)
+                }
                 let key = kv[0].lowercased()
                 guard let i = axes.firstIndex(where: { $0.name == key }) else {
                     throw TuningError(
                         "grid '\(part)': \(family.rawValue) has no parameter '\(kv[0])'; expected "
                             + axes.map(\.name).joined(separator: ", "), code: .invalid)
                 }
-                guard seen.insert(key).inserted else { throw TuningError("grid '\(part)': '\(key)' given twice", code: .invalid) }
+                guard seen.insert(key).inserted else {
+                    throw TuningError("grid '\(part)': '\(key)' given twice", code: .invalid)
+                }
                 var values: [String] = []
                 for v in kv[1].split(separator: ",", omittingEmptySubsequences: false).map({ $0.lowercased() }) {
                     guard !v.isEmpty else { throw TuningError("grid '\(part)': an empty value", code: .invalid) }
@@ -125,10 +132,13 @@ public struct SearchSpace: Sendable, Hashable {
 
     /// The policy of a setting.
     public func policy(_ setting: Setting) throws(TuningError) -> any FetchPolicy {
-        let text = family.name(zip(axes, setting).map { $0.values[$1] })
+        let values = zip(axes, setting).map { $0.values[$1] }
+        let text = family.name(values)
         do {
-            let policies = try PolicyRegistry.parse(text)
-            guard policies.count == 1 else { throw TuningError("grid setting \(text) is not one policy", code: .invalid) }
+            let policies = try family.type.parse(values, raw: text)
+            guard policies.count == 1 else {
+                throw TuningError("grid setting \(text) is not one policy", code: .invalid)
+            }
             return policies[0]
         } catch let error as PolicyRegistry.ParseError {
             throw TuningError("grid: \(error.message)", code: .invalid)

@@ -105,6 +105,9 @@ public struct Tuner: Sendable {
         public var includes: (UserID) -> Bool
         /// The fold's label (its days or users).
         public var label: String
+        /// The last fold's chosen setting and best fixed interval (when one met the constraints), as
+        /// the values the run scored: what `tune`'s platform check carries to the platforms.
+        public var measured: [any FetchPolicy] = []
     }
 
     /// One fold before it is run: the simulators and users of its training and test parts.
@@ -187,7 +190,8 @@ public struct Tuner: Sendable {
         result: TuningResult, heldOut: HeldOutPart
     ) {
         let setup = try setUp(users)
-        let (plans, heldOut, splitText, label) = (setup.plans, setup.heldOut, setup.splitText, setup.label)
+        let (plans, splitText, label) = (setup.plans, setup.splitText, setup.label)
+        var heldOut = setup.heldOut
         var training = setup.training
         var cutShort = false
         var tried: [SearchSpace.Setting] = []
@@ -300,6 +304,9 @@ public struct Tuner: Sendable {
                 + tuner.promiseWarnings(folds, promise: promise, chosen: chosen.name))
         result.promise = promise
         result.rankedBy = ranksByGain ? .gainVsFixed : .objective
+        if let last = folds.last {
+            heldOut.measured = ([last.chosen] + (last.bestFixed.map { [$0] } ?? [])).compactMap { policies[$0] }
+        }
         return (result, heldOut)
     }
 
