@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(name: "FetchLabCoreTests", dependencies: ["FetchLabCore"]),
         .testTarget(
             name: "FetchLabScaleTests",
-            dependencies: ["FetchLabScale", "FetchLabSimulation", "FetchLabCore", "_FetchLabTestSupport"]),
+            dependencies: ["FetchLabScale", "FetchLabSimulation", "FetchLabResults", "FetchLabCore", "_FetchLabTestSupport"]),
         .testTarget(
             name: "FetchLabIngestTests",
             dependencies: [

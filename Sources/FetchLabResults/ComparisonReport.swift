@@ -158,8 +158,8 @@ public struct PolicyResult: Codable, Sendable, Hashable {
     /// The same metrics per group of users, when the run groups them (`ComparisonRun.userGroups`;
     /// `nil`: not encoded).
     public var perGroup: [GroupResult]?
-    /// Set when the per-user metrics are in a ``PerUserSpool`` instead of ``perUser`` (its policy
-    /// index): encoded as a marker that ``PerUserSpool/writeJSON(_:to:)`` replaces with the rows.
+    /// Set when the per-user metrics are in ``PerUserRows`` instead of ``perUser`` (its policy
+    /// index): encoded as a marker that ``PerUserRows/writeJSON(_:to:)`` replaces with the rows.
     public var spooledPerUser: Int? = nil
     /// The signals the policy reads, in ``PolicySignal``'s order (nil: a run stored before policies
     /// declared them; ``scope`` then follows the family's role).
@@ -195,7 +195,7 @@ public struct PolicyResult: Codable, Sendable, Hashable {
         if let perUser {
             try c.encode(perUser, forKey: .perUser)
         } else if let spooledPerUser {
-            try c.encode(PerUserSpool.marker(spooledPerUser), forKey: .perUser)
+            try c.encode(PerUserMarker.marker(spooledPerUser), forKey: .perUser)
         }
         try c.encodeIfPresent(perGroup, forKey: .perGroup)
     }

@@ -60,6 +60,22 @@ public struct ComparisonPartial: Sendable, Codable {
             return e
         }
 
+        /// The policies the partial names, as values: its names read once, where the partial is
+        /// read, each of which must read back to the name it was written as; or, when one does
+        /// not, why (a partial is not trusted input).
+        public func policyValues() -> Result<[any FetchPolicy], PartialProblem> {
+            let values: [any FetchPolicy]
+            do {
+                values = try PolicyRegistry.parseList(policies.joined(separator: ","))
+            } catch {
+                return .failure(PartialProblem("", "its policies cannot be read: \(error)"))
+            }
+            guard values.map(\.name) == policies else {
+                return .failure(PartialProblem("", "its policies do not read back as written"))
+            }
+            return .success(values)
+        }
+
         /// The configuration's JSON with sorted keys: the same settings give the same bytes.
         public var canonicalJSON: Data {
             let encoder = JSONEncoder()
@@ -372,7 +388,8 @@ extension ComparisonPartial {
             return "bootstrap sums \(bootstrap == nil ? "missing" : "not asked for")"
         }
         if let b = bootstrap, b.resamples != configuration.resamples || b.policies != count {
-            return "bootstrap sums of \(b.resamples) resamples of \(b.policies) policies, not \(configuration.resamples) of \(count)"
+            return
+                "bootstrap sums of \(b.resamples) resamples of \(b.policies) policies, not \(configuration.resamples) of \(count)"
         }
         guard cpuSeconds.count == count else { return "timings: \(cpuSeconds.count) policies, not \(count)" }
         for (app, s) in perApp {

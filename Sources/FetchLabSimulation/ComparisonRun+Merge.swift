@@ -9,10 +9,13 @@ extension ComparisonRun {
     /// then ``finishMerge()``), as if their users had been replayed in one run, in the order of
     /// their names' UTF-8 bytes: `policies` are the configuration's, parsed. A merge so holds one
     /// partial's sums at a time, not all of them. Call ``report()`` on it.
+    /// - Parameters:
+    ///   - perUserRows: makes where the per-user rows go, given the number of policies, when the
+    ///   partials kept them (FetchLabScale's `PerUserSpool` on disk); nil: held in the report.
     public init(
         merging configuration: ComparisonPartial.Configuration, policies: [any FetchPolicy],
-        spoolDirectory: String? = nil, recordStorage: any RecordStorage = MemoryRecordStorage()
-    ) throws(SpoolError) {
+        perUserRows: ((Int) throws -> any PerUserRows)? = nil, recordStorage: any RecordStorage = MemoryRecordStorage()
+    ) throws {
         let c = configuration
         var simulator = Simulator(evaluation: c.evaluation, settings: c.settings)
         simulator.perUser = c.perUser
@@ -25,7 +28,7 @@ extension ComparisonRun {
         // (An initializer does not call the properties' observers.)
         budget?.resamples = c.resamples
         budget?.seed = c.seed
-        if c.perUser, let spoolDirectory { try spoolPerUser(in: spoolDirectory) }
+        if c.perUser, let perUserRows { keepPerUser(in: try perUserRows(requestedPolicies)) }
     }
 
     /// Adds the sums of `p` (a partial of this run's configuration, checked with
@@ -114,7 +117,7 @@ extension ComparisonRun {
             addOrdered(u)
         }
         mergingRecords = StoredRecords(in: mergingRecords.storage)
-        try perUserSpool?.finish()
+        try perUserRows?.finish()
     }
 
     /// Adds the figures of one user that depend on the users' order: ``add(_:progress:prepare:)``
@@ -131,7 +134,7 @@ extension ComparisonRun {
             let metrics = sums.map {
                 $0.metrics(taus: taus, primary: primary, batteryJoules: simulator.settings.cost.batteryJoules)
             }
-            if let spool = perUserSpool {
+            if let spool = perUserRows {
                 spool.add(user: u.name, metrics: Array(metrics[..<requested]))
             } else {
                 perUser.append((u.name, metrics))

@@ -138,8 +138,8 @@ public struct ComparisonRun: Sendable {
     /// hold two histograms of a few thousand counters per policy, its metrics a few numbers, so
     /// memory grows by kilobytes, not megabytes, per user.
     var perUser: [(String, [PolicyMetrics])] = []
-    /// Where each user's metrics go instead of `perUser` when spooled (``spoolPerUser(in:)``).
-    public private(set) var perUserSpool: PerUserSpool? = nil
+    /// Where each user's metrics go instead of `perUser` when kept apart (``keepPerUser(in:)``).
+    public private(set) var perUserRows: (any PerUserRows)? = nil
     /// Also keep each user's ``UserTally`` (``userTallies``), in the order the users were added.
     public var tallyUsers = false
     public private(set) var userTallies: [UserTally] = []
@@ -217,14 +217,18 @@ public struct ComparisonRun: Sendable {
         }
     }
 
-    /// Writes each user's metrics (`--per-user`) to temporary files in `directory` as the user is
-    /// summed, instead of holding them: the report's policies then carry
-    /// `PolicyResult.spooledPerUser` and the rows are read from ``perUserSpool``. Call before
-    /// adding users.
-    public mutating func spoolPerUser(in directory: String = NSTemporaryDirectory()) throws(SpoolError) {
-        precondition(users == 0, "spool before adding users")
-        perUserSpool = try PerUserSpool(policies: requested, directory: directory)
+    /// Puts each user's metrics (`--per-user`) in `rows` as the user is summed (FetchLabScale's
+    /// `PerUserSpool` writes them to temporary files), instead of holding them in the report: its
+    /// policies then carry `PolicyResult.spooledPerUser` and the rows are read from
+    /// ``perUserRows``. Call before adding users; `rows` holds one row per requested policy.
+    public mutating func keepPerUser(in rows: any PerUserRows) {
+        precondition(users == 0, "keep the per-user rows apart before adding users")
+        precondition(rows.policies == requested, "one row per requested policy")
+        perUserRows = rows
     }
+
+    /// The number of policies the report shows (each gets a per-user row).
+    public var requestedPolicies: Int { requested }
 
     struct UserResult: Sendable {
         var user: String
@@ -365,7 +369,7 @@ public struct ComparisonRun: Sendable {
         let apps = appOrder.map { ($0, metrics(perApp[$0]!)) }
         let usersMetrics = perUser
         let groupMetrics = groupOrder.map { ($0, metrics(perGroup[$0]!)) }
-        let spooled = simulator.perUser && perUserSpool != nil
+        let spooled = simulator.perUser && perUserRows != nil
         let rows = (0..<requested).map { i in
             var row = PolicyResult(
                 name: all[i].name, family: all[i].family, params: all[i].parameters, metrics: overall[i],

@@ -27,14 +27,14 @@ struct RunRow {
     var run: [(any DatabaseValueConvertible)?]
     var policies: [Policy]
     /// Where the policies' per-user rows are when they were spooled, not held.
-    var spool: PerUserSpool?
+    var spool: (any PerUserRows)?
 
     /// The rows of `report`. The stored report's JSON holds each policy's `per_user` as an empty
     /// array (per-user rows asked for) or not at all: the rows are in `run_policy_user`, where
     /// ``RunStore/loadRun(_:)`` reads them back, so that a run of many users is never one string.
     init(
         _ report: ComparisonReport, command: String, fetchlabVersion: String?, createdAt: Date,
-        perUser spool: PerUserSpool? = nil
+        perUser spool: (any PerUserRows)? = nil
     ) throws {
         self.spool = spool
         var stored = report

@@ -19,14 +19,14 @@ public struct RunStore: Sendable {
     ///   - fetchlabVersion: the version of the program that ran it.
     ///   - createdAt: when it ran.
     ///   - perUser: where the per-user rows are when the comparison spooled them
-    ///     (`ComparisonRun.perUserSpool`); read one at a time while they are written.
+    ///     (`ComparisonRun.perUserRows`); read one at a time while they are written.
     /// - Returns: the run's id (1, 2, … never reused).
     /// - Throws: ``StoreError`` when the report cannot be encoded (a metric that is not a finite
     ///   number) or the database cannot be written.
     @discardableResult
     public func saveRun(
         _ report: ComparisonReport, command: String, fetchlabVersion: String? = nil, createdAt: Date = Date(),
-        perUser: PerUserSpool? = nil
+        perUser: (any PerUserRows)? = nil
     ) throws(StoreError) -> Int64 {
         try storing("the run") {
             try RunRow(

@@ -65,7 +65,7 @@ public struct ComparisonRequest: Sendable {
 public struct ComparisonOutcome: Sendable {
     public var report: ComparisonReport
     public var inputs: PlatformInputs
-    public var perUser: PerUserSpool?
+    public var perUser: (any PerUserRows)?
     public var run: ComparisonRun
     public var warnings: [String]
     /// The run as a mergeable partial, when asked for (``ComparisonRequest/partial``).
@@ -102,7 +102,8 @@ public enum Comparison {
         // Each user's rows go to temporary files as users finish: memory does not grow with them.
         if request.perUser {
             do {
-                try run.spoolPerUser(in: request.spoolDirectory)
+                run.keepPerUser(
+                    in: try PerUserSpool(policies: run.requestedPolicies, directory: request.spoolDirectory))
             } catch {
                 throw WorkflowError(.io, "--per-user: \(error)")
             }
@@ -115,7 +116,7 @@ public enum Comparison {
         }
         progress?.end()
         do {
-            try run.perUserSpool?.finish()
+            try run.perUserRows?.finish()
         } catch {
             throw WorkflowError(.io, "--per-user: \(error)")
         }
@@ -133,7 +134,7 @@ public enum Comparison {
             path: path
         ) { name in try storing { try queries.history(of: UserID(name), before: nil) } }
         return ComparisonOutcome(
-            report: report, inputs: inputs, perUser: run.perUserSpool, run: run, warnings: warnings,
+            report: report, inputs: inputs, perUser: run.perUserRows, run: run, warnings: warnings,
             partial: request.partial ? partial(of: run, request: request, inputs: inputs) : nil)
     }
 

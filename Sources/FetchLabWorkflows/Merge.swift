@@ -64,7 +64,7 @@ public enum Merge {
             throw WorkflowError(.usage, "--trace-user and --trace-day need --db (the database that holds the user)")
         }
         return ComparisonOutcome(
-            report: report, inputs: inputs, perUser: run.perUserSpool, run: run, warnings: warnings)
+            report: report, inputs: inputs, perUser: run.perUserRows, run: run, warnings: warnings)
     }
 
     /// The run the partials at `paths` make together (per-user rows, when kept, spooled in
@@ -105,13 +105,9 @@ public enum Merge {
             try check.admit(path, partial)
             let c = partial.configuration
             if run == nil {
-                do {
-                    policies = try PolicyRegistry.parseList(c.policies.joined(separator: ","))
-                } catch {
-                    throw WorkflowError(.usage, "\(path): its policies cannot be read: \(error)")
-                }
-                guard policies.map(\.name) == c.policies else {
-                    throw WorkflowError(.usage, "\(path): its policies do not read back as written")
+                switch c.policyValues() {
+                case .success(let values): policies = values
+                case .failure(let problem): throw WorkflowError(.usage, "\(path): \(problem)")
                 }
             }
             if let problem = partial.inconsistency(policies: policies) {
@@ -121,7 +117,8 @@ public enum Merge {
             do {
                 if run == nil {
                     run = try ComparisonRun(
-                        merging: c, policies: policies, spoolDirectory: c.perUser ? spoolDirectory : nil,
+                        merging: c, policies: policies,
+                        perUserRows: { try PerUserSpool(policies: $0, directory: spoolDirectory) },
                         recordStorage: FileRecordStorage())
                 }
             } catch {

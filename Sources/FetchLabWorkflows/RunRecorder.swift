@@ -36,7 +36,7 @@ public enum RunRecorder {
     /// Stores `report` as a run of `command` and says so (`run 3 stored in DB`).
     /// `perUser`: the per-user rows, when the comparison spooled them.
     public static func store(
-        _ report: ComparisonReport, command: String, in database: FetchLabDatabase, perUser: PerUserSpool? = nil,
+        _ report: ComparisonReport, command: String, in database: FetchLabDatabase, perUser: (any PerUserRows)? = nil,
         messages: Messages
     ) -> Recording {
         record("run", in: database, messages) {
@@ -46,7 +46,7 @@ public enum RunRecorder {
 
     /// Opens `path` for writing and stores the run there (see `store(_:command:in:perUser:messages:)`).
     public static func store(
-        _ report: ComparisonReport, command: String, path: String, perUser: PerUserSpool? = nil, messages: Messages
+        _ report: ComparisonReport, command: String, path: String, perUser: (any PerUserRows)? = nil, messages: Messages
     ) -> Recording {
         opened(path, for: "run", messages) {
             store(report, command: command, in: $0, perUser: perUser, messages: messages)

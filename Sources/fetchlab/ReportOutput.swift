@@ -63,10 +63,10 @@ struct ReportOutputOptions: ParsableArguments {
     func emit(_ text: String) throws { try Self.emit(text, to: output) }
 
     /// Renders and emits `report`; in JSON, spooled per-user rows are spliced in as they are read
-    /// back (``PerUserSpool/writeJSON(_:to:)``), so that the output is never one string in memory.
+    /// back (`PerUserRows.writeJSON(_:to:)`), so that the output is never one string in memory.
     func emit(
         _ report: ComparisonReport, runID: Int64?, source: String = "", platformInputs: PlatformInputs? = nil,
-        perUser spool: PerUserSpool?
+        perUser spool: (any PerUserRows)?
     ) throws {
         let text = render(report, runID: runID, source: source, platformInputs: platformInputs)
         guard format == .json, let spool else { return try emit(text) }

@@ -274,7 +274,7 @@ import _FetchLabTestSupport
         var expected = held
         expected.policies = [fixed, oracle]
 
-        let spool = try PerUserSpool(policies: 2)
+        let spool = MemoryPerUserRows(policies: 2)
         for (k, name) in names.enumerated() {
             spool.add(user: name, metrics: [fixed.perUser![k].metrics, oracle.perUser![k].metrics])
         }
