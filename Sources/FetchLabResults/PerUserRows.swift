@@ -10,7 +10,7 @@ import Synchronization
 /// Where the rows are kept is the implementation's business: ``MemoryPerUserRows`` holds them,
 /// FetchLabScale's `PerUserSpool` writes them to temporary files so that memory stays the same
 /// whatever the population. Each row is one user's ``GroupResult`` as the report's JSON encodes it
-/// (pretty-printed, sorted keys: ``encoder()``).
+/// (pretty-printed, sorted keys: ``PerUserRow/encoder()``).
 public protocol PerUserRows: AnyObject, Sendable {
     /// The policies, one row each per user.
     var policies: Int { get }

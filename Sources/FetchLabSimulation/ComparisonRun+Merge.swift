@@ -10,8 +10,11 @@ extension ComparisonRun {
     /// their names' UTF-8 bytes: `policies` are the configuration's, parsed. A merge so holds one
     /// partial's sums at a time, not all of them. Call ``report()`` on it.
     /// - Parameters:
+    ///   - configuration: the partials' configuration.
+    ///   - policies: its policies, as values (``ComparisonPartial/Configuration/policyValues()``).
     ///   - perUserRows: makes where the per-user rows go, given the number of policies, when the
     ///   partials kept them (FetchLabScale's `PerUserSpool` on disk); nil: held in the report.
+    ///   - recordStorage: where the merge keeps its users' records until they are added in order.
     public init(
         merging configuration: ComparisonPartial.Configuration, policies: [any FetchPolicy],
         perUserRows: ((Int) throws -> any PerUserRows)? = nil, recordStorage: any RecordStorage = MemoryRecordStorage()

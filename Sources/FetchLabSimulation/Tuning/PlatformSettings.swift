@@ -11,8 +11,13 @@ public struct PlatformTranslation: Sendable {
     public let model: any FetchPolicy
 
     /// - Parameters:
+    ///   - platform: `ios` or `android`.
+    ///   - setting: what is set, in a line.
     ///   - model: the policy that models the setting; the setting's `model` is its name, and it is
     ///   silent push when the model is a ``PushPolicy``.
+    ///   - snippet: a snippet to paste (Swift for iOS, Kotlin for Android).
+    ///   - note: what the model leaves out, when it is an approximation.
+    ///   - replayedAs: how the platform replays the model when its own scheduler decides.
     public init(
         platform: PlatformKind, setting: String, model: any FetchPolicy, snippet: String, note: String? = nil,
         replayedAs: String? = nil
