@@ -35,13 +35,13 @@ extension CompareRenderer {
     /// fields are nulls; numbers keep every digit; fields are quoted as RFC 4180 says (lines end
     /// with LF).
     public static func csv(_ r: ComparisonReport) -> String {
-        let taus = r.settings.tausMinutes.map { FreshKey.span(minutes: $0) }
+        let taus = r.settings.taus
         let columns = csvColumnOrder
         var header = ["name", "family", "scope"]
         for column in columns {
             switch column {
             case .metric(let id): header.append(id.metric.key)
-            case .fresh: header += r.settings.tausMinutes.map { FreshKey.key(minutes: $0) }
+            case .fresh: header += r.settings.taus.map { FreshKey.key($0) }
             case .freshInterval: header += ["fresh_ci_low", "fresh_ci_high", "fresh_ci_over"]
             case .skipped: header.append("skipped")
             case .skips: header += SkipReason.allCases.map { "skips_\($0.rawValue)" }

@@ -15,7 +15,7 @@ extension CompareRenderer {
             let curve = r.budgetCurve
             let families = Array(Set(curve.flatMap { $0.families.keys })).sorted()
             out += [
-                "", line(["fresh@\(minutes(r.settings.tauMinutes)) at a budget"] + curve.map { budgetText($0.budget) }),
+                "", line(["fresh@\(minutes(r.settings.tau.inMinutes)) at a budget"] + curve.map { budgetText($0.budget) }),
             ]
             out.append("| --- |" + String(repeating: " ---: |", count: curve.count))
             out.append(line(["clairvoyant bound"] + curve.map { pct($0.bound) }))

@@ -53,7 +53,7 @@ public enum CompareRenderer {
 
     /// The three lines under the default table: what fresh@τ, share and the bound are.
     public static func key(_ r: ComparisonReport) -> [String] {
-        let tau = minutes(r.settings.tauMinutes)
+        let tau = minutes(r.settings.tau.inMinutes)
         return [
             "fresh@\(tau): the share of launches that found their app's content at most \(tau) old "
                 + "[95 % interval \(r.budget?.intervalOver == .days ? "over days" : "over users")].",
@@ -68,7 +68,7 @@ public enum CompareRenderer {
     /// fetches/app/day, energy, the gain over fixed intervals and the share of the possible gain.
     static func narrowColumns(_ r: ComparisonReport) -> [String] {
         [
-            "#", "policy", "scope", "fresh@\(minutes(r.settings.tauMinutes)) [95% CI]", "fetches/app/day",
+            "#", "policy", "scope", "fresh@\(minutes(r.settings.tau.inMinutes)) [95% CI]", "fetches/app/day",
             costColumns(r.settings)[0],
             "vs fixed", "share",
         ]
@@ -77,8 +77,8 @@ public enum CompareRenderer {
     /// The default table, titles first: `rows(_:sort:bandLines:)`'s cells cut to
     /// `narrowColumns(_:)`, a policy name longer than the width leaves cut with `…`.
     static func narrowTable(_ r: ComparisonReport, sort: CompareSort) -> [[String]] {
-        let taus = r.settings.tausMinutes
-        let primary = taus.firstIndex(of: r.settings.tauMinutes) ?? 0
+        let taus = r.settings.taus.map(\.inMinutes)
+        let primary = r.primaryTauIndex
         let (ci, fetches, energy) = (3 + taus.count, 5 + taus.count, 7 + taus.count)
         var table = [narrowColumns(r)]
         for cells in rows(r, sort: sort) {
@@ -116,7 +116,7 @@ public enum CompareRenderer {
     /// ``headline(_:)`` line by line.
     public static func headlineLines(_ r: ComparisonReport) -> [String]? {
         guard let point = r.headlinePoint, let h = r.effectiveHeadline else { return nil }
-        let tau = "fresh@\(minutes(r.settings.tauMinutes))"
+        let tau = "fresh@\(minutes(r.settings.tau.inMinutes))"
         var out = [
             "At \(budgetText(point.budget)) fetches/app/day (\(tau); fixed-interval baseline \(pct(point.fixed)), "
                 + "clairvoyant bound \(pct(point.bound)), never \(pct(point.never))):"
@@ -162,7 +162,7 @@ public enum CompareRenderer {
         guard !r.budgetCurve.isEmpty else { return [] }
         let curve = r.budgetCurve
         let families = Array(Set(curve.flatMap { $0.families.keys })).sorted()
-        var table = [["fresh@\(minutes(r.settings.tauMinutes)) at a budget"] + curve.map { budgetText($0.budget) }]
+        var table = [["fresh@\(minutes(r.settings.tau.inMinutes)) at a budget"] + curve.map { budgetText($0.budget) }]
         table.append(["clairvoyant bound"] + curve.map { pct($0.bound) })
         for f in families {
             table.append(
@@ -255,7 +255,7 @@ public enum CompareRenderer {
         let s = r.settings
         var span = "warm-up \(s.warmUpDays) d"
         if let a = s.firstScoredDay, let b = s.lastScoredDay { span += ", scored \(a) to \(b)" }
-        return "τ = \(minutes(s.tauMinutes)), launch refreshes \(s.launchRefreshes ? "on" : "off"), \(span); "
+        return "τ = \(minutes(s.tau.inMinutes)), launch refreshes \(s.launchRefreshes ? "on" : "off"), \(span); "
             + "\(TextFormat.counted(s.users, "user"))\(s.shard.map { " (shard \($0))" } ?? ""), \(TextFormat.counted(s.pairs, "pair")) "
             + "(apps with ≥ \(s.minLaunches) launches), \(TextFormat.counted(s.scoredLaunches, "scored launch", plural: "scored launches")); "
             + "platform \(s.platform.rawValue)"
@@ -265,7 +265,7 @@ public enum CompareRenderer {
     /// median staleness, fetches/app/day, wasted share, energy, battery, cellular data, skipped
     /// fetches, the gain over fixed intervals and the share of the possible gain.
     static func columns(_ r: ComparisonReport) -> [String] {
-        ["#", "policy", "scope"] + r.settings.tausMinutes.map { "fresh@\(minutes($0))" }
+        ["#", "policy", "scope"] + r.settings.taus.map(\.inMinutes).map { "fresh@\(minutes($0))" }
             + [
                 r.budget?.intervalColumn ?? "95% CI", "stale p50", "fetches/app/day", "wasted",
             ] + costColumns(r.settings) + [
@@ -279,7 +279,8 @@ public enum CompareRenderer {
         let budgets = r.budget?.budgets ?? BudgetSettings.standardBudgets
         var out: [[String]] = []
         var lastBand: Int? = nil
-        for (rank, p) in ranked(r.policies, by: sort, budgets: budgets, tauMinutes: r.settings.tauMinutes).enumerated()
+        for (rank, p) in ranked(r.policies, by: sort, budgets: budgets, tauMinutes: r.settings.tau.inMinutes)
+            .enumerated()
         {
             let clairvoyant = p.isClairvoyant
             if sort == .band, bandLines {

@@ -1,3 +1,4 @@
+import FetchLabCore
 
 /// The result of `fetchlab compare`. Encodes to
 /// `{"settings": {...}, "budget": {...}, "budget_curve": [...], "fixed_curve": [[x, y]],
@@ -77,8 +78,10 @@ public struct ComparisonReport: Codable, Sendable, Hashable {
 }
 
 public struct ComparisonSettings: Codable, Sendable, Hashable {
-    public var tauMinutes: Double
-    public var tausMinutes: [Double]
+    /// The primary τ, a span: rendered in minutes (JSON `tau_minutes`).
+    public var tau: Microseconds
+    /// Every τ the fresh rates are given at, in the order of ``PolicyMetrics/fresh`` (JSON `taus_minutes`).
+    public var taus: [Microseconds]
     public var launchRefreshes: Bool
     public var warmUpDays: Int
     public var minLaunches: Int
@@ -101,7 +104,7 @@ public struct ComparisonSettings: Codable, Sendable, Hashable {
     public var shard: String? = nil
 
     enum CodingKeys: String, CodingKey {
-        case tauMinutes = "tau_minutes", tausMinutes = "taus_minutes", launchRefreshes = "launch_refreshes"
+        case tau = "tau_minutes", taus = "taus_minutes", launchRefreshes = "launch_refreshes"
         case warmUpDays = "warm_up_days", minLaunches = "min_launches", platform, users, pairs
         case scoredLaunches = "scored_launches", platformRules = "platform_rules", cost = "cost_model"
         case contextDefaults = "context_defaults", usersWithoutContext = "users_without_context"
@@ -110,11 +113,11 @@ public struct ComparisonSettings: Codable, Sendable, Hashable {
     }
 
     public init(
-        tauMinutes: Double, tausMinutes: [Double], launchRefreshes: Bool, warmUpDays: Int, minLaunches: Int,
+        tau: Microseconds, taus: [Microseconds], launchRefreshes: Bool, warmUpDays: Int, minLaunches: Int,
         platform: PlatformKind, users: Int, pairs: Int, scoredLaunches: Int
     ) {
-        self.tauMinutes = tauMinutes
-        self.tausMinutes = tausMinutes
+        self.tau = tau
+        self.taus = taus
         self.launchRefreshes = launchRefreshes
         self.warmUpDays = warmUpDays
         self.minLaunches = minLaunches
@@ -126,8 +129,8 @@ public struct ComparisonSettings: Codable, Sendable, Hashable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        tauMinutes = try c.decode(Double.self, forKey: .tauMinutes)
-        tausMinutes = try c.decode([Double].self, forKey: .tausMinutes)
+        tau = FreshKey.span(minutes: try c.decode(Double.self, forKey: .tau))
+        taus = try c.decode([Double].self, forKey: .taus).map { FreshKey.span(minutes: $0) }
         launchRefreshes = try c.decode(Bool.self, forKey: .launchRefreshes)
         warmUpDays = try c.decode(Int.self, forKey: .warmUpDays)
         minLaunches = try c.decode(Int.self, forKey: .minLaunches)
@@ -143,6 +146,28 @@ public struct ComparisonSettings: Codable, Sendable, Hashable {
         firstScoredDay = try c.decodeIfPresent(String.self, forKey: .firstScoredDay)
         lastScoredDay = try c.decodeIfPresent(String.self, forKey: .lastScoredDay)
         shard = try c.decodeIfPresent(String.self, forKey: .shard)
+    }
+
+    /// The spans in minutes, as the JSON and every table write them.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(tau.inMinutes, forKey: .tau)
+        try c.encode(taus.map(\.inMinutes), forKey: .taus)
+        try c.encode(launchRefreshes, forKey: .launchRefreshes)
+        try c.encode(warmUpDays, forKey: .warmUpDays)
+        try c.encode(minLaunches, forKey: .minLaunches)
+        try c.encode(platform, forKey: .platform)
+        try c.encode(users, forKey: .users)
+        try c.encode(pairs, forKey: .pairs)
+        try c.encode(scoredLaunches, forKey: .scoredLaunches)
+        try c.encode(platformRules, forKey: .platformRules)
+        try c.encode(cost, forKey: .cost)
+        try c.encode(contextDefaults, forKey: .contextDefaults)
+        try c.encode(usersWithoutContext, forKey: .usersWithoutContext)
+        try c.encode(pairsWithContentUpdates, forKey: .pairsWithContentUpdates)
+        try c.encodeIfPresent(firstScoredDay, forKey: .firstScoredDay)
+        try c.encodeIfPresent(lastScoredDay, forKey: .lastScoredDay)
+        try c.encodeIfPresent(shard, forKey: .shard)
     }
 }
 

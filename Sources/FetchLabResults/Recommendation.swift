@@ -46,7 +46,7 @@ extension ComparisonReport {
     public var recommended: PolicyResult? { recommendation?.policy }
 
     /// The index of the primary τ in every policy's fresh rates.
-    public var primaryTauIndex: Int { settings.tausMinutes.firstIndex(of: settings.tauMinutes) ?? 0 }
+    public var primaryTauIndex: Int { settings.taus.firstIndex(of: settings.tau) ?? 0 }
 
     /// The fixed interval with the highest fresh@τ (the primary τ) among those spending at most
     /// `fetchesPerAppDay` (the first of equals, in the run's order); nil when none does.

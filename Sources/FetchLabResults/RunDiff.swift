@@ -53,9 +53,9 @@ public struct RunDiff: Sendable, Hashable, Encodable {
 
     public var runA: Int64
     public var runB: Int64
-    /// The primary τ of each run, minutes.
-    public var tauMinutesA: Double
-    public var tauMinutesB: Double
+    /// The primary τ of each run, a span (JSON: minutes).
+    public var tauA: Microseconds
+    public var tauB: Microseconds
     /// The settings that differ between the runs, one phrase each (`τ 15 min vs 30 min`).
     public var differingSettings: [String]
     /// Why there is no interval, when there is none (`no interval: runs stored without per-user figures`).
@@ -67,7 +67,7 @@ public struct RunDiff: Sendable, Hashable, Encodable {
     public var onlyInB: [String]
 
     enum CodingKeys: String, CodingKey {
-        case runA = "run_a", runB = "run_b", tauMinutesA = "tau_minutes_a", tauMinutesB = "tau_minutes_b"
+        case runA = "run_a", runB = "run_b", tauA = "tau_minutes_a", tauB = "tau_minutes_b"
         case differingSettings = "differing_settings", intervalNote = "interval_note", pairedUsers = "paired_users"
         case policies, onlyInA = "only_in_a", onlyInB = "only_in_b"
     }
@@ -76,8 +76,8 @@ public struct RunDiff: Sendable, Hashable, Encodable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(runA, forKey: .runA)
         try c.encode(runB, forKey: .runB)
-        try c.encode(tauMinutesA, forKey: .tauMinutesA)
-        try c.encode(tauMinutesB, forKey: .tauMinutesB)
+        try c.encode(tauA.inMinutes, forKey: .tauA)
+        try c.encode(tauB.inMinutes, forKey: .tauB)
         try c.encode(differingSettings, forKey: .differingSettings)
         try c.encode(intervalNote, forKey: .intervalNote)
         try c.encode(pairedUsers, forKey: .pairedUsers)
@@ -92,8 +92,8 @@ public struct RunDiff: Sendable, Hashable, Encodable {
     public init(_ a: ComparisonReport, id idA: Int64, _ b: ComparisonReport, id idB: Int64, resamples: Int = 1_000) {
         runA = idA
         runB = idB
-        tauMinutesA = a.settings.tauMinutes
-        tauMinutesB = b.settings.tauMinutes
+        tauA = a.settings.tau
+        tauB = b.settings.tau
         differingSettings = Self.differences(a.settings, b.settings)
         let namesA = a.policies.map(\.name)
         let namesB = b.policies.map(\.name)
@@ -121,7 +121,10 @@ public struct RunDiff: Sendable, Hashable, Encodable {
                         users.map { u -> (String, UserSums) in
                             let m = u.metrics
                             let fresh = (m.fresh(at: tau) * Double(m.scoredLaunches)).rounded()
-                            return (u.name, [fresh, Double(m.scoredLaunches), m.fetchesPerAppDay, 1, m.energyJoulesPerDay, 1])
+                            return (
+                                u.name,
+                                [fresh, Double(m.scoredLaunches), m.fetchesPerAppDay, 1, m.energyJoulesPerDay, 1]
+                            )
                         }, uniquingKeysWith: { x, _ in x })
                 }
                 let sa = sums(ua, tauA)
@@ -135,7 +138,9 @@ public struct RunDiff: Sendable, Hashable, Encodable {
                 // spread about the users' difference, placed on the run's difference.
                 let centre = Self.ratioDifference(sa, sb)
                 let shifted = { (k: Int, point: Double) in
-                    intervals[k].map { ConfidenceInterval(low: point + $0.low - centre[k], high: point + $0.high - centre[k]) }
+                    intervals[k].map {
+                        ConfidenceInterval(low: point + $0.low - centre[k], high: point + $0.high - centre[k])
+                    }
                 }
                 row.fetchesDifferenceInterval = shifted(1, row.difference.fetchesPerAppDay)
                 row.energyDifferenceInterval = shifted(2, row.difference.energyJoulesPerDay)
@@ -151,7 +156,7 @@ public struct RunDiff: Sendable, Hashable, Encodable {
     static func differences(_ a: ComparisonSettings, _ b: ComparisonSettings) -> [String] {
         func minutes(_ m: Double) -> String { m == m.rounded() ? "\(Int(m)) min" : "\(m) min" }
         var out: [String] = []
-        if a.tauMinutes != b.tauMinutes { out.append("τ \(minutes(a.tauMinutes)) vs \(minutes(b.tauMinutes))") }
+        if a.tau != b.tau { out.append("τ \(minutes(a.tau.inMinutes)) vs \(minutes(b.tau.inMinutes))") }
         if a.launchRefreshes != b.launchRefreshes {
             out.append("launch refreshes \(a.launchRefreshes ? "on" : "off") vs \(b.launchRefreshes ? "on" : "off")")
         }

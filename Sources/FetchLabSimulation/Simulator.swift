@@ -383,7 +383,7 @@ public struct ComparisonRun: Sendable {
             return row
         }
         var settings = ComparisonSettings(
-            tauMinutes: e.primaryTau.inMinutes, tausMinutes: taus.map(\.inMinutes), launchRefreshes: e.launchRefreshes,
+            tau: e.primaryTau, taus: taus, launchRefreshes: e.launchRefreshes,
             warmUpDays: e.warmUpDays, minLaunches: e.minLaunches, platform: simulator.settings.platform.kind,
             users: users, pairs: totals[0].pairs, scoredLaunches: totals[0].scored)
         settings.platformRules = simulator.settings.platform

@@ -45,7 +45,7 @@ struct RunRow {
         }
         let s = report.settings
         run = [
-            ISO8601.utc(createdAt), command, fetchlabVersion, s.tauMinutes, s.launchRefreshes,
+            ISO8601.utc(createdAt), command, fetchlabVersion, s.tau.inMinutes, s.launchRefreshes,
             s.warmUpDays, s.minLaunches, s.platform.rawValue, s.users, s.pairs, s.scoredLaunches, s.firstScoredDay,
             s.lastScoredDay, try Self.json(s), try Self.json(stored), try Self.json(report.boundCurve),
         ]

@@ -50,7 +50,7 @@ public enum PlatformCheck {
                 + (every > 1
                     ? ", \(users) of \(heldOutUsers) users (1 in \(every), by a hash of the name)"
                     : ", \(users) users")
-            let primary = report.settings.tausMinutes.firstIndex(of: report.settings.tauMinutes) ?? 0
+            let primary = report.primaryTauIndex
             var policies = report.policies
             if kind == .ios, report.settings.pairsWithContentUpdates == 0 {
                 mine.removeLast()

@@ -16,7 +16,7 @@ import _FetchLabTestSupport
         _ = try FetchLabDatabase(path: path)
         let report = ComparisonReport(
             settings: ComparisonSettings(
-                tauMinutes: 15, tausMinutes: [15], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
+                tau: .minutes(15), taus: [.minutes(15)], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
                 platform: .none, users: 1, pairs: 1, scoredLaunches: 1),
             policies: [])
         // The messages go to a list, not into the test output.

@@ -8,7 +8,8 @@ import Testing
 @Suite struct CompareRendererTests {
     static func report() -> ComparisonReport {
         var settings = ComparisonSettings(
-            tauMinutes: 15, tausMinutes: [5, 15, 60], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
+            tau: .minutes(15), taus: [.minutes(5), .minutes(15), .minutes(60)], launchRefreshes: true, warmUpDays: 7,
+            minLaunches: 20,
             platform: .none, users: 2, pairs: 3, scoredLaunches: 1_234)
         settings.firstScoredDay = "2024-03-08"
         settings.lastScoredDay = "2024-03-12"

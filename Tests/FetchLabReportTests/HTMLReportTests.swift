@@ -38,7 +38,8 @@ import _FetchLabTestSupport
     /// one with an awkward name, the oracles; a frontier; a two-app day.
     static func report(timeline: Bool = true) -> ComparisonReport {
         var settings = ComparisonSettings(
-            tauMinutes: 15, tausMinutes: [5, 15, 60], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
+            tau: .minutes(15), taus: [.minutes(5), .minutes(15), .minutes(60)], launchRefreshes: true, warmUpDays: 7,
+            minLaunches: 20,
             platform: .ios, users: 3, pairs: 5, scoredLaunches: 1_000)
         settings.firstScoredDay = "2024-03-08"
         settings.lastScoredDay = "2024-03-12"
@@ -325,7 +326,8 @@ import _FetchLabTestSupport
 @Suite struct HTMLReportSizeTests {
     static func large() -> ComparisonReport {
         var settings = ComparisonSettings(
-            tauMinutes: 15, tausMinutes: [5, 15, 60], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
+            tau: .minutes(15), taus: [.minutes(5), .minutes(15), .minutes(60)], launchRefreshes: true, warmUpDays: 7,
+            minLaunches: 20,
             platform: .ios, users: 25, pairs: 240, scoredLaunches: 30_000)
         settings.platformRules = PlatformModel(kind: .ios)
         let apps = (0..<12).map { "com.example.app\($0)" }
@@ -406,7 +408,8 @@ import _FetchLabTestSupport
 extension HTMLReportTests {
     @Test func anEmptyReportStillRendersEverySection() throws {
         let settings = ComparisonSettings(
-            tauMinutes: 15, tausMinutes: [15], launchRefreshes: false, warmUpDays: 7, minLaunches: 20, platform: .none,
+            tau: .minutes(15), taus: [.minutes(15)], launchRefreshes: false, warmUpDays: 7, minLaunches: 20,
+            platform: .none,
             users: 0, pairs: 0, scoredLaunches: 0)
         let html = HTMLReport.render(ComparisonReport(settings: settings, policies: []), source: "empty")
         #expect(html.contains("Nothing was scored"))

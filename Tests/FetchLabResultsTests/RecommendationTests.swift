@@ -8,7 +8,7 @@ import _FetchLabTestSupport
 /// baseline, and `scope` who can run the predictive rows.
 private func report(gain: Double, predictive scope: PolicyScope = .app) -> ComparisonReport {
     var settings = ComparisonSettings(
-        tauMinutes: 15, tausMinutes: [5, 15], launchRefreshes: true, warmUpDays: 7, minLaunches: 5,
+        tau: .minutes(15), taus: [.minutes(5), .minutes(15)], launchRefreshes: true, warmUpDays: 7, minLaunches: 5,
         platform: .none, users: 20, pairs: 40, scoredLaunches: 1_000)
     settings.firstScoredDay = "2026-01-08"
     func result(_ name: String, _ family: String, fresh: Double, fpd: Double, gain: Double? = nil) -> PolicyResult {

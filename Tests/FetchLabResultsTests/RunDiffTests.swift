@@ -10,7 +10,7 @@ import Testing
         -> ComparisonReport
     {
         let settings = ComparisonSettings(
-            tauMinutes: 15, tausMinutes: [15], launchRefreshes: true, warmUpDays: 7, minLaunches: 5,
+            tau: .minutes(15), taus: [.minutes(15)], launchRefreshes: true, warmUpDays: 7, minLaunches: 5,
             platform: .none, users: users.count, pairs: users.count, scoredLaunches: 100 * users.count)
         func metrics(_ fresh: Double, _ fetches: Double, _ energy: Double, launches: Int) -> PolicyMetrics {
             var m = PolicyMetrics(scoredLaunches: launches, fresh: [fresh], fetchesPerAppDay: fetches)
@@ -26,7 +26,9 @@ import Testing
             perApp: [])
         if perUser {
             policy.perUser = users.enumerated().map {
-                GroupResult(name: "u\($0.offset)", metrics: metrics($0.element.fresh, $0.element.fetches, $0.element.energy, launches: 100))
+                GroupResult(
+                    name: "u\($0.offset)",
+                    metrics: metrics($0.element.fresh, $0.element.fetches, $0.element.energy, launches: 100))
             }
         }
         return ComparisonReport(settings: settings, policies: [policy])

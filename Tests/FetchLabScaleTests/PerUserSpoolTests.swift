@@ -62,7 +62,8 @@ import Testing
         for (name, row) in users { spool.add(user: name, metrics: row) }
         try spool.finish()
         let settings = ComparisonSettings(
-            tauMinutes: 15, tausMinutes: [15, 60], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
+            tau: .minutes(15), taus: [.minutes(15), .minutes(60)], launchRefreshes: true, warmUpDays: 7,
+            minLaunches: 20,
             platform: .none, users: 30, pairs: 30, scoredLaunches: 100)
         let overall = PolicyMetrics(scoredLaunches: 100, fresh: [0.5, 0.25], fetchesPerAppDay: 1)
         let held = ComparisonReport(

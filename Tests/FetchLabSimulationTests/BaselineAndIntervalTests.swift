@@ -66,7 +66,7 @@ private func generated(users: Int, days: Int = 24, seed: UInt64) -> [UserHistory
             #expect(report.fixedCurve == [[0, line(0)], [1_440 / Double(tau), 1]])
             for p in report.policies {
                 let gain = try #require(p.metrics.gainVsFixed)
-                let fresh = p.metrics.fresh[report.settings.tausMinutes.firstIndex(of: Double(tau))!]
+                let fresh = p.metrics.fresh[report.settings.taus.firstIndex(of: .minutes(tau))!]
                 #expect(abs(gain - (fresh - line(p.metrics.fetchesPerAppDay))) < 1e-4, "\(p.name)")
                 if let s = p.metrics.shareOfPossible { #expect(s <= 1 + 1e-9, "\(p.name)") }
             }

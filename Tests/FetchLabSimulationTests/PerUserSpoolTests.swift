@@ -68,7 +68,7 @@ import Testing
     @Test func noUsersGiveEmptyArraysAsTheEncoderWritesThem() throws {
         let metrics = PolicyMetrics(scoredLaunches: 0, fresh: [], fetchesPerAppDay: 0)
         let settings = ComparisonSettings(
-            tauMinutes: 15, tausMinutes: [15], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
+            tau: .minutes(15), taus: [.minutes(15)], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
             platform: .none, users: 0, pairs: 0, scoredLaunches: 0)
         let held = ComparisonReport(
             settings: settings,

@@ -37,7 +37,8 @@ import _FetchLabTestSupport
     /// A report as the simulator would make it: two policies, per app and per user groups.
     static func report() -> ComparisonReport {
         var settings = ComparisonSettings(
-            tauMinutes: 15, tausMinutes: [5, 15, 60], launchRefreshes: true, warmUpDays: 7, minLaunches: 20,
+            tau: .minutes(15), taus: [.minutes(5), .minutes(15), .minutes(60)], launchRefreshes: true, warmUpDays: 7,
+            minLaunches: 20,
             platform: .none, users: 2, pairs: 3, scoredLaunches: 150)
         settings.firstScoredDay = "2024-03-08"
         settings.lastScoredDay = "2024-03-12"
@@ -113,7 +114,7 @@ import _FetchLabTestSupport
 
     @Test func aTauThatWasNotReportedIsNull() throws {
         var report = Self.report()
-        report.settings.tausMinutes = [30]
+        report.settings.taus = [.minutes(30)]
         for i in report.policies.indices {
             report.policies[i].metrics.taus = [FreshKey.span(minutes: 30)]
             report.policies[i].metrics.fresh = [0.9]

@@ -9,8 +9,9 @@ extension RunsRenderer {
         let pad = TextFormat.pad
         func minutes(_ m: Double) -> String { m == m.rounded() ? "\(Int(m)) min" : String(format: "%.1f min", m) }
         let tau =
-            d.tauMinutesA == d.tauMinutesB
-            ? "fresh@\(minutes(d.tauMinutesA))" : "fresh@τ (\(minutes(d.tauMinutesA)) vs \(minutes(d.tauMinutesB)))"
+            d.tauA == d.tauB
+            ? "fresh@\(minutes(d.tauA.inMinutes))"
+            : "fresh@τ (\(minutes(d.tauA.inMinutes)) vs \(minutes(d.tauB.inMinutes)))"
         let names = d.policies.map { TextFormat.escaped($0.name) }
         let width = max(8, names.map(\.count).max() ?? 0)
         func pct(_ x: Double) -> String { String(format: "%.1f %%", x * 100) }

@@ -105,7 +105,7 @@ extension HTMLReport {
         let curve = r.budgetCurve
         guard !curve.isEmpty else { return "" }
         let families = Array(Set(curve.flatMap { $0.families.keys })).sorted()
-        var head = "<tr><th>\(HTML.escape("fresh@" + CompareRenderer.minutes(r.settings.tauMinutes)))</th>"
+        var head = "<tr><th>\(HTML.escape("fresh@" + CompareRenderer.minutes(r.settings.tau.inMinutes)))</th>"
         for p in curve { head += "<th>\(HTML.escape(CompareRenderer.budgetText(p.budget)))/app/day</th>" }
         head += "</tr>"
         /// A cell's first line, and its second (after a line break) in small type.

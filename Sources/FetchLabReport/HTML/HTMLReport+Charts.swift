@@ -310,7 +310,7 @@ extension HTMLReport {
             id: "staleness-cdf", width: frame.width, height: frame.height + 8 + legend.height,
             data: [("lines", keys.count)],
             title: "Distribution of staleness at launch for the key policies", body)
-        let tau = r.settings.tauMinutes
+        let tau = r.settings.tau.inMinutes
         let at = thresholds.enumerated().min { abs($0.element - tau) < abs($1.element - tau) }?.offset ?? 0
         let caption =
             "The share of launches less stale than each threshold (higher and further left is better). Less than "

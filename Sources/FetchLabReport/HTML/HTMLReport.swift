@@ -99,7 +99,7 @@ public enum HTMLReport {
 
         init(_ r: ComparisonReport) {
             tau = r.primaryTauIndex
-            tauText = "fresh@" + CompareRenderer.minutes(r.settings.tauMinutes)
+            tauText = "fresh@" + CompareRenderer.minutes(r.settings.tau.inMinutes)
             recommended = r.recommended
             bestFixed = r.bestFixed(spendingAtMost: recommended?.metrics.fetchesPerAppDay ?? .infinity)
             never = r.first(.floor)
@@ -152,8 +152,8 @@ public enum HTMLReport {
             ),
             (
                 "τ",
-                CompareRenderer.minutes(s.tauMinutes) + " (fresh rates also at "
-                    + s.tausMinutes.map(CompareRenderer.minutes).joined(separator: ", ") + ")"
+                CompareRenderer.minutes(s.tau.inMinutes) + " (fresh rates also at "
+                    + s.taus.map { CompareRenderer.minutes($0.inMinutes) }.joined(separator: ", ") + ")"
             ),
             ("Launch refreshes", s.launchRefreshes ? "on (a launch refreshes its app)" : "off"),
             ("Platform", rules),
@@ -249,7 +249,7 @@ public enum HTMLReport {
         let columns = reorder(CompareRenderer.columns(r))
         let cells = CompareRenderer.rows(r, bandLines: false).map(reorder)
         let budgets = r.budget?.budgets ?? BudgetSettings.standardBudgets
-        let policies = CompareRenderer.ranked(r.policies, budgets: budgets, tauMinutes: r.settings.tauMinutes)
+        let policies = CompareRenderer.ranked(r.policies, budgets: budgets, tauMinutes: r.settings.tau.inMinutes)
         var head = "<tr>"
         for (i, title) in columns.enumerated() {
             let kind = i == 1 || title == "scope" ? "text" : "num"
