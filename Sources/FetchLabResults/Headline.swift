@@ -1,4 +1,3 @@
-
 /// One setting the headline names, with that setting's own figures (its row): never a family's
 /// curve between two settings.
 public struct HeadlineSetting: Codable, Sendable, Hashable {
@@ -153,7 +152,8 @@ extension ComparisonReport {
         func best(_ ps: [PolicyResult]) -> PolicyResult? {
             ps.max { ($0.metrics.gainVsFixed ?? 0) < ($1.metrics.gainVsFixed ?? 0) }
         }
-        if let push = best(causal.filter { $0.scope == .app && $0.family == "push" }) {
+        // Push: the app-scope settings that act on the server's content updates (by the signals they declare).
+        if let push = best(causal.filter { $0.scope == .app && $0.signals?.contains(.contentUpdates) == true }) {
             return "push on content updates: " + figures(push)
         }
         if let more = best(causal.filter { $0.scope == .app }) {

@@ -72,6 +72,25 @@ private func report(gain: Double, predictive scope: PolicyScope = .app) -> Compa
         #expect(headline.os?.scope == .os)
     }
 
+    /// When no app-scope setting at the budget beats the baseline, the lever names the best
+    /// setting that acts on content updates (by its declared signals, whatever its family's name)
+    /// before an app-scope setting that spends more.
+    @Test func theLeverIsTheSettingThatActsOnContentUpdates() throws {
+        var r = report(gain: 0)
+        var metrics = PolicyMetrics(scoredLaunches: 1_000, fresh: [0.3, 0.6], fetchesPerAppDay: 4)
+        metrics.gainVsFixed = 0.2
+        r.policies.insert(
+            PolicyResult(
+                name: "server-push(3)", family: "server-push", params: [:], metrics: metrics,
+                signals: [.contentUpdates]), at: 5)
+        let headline = try #require(r.headlineSettings())
+        #expect(headline.app?.beatsBaseline == false)
+        #expect(headline.lever?.hasPrefix("push on content updates: server-push(3) (60.0% at 4.00") == true)
+        // Without that setting, the lever is the app-scope setting that spends more.
+        let without = try #require(report(gain: 0).headlineSettings())
+        #expect(without.lever?.hasPrefix("an app-scope setting that spends more: predictive(15m,0.2)") == true)
+    }
+
     @Test func withoutBudgetFiguresNothingIsRecommended() {
         var r = report(gain: 0.05)
         r.budgetCurve = []
