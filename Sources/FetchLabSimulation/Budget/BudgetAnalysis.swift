@@ -158,18 +158,16 @@ struct BudgetAnalysis: Sendable {
     /// `days` its ``DayFigures`` (32 bits each).
     static func record(_ u: UserBudgetSums, days: Bool = true) -> [UInt8] {
         let d = days ? u.days : nil
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(40 + 16 * u.fresh.count + 4 * (d?.figures.count ?? 0))
-        func put<T: BitwiseCopyable>(_ v: T) { withUnsafeBytes(of: v) { bytes.append(contentsOf: $0) } }
-        put(Int64(u.scored))
-        put(Int64(u.free))
-        put(Int64(u.pairs))
-        put(Int64(d?.count ?? 0))
-        put(d?.span ?? 0)
-        for f in u.fresh { put(Int64(f)) }
-        for f in u.fetchesPerDay { put(f) }
-        d?.figures.withUnsafeBytes { bytes.append(contentsOf: $0) }
-        return bytes
+        var record = RecordWriter(capacity: 40 + 16 * u.fresh.count + 4 * (d?.figures.count ?? 0))
+        record.put(Int64(u.scored))
+        record.put(Int64(u.free))
+        record.put(Int64(u.pairs))
+        record.put(Int64(d?.count ?? 0))
+        record.put(d?.span ?? 0)
+        for f in u.fresh { record.put(Int64(f)) }
+        record.put(contentsOf: u.fetchesPerDay)
+        if let d { record.put(contentsOf: d.figures) }
+        return record.bytes
     }
 
     /// Per-policy points and `never`, with each user (or each user's day) weighted (a bootstrap
@@ -226,33 +224,36 @@ struct BudgetAnalysis: Sendable {
         var dayFresh = [Double](repeating: 0, count: p)
         var dayFetches = dayFresh
         var firstDay = 0
-        records.forEach { record in
-            let pairs = Double(record.loadUnaligned(fromByteOffset: 16, as: Int64.self))
-            let days = Int(record.loadUnaligned(fromByteOffset: 24, as: Int64.self))
-            let span = record.loadUnaligned(fromByteOffset: 32, as: Double.self)
-            let dayBytes = 40 + 16 * p
+        records.forEach { bytes in
+            var record = RecordReader(bytes)
+            record.skip(Int64.self, count: 2)  // scored, free
+            let pairs = Double(record.read(Int64.self))
+            let days = Int(record.read(Int64.self))
+            let span = record.read(Double.self)
+            record.skip(Int64.self, count: p)  // fresh
+            record.skip(Double.self, count: p)  // fetches per day
             let stride = 2 + 2 * p
-            for r in weights.indices {
-                let w = weights[r]
-                precondition(days > 0, "a user's days are resampled, but its record does not keep them")
-                var (s, f, length) = (0.0, 0.0, 0.0)
-                for i in 0..<p { (dayFresh[i], dayFetches[i]) = (0, 0) }
-                for d in 0..<days {
-                    let wd = w[firstDay + d]
-                    guard wd > 0 else { continue }
-                    func figure(_ k: Int) -> Double {
-                        Double(record.loadUnaligned(fromByteOffset: dayBytes + 4 * (d * stride + k), as: Int32.self))
+            record.withFields(Int32.self, count: days * stride) { figures in
+                for r in weights.indices {
+                    let w = weights[r]
+                    precondition(days > 0, "a user's days are resampled, but its record does not keep them")
+                    var (s, f, length) = (0.0, 0.0, 0.0)
+                    for i in 0..<p { (dayFresh[i], dayFetches[i]) = (0, 0) }
+                    for d in 0..<days {
+                        let wd = w[firstDay + d]
+                        guard wd > 0 else { continue }
+                        func figure(_ k: Int) -> Double { Double(figures[d * stride + k]) }
+                        s += wd * figure(0)
+                        f += wd * figure(1)
+                        length += wd * (d == days - 1 ? span - Double(d) : 1)
+                        for i in 0..<p {
+                            dayFresh[i] += wd * figure(2 + i)
+                            dayFetches[i] += wd * figure(2 + p + i)
+                        }
                     }
-                    s += wd * figure(0)
-                    f += wd * figure(1)
-                    length += wd * (d == days - 1 ? span - Double(d) : 1)
-                    for i in 0..<p {
-                        dayFresh[i] += wd * figure(2 + i)
-                        dayFetches[i] += wd * figure(2 + p + i)
-                    }
+                    for i in 0..<p { dayFetches[i] = length > 0 ? dayFetches[i] / length : 0 }
+                    out[r].add(weight: 1, scored: s, free: f, pairs: pairs, fresh: dayFresh, fetchesPerDay: dayFetches)
                 }
-                for i in 0..<p { dayFetches[i] = length > 0 ? dayFetches[i] / length : 0 }
-                out[r].add(weight: 1, scored: s, free: f, pairs: pairs, fresh: dayFresh, fetchesPerDay: dayFetches)
             }
             firstDay += days
         }
@@ -262,7 +263,11 @@ struct BudgetAnalysis: Sendable {
     /// Each user's scored days kept in its record, in the users' order.
     var dayCounts: [Int] {
         var out: [Int] = []
-        records.forEach { out.append(Int($0.loadUnaligned(fromByteOffset: 24, as: Int64.self))) }
+        records.forEach { bytes in
+            var record = RecordReader(bytes)
+            record.skip(Int64.self, count: 3)  // scored, free, pairs
+            out.append(Int(record.read(Int64.self)))
+        }
         return out
     }
 
@@ -430,7 +435,8 @@ struct BudgetAnalysis: Sendable {
         return Result(
             freshIntervals: freshDraws.map { ConfidenceInterval.percentile($0) }, gains: gains,
             gainIntervals: gainDraws.map { ConfidenceInterval.percentile($0) }, shares: shares, curve: curve,
-            fixedCurve: [[0, point.never], [FixedBaselineLine.saturation(tauMinutes: point.tauMinutes), 1]], boundCurve: boundCurve, saturation: saturation,
+            fixedCurve: [[0, point.never], [FixedBaselineLine.saturation(tauMinutes: point.tauMinutes), 1]],
+            boundCurve: boundCurve, saturation: saturation,
             ceilings: ceilings)
     }
 }

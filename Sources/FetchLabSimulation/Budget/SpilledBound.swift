@@ -28,34 +28,30 @@ struct SpilledBound: PairedBound, Sendable {
     /// indices follow (32 bits each), the indices, then 4 zero bytes when they are odd in number
     /// (so every pair starts 8-byte aligned).
     static func record(_ pairs: [ClairvoyantBound.Pair]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(pairs.reduce(0) { $0 + 28 + 4 * $1.next.count })
-        func put<T: BitwiseCopyable>(_ v: T) { withUnsafeBytes(of: v) { bytes.append(contentsOf: $0) } }
+        var record = RecordWriter(capacity: pairs.reduce(0) { $0 + 28 + 4 * $1.next.count })
         for pair in pairs {
-            put(Int64(pair.targets))
-            put(pair.days)
-            put(Int32(pair.unit ? 1 : 0))
-            put(Int32(pair.next.count))
-            pair.next.withUnsafeBytes { bytes.append(contentsOf: $0) }
-            if pair.next.count % 2 == 1 { put(Int32(0)) }
+            record.put(Int64(pair.targets))
+            record.put(pair.days)
+            record.put(Int32(pair.unit ? 1 : 0))
+            record.put(Int32(pair.next.count))
+            record.put(contentsOf: pair.next)
+            record.align(to: 8)
         }
-        return bytes
+        return record.bytes
     }
 
     func forEachPair(_ body: (PairView) -> Void) {
-        records.forEach { record in
-            var at = 0
-            while at < record.count {
-                let targets = Int(record.loadUnaligned(fromByteOffset: at, as: Int64.self))
-                let days = record.loadUnaligned(fromByteOffset: at + 8, as: Double.self)
-                let unit = record.loadUnaligned(fromByteOffset: at + 16, as: Int32.self) != 0
-                let n = Int(record.loadUnaligned(fromByteOffset: at + 20, as: Int32.self))
-                UnsafeRawBufferPointer(rebasing: record[(at + 24)..<(at + 24 + 4 * n)]).withMemoryRebound(
-                    to: Int32.self
-                ) { next in
+        records.forEach { bytes in
+            var record = RecordReader(bytes)
+            while !record.isAtEnd {
+                let targets = Int(record.read(Int64.self))
+                let days = record.read(Double.self)
+                let unit = record.read(Int32.self) != 0
+                let n = Int(record.read(Int32.self))
+                record.withFields(Int32.self, count: n) { next in
                     body(PairView(targets: targets, days: days, unit: unit, next: next))
                 }
-                at += 24 + 4 * (n + n % 2)
+                record.align(to: 8)
             }
         }
     }
