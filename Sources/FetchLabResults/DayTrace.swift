@@ -76,7 +76,7 @@ public struct DayTrace: Codable, Sendable, Hashable {
 /// A part of a day's trace that writes its times on the user's clock (see
 /// `KeyedEncodingContainer.encodeTime(_:offset:forKey:)`).
 protocol EncodableAtOffset {
-    func encode(to c: inout KeyedEncodingContainer<JSONKey>, offset: Int) throws
+    func encode(to encoder: any Encoder, offset: Int) throws
 }
 
 /// `value` encoded with its times at `offset` seconds east of UTC.
@@ -87,10 +87,7 @@ struct AtOffset<Value: EncodableAtOffset>: Encodable {
         self.value = value
         self.offset = offset
     }
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: JSONKey.self)
-        try value.encode(to: &c, offset: offset)
-    }
+    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder, offset: offset) }
 }
 
 /// The device state from `start` (inclusive) to `end` (exclusive).
@@ -115,10 +112,7 @@ public struct ContextStretch: Codable, Sendable, Hashable {
     }
 
     /// Encoded on its own (without a day's clock), times are UTC.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: JSONKey.self)
-        try encode(to: &c, offset: 0)
-    }
+    public func encode(to encoder: any Encoder) throws { try encode(to: encoder, offset: 0) }
 
     /// A name no reader knows (a run stored by a later FetchLab) reads as `none`.
     public init(from decoder: any Decoder) throws {
@@ -133,7 +127,8 @@ public struct ContextStretch: Codable, Sendable, Hashable {
 }
 
 extension ContextStretch: EncodableAtOffset {
-    func encode(to c: inout KeyedEncodingContainer<JSONKey>, offset: Int) throws {
+    func encode(to encoder: any Encoder, offset: Int) throws {
+        var c = encoder.container(keyedBy: JSONKey.self)
         try c.encodeTime(start, offset: offset, forKey: "start")
         try c.encodeTime(end, offset: offset, forKey: "end")
         try c.encode(battery, forKey: JSONKey("battery"))
@@ -158,10 +153,7 @@ public struct PolicyDay: Codable, Sendable, Hashable {
     }
 
     /// Encoded on its own (without a day's clock), times are UTC.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: JSONKey.self)
-        try encode(to: &c, offset: 0)
-    }
+    public func encode(to encoder: any Encoder) throws { try encode(to: encoder, offset: 0) }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: JSONKey.self)
@@ -173,7 +165,8 @@ public struct PolicyDay: Codable, Sendable, Hashable {
 }
 
 extension PolicyDay: EncodableAtOffset {
-    func encode(to c: inout KeyedEncodingContainer<JSONKey>, offset: Int) throws {
+    func encode(to encoder: any Encoder, offset: Int) throws {
+        var c = encoder.container(keyedBy: JSONKey.self)
         try c.encode(name, forKey: JSONKey("name"))
         try c.encode(launches.map { AtOffset($0, offset) }, forKey: JSONKey("launches"))
         try c.encode(fetches.map { AtOffset($0, offset) }, forKey: JSONKey("fetches"))
@@ -181,111 +174,91 @@ extension PolicyDay: EncodableAtOffset {
     }
 }
 
-public struct TracedLaunch: Codable, Sendable, Hashable {
+/// A traced event of one app: its time (in JSON ISO-8601 on the user's clock, with `time_us`
+/// beside it), the app (an index into ``DayTrace/apps``) and what happened, `Detail`, whose own
+/// synthesized keys sit beside those (`{"time", "time_us", "app", "fresh", "staleness_min"}`).
+/// Its detail's fields read as its own (`launch.fresh`).
+@dynamicMemberLookup
+public struct Traced<Detail: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
     public var time: Microseconds
     /// Index into ``DayTrace/apps``.
     public var app: Int
+    public var detail: Detail
+
+    public init(time: Microseconds, app: Int, detail: Detail) {
+        self.time = time
+        self.app = app
+        self.detail = detail
+    }
+
+    public subscript<T>(dynamicMember field: WritableKeyPath<Detail, T>) -> T {
+        get { detail[keyPath: field] }
+        set { detail[keyPath: field] = newValue }
+    }
+
+    /// Encoded on its own (without a day's clock), the time is UTC.
+    public func encode(to encoder: any Encoder) throws { try encode(to: encoder, offset: 0) }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: JSONKey.self)
+        time = try c.decodeTime(forKey: "time")
+        app = try c.decode(Int.self, forKey: JSONKey("app"))
+        detail = try Detail(from: decoder)
+    }
+}
+
+extension Traced: EncodableAtOffset {
+    func encode(to encoder: any Encoder, offset: Int) throws {
+        var c = encoder.container(keyedBy: JSONKey.self)
+        try c.encodeTime(time, offset: offset, forKey: "time")
+        try c.encode(app, forKey: JSONKey("app"))
+        try detail.encode(to: encoder)
+    }
+}
+
+/// A launch: whether it was fresh at the primary τ and how stale.
+public typealias TracedLaunch = Traced<LaunchDetail>
+
+public struct LaunchDetail: Codable, Sendable, Hashable {
     /// Fresh at the primary τ.
     public var fresh: Bool
     /// Minutes since the last refresh (nil: never refreshed).
     public var stalenessMinutes: Double?
 
+    enum CodingKeys: String, CodingKey { case fresh, stalenessMinutes = "staleness_min" }
+}
+
+extension Traced where Detail == LaunchDetail {
     public init(time: Microseconds, app: Int, fresh: Bool, stalenessMinutes: Double?) {
-        self.time = time
-        self.app = app
-        self.fresh = fresh
-        self.stalenessMinutes = stalenessMinutes
-    }
-
-    /// Encoded on its own (without a day's clock), the time is UTC.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: JSONKey.self)
-        try encode(to: &c, offset: 0)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: JSONKey.self)
-        time = try c.decodeTime(forKey: "time")
-        app = try c.decode(Int.self, forKey: JSONKey("app"))
-        fresh = try c.decode(Bool.self, forKey: JSONKey("fresh"))
-        stalenessMinutes = try c.decodeIfPresent(Double.self, forKey: JSONKey("staleness_min"))
+        self.init(time: time, app: app, detail: LaunchDetail(fresh: fresh, stalenessMinutes: stalenessMinutes))
     }
 }
 
-extension TracedLaunch: EncodableAtOffset {
-    func encode(to c: inout KeyedEncodingContainer<JSONKey>, offset: Int) throws {
-        try c.encodeTime(time, offset: offset, forKey: "time")
-        try c.encode(app, forKey: JSONKey("app"))
-        try c.encode(fresh, forKey: JSONKey("fresh"))
-        try c.encodeIfPresent(stalenessMinutes, forKey: JSONKey("staleness_min"))
-    }
-}
+/// A fetch that ran, and what became of it.
+public typealias TracedFetch = Traced<FetchDetail>
 
-public struct TracedFetch: Codable, Sendable, Hashable {
-    public var time: Microseconds
-    public var app: Int
+public struct FetchDetail: Codable, Sendable, Hashable {
     /// `useful` (made a launch fresh that the previous launch alone would not have), `wasted`
     /// (superseded before any launch), `used` (a launch came, but not within τ or already fresh),
     /// or `expired` (ran out of its budget).
     public var outcome: String
+}
 
+extension Traced where Detail == FetchDetail {
     public init(time: Microseconds, app: Int, outcome: String) {
-        self.time = time
-        self.app = app
-        self.outcome = outcome
-    }
-
-    /// Encoded on its own (without a day's clock), the time is UTC.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: JSONKey.self)
-        try encode(to: &c, offset: 0)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: JSONKey.self)
-        time = try c.decodeTime(forKey: "time")
-        app = try c.decode(Int.self, forKey: JSONKey("app"))
-        outcome = try c.decode(String.self, forKey: JSONKey("outcome"))
+        self.init(time: time, app: app, detail: FetchDetail(outcome: outcome))
     }
 }
 
-extension TracedFetch: EncodableAtOffset {
-    func encode(to c: inout KeyedEncodingContainer<JSONKey>, offset: Int) throws {
-        try c.encodeTime(time, offset: offset, forKey: "time")
-        try c.encode(app, forKey: JSONKey("app"))
-        try c.encode(outcome, forKey: JSONKey("outcome"))
-    }
-}
+/// A fetch the platform refused, and why.
+public typealias TracedSkip = Traced<SkipDetail>
 
-public struct TracedSkip: Codable, Sendable, Hashable {
-    public var time: Microseconds
-    public var app: Int
+public struct SkipDetail: Codable, Sendable, Hashable {
     public var reason: SkipReason
-
-    public init(time: Microseconds, app: Int, reason: SkipReason) {
-        self.time = time
-        self.app = app
-        self.reason = reason
-    }
-
-    /// Encoded on its own (without a day's clock), the time is UTC.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: JSONKey.self)
-        try encode(to: &c, offset: 0)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: JSONKey.self)
-        time = try c.decodeTime(forKey: "time")
-        app = try c.decode(Int.self, forKey: JSONKey("app"))
-        reason = try c.decode(SkipReason.self, forKey: JSONKey("reason"))
-    }
 }
 
-extension TracedSkip: EncodableAtOffset {
-    func encode(to c: inout KeyedEncodingContainer<JSONKey>, offset: Int) throws {
-        try c.encodeTime(time, offset: offset, forKey: "time")
-        try c.encode(app, forKey: JSONKey("app"))
-        try c.encode(reason, forKey: JSONKey("reason"))
+extension Traced where Detail == SkipDetail {
+    public init(time: Microseconds, app: Int, reason: SkipReason) {
+        self.init(time: time, app: app, detail: SkipDetail(reason: reason))
     }
 }
