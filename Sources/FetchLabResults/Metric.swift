@@ -252,16 +252,11 @@ public enum FreshKey {
         minutes == minutes.rounded() ? "fresh_\(Int(minutes))m" : "fresh_\(minutes)m"
     }
 
-    /// The τ of `fresh_<minutes>m` (nil: another key).
+    /// The τ of `fresh_<minutes>m` (nil: another key, or minutes no span holds).
     public static func tau(_ key: String) -> Microseconds? {
-        guard key.hasPrefix("fresh_"), key.hasSuffix("m"), let minutes = Double(key.dropFirst(6).dropLast()),
-            minutes.isFinite
-        else { return nil }
-        return span(minutes: minutes)
-    }
-
-    /// `minutes` as a span of microseconds.
-    public static func span(minutes: Double) -> Microseconds {
-        Microseconds((minutes * Double(Microseconds.perMinute)).rounded())
+        guard key.hasPrefix("fresh_"), key.hasSuffix("m"), let minutes = Double(key.dropFirst(6).dropLast()) else {
+            return nil
+        }
+        return .minutes(checked: minutes)
     }
 }

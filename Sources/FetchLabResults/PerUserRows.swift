@@ -92,7 +92,8 @@ public enum PerUserRow {
     }
 
     /// One user's rows, one per policy, encoded; or why they cannot be.
-    public static func encode(user: String, metrics: [PolicyMetrics]) -> Result<[[UInt8]], SpoolError> {
+    public static func encode(user: String, metrics: [PolicyMetrics], policies: Int) -> Result<[[UInt8]], SpoolError> {
+        precondition(metrics.count == policies, "one metrics per policy")
         let encoder = encoder()
         var records: [[UInt8]] = []
         records.reserveCapacity(metrics.count)
@@ -107,12 +108,39 @@ public enum PerUserRow {
     }
 }
 
+/// What every ``PerUserRows`` keeps besides its rows: the users added, and the first failure,
+/// after which later users are dropped.
+public struct PerUserTally: Sendable {
+    public private(set) var users = 0
+    public private(set) var failure: SpoolError? = nil
+
+    public init() {}
+
+    /// The rows to keep of a user's ``PerUserRow/encode(user:metrics:policies:)``: nil once
+    /// something failed (that failure kept, the first only).
+    public mutating func admit(_ encoded: Result<[[UInt8]], SpoolError>) -> [[UInt8]]? {
+        guard failure == nil else { return nil }
+        switch encoded {
+        case .failure(let problem):
+            failure = problem
+            return nil
+        case .success(let rows):
+            users += 1
+            return rows
+        }
+    }
+
+    /// Keeps `problem` unless a failure is kept already.
+    public mutating func fail(_ problem: SpoolError) {
+        if failure == nil { failure = problem }
+    }
+}
+
 /// Per-user rows held in memory: what a run uses unless given a spool on disk.
 public final class MemoryPerUserRows: PerUserRows {
     private struct State {
         var rows: [[[UInt8]]]
-        var users = 0
-        var failure: SpoolError? = nil
+        var tally = PerUserTally()
     }
 
     public let policies: Int
@@ -123,24 +151,18 @@ public final class MemoryPerUserRows: PerUserRows {
         state = Mutex(State(rows: Array(repeating: [], count: policies)))
     }
 
-    public var users: Int { state.withLock { $0.users } }
+    public var users: Int { state.withLock { $0.tally.users } }
 
     public func add(user: String, metrics: [PolicyMetrics]) {
-        precondition(metrics.count == policies, "one metrics per policy")
-        let encoded = PerUserRow.encode(user: user, metrics: metrics)
+        let encoded = PerUserRow.encode(user: user, metrics: metrics, policies: policies)
         state.withLock { s in
-            guard s.failure == nil else { return }
-            switch encoded {
-            case .failure(let failure): s.failure = failure
-            case .success(let records):
-                s.users += 1
-                for (i, record) in records.enumerated() { s.rows[i].append(record) }
-            }
+            guard let records = s.tally.admit(encoded) else { return }
+            for (i, record) in records.enumerated() { s.rows[i].append(record) }
         }
     }
 
     public func finish() throws(SpoolError) {
-        if let failure = state.withLock({ $0.failure }) { throw failure }
+        if let failure = state.withLock({ $0.tally.failure }) { throw failure }
     }
 
     public func forEachEncoded(policy: Int, _ body: ([UInt8]) throws -> Void) throws {

@@ -22,8 +22,7 @@ public final class PerUserSpool: PerUserRows {
     struct State: ~Copyable {
         var descriptors: [Int32]
         var buffers: [[UInt8]]
-        var users = 0
-        var failure: SpoolError? = nil
+        var tally = PerUserTally()
     }
 
     public let policies: Int
@@ -56,30 +55,18 @@ public final class PerUserSpool: PerUserRows {
         state.withLock { s in for fd in s.descriptors { close(fd) } }
     }
 
-    public var users: Int { state.withLock { $0.users } }
+    public var users: Int { state.withLock { $0.tally.users } }
 
     public func add(user: String, metrics: [PolicyMetrics]) {
-        precondition(metrics.count == policies, "one metrics per policy")
-        let encoded = PerUserRow.encode(user: user, metrics: metrics)
+        let encoded = PerUserRow.encode(user: user, metrics: metrics, policies: policies)
         state.withLock { s in
-            guard s.failure == nil else { return }
-            let records: [[UInt8]]
-            switch encoded {
-            case .failure(let failure):
-                s.failure = failure
-                return
-            case .success(let made): records = made
-            }
-            s.users += 1
+            guard let records = s.tally.admit(encoded) else { return }
             for (i, record) in records.enumerated() {
                 var length = UInt32(record.count).littleEndian
                 withUnsafeBytes(of: &length) { s.buffers[i].append(contentsOf: $0) }
                 s.buffers[i].append(contentsOf: record)
                 if s.buffers[i].count >= Self.bufferSize {
-                    if let failure = Self.write(s.buffers[i], to: s.descriptors[i]) {
-                        s.failure = failure
-                        return
-                    }
+                    if let failure = Self.write(s.buffers[i], to: s.descriptors[i]) { return s.tally.fail(failure) }
                     s.buffers[i].removeAll(keepingCapacity: true)
                 }
             }
@@ -88,16 +75,16 @@ public final class PerUserSpool: PerUserRows {
 
     public func finish() throws(SpoolError) {
         let failure: SpoolError? = state.withLock { s in
-            if s.failure == nil {
+            if s.tally.failure == nil {
                 for i in s.buffers.indices where !s.buffers[i].isEmpty {
                     if let failure = Self.write(s.buffers[i], to: s.descriptors[i]) {
-                        s.failure = failure
+                        s.tally.fail(failure)
                         break
                     }
                     s.buffers[i].removeAll()
                 }
             }
-            return s.failure
+            return s.tally.failure
         }
         if let failure { throw failure }
     }

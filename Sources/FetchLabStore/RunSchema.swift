@@ -30,7 +30,7 @@ enum RunSchema {
     static func sources(migration: Int) -> [Source] {
         let metrics = Metric.table.filter { $0.column?.migration == migration }.map { Source.metric($0.id) }
         guard migration == 4 else { return metrics }
-        return metrics.prefix(1) + freshColumnMinutes.map { .fresh(FreshKey.span(minutes: $0)) } + metrics.dropFirst()
+        return metrics.prefix(1) + freshColumnMinutes.map { .fresh(.minutes(fractional: $0)) } + metrics.dropFirst()
             + [.skipped, .gapClosed, .json]
     }
 

@@ -29,8 +29,9 @@ public enum PlatformCheck {
         settings.append(PlatformTranslation.silentPush())
         var out: [PlatformOutcome] = []
         for kind in [PlatformKind.ios, .android] {
-            var mine = settings.filter { $0.platform == kind }.map(\.setting)
-            let models = settings.filter { $0.platform == kind }.map(\.model)
+            let translations = settings.filter { $0.platform == kind }
+            var mine = translations.map(\.setting)
+            let models = translations.map(\.model)
             guard !models.isEmpty else { continue }
             var simulator = heldOut.simulator
             simulator.settings.platform.kind = kind

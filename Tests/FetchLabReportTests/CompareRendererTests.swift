@@ -17,7 +17,7 @@ import Testing
             var m = PolicyMetrics(scoredLaunches: 1_234, fresh: fresh, fetchesPerAppDay: perDay)
             m.shareOfPossible = share
             m.gainVsFixed = share.map { $0 / 10 }
-            m.taus = [5, 15, 60].map { FreshKey.span(minutes: $0) }
+            m.taus = [5, 15, 60].map { .minutes(fractional: $0) }
             return m
         }
         var fixed = metrics([0.25, 0.5, 0.75], 24, 0.25)

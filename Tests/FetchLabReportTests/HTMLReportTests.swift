@@ -17,7 +17,7 @@ import _FetchLabTestSupport
             scoredLaunches: 1_000, fresh: [fresh15 / 2, fresh15, min(1, fresh15 * 1.5)], fetchesPerAppDay: perDay)
         m.shareOfPossible = gap
         m.gainVsFixed = gap.map { $0 / 5 }
-        m.taus = [5, 15, 60].map { FreshKey.span(minutes: $0) }
+        m.taus = [5, 15, 60].map { .minutes(fractional: $0) }
         m.energyJoulesPerDay = energy
         m.skips = skips
         m.stalenessCDF = PolicyMetrics.stalenessCDFMinutes.map { min(1, fresh15 * $0 / 15) }

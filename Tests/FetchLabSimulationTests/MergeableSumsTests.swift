@@ -30,7 +30,7 @@ import Testing
     func metrics(_ s: MetricSums) throws -> Data {
         var s = s
         s.costUnits = 7
-        let m = s.metrics(taus: [5, 15, 60].map { FreshKey.span(minutes: $0) }, primary: 1, batteryJoules: 43_200)
+        let m = s.metrics(taus: [5, 15, 60].map { .minutes(fractional: $0) }, primary: 1, batteryJoules: 43_200)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return try encoder.encode(m)

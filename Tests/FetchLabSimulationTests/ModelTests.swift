@@ -202,7 +202,7 @@ let scoredDay = day0 + .days(1)
         sums.add(o)
         sums.costUnits = 1
         let m = sums.metrics(
-            taus: [5, 15, 60].map { FreshKey.span(minutes: $0) }, primary: 1, batteryJoules: 43_200)
+            taus: [5, 15, 60].map { .minutes(fractional: $0) }, primary: 1, batteryJoules: 43_200)
         #expect(m.stalenessMedianMinutes == 10)
         #expect(m.stalenessP90Minutes == 60)
         #expect(m.leadMedianMinutes == 5)

@@ -18,7 +18,7 @@ import _FetchLabTestSupport
             scoredLaunches: Int(100 * seed), fresh: [0.1 * seed, 0.2 * seed, 0.3 * seed], fetchesPerAppDay: 2 * seed)
         m.shareOfPossible = share
         m.gainVsFixed = share.map { $0 / 10 }
-        m.taus = [5, 15, 60].map { FreshKey.span(minutes: $0) }
+        m.taus = [5, 15, 60].map { .minutes(fractional: $0) }
         m.contentFresh = 0.4
         m.stalenessMedianMinutes = 12.5
         m.stalenessP90Minutes = nil
@@ -116,7 +116,7 @@ import _FetchLabTestSupport
         var report = Self.report()
         report.settings.taus = [.minutes(30)]
         for i in report.policies.indices {
-            report.policies[i].metrics.taus = [FreshKey.span(minutes: 30)]
+            report.policies[i].metrics.taus = [.minutes(30)]
             report.policies[i].metrics.fresh = [0.9]
         }
         let db = try FetchLabDatabase(writer: DatabaseQueue())
