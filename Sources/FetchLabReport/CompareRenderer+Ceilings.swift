@@ -7,7 +7,7 @@ extension CompareRenderer {
     static func ceilingsTable(_ c: SignalCeilings?) -> [String] {
         guard let c, !c.sets.isEmpty else { return [] }
         let head =
-            ["ceiling, fresh@\(minutes(c.tauMinutes)), fetching only at"] + c.budgets.map(budgetText) + ["unlimited"]
+            ["ceiling, fresh@\(minutes(c.tau.inMinutes)), fetching only at"] + c.budgets.map(budgetText) + ["unlimited"]
         var table = [head]
         for s in c.sets {
             table.append(

@@ -279,7 +279,7 @@ public enum CompareRenderer {
         let budgets = r.budget?.budgets ?? BudgetSettings.standardBudgets
         var out: [[String]] = []
         var lastBand: Int? = nil
-        for (rank, p) in ranked(r.policies, by: sort, budgets: budgets, tauMinutes: r.settings.tau.inMinutes)
+        for (rank, p) in ranked(r.policies, by: sort, budgets: budgets, tau: r.settings.tau)
             .enumerated()
         {
             let clairvoyant = p.isClairvoyant
@@ -324,11 +324,10 @@ public enum CompareRenderer {
     /// The causal policies sorted (ties in the given order), then the clairvoyant ones as given.
     public static func ranked(
         _ policies: [PolicyResult], by sort: CompareSort = .band, budgets: [Double] = BudgetSettings.standardBudgets,
-        tauMinutes: Double = 15
+        tau: Microseconds = 15 * .perMinute
     ) -> [PolicyResult] {
         let causal = policies.enumerated().filter { !$0.element.isClairvoyant }
-        let key = PolicyMetrics.freshKey(minutes: tauMinutes)
-        func fresh(_ p: PolicyResult) -> Double { primaryFresh(p, key: key) }
+        func fresh(_ p: PolicyResult) -> Double { p.metrics.fresh(tau: tau) ?? 0 }
         let sorted = causal.sorted { a, b in
             let (x, y) = (a.element.metrics, b.element.metrics)
             func by(_ u: Double, _ v: Double, descending: Bool) -> Bool? {
@@ -349,11 +348,6 @@ public enum CompareRenderer {
             return decided ?? (a.offset < b.offset)
         }
         return sorted.map(\.element) + policies.filter(\.isClairvoyant)
-    }
-
-    /// fresh at the primary τ (its key, e.g. `fresh_15m`).
-    public static func primaryFresh(_ p: PolicyResult, key: String) -> Double {
-        FreshKey.tau(key).flatMap { p.metrics.fresh(tau: $0) } ?? 0
     }
 
     static func minutes(_ m: Double) -> String {

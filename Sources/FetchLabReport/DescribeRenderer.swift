@@ -136,7 +136,8 @@ public enum DescribeRenderer {
     /// The unlimited-budget ceilings as one more section (none without them).
     static func ceilings(_ c: SignalCeilings?) -> [(String, [(String, String)])] {
         guard let c, !c.sets.isEmpty else { return [] }
-        let tau = c.tauMinutes == c.tauMinutes.rounded() ? "\(Int(c.tauMinutes)) min" : "\(c.tauMinutes) min"
+        let m = c.tau.inMinutes
+        let tau = m == m.rounded() ? "\(Int(m)) min" : "\(m) min"
         return [
             (
                 "Ceilings (fresh@\(tau) of a clairvoyant scheduler fetching only at these moments, no budget; "

@@ -64,7 +64,7 @@ public enum EvaluationRenderer {
     static func learnedModelLines(_ r: EvaluationReport) -> [String] {
         guard let m = r.learnedModel, m.questions > 0 else { return [] }
         let f = TextFormat.fixed
-        let tau = TextFormat.decimal(m.tauMinutes)
+        let tau = TextFormat.decimal(m.tau.inMinutes)
         var lines = [
             "",
             "learned model (learned(B)'s, asked at every moment a policy may act), on held-out time:",

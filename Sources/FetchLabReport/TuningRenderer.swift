@@ -68,7 +68,7 @@ public enum TuningRenderer {
         if r.rankedBy == .gainVsFixed, let p = r.promise {
             out.append(
                 .line(
-                    "ranked by the gain over the fixed baseline: fresh@\(TextFormat.fixed(p.tauMinutes, 0))m minus what a "
+                    "ranked by the gain over the fixed baseline: fresh@\(TextFormat.fixed(p.tau.inMinutes, 0))m minus what a "
                         + "fixed interval gives at the setting's own fetches/app/day (closed form, expected over its "
                         + "phase) on the same users and days"))
         }
@@ -202,7 +202,7 @@ public enum TuningRenderer {
     /// The gain column's title: `gain vs fixed@15m (pts)`.
     static func gainHeader(_ r: TuningResult) -> String {
         let tau =
-            r.promise.map { TextFormat.fixed($0.tauMinutes, 0) + "m" }
+            r.promise.map { TextFormat.fixed($0.tau.inMinutes, 0) + "m" }
             ?? objectiveName(r).replacingOccurrences(of: "fresh@", with: "")
         return "gain vs fixed@\(tau) (pts)"
     }
@@ -224,7 +224,7 @@ public enum TuningRenderer {
     /// The promise as two readable lines, training → held out: the fresh rate and the gain over
     /// the fixed baseline, each with its 95 % interval.
     static func promiseLines(_ p: TuningPromise, indent: String = "  ") -> [String] {
-        let tau = "fresh@\(TextFormat.fixed(p.tauMinutes, 0))m"
+        let tau = "fresh@\(TextFormat.fixed(p.tau.inMinutes, 0))m"
         func pct(_ x: Double) -> String { TextFormat.fixed(x * 100) + " %" }
         return [
             indent + "\(tau): \(pct(p.training.fresh))\(interval(p.training.freshCI, percent: true)) on training → "
@@ -252,7 +252,7 @@ public enum TuningRenderer {
 
     /// `fresh@15m 33.7 % (95 % interval 21.2 % to 50.0 % over 4 test users)`, or with one user, that there is none.
     static func intervalText(_ i: HeldOutInterval) -> String {
-        let tau = "fresh@\(TextFormat.fixed(i.tauMinutes, 0))m \(percent(i.fresh))"
+        let tau = "fresh@\(TextFormat.fixed(i.tau.inMinutes, 0))m \(percent(i.fresh))"
         guard let low = i.low, let high = i.high else {
             return tau + " (one test user: no interval)"
         }
@@ -307,7 +307,7 @@ public enum TuningRenderer {
         if let i = r.heldOut {
             let pooled = r.folds.count > 1 ? "all folds' test parts pooled" : "the test part"
             var line =
-                "held out (\(pooled)): \(r.chosen ?? r.folds.last?.chosen ?? "") fresh@\(TextFormat.fixed(i.tauMinutes, 0))m "
+                "held out (\(pooled)): \(r.chosen ?? r.folds.last?.chosen ?? "") fresh@\(TextFormat.fixed(i.tau.inMinutes, 0))m "
                 + "\(percent(i.fresh)) over \(TextFormat.count(i.scoredLaunches)) scored launches of \(users(i.users))"
             if let low = i.low, let high = i.high {
                 line +=

@@ -130,15 +130,8 @@ public struct ComparisonSettings: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         // Spans read from a file: minutes no span holds are refused, not trapped on.
-        func span(_ minutes: Double, _ key: CodingKeys) throws -> Microseconds {
-            guard let span = Microseconds.minutes(checked: minutes) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: key, in: c, debugDescription: "\(minutes) minutes is not a span")
-            }
-            return span
-        }
-        tau = try span(c.decode(Double.self, forKey: .tau), .tau)
-        taus = try c.decode([Double].self, forKey: .taus).map { try span($0, .taus) }
+        tau = try c.decode(InMinutes.self, forKey: .tau).wrappedValue
+        taus = try c.decode([InMinutes].self, forKey: .taus).map(\.wrappedValue)
         launchRefreshes = try c.decode(Bool.self, forKey: .launchRefreshes)
         warmUpDays = try c.decode(Int.self, forKey: .warmUpDays)
         minLaunches = try c.decode(Int.self, forKey: .minLaunches)

@@ -5,8 +5,8 @@ import FetchLabCore
 /// replacement `resamples` times by a seeded generator, and the interval is the 2.5th to 97.5th
 /// percentile of the rates of the draws. With one user there is no interval.
 public struct HeldOutInterval: Sendable, Codable, Hashable {
-    /// τ of the fresh rate, minutes.
-    public var tauMinutes: Double
+    /// τ of the fresh rate (JSON `tau_minutes`).
+    @InMinutes public var tau: Microseconds
     public var fresh: Double
     /// The interval's ends (nil: fewer than two users, nothing to resample).
     public var low: Double?
@@ -18,10 +18,10 @@ public struct HeldOutInterval: Sendable, Codable, Hashable {
     public var seed: UInt64
 
     public init(
-        tauMinutes: Double, fresh: Double, low: Double?, high: Double?, users: Int, scoredLaunches: Int,
+        tau: Microseconds, fresh: Double, low: Double?, high: Double?, users: Int, scoredLaunches: Int,
         resamples: Int, seed: UInt64
     ) {
-        self.tauMinutes = tauMinutes
+        self.tau = tau
         self.fresh = fresh
         self.low = low
         self.high = high
@@ -29,6 +29,10 @@ public struct HeldOutInterval: Sendable, Codable, Hashable {
         self.scoredLaunches = scoredLaunches
         self.resamples = resamples
         self.seed = seed
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case tau = "tauMinutes", fresh, low, high, users, scoredLaunches, resamples, seed
     }
 
     /// The rate and interval of `users` (fresh and scored launches each; users without a scored
@@ -41,7 +45,7 @@ public struct HeldOutInterval: Sendable, Codable, Hashable {
         guard scored > 0 else { return nil }
         let fresh = Double(kept.reduce(0) { $0 + $1.fresh }) / Double(scored)
         var out = HeldOutInterval(
-            tauMinutes: tau.inMinutes, fresh: fresh, low: nil, high: nil, users: kept.count, scoredLaunches: scored,
+            tau: tau, fresh: fresh, low: nil, high: nil, users: kept.count, scoredLaunches: scored,
             resamples: resamples, seed: seed)
         guard kept.count >= 2, resamples >= 2 else { return out }
         var rng = SplitMix64(seed: seed)

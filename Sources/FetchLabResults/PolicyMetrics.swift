@@ -62,9 +62,6 @@ public struct PolicyMetrics: Codable, Sendable, Hashable {
         return fresh[i]
     }
 
-    /// `fresh_15m` for 15 minutes; fractional minutes keep their decimals (`fresh_2.5m`).
-    public static func freshKey(minutes: Double) -> String { FreshKey.key(minutes: minutes) }
-
     // The table's values under their own names.
 
     public var scoredLaunches: Int {
@@ -175,7 +172,11 @@ extension PolicyMetrics {
             case .count: try c.encode(Int(value ?? 0), forKey: Key(metric.key))
             case .real: try c.encode(value ?? 0, forKey: Key(metric.key))
             case .optional:
-                if let value { try c.encode(value, forKey: Key(metric.key)) } else { try c.encodeNil(forKey: Key(metric.key)) }
+                if let value {
+                    try c.encode(value, forKey: Key(metric.key))
+                } else {
+                    try c.encodeNil(forKey: Key(metric.key))
+                }
             }
         }
     }
@@ -208,9 +209,14 @@ extension PolicyMetrics {
             let value: Double?
             switch metric.kind {
             case .count:
-                value = try metric.required ? Double(c.decode(Int.self, forKey: key)) : c.decodeIfPresent(Int.self, forKey: key).map(Double.init)
+                value =
+                    try metric.required
+                    ? Double(c.decode(Int.self, forKey: key))
+                    : c.decodeIfPresent(Int.self, forKey: key).map(Double.init)
             case .real, .optional:
-                value = try metric.required ? c.decode(Double.self, forKey: key) : c.decodeIfPresent(Double.self, forKey: key)
+                value =
+                    try metric.required
+                    ? c.decode(Double.self, forKey: key) : c.decodeIfPresent(Double.self, forKey: key)
             }
             values[metric.id.rawValue] = value ?? (metric.kind == .optional ? nil : 0)
         }

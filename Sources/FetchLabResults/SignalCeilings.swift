@@ -76,7 +76,8 @@ public struct SignalCeilings: Codable, Sendable, Hashable {
         }
     }
 
-    public var tauMinutes: Double
+    /// τ of the fresh rates (JSON `tau_minutes`).
+    public var tau: Microseconds
     public var launchRefreshes: Bool
     /// Fetches per app per day (averaged over pairs, as the budget curve's).
     public var budgets: [Double]
@@ -86,10 +87,10 @@ public struct SignalCeilings: Codable, Sendable, Hashable {
     public var sets: [Ceiling]
 
     public init(
-        tauMinutes: Double, launchRefreshes: Bool, budgets: [Double], signalEvents: [UsageEventKind: Int],
+        tau: Microseconds, launchRefreshes: Bool, budgets: [Double], signalEvents: [UsageEventKind: Int],
         sets: [Ceiling]
     ) {
-        self.tauMinutes = tauMinutes
+        self.tau = tau
         self.launchRefreshes = launchRefreshes
         self.budgets = budgets
         self.signalEvents = Self.everyKind(signalEvents)
@@ -111,7 +112,7 @@ public struct SignalCeilings: Codable, Sendable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case tauMinutes = "tau_minutes", launchRefreshes = "launch_refreshes", budgets
+        case tau = "tau_minutes", launchRefreshes = "launch_refreshes", budgets
         case signalEvents = "signal_events", sets
     }
 
@@ -124,7 +125,7 @@ public struct SignalCeilings: Codable, Sendable, Hashable {
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(tauMinutes, forKey: .tauMinutes)
+        try c.encode(InMinutes(wrappedValue: tau), forKey: .tau)
         try c.encode(launchRefreshes, forKey: .launchRefreshes)
         try c.encode(budgets, forKey: .budgets)
         var events: [String: Int] = [:]
@@ -149,7 +150,7 @@ public struct SignalCeilings: Codable, Sendable, Hashable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        tauMinutes = try c.decode(Double.self, forKey: .tauMinutes)
+        tau = try c.decode(InMinutes.self, forKey: .tau).wrappedValue
         launchRefreshes = try c.decode(Bool.self, forKey: .launchRefreshes)
         budgets = try c.decode([Double].self, forKey: .budgets)
         let events = try c.decodeIfPresent([String: Int].self, forKey: .signalEvents) ?? [:]

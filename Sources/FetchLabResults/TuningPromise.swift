@@ -17,21 +17,25 @@ public struct TuningPromise: Sendable, Codable, Hashable {
     public var training: PromiseFigures
     public var heldOut: PromiseFigures
     public var intervalOver: IntervalOver
-    /// τ of the fresh rates, minutes.
-    public var tauMinutes: Double
+    /// τ of the fresh rates (JSON `tau_minutes`).
+    @InMinutes public var tau: Microseconds
     public var resamples: Int
     public var seed: UInt64
 
     public init(
-        training: PromiseFigures, heldOut: PromiseFigures, intervalOver: IntervalOver, tauMinutes: Double,
+        training: PromiseFigures, heldOut: PromiseFigures, intervalOver: IntervalOver, tau: Microseconds,
         resamples: Int, seed: UInt64
     ) {
         self.training = training
         self.heldOut = heldOut
         self.intervalOver = intervalOver
-        self.tauMinutes = tauMinutes
+        self.tau = tau
         self.resamples = resamples
         self.seed = seed
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case training, heldOut, intervalOver, tau = "tauMinutes", resamples, seed
     }
 
     /// Whether the held-out gain lies within the training gain's interval (nil: no training interval).
@@ -62,7 +66,7 @@ public struct PromiseFigures: Sendable, Codable, Hashable {
     public var fetchesPerAppDay: Double
     /// The share of the scored launches fresh without any fetch (`never`'s fresh rate).
     public var never: Double
-    /// The baseline's fresh rate: ``FixedBaselineLine/fresh(never:budget:tauMinutes:)``.
+    /// The baseline's fresh rate: ``FixedBaselineLine/fresh(never:budget:tau:)``.
     public var baseline: Double
     public var scoredLaunches: Int
     /// Users with scored launches, and the units resampled (users, or user-days).
@@ -103,13 +107,13 @@ public struct PromiseFigures: Sendable, Codable, Hashable {
     /// baseline's budget is `fetchesPerAppDay` in every draw, so the gain's interval is that of the
     /// fresh rate against the free launches of the same draw. Nil when no launch is scored.
     public static func bootstrap(
-        _ units: [Unit], users: Int, fetchesPerAppDay: Double, tauMinutes: Double, resamples: Int, seed: UInt64
+        _ units: [Unit], users: Int, fetchesPerAppDay: Double, tau: Microseconds, resamples: Int, seed: UInt64
     ) -> PromiseFigures? {
         let kept = units.filter { $0.scored > 0 }
         func figures(_ f: Int, _ n: Int, _ s: Int) -> (fresh: Double, gain: Double, never: Double, baseline: Double) {
             let fresh = Double(f) / Double(s)
             let never = Double(n) / Double(s)
-            let baseline = FixedBaselineLine.fresh(never: never, budget: fetchesPerAppDay, tauMinutes: tauMinutes)
+            let baseline = FixedBaselineLine.fresh(never: never, budget: fetchesPerAppDay, tau: tau)
             return (fresh, fresh - baseline, never, baseline)
         }
         let scored = kept.reduce(0) { $0 + $1.scored }

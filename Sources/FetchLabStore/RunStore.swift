@@ -1,3 +1,4 @@
+import FetchLabCore
 import FetchLabResults
 import Foundation
 import GRDB
@@ -69,9 +70,14 @@ public struct RunStore: Sendable {
                     FROM runs ORDER BY id
                     """
             ).map { row in
-                RunSummary(
-                    id: row[0], createdAt: row[1], command: row[2], fetchlabVersion: row[3], policies: row[4],
-                    users: row[5], pairs: row[6], scoredLaunches: row[7], tauMinutes: row[8], launchRefreshes: row[9],
+                let id: Int64 = row[0]
+                let minutes: Double = row[8]
+                guard let tau = Microseconds.minutes(checked: minutes) else {
+                    throw StoreError(.corrupt, "\(database.path): run \(id): tau_minutes \(minutes) is not a span")
+                }
+                return RunSummary(
+                    id: id, createdAt: row[1], command: row[2], fetchlabVersion: row[3], policies: row[4],
+                    users: row[5], pairs: row[6], scoredLaunches: row[7], tau: tau, launchRefreshes: row[9],
                     platform: row[10])
             }
         }
@@ -124,6 +130,8 @@ public struct RunStore: Sendable {
     func reading<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try database.writer.read(body)
+        } catch let error as StoreError {
+            throw error
         } catch let error as DatabaseError {
             throw database.storeError(error, while: "reading the stored runs")
         } catch {

@@ -11,7 +11,7 @@ import Testing
         let launches = [0.30, 0.40, 0.50, 0.55, 0.55]
         let device = devicePresent ? [0.35, 0.48, 0.61, 0.70, 0.70] : launches
         return SignalCeilings(
-            tauMinutes: 15, launchRefreshes: true, budgets: [0.5, 1, 2, 5, 10],
+            tau: 15 * .perMinute, launchRefreshes: true, budgets: [0.5, 1, 2, 5, 10],
             signalEvents: [.unlock: devicePresent ? 40 : 0],
             sets: [
                 .init(set: .launches, signalsPresent: true, fresh: launches, unlimited: 0.55),

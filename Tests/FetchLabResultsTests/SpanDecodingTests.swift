@@ -36,4 +36,42 @@ import Testing
         #expect(FreshKey.tau("fresh_nanm") == nil)
         #expect(FreshKey.tau("fresh_infm") == nil)
     }
+
+    /// A report's τ is a span that JSON writes in minutes under the model's own key: the tuning
+    /// JSON's snake-cased `tau_minutes`, a stored run's `tau_minutes`.
+    @Test func aReportsTauIsWrittenInMinutesAndReadBackAsTheSpan() throws {
+        let interval = HeldOutInterval(
+            tau: .seconds(90), fresh: 0.5, low: nil, high: nil, users: 1, scoredLaunches: 2, resamples: 10, seed: 1)
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let json = try encoder.encode(interval)
+        let object = try #require(JSONSerialization.jsonObject(with: json) as? [String: Any])
+        #expect(object["tau_minutes"] as? Double == 1.5)
+        #expect(object["tau"] == nil)
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        #expect(try decoder.decode(HeldOutInterval.self, from: json) == interval)
+
+        let run = RunSummary(
+            id: 1, createdAt: "2026-01-01T00:00:00Z", command: "compare", fetchlabVersion: nil, policies: 1, users: 1,
+            pairs: 1, scoredLaunches: 1, tau: .minutes(30))
+        let runJSON = try JSONEncoder().encode(run)
+        #expect(String(decoding: runJSON, as: UTF8.self).contains(#""tau_minutes":30"#))
+        #expect(try JSONDecoder().decode(RunSummary.self, from: runJSON) == run)
+    }
+
+    @Test func aReportsTauNoSpanHoldsIsADecodingErrorAtItsKey() {
+        let json = Data(
+            #"{"id":1,"created_at":"x","command":"compare","policies":1,"users":1,"pairs":1,"scored_launches":1,"tau_minutes":1e300,"launch_refreshes":true,"platform":"none"}"#
+                .utf8)
+        do {
+            _ = try JSONDecoder().decode(RunSummary.self, from: json)
+            Issue.record("decoded a τ of 1e300 minutes")
+        } catch let DecodingError.dataCorrupted(context) {
+            #expect(context.codingPath.map(\.stringValue) == ["tau_minutes"])
+            #expect(context.debugDescription.contains("is not a span"))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
 }

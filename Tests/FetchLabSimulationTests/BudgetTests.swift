@@ -240,14 +240,16 @@ struct RandomCausalPolicy: FetchPolicy {
         for p in report.policies where p.family == "fixed" {
             let gain = try #require(p.metrics.gainVsFixed)
             let line = FixedBaselineLine.fresh(
-                never: never.metrics.fresh[1], budget: p.metrics.fetchesPerAppDay, tauMinutes: 15)
+                never: never.metrics.fresh[1], budget: p.metrics.fetchesPerAppDay, tau: 15 * .perMinute)
             #expect(abs(gain - (p.metrics.fresh[1] - line)) < 1e-12, "\(p.name)")
             if gain > 0 { above += 1 } else { below += 1 }
         }
         #expect(above > 0 && below > 0, "above \(above), below \(below)")
         for point in report.budgetCurve {
             #expect(
-                abs(point.fixed - FixedBaselineLine.fresh(never: point.never, budget: point.budget, tauMinutes: 15))
+                abs(
+                    point.fixed
+                        - FixedBaselineLine.fresh(never: point.never, budget: point.budget, tau: 15 * .perMinute))
                     < 1e-12)
         }
     }
@@ -376,8 +378,10 @@ extension BudgetCurveTests {
         var merged: ComparisonRun? = nil
         for half in [Array(population.suffix(20)), Array(population.prefix(20))] {
             let partial = run(half, keep: true).partial(shard: nil, source: "test")
-            if merged == nil { merged = try ComparisonRun(
-                    merging: partial.configuration, policies: policies, recordStorage: FileRecordStorage()) }
+            if merged == nil {
+                merged = try ComparisonRun(
+                    merging: partial.configuration, policies: policies, recordStorage: FileRecordStorage())
+            }
             try merged!.absorb(partial)
         }
         let records = try #require(merged?.mergingRecords)

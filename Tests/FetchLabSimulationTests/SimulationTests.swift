@@ -4,8 +4,9 @@ import FetchLabResults
 import Foundation
 import Testing
 
-@testable import FetchLabSimulation
 import struct _FetchLabTestSupport.SeededDraws
+
+@testable import FetchLabSimulation
 
 /// A policy fetching at given times (for hand-made timelines).
 struct AtTimes: FetchPolicy {
@@ -293,7 +294,7 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
         let never = report.policies[0].metrics.fresh[1]
         #expect(report.fixedCurve == [[0, never], [96, 1]])
         for p in fixed {
-            let line = FixedBaselineLine.fresh(never: never, budget: p.metrics.fetchesPerAppDay, tauMinutes: 15)
+            let line = FixedBaselineLine.fresh(never: never, budget: p.metrics.fetchesPerAppDay, tau: 15 * .perMinute)
             #expect(abs((p.metrics.gainVsFixed ?? 1) - (p.metrics.fresh[1] - line)) < 1e-12, "\(p.name)")
         }
         #expect(zip(fixed, fixed.dropFirst()).allSatisfy { $0.metrics.fresh[1] >= $1.metrics.fresh[1] })

@@ -99,7 +99,8 @@ private func contains(_ ci: [Double]?, _ x: Double) -> Bool {
             #expect(
                 abs(
                     side.baseline
-                        - FixedBaselineLine.fresh(never: side.never, budget: side.fetchesPerAppDay, tauMinutes: 15))
+                        - FixedBaselineLine.fresh(
+                            never: side.never, budget: side.fetchesPerAppDay, tau: 15 * .perMinute))
                     < 1e-12)
         }
         #expect(p.training.units == (over == .days ? n * 20 : n))

@@ -304,3 +304,30 @@ import _FetchLabTestSupport
         }
     }
 }
+
+/// The list of runs holds each run's τ as a span: a stored τ no span holds (a damaged or
+/// hand-edited database) is a one-line error naming the run, not a trap.
+@Suite struct StoredTauTests {
+    @Test func aStoredTauReadsBackAsTheSpanSaved() throws {
+        let db = try FetchLabDatabase(writer: DatabaseQueue())
+        let store = RunStore(database: db)
+        let id = try store.saveRun(RunStoreTests.report(), command: "compare")
+        #expect(try store.runs().map(\.tau) == [.minutes(15)])
+        #expect(try store.runs().map(\.id) == [id])
+    }
+
+    @Test func aStoredTauNoSpanHoldsIsACorruptRun() throws {
+        let db = try FetchLabDatabase(writer: DatabaseQueue())
+        let store = RunStore(database: db)
+        let id = try store.saveRun(RunStoreTests.report(), command: "compare")
+        try db.writer.write { try $0.execute(sql: "UPDATE run SET tau_minutes = 1e300 WHERE id = ?", arguments: [id]) }
+        do {
+            _ = try store.runs()
+            Issue.record("listed a run whose τ is 1e300 minutes")
+        } catch {
+            #expect(error.code == .corrupt)
+            #expect(error.message.contains("run \(id): tau_minutes 1e+300 is not a span"))
+            #expect(!error.message.contains("\n"))
+        }
+    }
+}

@@ -1,6 +1,5 @@
 import FetchLabResults
 
-
 /// What `fetchlab runs` prints: one line per stored run, then one per tuning run.
 public enum RunsRenderer {
     /// `{"runs": [...], "tuning_runs": [...]}` for `--format json`.
@@ -69,7 +68,8 @@ public enum RunsRenderer {
                     pad(TextFormat.escaped(r.command), 8, false),
                     pad(TextFormat.count(r.policies), 8, true), pad(TextFormat.count(r.users), 7, true),
                     pad(TextFormat.count(r.scoredLaunches), 15, true),
-                    pad(CompareRenderer.minutes(r.tauMinutes), 6, true), pad(r.launchRefreshes ? "on" : "off", 16, false),
+                    pad(CompareRenderer.minutes(r.tau.inMinutes), 6, true),
+                    pad(r.launchRefreshes ? "on" : "off", 16, false),
                     TextFormat.escaped(r.platform),
                 ].joined(separator: "  "))
         }

@@ -5,7 +5,7 @@ extension HTMLReport {
     /// set, each budget and no budget). Empty without ceilings.
     static func ceilings(_ r: ComparisonReport) -> String {
         guard let c = r.ceilings, !c.sets.isEmpty else { return "" }
-        let tau = "fresh@" + CompareRenderer.minutes(c.tauMinutes)
+        let tau = "fresh@" + CompareRenderer.minutes(c.tau.inMinutes)
         let budget = r.budget?.headlineBudget ?? BudgetSettings.defaultHeadline
         var sentence = ""
         if let only = c.fresh(.launches, atBudget: budget) {

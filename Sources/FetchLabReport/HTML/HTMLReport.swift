@@ -249,7 +249,7 @@ public enum HTMLReport {
         let columns = reorder(CompareRenderer.columns(r))
         let cells = CompareRenderer.rows(r, bandLines: false).map(reorder)
         let budgets = r.budget?.budgets ?? BudgetSettings.standardBudgets
-        let policies = CompareRenderer.ranked(r.policies, budgets: budgets, tauMinutes: r.settings.tau.inMinutes)
+        let policies = CompareRenderer.ranked(r.policies, budgets: budgets, tau: r.settings.tau)
         var head = "<tr>"
         for (i, title) in columns.enumerated() {
             let kind = i == 1 || title == "scope" ? "text" : "num"

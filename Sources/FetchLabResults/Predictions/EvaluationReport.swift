@@ -143,7 +143,8 @@ public struct EvaluationReport: Sendable, Codable {
 /// Brier score is not comparable with the predictors' P(use within 1 h); next-app figures over the
 /// launches that need a fetch, ranked at the launch of another app before them.
 public struct LearnedModelScore: Sendable, Codable {
-    public var tauMinutes: Double
+    /// The question's τ (JSON `tau_minutes`).
+    @InMinutes public var tau: Microseconds
     /// Questions scored (held-out time).
     public var questions: Int
     public var brier: Double?
@@ -158,7 +159,7 @@ public struct LearnedModelScore: Sendable, Codable {
 
     /// A score from its figures.
     /// - Parameters:
-    ///   - tauMinutes: the question's τ, minutes.
+    ///   - tau: the question's τ.
     ///   - questions: the questions scored.
     ///   - brier: their Brier score.
     ///   - baseRateBrier: the Brier score of stating the base rate.
@@ -168,10 +169,10 @@ public struct LearnedModelScore: Sendable, Codable {
     ///   - hr5: the share ranked in the first five.
     ///   - mrr: the mean reciprocal rank.
     public init(
-        tauMinutes: Double, questions: Int, brier: Double?, baseRateBrier: Double?, reliability: ReliabilityTable,
+        tau: Microseconds, questions: Int, brier: Double?, baseRateBrier: Double?, reliability: ReliabilityTable,
         rankedLaunches: Int, hr1: Double?, hr5: Double?, mrr: Double?
     ) {
-        self.tauMinutes = tauMinutes
+        self.tau = tau
         self.questions = questions
         self.brier = brier
         self.baseRateBrier = baseRateBrier
@@ -180,5 +181,8 @@ public struct LearnedModelScore: Sendable, Codable {
         self.hr1 = hr1
         self.hr5 = hr5
         self.mrr = mrr
+    }
+    enum CodingKeys: String, CodingKey {
+        case tau = "tauMinutes", questions, brier, baseRateBrier, reliability, rankedLaunches, hr1, hr5, mrr
     }
 }

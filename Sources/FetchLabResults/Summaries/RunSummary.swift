@@ -1,3 +1,5 @@
+import FetchLabCore
+
 /// A stored run, as `fetchlab runs` lists it.
 public struct RunSummary: Sendable, Hashable, Codable {
     public var id: Int64
@@ -10,22 +12,24 @@ public struct RunSummary: Sendable, Hashable, Codable {
     public var users: Int
     public var pairs: Int
     public var scoredLaunches: Int
-    /// The primary τ, minutes; whether a launch refreshed its app; the platform model (`none`, `ios`, `android`).
-    public var tauMinutes: Double
+    /// The primary τ (JSON `tau_minutes`); whether a launch refreshed its app; the platform model
+    /// (`none`, `ios`, `android`).
+    @InMinutes public var tau: Microseconds
     public var launchRefreshes: Bool
     public var platform: String
 
     enum CodingKeys: String, CodingKey {
         case id, createdAt = "created_at", command, fetchlabVersion = "fetchlab_version", policies, users, pairs
-        case scoredLaunches = "scored_launches", tauMinutes = "tau_minutes", launchRefreshes = "launch_refreshes"
+        case scoredLaunches = "scored_launches", tau = "tau_minutes", launchRefreshes = "launch_refreshes"
         case platform
     }
 
     public init(
         id: Int64, createdAt: String, command: String, fetchlabVersion: String?, policies: Int, users: Int, pairs: Int,
-        scoredLaunches: Int, tauMinutes: Double = 15, launchRefreshes: Bool = true, platform: String = "none"
+        scoredLaunches: Int, tau: Microseconds = 15 * .perMinute, launchRefreshes: Bool = true,
+        platform: String = "none"
     ) {
-        self.tauMinutes = tauMinutes
+        self.tau = tau
         self.launchRefreshes = launchRefreshes
         self.platform = platform
         self.id = id

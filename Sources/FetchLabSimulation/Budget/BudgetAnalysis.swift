@@ -175,11 +175,11 @@ struct BudgetAnalysis: Sendable {
     struct Estimate {
         var points: [(x: Double, y: Double)]
         var never: Double
-        var tauMinutes: Double
+        var tau: Microseconds
 
         /// The fixed-interval baseline at `budget` fetches per app per day (``FixedBaselineLine``).
         func fixed(at budget: Double) -> Double {
-            FixedBaselineLine.fresh(never: never, budget: budget, tauMinutes: tauMinutes)
+            FixedBaselineLine.fresh(never: never, budget: budget, tau: tau)
         }
     }
 
@@ -290,7 +290,7 @@ struct BudgetAnalysis: Sendable {
         func perPair(_ n: Double) -> Double { s.pairs > 0 ? n / s.pairs : 0 }
         return Estimate(
             points: zip(s.fetchesPerDay, s.fresh).map { (perPair($0.0), rate($0.1)) }, never: rate(s.free),
-            tauMinutes: tau.inMinutes)
+            tau: tau)
     }
 
     /// The families whose front is read at each budget: causal, neither `never` nor `fixed`.
@@ -435,7 +435,7 @@ struct BudgetAnalysis: Sendable {
         return Result(
             freshIntervals: freshDraws.map { ConfidenceInterval.percentile($0) }, gains: gains,
             gainIntervals: gainDraws.map { ConfidenceInterval.percentile($0) }, shares: shares, curve: curve,
-            fixedCurve: [[0, point.never], [FixedBaselineLine.saturation(tauMinutes: point.tauMinutes), 1]],
+            fixedCurve: [[0, point.never], [FixedBaselineLine.saturation(tau: point.tau), 1]],
             boundCurve: boundCurve, saturation: saturation,
             ceilings: ceilings)
     }

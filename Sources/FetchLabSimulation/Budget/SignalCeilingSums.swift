@@ -167,7 +167,7 @@ public struct SignalCeilingSums: Sendable {
             sets.append(.init(set: set, signalsPresent: true, fresh: fresh, unlimited: unlimited))
         }
         return SignalCeilings(
-            tauMinutes: tau.inMinutes, launchRefreshes: launchRefreshes, budgets: budgets,
+            tau: tau, launchRefreshes: launchRefreshes, budgets: budgets,
             signalEvents: signalEvents, sets: sets)
     }
 }

@@ -27,7 +27,7 @@ public enum LearnedModelEvaluation {
         }
         var total = Tally()
         for t in parts { total.add(t) }
-        return total.score(tauMinutes: Double(evaluation.primaryTau) / 60e6)
+        return total.score(tau: evaluation.primaryTau)
     }
 
     /// The questions of a replay, in the order asked.
@@ -67,11 +67,11 @@ public enum LearnedModelEvaluation {
             reciprocalRanks += other.reciprocalRanks
         }
 
-        func score(tauMinutes: Double) -> LearnedModelScore {
+        func score(tau: Microseconds) -> LearnedModelScore {
             let n = questions
             let base = n > 0 ? Double(hits) / Double(n) : 0
             return LearnedModelScore(
-                tauMinutes: tauMinutes, questions: n, brier: n > 0 ? squaredError / Double(n) : nil,
+                tau: tau, questions: n, brier: n > 0 ? squaredError / Double(n) : nil,
                 baseRateBrier: n > 0 ? base * (1 - base) : nil, reliability: reliability,
                 rankedLaunches: ranked, hr1: ranked > 0 ? Double(top1) / Double(ranked) : nil,
                 hr5: ranked > 0 ? Double(top5) / Double(ranked) : nil,

@@ -42,7 +42,7 @@ extension Tuner {
             let units = overDays ? byDay : byUser
             return PromiseFigures.bootstrap(
                 units.keys.sorted().map { units[$0]! }, users: byUser.count, fetchesPerAppDay: fetchesPerAppDay,
-                tauMinutes: tau.inMinutes, resamples: Tuner.bootstrapResamples, seed: Tuner.bootstrapSeed)
+                tau: tau, resamples: Tuner.bootstrapResamples, seed: Tuner.bootstrapSeed)
         }
     }
 
@@ -54,7 +54,7 @@ extension Tuner {
             let test = heldOut.figures(overDays: overDays, tau: intervalTau)
         else { return nil }
         return TuningPromise(
-            training: train, heldOut: test, intervalOver: overDays ? .days : .users, tauMinutes: intervalTau.inMinutes,
+            training: train, heldOut: test, intervalOver: overDays ? .days : .users, tau: intervalTau,
             resamples: Self.bootstrapResamples, seed: Self.bootstrapSeed)
     }
 

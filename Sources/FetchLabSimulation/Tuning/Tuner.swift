@@ -361,7 +361,7 @@ public struct Tuner: Sendable {
         let metric = TuningMetric.fresh(intervalTau)
         guard let fresh = metric.value(in: m), let free = metric.value(in: never) else { return nil }
         return fresh
-            - FixedBaselineLine.fresh(never: free, budget: m.fetchesPerAppDay, tauMinutes: intervalTau.inMinutes)
+            - FixedBaselineLine.fresh(never: free, budget: m.fetchesPerAppDay, tau: intervalTau)
     }
 
     func row(name: String, values: String, metrics m: PolicyMetrics, never: PolicyMetrics? = nil) -> TriedSetting {
