@@ -198,6 +198,11 @@ public struct ComparisonRun: Sendable {
     /// Every policy replayed, for ``cpuSeconds``.
     public var policies: [any FetchPolicy] { all }
 
+    /// ``cpuSeconds`` by family, with the launches replayed (`compare --timings`).
+    public var timings: ReplayTimings {
+        ReplayTimings(families: all.map(\.family), cpuSeconds: cpuSeconds, launches: launchesReplayed)
+    }
+
     init(simulator: Simulator, policies: [any FetchPolicy], budgetFigures: Bool = true) {
         self.simulator = simulator
         requested = policies.count

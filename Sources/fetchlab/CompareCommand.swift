@@ -68,7 +68,7 @@ struct CompareCommand: ParsableCommand {
     func validate() throws {
         try replay.check()
         try budget.check()
-        try output.checkOutputs(database: database.db, also: [("--partial", partial)])
+        try output.file.checkOutputs(database: database.db, also: [("--partial", partial)])
         try Bounds.check("--tau", tau, SettingRanges.tau)
         try Bounds.check("--warm-up", warmUp, SettingRanges.warmUpDays)
         try Bounds.check("--min-launches", minLaunches, SettingRanges.minLaunches)

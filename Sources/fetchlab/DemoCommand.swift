@@ -58,13 +58,13 @@ struct DemoCommand: ParsableCommand {
         for file in (try? InputFiles.expand([data])) ?? [] {
             protected.append(OutputGuard.Protected(path: "\(file)", what: "a sample file", database: false))
         }
-        try OutputGuard.check(output.output, force: output.force, protecting: protected)
+        try OutputGuard.check(output.file.output, force: output.file.force, protecting: protected)
         if let db {
-            try OutputGuard.refuseExisting(db, option: "--db", force: output.force)
+            try OutputGuard.refuseExisting(db, option: "--db", force: output.file.force)
             // The report is written next to the database for the table only.
             if output.format == .table || output.format == .text {
                 let report = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("report.html")
-                try OutputGuard.refuseExisting(report.path, option: "--db \(db): its report", force: output.force)
+                try OutputGuard.refuseExisting(report.path, option: "--db \(db): its report", force: output.file.force)
             }
         }
     }
@@ -72,7 +72,7 @@ struct DemoCommand: ParsableCommand {
     func run() throws {
         let data = try BundledSample.directory(given: dataOption)
         var request = Demo.Request(sample: data, database: db)
-        request.fresh = output.force  // --force: the demo database starts afresh
+        request.fresh = output.file.force  // --force: the demo database starts afresh
         (request.budgets, request.resamples, request.bootstrapSeed) = (
             try budget.budgets(), budget.resamples, budget.bootstrapSeed
         )
@@ -85,7 +85,7 @@ struct DemoCommand: ParsableCommand {
             comparing: Terminal.stderrIsTerminal ? ProgressBar(unit: "users") : nil
         ) { event in
             switch event {
-            case .imported(let rows, let path) where table && output.output == nil:
+            case .imported(let rows, let path) where table && output.file.output == nil:
                 // Said now, before the comparison's own lines on stderr (`run 1 stored`).
                 print(TextFormat.wrap(imported(rows, path)).joined(separator: "\n") + "\n")
                 fflush(nil)
@@ -113,7 +113,7 @@ struct DemoCommand: ParsableCommand {
                 ])
                 + next.map { "  `\($0)`" }
             text =
-                (output.output == nil
+                (output.file.output == nil
                     ? "" : TextFormat.wrap(imported(outcome.rows, path)).joined(separator: "\n") + "\n\n")
                 + text + "\n\n" + after.joined(separator: "\n")
         }

@@ -50,7 +50,8 @@ struct MergeCommand: ParsableCommand {
         guard !partials.isEmpty else { throw ValidationError("give at least one partial (compare --partial FILE)") }
         let inputs = partials.map { OutputGuard.Protected(path: $0, what: "a partial", database: false) }
         try OutputGuard.check(
-            output.output, force: output.force, protecting: (db.map { [OutputGuard.database($0)] } ?? []) + inputs)
+            output.file.output, force: output.file.force,
+            protecting: (db.map { [OutputGuard.database($0)] } ?? []) + inputs)
         if db == nil, traceUser != nil || traceDay != nil {
             throw ValidationError("--trace-user and --trace-day need --db (the database that holds the user)")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FetchLabCore
 import FetchLabPredict
+import FetchLabReport
 import FetchLabResults
 import FetchLabSimulation
 import FetchLabStore
@@ -228,7 +229,7 @@ struct ReplayOptions: ParsableArguments {
         request.partial = partial
         let outcome = try Comparison.run(request, progress: showProgress ? ProgressBar(unit: "users") : nil)
         if run.timings {
-            for line in Self.timingTable(outcome.run).split(separator: "\n") { Terminal.note(String(line)) }
+            for line in CompareRenderer.timings(outcome.run.timings) { Terminal.note(line) }
         }
         for warning in outcome.warnings { Terminal.warning(warning) }
         return outcome
@@ -272,30 +273,6 @@ struct ComparisonRunOptions: ParsableArguments {
         if let shard, UserShard(shard) == nil {
             throw ValidationError("--shard \(shard): give I/N with 1 ≤ I ≤ N ≤ 1,000,000 (e.g. 2/8)")
         }
-    }
-}
-
-extension ReplayOptions {
-    /// Per family: policies, CPU seconds, launch·policy steps per CPU second (launches of the
-    /// evaluated pairs × policies), then the total.
-    static func timingTable(_ run: ComparisonRun) -> String {
-        var order: [String] = []
-        var byFamily: [String: (count: Int, seconds: Double)] = [:]
-        for (p, s) in zip(run.policies, run.cpuSeconds) {
-            if byFamily[p.family] == nil { order.append(p.family) }
-            byFamily[p.family, default: (0, 0)].count += 1
-            byFamily[p.family, default: (0, 0)].seconds += s
-        }
-        let launches = Double(run.launchesReplayed)
-        var lines = ["timings: \(run.launchesReplayed) launches of evaluated pairs; CPU seconds summed over threads"]
-        func line(_ name: String, _ count: Int, _ seconds: Double) -> String {
-            let rate = seconds > 0 ? launches * Double(count) / seconds / 1e6 : 0
-            return "  \(name): \(count) polic\(count == 1 ? "y" : "ies"), \(String(format: "%.3f", seconds)) s, "
-                + "\(String(format: "%.1f", rate)) M launch·policy steps/s"
-        }
-        for f in order { lines.append(line(f, byFamily[f]!.count, byFamily[f]!.seconds)) }
-        lines.append(line("total", run.policies.count, run.cpuSeconds.reduce(0, +)))
-        return lines.joined(separator: "\n")
     }
 }
 

@@ -17,14 +17,7 @@ struct ReportOutputOptions: ParsableArguments {
     @Option(help: "Output: table, markdown, json, csv or html (a self-contained report; best with --output).")
     var format: CompareFormat = .table
 
-    @Option(
-        help: ArgumentHelp(
-            "Write the output to this file instead of standard output (an existing file only with --force).",
-            valueName: "file"))
-    var output: String?
-
-    @Flag(help: "Replace the --output (or --partial) file when it exists (without it, an existing file is refused).")
-    var force = false
+    @OptionGroup var file: OutputFileOptions
 
     @Option(help: "Order of the table: band (fresh@τ within budget bands), fresh, share, fetches, energy or given.")
     var sort: CompareSort = .band
@@ -34,16 +27,6 @@ struct ReportOutputOptions: ParsableArguments {
             "Show every column of the table (fresh@5/15/60 min, staleness, waste, battery, data, skips); by default it keeps to 120 columns."
     )
     var wide = false
-
-    /// Refuses `--output` under the output rule (``OutputFile``) before any work, the database
-    /// protected; `option` and `file` check another output of the command (`--partial`) the same way.
-    func checkOutputs(database: String?, also others: [(option: String, file: String?)] = []) throws {
-        let protected = database.map { [OutputGuard.database($0)] } ?? []
-        try OutputGuard.check(output, force: force, protecting: protected)
-        for (option, file) in others {
-            try OutputGuard.check(file, option: option, force: force, protecting: protected)
-        }
-    }
 
     /// The report in the chosen format (JSON with `run_id` when the run is stored, and
     /// `platform_inputs` when given); `source` names the data in the HTML report.
@@ -60,7 +43,7 @@ struct ReportOutputOptions: ParsableArguments {
     }
 
     /// Prints `text` (and a line break) on stdout, or writes it to `--output`.
-    func emit(_ text: String) throws { try Self.emit(text, to: output) }
+    func emit(_ text: String) throws { try file.emit(text) }
 
     /// Renders and emits `report`; in JSON, spooled per-user rows are spliced in as they are read
     /// back (`PerUserRows.writeJSON(_:to:)`), so that the output is never one string in memory.
@@ -74,15 +57,39 @@ struct ReportOutputOptions: ParsableArguments {
             try spool.writeJSON(text, to: write)  // a SpoolError is reported at the root
             try write("\n")
         }
-        guard let output else {
+        guard let output = file.output else {
             try produce { print($0, terminator: "") }
             return
         }
         try AtomicFile.write(to: output) { put in try produce { try put(Array($0.utf8)) } }
     }
 
-    /// Prints `text` (and a line break) on stdout, or writes it to `output` when given.
-    static func emit(_ text: String, to output: String?) throws {
+}
+
+/// Where a command's output goes: standard output, or `--output` (an existing file only with
+/// `--force`), under the output rule (``OutputFile``).
+struct OutputFileOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Write the output to this file instead of standard output (an existing file only with --force).",
+            valueName: "file"))
+    var output: String?
+
+    @Flag(help: "Replace the --output (or --partial) file when it exists (without it, an existing file is refused).")
+    var force = false
+
+    /// Refuses `--output` under the output rule (``OutputFile``) before any work, the database
+    /// protected; `others` (`--partial`) the same way.
+    func checkOutputs(database: String?, also others: [(option: String, file: String?)] = []) throws {
+        let protected = database.map { [OutputGuard.database($0)] } ?? []
+        try OutputGuard.check(output, force: force, protecting: protected)
+        for (option, file) in others {
+            try OutputGuard.check(file, option: option, force: force, protecting: protected)
+        }
+    }
+
+    /// Prints `text` (and a line break) on stdout, or writes it to `--output`.
+    func emit(_ text: String) throws {
         guard let output else {
             print(text)
             return

@@ -49,7 +49,7 @@ struct RunsCommand: ParsableCommand {
         @OptionGroup var output: ReportOutputOptions
 
         func validate() throws {
-            try output.checkOutputs(database: database.db)
+            try output.file.checkOutputs(database: database.db)
         }
 
         func run() throws {
@@ -72,7 +72,7 @@ extension RunsCommand {
         @OptionGroup var output: TuneOutputOptions
 
         func validate() throws {
-            try output.checkOutputs(database: database.db)
+            try output.file.checkOutputs(database: database.db)
         }
 
         func run() throws {

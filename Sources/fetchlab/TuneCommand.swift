@@ -132,7 +132,7 @@ struct TuneCommand: ParsableCommand {
             }
             guard timeBudget == nil else { throw ValidationError("\(option) takes no --time-budget") }
         }
-        try output.checkOutputs(database: database.db, also: [("--partial", partial)])
+        try output.file.checkOutputs(database: database.db, also: [("--partial", partial)])
         try Bounds.check("--samples", samples, 1...10_000)
         try Bounds.check("--folds", folds, 1...20)
         try Bounds.check("--keep-users", keepUsers, 0...1_000_000)

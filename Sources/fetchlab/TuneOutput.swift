@@ -10,24 +10,7 @@ struct TuneOutputOptions: ParsableArguments {
     @Option(help: "Output: table, markdown, json, csv or html (a self-contained page; best with --output).")
     var format: TuneFormat = .table
 
-    @Option(
-        help: ArgumentHelp(
-            "Write the output to this file instead of standard output (an existing file only with --force).",
-            valueName: "file"))
-    var output: String?
-
-    @Flag(help: "Replace the --output (or --partial) file when it exists (without it, an existing file is refused).")
-    var force = false
-
-    /// Refuses `--output` under the output rule (``OutputFile``) before any work, the database
-    /// protected; `others` (`--partial`) the same way.
-    func checkOutputs(database: String?, also others: [(option: String, file: String?)] = []) throws {
-        let protected = database.map { [OutputGuard.database($0)] } ?? []
-        try OutputGuard.check(output, force: force, protecting: protected)
-        for (option, file) in others {
-            try OutputGuard.check(file, option: option, force: force, protecting: protected)
-        }
-    }
+    @OptionGroup var file: OutputFileOptions
 
     /// The tuning run in the chosen format (JSON with `run_id` when it is stored); `source` names
     /// the data in the HTML page.
@@ -65,7 +48,7 @@ struct TuneOutputOptions: ParsableArguments {
     }
 
     /// Prints `text` on stdout, or writes it to `--output`.
-    func emit(_ text: String) throws { try ReportOutputOptions.emit(text, to: output) }
+    func emit(_ text: String) throws { try file.emit(text) }
 }
 
 enum TuneFormat: String, CaseInsensitiveArgument {
