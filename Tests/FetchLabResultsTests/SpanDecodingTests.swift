@@ -2,6 +2,7 @@ import FetchLabCore
 import FetchLabResults
 import Foundation
 import Testing
+import _FetchLabTestSupport
 
 /// Spans read back from a stored run's JSON: minutes no span can hold (a damaged database, a
 /// hand-edited file) are refused as a decoding error or an unknown key, never trapped on.
@@ -72,6 +73,20 @@ import Testing
             #expect(context.debugDescription.contains("is not a span"))
         } catch {
             Issue.record("unexpected \(error)")
+        }
+    }
+
+    /// Minutes are a lossy way to write microseconds, but not for any span a report holds: every
+    /// span within a year either way, in whole microseconds, reads back as the span written.
+    @Test func everySpanWithinAYearReadsBackExactlyThroughMinutes() throws {
+        let year = UInt64(Microseconds.days(366))
+        try withEvery(seed: 1...20) { draws in
+            // All 64 bits of each draw (`below` keeps 31: spans of half an hour at most).
+            let drawn = (0..<500).map { _ in Microseconds(draws.next() % (2 * year)) - Microseconds(year) }
+            for span in drawn + [0, 1, -1, Microseconds(year), -Microseconds(year)] {
+                let json = try JSONEncoder().encode(InMinutes(wrappedValue: span))
+                #expect(try JSONDecoder().decode(InMinutes.self, from: json).wrappedValue == span, "\(span) µs")
+            }
         }
     }
 }
