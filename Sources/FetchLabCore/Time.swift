@@ -35,8 +35,12 @@ extension Microseconds {
 
     /// `x` minutes, nil when that is not a number or beyond ±2⁶² µs (about 146,000 years): for
     /// values read from files, which must not trap.
-    public static func minutes(checked x: Double) -> Microseconds? {
-        let us = (x * Double(perMinute)).rounded()
+    public static func minutes(checked x: Double) -> Microseconds? { checked(x, per: perMinute) }
+
+    /// `x` units of `unit` (``perSecond``, ``perMinute``, ``perHour``, ``perDay``), rounded to the
+    /// microsecond; nil when that is not a number or beyond ±2⁶² µs, as ``minutes(checked:)``.
+    public static func checked(_ x: Double, per unit: Microseconds) -> Microseconds? {
+        let us = (x * Double(unit)).rounded()
         guard us.isFinite, abs(us) <= 0x1p62 else { return nil }
         return Microseconds(us)
     }

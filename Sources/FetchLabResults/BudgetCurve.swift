@@ -1,4 +1,3 @@
-
 /// A 95 % interval, encoded as `[low, high]`.
 public struct ConfidenceInterval: Codable, Sendable, Hashable {
     public var low: Double

@@ -57,9 +57,6 @@ public struct ContextDefaults: Sendable, Hashable, Codable {
         charging = try c.decode(Bool.self, forKey: .charging)
         network = NetworkType(name: try c.decode(String.self, forKey: .network)) ?? .wifi
         lowPower = try c.decode(Bool.self, forKey: .lowPower)
-        guard let hold = Microseconds.minutes(checked: try c.decode(Double.self, forKey: .hold)) else {
-            throw DecodingError.dataCorruptedError(forKey: .hold, in: c, debugDescription: "not a duration")
-        }
-        self.hold = hold
+        hold = try c.decodeSpan(.perMinute, forKey: .hold)
     }
 }

@@ -72,13 +72,8 @@ public struct CostModel: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        func seconds(_ k: CodingKeys) throws -> Microseconds {
-            // Out of range is an error, never a trap.
-            guard let us = Microseconds.minutes(checked: try c.decode(Double.self, forKey: k) / 60) else {
-                throw DecodingError.dataCorruptedError(forKey: k, in: c, debugDescription: "not a duration")
-            }
-            return us
-        }
+        // Spans in seconds; out of range is an error, never a trap.
+        func seconds(_ k: CodingKeys) throws -> Microseconds { try c.decodeSpan(.perSecond, forKey: k) }
         fetchDuration = try seconds(.fetchDuration)
         fetchBytes = try c.decode(Int64.self, forKey: .fetchBytes)
         perApp = try c.decodeIfPresent([String: AppFetchCost].self, forKey: .perApp) ?? [:]

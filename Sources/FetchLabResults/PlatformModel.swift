@@ -99,29 +99,22 @@ public struct PlatformModel: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        // A span read from a file: out of range is an error, never a trap.
-        func span(_ minutes: Double, _ key: CodingKeys) throws -> Microseconds {
-            guard let us = Microseconds.minutes(checked: minutes) else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not a duration")
-            }
-            return us
-        }
+        // Spans read from a file: out of range is an error, never a trap.
         kind = try c.decode(PlatformKind.self, forKey: .kind)
-        fetchBudget = try span(try c.decode(Double.self, forKey: .fetchBudget) / 60, .fetchBudget)
-        iosMinimumInterval = try span(try c.decode(Double.self, forKey: .iosMinimumInterval), .iosMinimumInterval)
+        fetchBudget = try c.decodeSpan(.perSecond, forKey: .fetchBudget)
+        iosMinimumInterval = try c.decodeSpan(.perMinute, forKey: .iosMinimumInterval)
         pushesPerHour = try c.decode(Int.self, forKey: .pushesPerHour)
         dailyFetchBudget = try c.decode(Int.self, forKey: .dailyFetchBudget)
         // Runs stored before the wake budget was modelled had none.
         iosWakeBudgetPerLaunch = try c.decodeIfPresent(Double.self, forKey: .iosWakeBudgetPerLaunch) ?? 1
         iosWakeBudgetMin = try c.decodeIfPresent(Int.self, forKey: .iosWakeBudgetMin) ?? 0
         iosWakeBudgetMax = try c.decodeIfPresent(Int.self, forKey: .iosWakeBudgetMax) ?? 0
-        iosWakeBudgetWindow = try span(
-            (try c.decodeIfPresent(Double.self, forKey: .iosWakeBudgetWindow) ?? 7) * 24 * 60, .iosWakeBudgetWindow)
-        iosSystemLead = try span(try c.decodeIfPresent(Double.self, forKey: .iosSystemLead) ?? 10, .iosSystemLead)
-        androidMinimumPeriod = try span(try c.decode(Double.self, forKey: .androidMinimumPeriod), .androidMinimumPeriod)
-        workingSetDeferral = try span(try c.decode(Double.self, forKey: .workingSetDeferral) * 60, .workingSetDeferral)
-        frequentDeferral = try span(try c.decode(Double.self, forKey: .frequentDeferral) * 60, .frequentDeferral)
-        rareDeferral = try span(try c.decode(Double.self, forKey: .rareDeferral) * 60, .rareDeferral)
+        iosWakeBudgetWindow = try c.decodeSpan(.perDay, forKey: .iosWakeBudgetWindow, absent: 7)
+        iosSystemLead = try c.decodeSpan(.perMinute, forKey: .iosSystemLead, absent: 10)
+        androidMinimumPeriod = try c.decodeSpan(.perMinute, forKey: .androidMinimumPeriod)
+        workingSetDeferral = try c.decodeSpan(.perHour, forKey: .workingSetDeferral)
+        frequentDeferral = try c.decodeSpan(.perHour, forKey: .frequentDeferral)
+        rareDeferral = try c.decodeSpan(.perHour, forKey: .rareDeferral)
         lowBatteryPercent = try c.decode(Double.self, forKey: .lowBatteryPercent)
     }
 }

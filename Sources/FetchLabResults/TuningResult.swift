@@ -286,7 +286,9 @@ public struct ScoreSummary: Sendable, Codable, Hashable {
         objective: Double, fresh15: Double, energyJoulesPerDay: Double, batteryPercentPerDay: Double,
         cellularMBPerDay: Double, fetchesPerAppDay: Double, scoredLaunches: Int
     ) {
-        self.init(objective: objective, fresh15: fresh15, figures: Metric.tunable.map { _ in 0 }, scoredLaunches: scoredLaunches)
+        self.init(
+            objective: objective, fresh15: fresh15, figures: Metric.tunable.map { _ in 0 },
+            scoredLaunches: scoredLaunches)
         self.energyJoulesPerDay = energyJoulesPerDay
         self.batteryPercentPerDay = batteryPercentPerDay
         self.cellularMBPerDay = cellularMBPerDay

@@ -89,4 +89,55 @@ import _FetchLabTestSupport
             }
         }
     }
+
+    /// The platform, cost and context models write their spans in the unit their key names
+    /// (`_s`, `_min`, `_h`, `_d`) and read them back as written; a value no span holds, under any
+    /// of those keys, is a decoding error at that key.
+    @Test func theModelsSpansReadBackInTheirUnitsAndRefuseWhatNoSpanHolds() throws {
+        var platform = PlatformModel(kind: .ios)
+        platform.fetchBudget = .seconds(45)
+        platform.iosWakeBudgetWindow = .days(3)
+        platform.rareDeferral = .hours(36)
+        var cost = CostModel()
+        cost.cellularTail = 11_576_001
+        var context = ContextDefaults()
+        context.hold = .minutes(90)
+        #expect(try Self.roundTrip(platform) == platform)
+        #expect(try Self.roundTrip(cost) == cost)
+        #expect(try Self.roundTrip(context) == context)
+
+        try Self.refusesEverySpanKey(
+            platform,
+            keys: [
+                "fetch_budget_s", "ios_minimum_interval_min", "ios_wake_budget_window_d", "ios_system_lead_min",
+                "android_minimum_period_min", "working_set_deferral_h", "frequent_deferral_h", "rare_deferral_h",
+            ])
+        try Self.refusesEverySpanKey(
+            cost,
+            keys: [
+                "fetch_seconds", "cellular_promotion_s", "cellular_tail_s", "wifi_promotion_s", "wifi_tail_s",
+            ])
+        try Self.refusesEverySpanKey(context, keys: ["hold_minutes"])
+    }
+
+    static func roundTrip<T: Codable>(_ value: T) throws -> T {
+        try JSONDecoder().decode(T.self, from: JSONEncoder().encode(value))
+    }
+
+    /// `value` encoded, then each of `keys` set to 1e300 in turn: a decoding error at that key.
+    static func refusesEverySpanKey<T: Codable>(_ value: T, keys: [String]) throws {
+        let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) as? [String: Any])
+        for key in keys {
+            #expect(object[key] != nil, "\(T.self) writes no \(key)")
+            var damaged = object
+            damaged[key] = 1e300
+            let json = try JSONSerialization.data(withJSONObject: damaged)
+            do {
+                _ = try JSONDecoder().decode(T.self, from: json)
+                Issue.record("\(T.self) read \(key) = 1e300")
+            } catch let DecodingError.dataCorrupted(context) {
+                #expect(context.codingPath.map(\.stringValue) == [key])
+            }
+        }
+    }
 }
