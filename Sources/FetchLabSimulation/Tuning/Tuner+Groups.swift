@@ -103,9 +103,7 @@ extension Tuner {
         _ scorer: Scorer, names: [String], global: String, constraints: [TuningConstraint]
     ) -> PerAppRecommendation? {
         guard let base = scorer.cache[global] else { return nil }
-        let metrics: [TuningMetric] =
-            [objective.metric] + constraints.map(\.metric) + [.fresh(.minutes(15))]
-            + Metric.tunable.map { .metric($0) }
+        let metrics = Shares.metrics(objective, constraints)
         let apps = base.perApp
         let users = Double(scorer.usersReplayed)
         let allPairs = Double(apps.reduce(0) { $0 + ($1.pairs ?? 0) })
@@ -113,7 +111,7 @@ extension Tuner {
         // Per app, per option: the shares of every metric.
         struct Option {
             var name: String
-            var shares: [Double]
+            var shares: Shares
         }
         var options: [[Option]] = []
         var free = false
@@ -128,20 +126,19 @@ extension Tuner {
                             $0, m, pairs: Double(app.pairs ?? 0), users: users, allPairs: allPairs, allScored: allScored
                         )
                     }
-                    return Option(name: name, shares: shares)
+                    return Option(name: name, shares: Shares(values: shares, constraints: constraints.count))
                 })
         }
         guard free else { return nil }
-        let k = constraints.count
-        func whole(_ picks: [Int]) -> [Double] {
-            var sum = [Double](repeating: 0, count: metrics.count)
-            for (a, p) in picks.enumerated() { for i in sum.indices { sum[i] += options[a][p].shares[i] } }
+        func whole(_ picks: [Int]) -> Shares {
+            var sum = Shares(values: [Double](repeating: 0, count: metrics.count), constraints: constraints.count)
+            for (a, p) in picks.enumerated() { sum.add(options[a][p].shares) }
             return sum
         }
-        func ranked(_ sum: [Double]) -> (Bool, Double) {
-            let feasible = constraints.enumerated().allSatisfy { $0.element.holds(sum[1 + $0.offset]) }
-            let violation = constraints.enumerated().reduce(0) { $0 + $1.element.violation(sum[1 + $1.offset]) }
-            return (feasible, feasible ? objective.score(sum[0]) : -violation)
+        func ranked(_ sum: Shares) -> (Bool, Double) {
+            let feasible = constraints.enumerated().allSatisfy { $0.element.holds(sum.constraint($0.offset)) }
+            let violation = constraints.enumerated().reduce(0) { $0 + $1.element.violation(sum.constraint($1.offset)) }
+            return (feasible, feasible ? objective.score(sum.objective) : -violation)
         }
         func better(_ a: (Bool, Double), _ b: (Bool, Double)) -> Bool {
             a.0 != b.0 ? a.0 : a.1 > b.1 + 1e-12
@@ -154,9 +151,9 @@ extension Tuner {
                 var pick = 0
                 var value = -Double.infinity
                 for (i, o) in app.enumerated() {
-                    var v = objective.score(o.shares[0])
+                    var v = objective.score(o.shares.objective)
                     for (j, c) in constraints.enumerated() {
-                        let share = o.shares[1 + j] / max(abs(c.bound), 1e-9)
+                        let share = o.shares.constraint(j) / max(abs(c.bound), 1e-9)
                         v -= lambda * (c.atMost ? share : -share)
                     }
                     if v > value + 1e-15 {
@@ -177,7 +174,7 @@ extension Tuner {
         // upgrade with the most objective per unit of constraint share that keeps the whole feasible.
         func penalty(_ o: Option) -> Double {
             constraints.enumerated().reduce(0) { sum, c in
-                let share = o.shares[1 + c.offset] / max(abs(c.element.bound), 1e-9)
+                let share = o.shares.constraint(c.offset) / max(abs(c.element.bound), 1e-9)
                 return sum + (c.element.atMost ? share : -share)
             }
         }
@@ -185,7 +182,7 @@ extension Tuner {
             app.indices.min {
                 penalty(app[$0]) != penalty(app[$1])
                     ? penalty(app[$0]) < penalty(app[$1])
-                    : objective.score(app[$0].shares[0]) > objective.score(app[$1].shares[0])
+                    : objective.score(app[$0].shares.objective) > objective.score(app[$1].shares.objective)
             } ?? 0
         }
         while true {
@@ -193,7 +190,7 @@ extension Tuner {
             for (a, app) in options.enumerated() {
                 let current = app[climb[a]]
                 for (i, o) in app.enumerated() {
-                    let gain = objective.score(o.shares[0]) - objective.score(current.shares[0])
+                    let gain = objective.score(o.shares.objective) - objective.score(current.shares.objective)
                     guard gain > 1e-15 else { continue }
                     var trial = climb
                     trial[a] = i
@@ -213,9 +210,8 @@ extension Tuner {
             bestPicks = climb
         }
         let sum = whole(bestPicks)
-        let tail = 1 + k
         let estimate = ScoreSummary(
-            objective: sum[0], fresh15: sum[tail], figures: Array(sum[(tail + 1)...]), scoredLaunches: Int(allScored))
+            objective: sum.objective, fresh15: sum.fresh15, figures: sum.figures, scoredLaunches: Int(allScored))
         let assignments = zip(apps, bestPicks).enumerated().map { a, pair in
             PerAppRecommendation.Assignment(app: pair.0.name, setting: options[a][pair.1].name)
         }
@@ -223,6 +219,36 @@ extension Tuner {
         return PerAppRecommendation(
             assignments: assignments, policy: "", trainEstimate: estimate, train: estimate, feasibleOnTrain: best.0,
             test: estimate)
+    }
+}
+
+/// An app's (or the whole's) shares of the metrics the allocation weighs, in the order of
+/// ``metrics(_:_:)``: the objective, each constraint, fresh@15m, then every tunable metric (the
+/// figures of a ``ScoreSummary``). Added up over the apps' picks as one vector.
+private struct Shares {
+    var values: [Double]
+    /// How many constraints there are.
+    let constraints: Int
+
+    init(values: [Double], constraints: Int) {
+        self.values = values
+        self.constraints = constraints
+    }
+
+    /// The metrics, in the order of ``values``.
+    static func metrics(_ objective: Objective, _ constraints: [TuningConstraint]) -> [TuningMetric] {
+        [objective.metric] + constraints.map(\.metric) + [.fresh(.minutes(15))] + Metric.tunable.map { .metric($0) }
+    }
+
+    var objective: Double { values[0] }
+    /// Constraint `j`'s metric.
+    func constraint(_ j: Int) -> Double { values[1 + j] }
+    var fresh15: Double { values[1 + constraints] }
+    /// One per entry of `Metric.tunable`.
+    var figures: [Double] { Array(values[(2 + constraints)...]) }
+
+    mutating func add(_ other: Shares) {
+        for i in values.indices { values[i] += other.values[i] }
     }
 }
 
