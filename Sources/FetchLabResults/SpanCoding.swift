@@ -39,7 +39,7 @@ extension KeyedDecodingContainer {
 
     private func span(_ value: Double, _ unit: Microseconds, _ key: Key) throws -> Microseconds {
         guard let span = Microseconds.checked(value, per: unit) else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not a duration")
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "\(value) is not a span")
         }
         return span
     }

@@ -137,6 +137,7 @@ import _FetchLabTestSupport
                 Issue.record("\(T.self) read \(key) = 1e300")
             } catch let DecodingError.dataCorrupted(context) {
                 #expect(context.codingPath.map(\.stringValue) == [key])
+                #expect(context.debugDescription == "1e+300 is not a span")
             }
         }
     }
