@@ -144,3 +144,13 @@ struct PolicyListArgument: ExpressibleByArgument, Sendable {
         parsed = Result { () throws(PolicyRegistry.ParseError) in try PolicyRegistry.parseList(argument) }
     }
 }
+
+extension UserShard {
+    /// `--shard I/N` of `compare` and `tune`, or the one usage error both give for it.
+    static func option(_ text: String) throws -> UserShard {
+        guard let shard = UserShard(text) else {
+            throw ValidationError("--shard \(text): give I/N with 1 ≤ I ≤ N ≤ 1,000,000 (e.g. 2/8)")
+        }
+        return shard
+    }
+}

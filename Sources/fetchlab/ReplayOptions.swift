@@ -269,11 +269,7 @@ struct ComparisonRunOptions: ParsableArguments {
     @Option(help: "The local day of the timeline, YYYY-MM-DD (default: the user's busiest scored day).")
     var traceDay: CivilDate?
 
-    func validate() throws {
-        if let shard, UserShard(shard) == nil {
-            throw ValidationError("--shard \(shard): give I/N with 1 ≤ I ≤ N ≤ 1,000,000 (e.g. 2/8)")
-        }
-    }
+    func validate() throws { _ = try shard.map(UserShard.option) }
 }
 
 /// An option that sets one field of the replay's settings: its range check and where its value goes.

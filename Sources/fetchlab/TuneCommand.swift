@@ -113,9 +113,7 @@ struct TuneCommand: ParsableCommand {
     func validate() throws {
         try replay.check()
         if let shard {
-            guard UserShard(shard) != nil else {
-                throw ValidationError("--shard '\(shard)': expected I/N with 1 ≤ I ≤ N, e.g. 2/8")
-            }
+            _ = try UserShard.option(shard)
             guard partial != nil else {
                 throw ValidationError("--shard \(shard) needs --partial FILE, the file its part of the search goes to")
             }

@@ -61,7 +61,7 @@ import _FetchLabTestSupport
         try refusal(["--search-from", three[0], cutPath, three[2]], cutPath)
         try refusal(["--search-from"] + three + ["--search", "coordinate"], "cannot be sharded")
         try refusal(["--shard", "1/2"], "--shard 1/2 needs --partial FILE")
-        try refusal(["--shard", "3/2", "--partial", dir.path("x.gz")], "expected I/N")
+        try refusal(["--shard", "3/2", "--partial", dir.path("x.gz")], "--shard 3/2: give I/N with 1 ≤ I ≤ N ≤ 1,000,000")
         // A partial is never written over the database, by tune or compare.
         try refusal(["--shard", "1/2", "--partial", db], "--partial \(db): is the database")
         try dir.expectUsageError(["compare", "--db", db, "--partial", db], ["--partial \(db): is the database"])
