@@ -168,7 +168,7 @@ public struct Evaluator: Sendable {
             }
             return lo < xs.count ? xs[lo] : nil
         }
-        let horizon = Microseconds.minutes(Int64(options.horizonMinutes))
+        let horizon = options.horizon
         var offset = first.offset
         var seen = Set<Int32>()
         var nextOrigin = LocalCalendar.midnight(after: first.time, offset: offset)
@@ -229,9 +229,9 @@ public struct Evaluator: Sendable {
                 var cdfs: [[Float]] = []
                 for p in predictors.indices where acc[p].hasForecasts {
                     let f = predictors[p].forecast(
-                        app: app, origin: origin, offset: offset, minutes: options.horizonMinutes)
+                        app: app, origin: origin, offset: offset, minutes: options.horizonGridMinutes)
                     if inFit && p < collectFit && within {
-                        var cdf = [Float](repeating: 0, count: options.horizonMinutes / 5)
+                        var cdf = [Float](repeating: 0, count: options.horizonGridMinutes / 5)
                         var c = 0.0
                         for i in 0..<f.density.count {
                             c += f.density[i]
@@ -243,7 +243,7 @@ public struct Evaluator: Sendable {
                     // freshness window, to calibrate on (fit period) and judge by (held-out time).
                     let plan = midnight && (inFit || scoring) ? options.planner.plan(f) : []
                     let outcomes = plan.compactMap { fetch -> CalibrationSample? in
-                        let end = fetch.fetchAt + .minutes(fractional: options.planner.freshnessMinutes)
+                        let end = fetch.fetchAt + options.planner.freshness
                         guard end <= lastTime else { return nil }  // the log ends before the window does
                         let launched = nextLaunch(Int(app), after: fetch.fetchAt - 1).map { $0 <= end } ?? false
                         return CalibrationSample(stated: fetch.score, outcome: launched)
@@ -251,11 +251,11 @@ public struct Evaluator: Sendable {
                     if inFit { acc[p].fitFetches += outcomes } else { acc[p].heldOutFetches += outcomes }
                     guard scoring else { continue }
                     if within, let m = minutesToNext {
-                        let predicted = f.expectedNext ?? Double(options.horizonMinutes)
+                        let predicted = f.expectedNext ?? options.horizon.inMinutes
                         acc[p].errors.append(abs(predicted - m))
                     }
-                    let prob = f.probability(within: options.calibrationMinutes)
-                    let outcome = (minutesToNext ?? .infinity) <= options.calibrationMinutes ? 1.0 : 0.0
+                    let prob = f.probability(within: options.calibrationWindow.inMinutes)
+                    let outcome = (minutesToNext ?? .infinity) <= options.calibrationWindow.inMinutes ? 1.0 : 0.0
                     acc[p].brierSum += (prob - outcome) * (prob - outcome)
                     acc[p].brierCount += 1
                     acc[p].reliability.record(stated: prob, outcome: outcome > 0)
@@ -285,8 +285,8 @@ public struct Evaluator: Sendable {
     private func score(
         plan: [PlannedFetch], app: Int, day origin: Microseconds, acc: inout ScoreAccumulator, byApp: [[Microseconds]]
     ) {
-        let tolerance = Microseconds.minutes(fractional: options.hitToleranceMinutes)
-        let end = origin + .minutes(Int64(options.horizonMinutes))
+        let tolerance = options.hitTolerance
+        let end = origin + options.horizon
         let launches = byApp[app].filter { $0 >= origin && $0 < end }
         acc.appDays += 1
         acc.planned += plan.count

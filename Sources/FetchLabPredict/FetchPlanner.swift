@@ -10,7 +10,7 @@ extension FetchPlanner {
         let curve = forecast.intensity ?? forecast.density
         let n = curve.count
         guard n > 0 else { return 0 }
-        let w = max(1, Int(freshnessMinutes))
+        let w = max(1, Int(freshness / .perMinute))
         var sum = curve[0..<min(w, n)].reduce(0, +)
         var best = sum
         if n > w {
@@ -29,7 +29,7 @@ extension FetchPlanner {
         let curve = forecast.intensity ?? forecast.density
         let n = curve.count
         guard n > 0 else { return [] }
-        let w = max(1, Int(freshnessMinutes))
+        let w = max(1, Int(freshness / .perMinute))
         var remaining = curve
         var bumps: [(median: Double, low: Double, high: Double, p: Double)] = []
         while true {
@@ -66,16 +66,14 @@ extension FetchPlanner {
         bumps.sort { $0.median < $1.median }
         var fetches: [PlannedFetch] = []
         for b in bumps {
-            let fetchAt = forecast.origin + .minutes(fractional: max(0, b.median - leadMinutes))
+            let fetchAt = forecast.origin + .minutes(fractional: max(0, b.median - lead.inMinutes))
             let planned = PlannedFetch(
                 fetchAt: fetchAt, expectedUse: forecast.origin + .minutes(fractional: b.median),
                 intervalLow: forecast.origin + .minutes(fractional: b.low),
                 intervalHigh: forecast.origin + .minutes(fractional: b.high),
                 probability: calibration(b.p), score: b.p)
             // Moments closer than the freshness window are one fetch (the earlier, serving both).
-            if let last = fetches.last,
-                Double(planned.fetchAt - last.fetchAt) < freshnessMinutes * Double(Microseconds.perMinute)
-            {
+            if let last = fetches.last, planned.fetchAt - last.fetchAt < freshness {
                 fetches[fetches.count - 1].score = max(last.score, planned.score)
                 fetches[fetches.count - 1].probability = calibration(fetches[fetches.count - 1].score)
                 fetches[fetches.count - 1].intervalHigh = planned.intervalHigh

@@ -16,7 +16,7 @@ extension PredictionRow {
 
     /// Why a forecast with this probability and peak score gets no fetch from `planner`.
     static func reason(probability: Double, peak: Double, planner: FetchPlanner) -> String {
-        let window = "\(Int(planner.freshnessMinutes))-min window"
+        let window = "\(Int(planner.freshness.inMinutes))-min window"
         let peakText =
             "the busiest \(window) holds \(fixed(peak)) expected uses, below the \(fixed(planner.threshold)) a fetch needs"
         if probability <= 0 || peak <= 0 { return "no use expected within the horizon" }
@@ -78,13 +78,14 @@ public enum PredictionError: FetchLabError, Equatable {
 
 /// What a prediction is asked for, besides the user and the origin.
 public struct PredictionRequest: Sendable {
-    public var horizonMinutes: Int
+    /// How far ahead.
+    public var horizon: Microseconds
     public var planner: FetchPlanner
     /// Only this app (nil: every app the user launched before the origin).
     public var app: String?
 
-    public init(horizonMinutes: Int = 1440, planner: FetchPlanner = FetchPlanner(), app: String? = nil) {
-        self.horizonMinutes = horizonMinutes
+    public init(horizon: Microseconds = .minutes(1440), planner: FetchPlanner = FetchPlanner(), app: String? = nil) {
+        self.horizon = horizon
         self.planner = planner
         self.app = app
     }
@@ -121,17 +122,17 @@ extension PredictionReport {
         var rows: [PredictionRow] = []
         for (i, name) in history.apps.enumerated() where request.app == nil || name.name == request.app {
             let f = blend.forecast(
-                app: Int32(i), origin: origin, offset: last.offset, minutes: request.horizonMinutes)
+                app: Int32(i), origin: origin, offset: last.offset, minutes: Int(request.horizon / .perMinute))
             rows.append(PredictionRow(app: name.name, forecast: f, planner: request.planner))
         }
         rows.sort {
             ($0.fetches.first?.fetchAt ?? .max, -$0.probability) < ($1.fetches.first?.fetchAt ?? .max, -$1.probability)
         }
         self.init(
-            user: all.user.name, origin: origin, utcOffset: Int(last.offset), horizonMinutes: request.horizonMinutes,
-            leadMinutes: request.planner.leadMinutes, threshold: request.planner.threshold,
+            user: all.user.name, origin: origin, utcOffset: Int(last.offset), horizon: request.horizon,
+            lead: request.planner.lead, threshold: request.planner.threshold,
             blendWeights: Dictionary(
                 zip(template.parts.map(\.name), template.weights), uniquingKeysWith: { a, b in a + b }),
-            apps: rows, freshnessMinutes: request.planner.freshnessMinutes)
+            apps: rows, freshness: request.planner.freshness)
     }
 }

@@ -17,7 +17,7 @@ public enum EvaluationRenderer {
         lines.append("")
         let header = [
             ("predictor", 20, false), ("MAE min", 8, true), ("median", 7, true),
-            ("hit±\(TextFormat.fixed(r.options.hitToleranceMinutes, 0))", 7, true),
+            ("hit±\(TextFormat.fixed(r.options.hitTolerance.inMinutes, 0))", 7, true),
             ("cover", 6, true), ("fetch/d", 8, true), ("Brier", 7, true), ("HR@1", 6, true), ("HR@5", 6, true),
             ("MRR", 6, true),
         ]
@@ -41,7 +41,8 @@ public enum EvaluationRenderer {
         }
         if let blend = r.scores.first, !blend.reliability.isEmpty {
             lines.append("")
-            lines.append("reliability of the \(blend.name)'s P(use within \(Int(r.options.calibrationMinutes)) min):")
+            lines.append(
+                "reliability of the \(blend.name)'s P(use within \(Int(r.options.calibrationWindow.inMinutes)) min):")
             for b in blend.reliability {
                 lines.append(
                     "  \(f(b.from, 1)) – \(f(b.to, 1))  \(pad(TextFormat.count(b.count), 8, true)) forecasts  "
@@ -50,11 +51,11 @@ public enum EvaluationRenderer {
         }
         lines += plannedFetchLines(r)
         lines += learnedModelLines(r)
-        let tolerance = Int(r.options.hitToleranceMinutes)
+        let tolerance = Int(r.options.hitTolerance.inMinutes)
         lines.append("")
         lines.append(
             "MAE/median: minutes between the forecast's median next use and the actual one (app used within "
-                + "\(r.options.horizonMinutes / 60) h). hit±\(tolerance): planned uses with a launch within "
+                + "\(r.options.horizonGridMinutes / 60) h). hit±\(tolerance): planned uses with a launch within "
                 + "\(tolerance) min; cover: launches within \(tolerance) min of a planned use.")
         return lines.joined(separator: "\n")
     }
@@ -94,7 +95,7 @@ public enum EvaluationRenderer {
         let gap = { (t: ReliabilityTable) in f(t.maxGap, 3) }
         var lines = [
             "",
-            "planned fetches' p = P(launch within \(TextFormat.decimal(r.options.planner.freshnessMinutes)) min "
+            "planned fetches' p = P(launch within \(TextFormat.decimal(r.options.planner.freshness.inMinutes)) min "
                 + "after the fetch), calibrated on the first half, held-out (max |gap| over bins of "
                 + "≥ \(first.calibrated.minimumCount)):",
             [

@@ -18,10 +18,11 @@ public enum PredictionRenderer {
     }
 
     public static func text(_ r: PredictionReport) -> String {
-        let horizon = r.horizonMinutes % 60 == 0 ? "\(r.horizonMinutes / 60) h" : "\(r.horizonMinutes) min"
+        let minutes = Int(r.horizon / .perMinute)
+        let horizon = minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes) min"
         var lines = [
             "\(TextFormat.escaped(r.user)) from \(stamp(r.origin, offset: r.utcOffset)), next \(horizon); "
-                + "lead \(Int(r.leadMinutes)) min; p: chance of a launch within \(Int(r.freshnessMinutes)) min after the fetch; "
+                + "lead \(Int(r.lead.inMinutes)) min; p: chance of a launch within \(Int(r.freshness.inMinutes)) min after the fetch; "
                 + "blend of \(TextFormat.weights(r.blendWeights, skippingZero: true))"
         ]
         let apps = r.apps.map { TextFormat.escaped($0.app) }

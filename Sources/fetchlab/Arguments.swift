@@ -25,7 +25,6 @@ struct DurationArgument: ExpressibleByArgument, Sendable, CustomStringConvertibl
         microseconds = us
     }
 
-    var minutes: Double { microseconds.inMinutes }
     var description: String { Quantity.format(duration: microseconds) }
     var defaultValueDescription: String { description }
 }

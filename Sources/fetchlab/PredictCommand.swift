@@ -42,8 +42,9 @@ struct PredictCommand: ParsableCommand {
     var format: OutputFormat = .text
 
     var request: PredictionRequest {
+        // The forecast's grid is whole minutes.
         PredictionRequest(
-            horizonMinutes: Int(horizon.microseconds / .perMinute), planner: prediction.planner, app: app)
+            horizon: horizon.microseconds / .perMinute * .perMinute, planner: prediction.planner, app: app)
     }
 
     func validate() throws {

@@ -27,7 +27,7 @@ struct PredictionOptions: ParsableArguments {
     var freshness = DurationArgument(30 * .perMinute)
 
     var planner: FetchPlanner {
-        FetchPlanner(leadMinutes: lead.minutes, threshold: threshold, freshnessMinutes: freshness.minutes)
+        FetchPlanner(lead: lead.microseconds, threshold: threshold, freshness: freshness.microseconds)
     }
 
     /// (Run by the command's `validate()`; see ``ReplayOptions/check()``.)

@@ -157,9 +157,9 @@ enum Histories {
     }
 
     @Test func plannerSettingsAreChecked() {
-        var planner = FetchPlanner(leadMinutes: 0.2)
+        var planner = FetchPlanner(lead: .seconds(12))
         #expect(planner.problems().count == 1)
-        planner.leadMinutes = 10
+        planner.lead = .minutes(10)
         #expect(planner.problems().isEmpty)
     }
 }

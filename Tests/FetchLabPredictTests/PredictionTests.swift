@@ -164,7 +164,7 @@ enum Daily {
     @Test func plansTheDayFromWhatCameBefore() throws {
         let report = try PredictionReport(
             history: Daily.history(days: 10), origin: origin, blend: blend, request: PredictionRequest())
-        #expect(report.user == "u" && report.utcOffset == 7200 && report.horizonMinutes == 1440)
+        #expect(report.user == "u" && report.utcOffset == 7200 && report.horizon == .minutes(1440))
         #expect(report.blendWeights == ["profile": 0.75, "gap": 0.25])
         // Sorted by the first fetch: mail (08:00) before news (12:00).
         #expect(report.apps.map(\.app) == ["com.mail", "com.news"])
@@ -181,7 +181,7 @@ enum Daily {
     }
 
     @Test func oneAppOnlyAndWhyNot() throws {
-        let request = PredictionRequest(horizonMinutes: 60, app: "com.news")
+        let request = PredictionRequest(horizon: .minutes(60), app: "com.news")
         let one = try PredictionReport(history: Daily.history(days: 10), origin: origin, blend: blend, request: request)
         #expect(one.apps.map(\.app) == ["com.news"])
         #expect(throws: PredictionError.unknownApp(user: "u", app: "com.x")) {

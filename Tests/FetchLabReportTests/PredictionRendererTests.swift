@@ -11,7 +11,7 @@ import Testing
 
     func report(weights: [String: Double], apps: [PredictionRow] = []) -> PredictionReport {
         PredictionReport(
-            user: "u1", origin: origin, utcOffset: 7200, horizonMinutes: 1440, leadMinutes: 10, threshold: 0.5,
+            user: "u1", origin: origin, utcOffset: 7200, horizon: .minutes(1440), lead: .minutes(10), threshold: 0.5,
             blendWeights: weights, apps: apps)
     }
 
@@ -54,7 +54,8 @@ import Testing
         #expect(
             lines[2]
                 == "com.news            no fetch    next use expected 23:30 +1d, 10% likely within 24 h; "
-                + "unlikely to be used: the busiest 30-min window holds 0.10 expected uses, below the 0.50 a fetch needs")
+                + "unlikely to be used: the busiest 30-min window holds 0.10 expected uses, below the 0.50 a fetch needs"
+        )
         #expect(lines[3] == "com.chat            no fetch    no use expected")
     }
 
@@ -66,7 +67,9 @@ import Testing
         let row = PredictionRow(app: "com.spread", forecast: spread, planner: FetchPlanner())
         #expect(row.fetches.isEmpty && row.probability > 0.99)
         let text = PredictionRenderer.text(report(weights: ["profile": 1], apps: [row]))
-        #expect(text.contains("uses spread out: the busiest 30-min window holds 0.02 expected uses, below the 0.50"), "\(text)")
+        #expect(
+            text.contains("uses spread out: the busiest 30-min window holds 0.02 expected uses, below the 0.50"),
+            "\(text)")
     }
 
     /// An outlook from no context samples is shown as assumed, never as "usually".
@@ -134,7 +137,7 @@ import Testing
         var r = report()
         r.users = 1
         r.heldOutDays = 1
-        r.options.hitToleranceMinutes = 10
+        r.options.hitTolerance = .minutes(10)
         let lines = EvaluationRenderer.text(r).split(separator: "\n").map(String.init)
         #expect(lines[0].hasPrefix("1 user, 12,345 launches; scores on 1 held-out user-day "))
         #expect(lines.contains { $0.hasPrefix("predictor") && $0.contains(" hit±10 ") })

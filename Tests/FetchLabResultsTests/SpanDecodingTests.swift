@@ -141,4 +141,25 @@ import _FetchLabTestSupport
             }
         }
     }
+
+    /// The prediction settings hold spans and keep their JSON keys in minutes
+    /// (`evaluate-predictors --format json`'s `options`): `horizonMinutes`, `leadMinutes`, …
+    @Test func thePredictionSettingsAreSpansWrittenInMinutes() throws {
+        var options = EvaluationOptions()
+        options.planner.lead = .seconds(450)
+        options.planner.freshness = .minutes(45)
+        let json = try JSONEncoder().encode(options)
+        let object = try #require(JSONSerialization.jsonObject(with: json) as? [String: Any])
+        #expect(object["horizonMinutes"] as? Double == 1440)
+        #expect(object["calibrationMinutes"] as? Double == 60)
+        #expect(object["hitToleranceMinutes"] as? Double == 15)
+        let planner = try #require(object["planner"] as? [String: Any])
+        #expect(planner["leadMinutes"] as? Double == 7.5)
+        #expect(planner["fetchDurationMinutes"] as? Double == 0.5)
+        #expect(planner["freshnessMinutes"] as? Double == 45)
+        let back = try JSONDecoder().decode(EvaluationOptions.self, from: json)
+        #expect(back.horizon == .days(1) && back.calibrationWindow == .hours(1) && back.hitTolerance == .minutes(15))
+        #expect(back.planner.lead == .seconds(450) && back.planner.freshness == .minutes(45))
+        #expect(back.planner.fetchDuration == .seconds(30))
+    }
 }

@@ -7,17 +7,26 @@ public struct EvaluationOptions: Sendable, Codable {
     public var warmUpDays = 7
     /// Forecast origins every this many hours of local time (00:00 included).
     public var originEveryHours = 3
-    public var horizonMinutes = 1440
-    /// Calibration is of the probability of a use within this many minutes.
-    public var calibrationMinutes = 60.0
-    /// A planned use is a hit when a launch comes within this many minutes of it.
-    public var hitToleranceMinutes = 15.0
+    /// How far ahead each forecast looks (JSON `horizonMinutes`, like every span here in minutes).
+    @InMinutes public var horizon: Microseconds = .minutes(1440)
+    /// Calibration is of the probability of a use within this span.
+    @InMinutes public var calibrationWindow: Microseconds = .minutes(60)
+    /// A planned use is a hit when a launch comes within this span of it.
+    @InMinutes public var hitTolerance: Microseconds = .minutes(15)
     /// Share of each user's evaluated days on which the blend's weights are fitted; every score
     /// is measured on the days after (held-out time).
     public var fitShare = 0.5
     public var planner = FetchPlanner()
 
     public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case warmUpDays, originEveryHours, horizon = "horizonMinutes", calibrationWindow = "calibrationMinutes"
+        case hitTolerance = "hitToleranceMinutes", fitShare, planner
+    }
+
+    /// The horizon in whole minutes: the length of a forecast's minute grid.
+    public var horizonGridMinutes: Int { Int(horizon / .perMinute) }
 }
 
 /// One row of a reliability table: forecasts with a probability in [from, to).
@@ -84,7 +93,7 @@ public struct PredictorScore: Sendable, Codable {
     /// Launches within the tolerance of a planned use, of all launches.
     public var coverage: Double?
     public var fetchesPerAppDay: Double?
-    /// Calibration of P(use within `calibrationMinutes`).
+    /// Calibration of P(use within ``EvaluationOptions/calibrationWindow``).
     public var brier: Double?
     public var reliability: [ReliabilityBin] = []
     /// The midnight plans' fetches: their probability calibrated on the fit period and judged on

@@ -58,43 +58,50 @@ public struct PlannedFetch: Sendable, Codable, Equatable {
     }
 }
 
-/// Turns a forecast into fetch moments: a fetch `leadMinutes` before each predicted use that is
+/// Turns a forecast into fetch moments: a fetch ``lead`` before each predicted use that is
 /// likely enough, moments closer than the freshness window merged into one. Its settings; the
 /// planning (`plan(_:)`, `peakScore(_:)`) lives with the forecasts, in FetchLabPredict.
 public struct FetchPlanner: Sendable, Codable {
-    /// Minutes between the fetch and the expected use; must cover the fetch itself.
-    public var leadMinutes = 10.0
+    /// The span between the fetch and the expected use; must cover the fetch itself (JSON
+    /// `leadMinutes`, like every span here in minutes).
+    @InMinutes public var lead: Microseconds = .minutes(10)
     /// How long a fetch takes (a fetch must end before the use).
-    public var fetchDurationMinutes = 0.5
+    @InMinutes public var fetchDuration: Microseconds = .seconds(30)
     /// Plan a fetch only for a bump whose score (expected uses in the window) is at least this;
     /// it selects the same fetches whether or not the planner is calibrated.
     public var threshold = 0.5
     /// Content fetched is fresh for this long: uses within it share a fetch, and a bump's
     /// probability is counted over this window.
-    public var freshnessMinutes = 30.0
+    @InMinutes public var freshness: Microseconds = .minutes(30)
     /// Maps a bump's score to the stated probability of a launch within the freshness window
     /// after the fetch; fitted on past plans (`Evaluator.calibrated(_:for:on:)` in FetchLabPredict), the identity
     /// until then.
     public var calibration = ProbabilityCalibrator.identity
 
     public init(
-        leadMinutes: Double = 10, threshold: Double = 0.5, freshnessMinutes: Double = 30,
+        lead: Microseconds = .minutes(10), threshold: Double = 0.5, freshness: Microseconds = .minutes(30),
         calibration: ProbabilityCalibrator = .identity
     ) {
-        self.leadMinutes = leadMinutes
+        self.lead = lead
         self.threshold = threshold
-        self.freshnessMinutes = freshnessMinutes
+        self.freshness = freshness
         self.calibration = calibration
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case lead = "leadMinutes", fetchDuration = "fetchDurationMinutes", threshold
+        case freshness = "freshnessMinutes", calibration
     }
 
     /// Problems with the settings, as sentences (empty when usable).
     public func problems() -> [String] {
         var out: [String] = []
-        if leadMinutes < fetchDurationMinutes {
-            out.append("the lead time (\(leadMinutes) min) must cover the fetch duration (\(fetchDurationMinutes) min)")
+        if lead < fetchDuration {
+            out.append(
+                "the lead time (\(lead.inMinutes) min) must cover the fetch duration (\(fetchDuration.inMinutes) min)")
         }
         if !(0...1).contains(threshold) { out.append("the probability threshold must be in 0…1") }
-        if freshnessMinutes <= 0 { out.append("the freshness window must be positive") }
+        if freshness <= 0 { out.append("the freshness window must be positive") }
         return out
     }
 }

@@ -9,10 +9,10 @@ extension PredictionReport {
         try c.encode(user, forKey: JSONKey("user"))
         try c.encodeTime(origin, offset: utcOffset, forKey: "origin")
         try c.encode(utcOffset, forKey: JSONKey("utcOffset"))
-        try c.encode(horizonMinutes, forKey: JSONKey("horizonMinutes"))
-        try c.encode(leadMinutes, forKey: JSONKey("leadMinutes"))
+        try c.encode(InMinutes(wrappedValue: horizon), forKey: JSONKey("horizonMinutes"))
+        try c.encode(InMinutes(wrappedValue: lead), forKey: JSONKey("leadMinutes"))
         try c.encode(threshold, forKey: JSONKey("threshold"))
-        try c.encode(freshnessMinutes, forKey: JSONKey("freshnessMinutes"))
+        try c.encode(InMinutes(wrappedValue: freshness), forKey: JSONKey("freshnessMinutes"))
         try c.encode(blendWeights, forKey: JSONKey("blendWeights"))
         try c.encode(apps.map { RowJSON(row: $0, offset: utcOffset) }, forKey: JSONKey("apps"))
     }

@@ -37,25 +37,28 @@ public struct PredictionReport: Encodable, Sendable {
     public var origin: Microseconds
     /// The user's UTC offset at the origin (that of the last launch before it), seconds.
     public var utcOffset: Int
-    public var horizonMinutes: Int
-    public var leadMinutes: Double
+    /// How far ahead, and how long before each expected use its fetch is planned (JSON
+    /// `horizonMinutes`, `leadMinutes`).
+    public var horizon: Microseconds
+    public var lead: Microseconds
     public var threshold: Double
-    /// The freshness window of a fetch: its p is the chance of a launch within it after the fetch.
-    public var freshnessMinutes: Double = 30
+    /// The freshness window of a fetch: its p is the chance of a launch within it after the fetch
+    /// (JSON `freshnessMinutes`).
+    public var freshness: Microseconds = .minutes(30)
     public var blendWeights: [String: Double]
     /// Apps with a planned fetch first, by the first fetch's time; then by probability.
     public var apps: [PredictionRow]
 
     public init(
-        user: String, origin: Microseconds, utcOffset: Int, horizonMinutes: Int, leadMinutes: Double,
-        threshold: Double, blendWeights: [String: Double], apps: [PredictionRow], freshnessMinutes: Double = 30
+        user: String, origin: Microseconds, utcOffset: Int, horizon: Microseconds, lead: Microseconds,
+        threshold: Double, blendWeights: [String: Double], apps: [PredictionRow], freshness: Microseconds = .minutes(30)
     ) {
-        self.freshnessMinutes = freshnessMinutes
+        self.freshness = freshness
         self.user = user
         self.origin = origin
         self.utcOffset = utcOffset
-        self.horizonMinutes = horizonMinutes
-        self.leadMinutes = leadMinutes
+        self.horizon = horizon
+        self.lead = lead
         self.threshold = threshold
         self.blendWeights = blendWeights
         self.apps = apps
