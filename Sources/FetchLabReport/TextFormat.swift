@@ -1,4 +1,5 @@
 import FetchLabCore
+import FetchLabResults
 import Foundation
 
 /// Number, time and column formatting shared by the text renderers.
@@ -53,11 +54,8 @@ public enum TextFormat {
     /// rest of the document is still printed (it used to be replaced by `{}` without a word).
     public static func json<T: Encodable>(_ value: T, keys: JSONEncoder.KeyEncodingStrategy = .useDefaultKeys) -> String
     {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let encoder = OutputJSON.encoder()
         encoder.keyEncodingStrategy = keys
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         do {
             return String(decoding: try encoder.encode(value), as: UTF8.self)
         } catch {

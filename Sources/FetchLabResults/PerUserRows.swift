@@ -10,7 +10,7 @@ import Synchronization
 /// Where the rows are kept is the implementation's business: ``MemoryPerUserRows`` holds them,
 /// FetchLabScale's `PerUserSpool` writes them to temporary files so that memory stays the same
 /// whatever the population. Each row is one user's ``GroupResult`` as the report's JSON encodes it
-/// (pretty-printed, sorted keys: ``PerUserRow/encoder()``).
+/// (``OutputJSON/encoder()``).
 public protocol PerUserRows: AnyObject, Sendable {
     /// The policies, one row each per user.
     var policies: Int { get }
@@ -79,10 +79,12 @@ enum PerUserMarker {
     static func encoded(_ policy: Int) -> String { "\"\\u0001per_user:\(policy)\\u0001\"" }
 }
 
-/// The encoding of a per-user row, and the shared bookkeeping of ``PerUserRows`` implementations.
-public enum PerUserRow {
-    /// The encoder of a row: as the report's own JSON writes it (FetchLabReport's `TextFormat.json`),
-    /// including a number JSON cannot hold.
+/// The encoder of every `--format json` output (FetchLabReport's `TextFormat.json` starts from it)
+/// and of the per-user rows spliced into one, so that a spliced row is the text the report's own
+/// encoder makes of it.
+public enum OutputJSON {
+    /// Pretty-printed, sorted keys, slashes unescaped; a number JSON cannot hold (NaN, ±infinity)
+    /// written as the string `"NaN"`, `"Infinity"` or `"-Infinity"`.
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -90,11 +92,14 @@ public enum PerUserRow {
             positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         return encoder
     }
+}
 
+/// The encoding of a per-user row, and the shared bookkeeping of ``PerUserRows`` implementations.
+public enum PerUserRow {
     /// One user's rows, one per policy, encoded; or why they cannot be.
     public static func encode(user: String, metrics: [PolicyMetrics], policies: Int) -> Result<[[UInt8]], SpoolError> {
         precondition(metrics.count == policies, "one metrics per policy")
-        let encoder = encoder()
+        let encoder = OutputJSON.encoder()
         var records: [[UInt8]] = []
         records.reserveCapacity(metrics.count)
         for m in metrics {

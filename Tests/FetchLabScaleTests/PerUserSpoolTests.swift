@@ -78,7 +78,7 @@ import Testing
             spooled.policies[p].perUser = nil
             spooled.policies[p].spooledPerUser = p
         }
-        let encoder = PerUserRow.encoder()
+        let encoder = OutputJSON.encoder()
         let expected = String(decoding: try encoder.encode(held), as: UTF8.self)
         var written = ""
         try spool.writeJSON(String(decoding: try encoder.encode(spooled), as: UTF8.self)) { written += $0 }

@@ -16,23 +16,26 @@ public struct ReplayTimings: Sendable, Hashable {
     }
 
     public var families: [Family]
-    /// Every policy's, and their sum in the order replayed.
-    public var policies: Int
+    /// Every policy's CPU seconds, summed in the order replayed.
     public var cpuSeconds: Double
     /// Launches of the evaluated pairs.
     public var launches: Int
 
+    /// Every policy replayed.
+    public var policies: Int { families.reduce(0) { $0 + $1.policies } }
+
     /// The timings of policies of `families` that took `cpuSeconds` each (the same order).
     public init(families: [String], cpuSeconds: [Double], launches: Int) {
-        var order: [String] = []
-        var byFamily: [String: Family] = [:]
+        var grouped: [Family] = []
         for (name, seconds) in zip(families, cpuSeconds) {
-            if byFamily[name] == nil { order.append(name) }
-            byFamily[name, default: Family(name: name, policies: 0, cpuSeconds: 0)].policies += 1
-            byFamily[name, default: Family(name: name, policies: 0, cpuSeconds: 0)].cpuSeconds += seconds
+            if let i = grouped.firstIndex(where: { $0.name == name }) {
+                grouped[i].policies += 1
+                grouped[i].cpuSeconds += seconds
+            } else {
+                grouped.append(Family(name: name, policies: 1, cpuSeconds: seconds))
+            }
         }
-        self.families = order.compactMap { byFamily[$0] }
-        self.policies = families.count
+        self.families = grouped
         self.cpuSeconds = cpuSeconds.reduce(0, +)
         self.launches = launches
     }
