@@ -112,10 +112,12 @@ let package = Package(
         .target(
             name: "_FetchLabTestSupport",
             dependencies: ["FetchLabCore", "FetchLabResults", .product(name: "GRDBSQLite", package: "GRDB.swift")]),
-        .testTarget(name: "FetchLabCoreTests", dependencies: ["FetchLabCore"]),
+        .testTarget(name: "FetchLabCoreTests", dependencies: ["FetchLabCore", "_FetchLabTestSupport"]),
         .testTarget(
             name: "FetchLabScaleTests",
-            dependencies: ["FetchLabScale", "FetchLabSimulation", "FetchLabResults", "FetchLabCore", "_FetchLabTestSupport"]),
+            dependencies: [
+                "FetchLabScale", "FetchLabSimulation", "FetchLabResults", "FetchLabCore", "_FetchLabTestSupport",
+            ]),
         .testTarget(
             name: "FetchLabIngestTests",
             dependencies: [
@@ -126,7 +128,8 @@ let package = Package(
         ),
         .testTarget(
             name: "FetchLabStoreTests",
-            dependencies: ["FetchLabResults", 
+            dependencies: [
+                "FetchLabResults",
                 "FetchLabStore", "FetchLabIngest", "FetchLabSimulation", "FetchLabCore", "_FetchLabTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -136,10 +139,13 @@ let package = Package(
             dependencies: ["FetchLabSynth", "FetchLabDatasets", "FetchLabCore", "_FetchLabTestSupport"]),
         .testTarget(
             name: "FetchLabPredictTests",
-            dependencies: ["FetchLabResults", "FetchLabPredict", "FetchLabSynth", "FetchLabCore", "_FetchLabTestSupport"]),
+            dependencies: [
+                "FetchLabResults", "FetchLabPredict", "FetchLabSynth", "FetchLabCore", "_FetchLabTestSupport",
+            ]),
         .testTarget(
             name: "FetchLabReportTests",
-            dependencies: ["FetchLabResults", 
+            dependencies: [
+                "FetchLabResults",
                 "FetchLabReport", "FetchLabPredict", "FetchLabSimulation", "FetchLabCore", "FetchLabIngest",
                 "FetchLabStore", "_FetchLabTestSupport",
             ]),
@@ -153,15 +159,18 @@ let package = Package(
             ]),
         .testTarget(
             name: "FetchLabWorkflowsTests",
-            dependencies: ["FetchLabResults", 
+            dependencies: [
+                "FetchLabResults",
                 "FetchLabWorkflows", "FetchLabStore", "FetchLabSimulation", "FetchLabCore", "_FetchLabTestSupport",
                 "FetchLabScale",
                 "FetchLabSynth", "FetchLabDatasets",
             ]),
         .testTarget(
             name: "FetchLabCLITests",
-            dependencies: ["FetchLabResults", 
-                "fetchlab", "FetchLabCore", "FetchLabStore", "FetchLabSimulation", "_FetchLabTestSupport", "FetchLabTerminal",
+            dependencies: [
+                "FetchLabResults",
+                "fetchlab", "FetchLabCore", "FetchLabStore", "FetchLabSimulation", "_FetchLabTestSupport",
+                "FetchLabTerminal",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

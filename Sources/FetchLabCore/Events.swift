@@ -106,14 +106,14 @@ public enum NetworkType: Int, Sendable, Hashable, Codable, CaseIterable, CustomS
 /// indexes ``UserHistory/apps``).
 public struct UsageEvent: Hashable, Sendable {
     /// UTC instant.
-    public var time: Microseconds
+    public var time: Instant
     public var user: Int32
     public var app: Int32
     public var kind: UsageEventKind
     /// The UTC offset of the user's wall clock in seconds; `nil` when the log did not say.
     public var utcOffset: Int32?
 
-    public init(time: Microseconds, user: Int32, app: Int32, kind: UsageEventKind, utcOffset: Int32?) {
+    public init(time: Instant, user: Int32, app: Int32, kind: UsageEventKind, utcOffset: Int32?) {
         self.time = time
         self.user = user
         self.app = app
@@ -122,7 +122,7 @@ public struct UsageEvent: Hashable, Sendable {
     }
 
     /// A launch of app `app` of a user's history, on a clock at `offset`.
-    public init(time: Microseconds, offset: Int32, app: Int32, kind: UsageEventKind = .launch) {
+    public init(time: Instant, offset: Int32, app: Int32, kind: UsageEventKind = .launch) {
         self.init(time: time, user: 0, app: app, kind: kind, utcOffset: offset)
     }
 
@@ -140,7 +140,7 @@ public struct UsageEvent: Hashable, Sendable {
 
 /// The device's state at one moment. Any field may be unknown.
 public struct ContextSample: Hashable, Sendable {
-    public var time: Microseconds
+    public var time: Instant
     /// Index into the name table of whatever carries the sample (0 in a ``UserHistory``).
     public var user: Int32
     /// Battery level in percent, 0–100.
@@ -153,7 +153,7 @@ public struct ContextSample: Hashable, Sendable {
     public var utcOffset: Int32?
 
     public init(
-        time: Microseconds, user: Int32 = 0, battery: Double? = nil, charging: Bool? = nil,
+        time: Instant, user: Int32 = 0, battery: Double? = nil, charging: Bool? = nil,
         network: NetworkType? = nil, lowPower: Bool? = nil, screenOn: Bool? = nil, utcOffset: Int32? = nil
     ) {
         self.time = time
@@ -169,13 +169,13 @@ public struct ContextSample: Hashable, Sendable {
 
 /// New content for an app appeared on the server at `time`.
 public struct ContentUpdate: Hashable, Sendable {
-    public var time: Microseconds
+    public var time: Instant
     /// Index into the name table of whatever carries the update.
     public var app: Int32
     /// The UTC offset of the clock the log wrote the time in; `nil` when it did not say.
     public var utcOffset: Int32?
 
-    public init(time: Microseconds, app: Int32, utcOffset: Int32? = nil) {
+    public init(time: Instant, app: Int32, utcOffset: Int32? = nil) {
         self.time = time
         self.app = app
         self.utcOffset = utcOffset

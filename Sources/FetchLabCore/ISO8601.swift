@@ -41,14 +41,14 @@ public enum ISO8601 {
         public static let record = Style(utc: .z, fraction: .milliseconds)
     }
 
-    /// Appends moment `t` (UTC microseconds) on a clock `offset` seconds east of UTC, in `style`,
+    /// Appends moment `t` on a clock `offset` seconds east of UTC, in `style`,
     /// to `out` as UTF-8 (offsets to the minute; times before 1970 count back from it).
-    public static func append(_ t: Microseconds, offset: Int, style: Style, to out: inout [UInt8]) {
+    public static func append(_ t: Instant, offset: Int, style: Style, to out: inout [UInt8]) {
         @inline(__always) func two(_ n: Int) {
             out.append(UInt8(48 + n / 10))
             out.append(UInt8(48 + n % 10))
         }
-        let local = t + Int64(offset) * Microseconds.perSecond
+        let local = t.sinceEpoch + Int64(offset) * Microseconds.perSecond
         let seconds = local.wholeSeconds
         let millis = Int((local - seconds * Microseconds.perSecond) / 1_000)
         let day = LocalCalendar.day(localSeconds: seconds)
@@ -82,8 +82,8 @@ public enum ISO8601 {
         two(minutes % 60)
     }
 
-    /// Moment `t` (UTC microseconds) on a clock `offset` seconds east of UTC, in `style`.
-    public static func string(_ t: Microseconds, offset: Int, style: Style) -> String {
+    /// Moment `t` on a clock `offset` seconds east of UTC, in `style`.
+    public static func string(_ t: Instant, offset: Int, style: Style) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(29)
         append(t, offset: offset, style: style, to: &out)
@@ -93,13 +93,15 @@ public enum ISO8601 {
     /// `2026-11-25T16:38:39.123Z`: the moment in UTC, to the millisecond (``Style/record``).
     public static func utc(_ date: Date) -> String {
         // To the nearest microsecond first: the double's last bits must not take a millisecond off.
-        string(Microseconds((date.timeIntervalSince1970 * 1_000_000).rounded()), offset: 0, style: .record)
+        string(
+            Instant(sinceEpoch: Microseconds((date.timeIntervalSince1970 * 1_000_000).rounded())), offset: 0,
+            style: .record)
     }
 
-    /// `2024-03-20T07:50:00+02:00`: moment `t` (UTC microseconds) on a clock `offset` seconds east
+    /// `2024-03-20T07:50:00+02:00`: moment `t` on a clock `offset` seconds east
     /// of UTC, with milliseconds when it has any (`07:50:00.250+02:00`) (``Style/json``). What every
     /// command's JSON gives for a time, next to the microseconds (`…_us`).
-    public static func local(_ t: Microseconds, offset: Int) -> String {
+    public static func local(_ t: Instant, offset: Int) -> String {
         string(t, offset: offset, style: .json)
     }
 }

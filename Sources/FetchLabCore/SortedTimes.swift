@@ -1,7 +1,7 @@
-extension Array where Element == Microseconds {
+extension Array where Element == Instant {
     /// In an ascending array: the number of elements at or before `t` (so the index of the first
     /// one after it), or, with `inclusive: false`, the number strictly before `t`.
-    @inlinable public func count(upTo t: Microseconds, inclusive: Bool = true) -> Int {
+    @inlinable public func count(upTo t: Instant, inclusive: Bool = true) -> Int {
         var lo = 0
         var hi = count
         while lo < hi {

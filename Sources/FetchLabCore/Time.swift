@@ -1,7 +1,65 @@
-/// Microseconds since 1970-01-01T00:00:00Z, or a span of microseconds. FetchLab keeps every
-/// instant and every duration in this one unit; the constants and constructors below are the only
-/// place the conversion factors are written.
+/// A span of time in microseconds (a duration, an offset, a lead): FetchLab keeps every duration
+/// in this one unit, and the constants and constructors below are the only place the conversion
+/// factors are written. A moment is an ``Instant``, not a number of microseconds: the difference
+/// of two instants is a span, an instant plus a span is an instant, and the sum of two instants
+/// does not compile.
 public typealias Microseconds = Int64
+
+/// A moment in time: a number of microseconds since 1970-01-01T00:00:00Z (UTC). An event's time,
+/// a fetch's, a day's midnight. The layout is one `Int64`, so an array of instants is an array of
+/// 64-bit integers and the replay's searches over them cost what they did on bare integers.
+@frozen public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The span from 1970-01-01T00:00:00Z to this moment (negative before it).
+    public var sinceEpoch: Microseconds
+
+    @inlinable @inline(__always) public init(sinceEpoch: Microseconds) { self.sinceEpoch = sinceEpoch }
+
+    /// The moment `seconds` whole seconds after 1970-01-01T00:00:00Z.
+    @inlinable @inline(__always) public init(secondsSince1970 seconds: Int64) { sinceEpoch = .seconds(seconds) }
+
+    /// 1970-01-01T00:00:00Z.
+    @inlinable public static var epoch: Instant { Instant(sinceEpoch: 0) }
+    /// Earlier and later than any instant a log holds: the bounds of "no time yet" and "never".
+    @inlinable public static var distantPast: Instant { Instant(sinceEpoch: .min) }
+    @inlinable public static var distantFuture: Instant { Instant(sinceEpoch: .max) }
+
+    @inlinable @inline(__always) public static func == (a: Instant, b: Instant) -> Bool { a.sinceEpoch == b.sinceEpoch }
+    @inlinable @inline(__always) public static func < (a: Instant, b: Instant) -> Bool { a.sinceEpoch < b.sinceEpoch }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(sinceEpoch) }
+    /// The span from `b` to `a`.
+    @inlinable @inline(__always) public static func - (a: Instant, b: Instant) -> Microseconds {
+        a.sinceEpoch - b.sinceEpoch
+    }
+    @inlinable @inline(__always) public static func + (a: Instant, span: Microseconds) -> Instant {
+        Instant(sinceEpoch: a.sinceEpoch + span)
+    }
+    @inlinable @inline(__always) public static func + (span: Microseconds, a: Instant) -> Instant {
+        Instant(sinceEpoch: span + a.sinceEpoch)
+    }
+    @inlinable @inline(__always) public static func - (a: Instant, span: Microseconds) -> Instant {
+        Instant(sinceEpoch: a.sinceEpoch - span)
+    }
+    @inlinable @inline(__always) public static func += (a: inout Instant, span: Microseconds) { a.sinceEpoch += span }
+    @inlinable @inline(__always) public static func -= (a: inout Instant, span: Microseconds) { a.sinceEpoch -= span }
+
+    /// Whole seconds since 1970, rounding towards minus infinity.
+    @inlinable @inline(__always) public var wholeSeconds: Int64 { sinceEpoch.wholeSeconds }
+
+    /// ISO-8601 in UTC, to the millisecond (`2024-03-20T05:50:00.000Z`).
+    public var description: String { ISO8601.string(self, offset: 0, style: .record) }
+}
+
+/// An instant is written as its microseconds since 1970 (a JSON number), as before it had a type.
+extension Instant: Codable {
+    public init(from decoder: any Decoder) throws {
+        sinceEpoch = try decoder.singleValueContainer().decode(Microseconds.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(sinceEpoch)
+    }
+}
 
 extension Microseconds {
     /// Microseconds in one second, minute, hour and day.
@@ -145,12 +203,12 @@ public enum LocalCalendar {
     }
 
     /// Seconds on the wall clock at `offset` of an instant.
-    @inline(__always) public static func localSeconds(_ time: Microseconds, offset: Int32) -> Int64 {
+    @inline(__always) public static func localSeconds(_ time: Instant, offset: Int32) -> Int64 {
         time.wholeSeconds + Int64(offset)
     }
 
     /// The local day of an instant on a clock at `offset`.
-    @inline(__always) public static func day(_ time: Microseconds, offset: Int32) -> Int {
+    @inline(__always) public static func day(_ time: Instant, offset: Int32) -> Int {
         day(localSeconds: localSeconds(time, offset: offset))
     }
 
@@ -163,13 +221,13 @@ public enum LocalCalendar {
         return w == 1 || w == 7
     }
 
-    /// UTC microseconds of the local midnight that starts `day` on a clock at `offset`.
-    @inline(__always) public static func midnight(of day: Int, offset: Int32) -> Microseconds {
-        .seconds(Int64(day) * Seconds.perDay - Int64(offset))
+    /// The local midnight that starts `day` on a clock at `offset`.
+    @inline(__always) public static func midnight(of day: Int, offset: Int32) -> Instant {
+        Instant(sinceEpoch: .seconds(Int64(day) * Seconds.perDay - Int64(offset)))
     }
 
-    /// UTC microseconds of the first local midnight strictly after `time` on a clock at `offset`.
-    @inline(__always) public static func midnight(after time: Microseconds, offset: Int32) -> Microseconds {
+    /// The first local midnight strictly after `time` on a clock at `offset`.
+    @inline(__always) public static func midnight(after time: Instant, offset: Int32) -> Instant {
         midnight(of: day(time, offset: offset) + 1, offset: offset)
     }
 }

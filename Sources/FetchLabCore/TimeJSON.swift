@@ -13,14 +13,14 @@ public struct JSONKey: CodingKey, Sendable {
 extension KeyedEncodingContainer where K == JSONKey {
     /// `key`: the ISO-8601 text of `t` at `offset` seconds east of UTC; `key_us`: `t`. Both null
     /// when `t` is nil.
-    public mutating func encodeTime(_ t: Microseconds?, offset: Int, forKey key: String) throws {
+    public mutating func encodeTime(_ t: Instant?, offset: Int, forKey key: String) throws {
         guard let t else {
             try encodeNil(forKey: JSONKey(key))
             try encodeNil(forKey: JSONKey(key + "_us"))
             return
         }
         try encode(ISO8601.local(t, offset: offset), forKey: JSONKey(key))
-        try encode(t, forKey: JSONKey(key + "_us"))
+        try encode(t.sinceEpoch, forKey: JSONKey(key + "_us"))
     }
 }
 
@@ -28,8 +28,10 @@ extension KeyedDecodingContainer where K == JSONKey {
     /// The time written by ``KeyedEncodingContainer/encodeTime(_:offset:forKey:)``, read from
     /// `key_us`; a document written before times had their ISO-8601 text holds the microseconds
     /// under `key` itself, and reads the same.
-    public func decodeTime(forKey key: String) throws -> Microseconds {
-        if let t = try decodeIfPresent(Microseconds.self, forKey: JSONKey(key + "_us")) { return t }
-        return try decode(Microseconds.self, forKey: JSONKey(key))
+    public func decodeTime(forKey key: String) throws -> Instant {
+        if let t = try decodeIfPresent(Microseconds.self, forKey: JSONKey(key + "_us")) {
+            return Instant(sinceEpoch: t)
+        }
+        return Instant(sinceEpoch: try decode(Microseconds.self, forKey: JSONKey(key)))
     }
 }

@@ -13,13 +13,13 @@ public struct UserHistory: Sendable {
     /// The times of each app's content updates (indexed like ``apps``), each in time order. An
     /// app's updates are the same for every user of it, so a store may hand every user the same
     /// array (shared storage, not a copy per user).
-    public private(set) var updateTimes: [[Microseconds]]
+    public private(set) var updateTimes: [[Instant]]
 
     public init(
         user: UserID, apps: [AppID], launches: [UsageEvent], events: [UsageEvent] = [],
         context: [ContextSample] = [], contentUpdates: [ContentUpdate] = []
     ) {
-        var times = [[Microseconds]](repeating: [], count: apps.count)
+        var times = [[Instant]](repeating: [], count: apps.count)
         for u in contentUpdates where u.app >= 0 && Int(u.app) < apps.count { times[Int(u.app)].append(u.time) }
         self.init(user: user, apps: apps, launches: launches, events: events, context: context, updateTimes: times)
     }
@@ -28,7 +28,7 @@ public struct UserHistory: Sendable {
     /// `apps[i]`'s updates; missing trailing apps have none).
     public init(
         user: UserID, apps: [AppID], launches: [UsageEvent], events: [UsageEvent] = [],
-        context: [ContextSample] = [], updateTimes: [[Microseconds]]
+        context: [ContextSample] = [], updateTimes: [[Instant]]
     ) {
         self.user = user
         self.apps = apps
@@ -36,7 +36,7 @@ public struct UserHistory: Sendable {
         self.events = inTimeOrder(events, \.time)
         self.context = inTimeOrder(context, \.time)
         var times = Array(updateTimes.prefix(apps.count))
-        times += [[Microseconds]](repeating: [], count: apps.count - times.count)
+        times += [[Instant]](repeating: [], count: apps.count - times.count)
         self.updateTimes = times.map { inTimeOrder($0, { $0 }) }
     }
 
@@ -45,7 +45,7 @@ public struct UserHistory: Sendable {
     public var ownBytes: Int {
         launches.count * MemoryLayout<UsageEvent>.stride + events.count * MemoryLayout<UsageEvent>.stride
             + context.count * MemoryLayout<ContextSample>.stride + apps.count * MemoryLayout<AppID>.stride
-            + updateTimes.count * MemoryLayout<[Microseconds]>.stride
+            + updateTimes.count * MemoryLayout<[Instant]>.stride
     }
 
     /// Content updates of the user's apps, in time order (an app's first at equal times).
@@ -61,7 +61,7 @@ public struct UserHistory: Sendable {
 
     /// The history as it stood before `origin`: earlier events only, and only the apps the earlier
     /// launches used (renumbered in the same order).
-    public func before(_ origin: Microseconds) -> UserHistory {
+    public func before(_ origin: Instant) -> UserHistory {
         let kept = launches.prefix { $0.time < origin }
         var newIndex = [Int32](repeating: -1, count: apps.count)
         for launch in kept { newIndex[Int(launch.app)] = 0 }
@@ -115,7 +115,7 @@ public struct UserHistory: Sendable {
 
 /// `xs` in time order: as given when already so (the store and ``UserHistory/before(_:)`` pass
 /// sorted lists), sorted otherwise.
-private func inTimeOrder<T>(_ xs: [T], _ time: (T) -> Microseconds) -> [T] {
+private func inTimeOrder<T>(_ xs: [T], _ time: (T) -> Instant) -> [T] {
     for i in xs.indices.dropFirst() where time(xs[i]) < time(xs[i - 1]) {
         return xs.sorted { time($0) < time($1) }
     }

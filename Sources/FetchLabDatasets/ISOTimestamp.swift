@@ -4,7 +4,7 @@ import FetchLabCore
 /// whole seconds: Core's writer in the log files' style (`ISO8601.Style.logFile`).
 enum ISOTimestamp {
     @inline(__always)
-    static func append(_ time: Microseconds, offset: Int32?, to out: inout [UInt8]) {
+    static func append(_ time: Instant, offset: Int32?, to out: inout [UInt8]) {
         ISO8601.append(time, offset: Int(offset ?? 0), style: .logFile, to: &out)
     }
 }

@@ -36,8 +36,8 @@ public struct ReadOptions: Sendable {
     /// Stop at the first bad row instead of recording it as a reject.
     public var strict = false
     /// Timestamps outside `earliest..<latest` are rejected (1970 placeholders are common).
-    public var earliest: Microseconds = Self.midnightUTC(CivilDate(year: 2000, month: 1, day: 1))
-    public var latest: Microseconds = Self.midnightUTC(CivilDate(year: 2100, month: 1, day: 1))
+    public var earliest: Instant = Self.midnightUTC(CivilDate(year: 2000, month: 1, day: 1))
+    public var latest: Instant = Self.midnightUTC(CivilDate(year: 2100, month: 1, day: 1))
     /// Rows per batch handed to the store.
     public var batchSize = 65_536
     /// Decompression-bomb limits: a file may not inflate more than `maxRatio` times its
@@ -86,7 +86,7 @@ public struct ReadOptions: Sendable {
     /// microseconds land in January 1970).
     public static let placeholderDistance: Microseconds = .days(1)
 
-    private static func midnightUTC(_ date: CivilDate) -> Microseconds {
+    private static func midnightUTC(_ date: CivilDate) -> Instant {
         LocalCalendar.midnight(of: date.daysSince1970, offset: 0)
     }
 }

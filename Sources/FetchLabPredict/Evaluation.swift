@@ -125,7 +125,7 @@ public struct Evaluator: Sendable {
     /// The first launch of a user's held-out time (the days after the fit period).
     /// - Parameter h: the user's history.
     /// - Returns: the time of that launch (nil: the user has no held-out launch).
-    public func heldOutStart(_ h: UserHistory) -> Microseconds? {
+    public func heldOutStart(_ h: UserHistory) -> Instant? {
         let days = split(h).heldOut
         return h.launches.first { days.contains($0.localDay) }?.time
     }
@@ -156,9 +156,9 @@ public struct Evaluator: Sendable {
         }
         let appCount = h.apps.count
         // Each app's launch times, for "what happened next".
-        var byApp = [[Microseconds]](repeating: [], count: appCount)
+        var byApp = [[Instant]](repeating: [], count: appCount)
         for l in h.launches { byApp[Int(l.app)].append(l.time) }
-        func nextLaunch(_ app: Int, after t: Microseconds) -> Microseconds? {
+        func nextLaunch(_ app: Int, after t: Instant) -> Instant? {
             let xs = byApp[app]
             var lo = 0
             var hi = xs.count
@@ -283,7 +283,7 @@ public struct Evaluator: Sendable {
 
     /// Scores a day's plan for one app: hits among planned uses, launches covered.
     private func score(
-        plan: [PlannedFetch], app: Int, day origin: Microseconds, acc: inout ScoreAccumulator, byApp: [[Microseconds]]
+        plan: [PlannedFetch], app: Int, day origin: Instant, acc: inout ScoreAccumulator, byApp: [[Instant]]
     ) {
         let tolerance = options.hitTolerance
         let end = origin + options.horizon

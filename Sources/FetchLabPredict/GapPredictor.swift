@@ -15,8 +15,8 @@ public struct GapPredictor: UsePredictor {
     }()
 
     private var histograms: [[Double]] = []
-    private var last: [Microseconds?] = []
-    private var firstTime: Microseconds? = nil
+    private var last: [Instant?] = []
+    private var firstTime: Instant? = nil
 
     public init(halfLifeDays: Double = 14) { self.halfLifeDays = halfLifeDays }
 
@@ -55,7 +55,7 @@ public struct GapPredictor: UsePredictor {
         return tail[b + 1] + h[b] * (1 - frac)
     }
 
-    public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
+    public func forecast(app: Int32, origin: Instant, offset: Int32, minutes: Int) -> Forecast {
         let a = Int(app)
         guard a < histograms.count, let previous = last[a] else { return .none(origin: origin, minutes: minutes) }
         let h = histograms[a]

@@ -11,7 +11,7 @@ public struct AndroidHeuristicPredictor: UsePredictor {
     public var lookbackDays = 7.0
     /// Prefetch only when the estimated launch is this close (the platform's default is 7 h).
     public var thresholdHours = 7.0
-    private var recent: [[Microseconds]] = []
+    private var recent: [[Instant]] = []
 
     public init(lookbackDays: Double = 7, thresholdHours: Double = 7) {
         self.lookbackDays = lookbackDays
@@ -27,14 +27,14 @@ public struct AndroidHeuristicPredictor: UsePredictor {
     }
 
     /// The estimated next launch at or after `origin`, or nil.
-    public func estimatedLaunch(app: Int32, origin: Microseconds) -> Microseconds? {
+    public func estimatedLaunch(app: Int32, origin: Instant) -> Instant? {
         let a = Int(app)
         guard a < recent.count else { return nil }
         let cutoff = origin - Int64(lookbackDays * Double(Microseconds.perDay))
         // The launches in [cutoff, origin]: the first, the last and how many (asked every 15
         // minutes of a replay, so without building the list).
-        var first: Microseconds? = nil
-        var last: Microseconds = 0
+        var first: Instant? = nil
+        var last = Instant.epoch
         var count: Int64 = 0
         for t in recent[a] where t >= cutoff && t <= origin {
             if first == nil { first = t }
@@ -50,12 +50,12 @@ public struct AndroidHeuristicPredictor: UsePredictor {
     }
 
     /// Whether the platform would let a prefetch job run now.
-    public func wouldPrefetch(app: Int32, origin: Microseconds) -> Bool {
+    public func wouldPrefetch(app: Int32, origin: Instant) -> Bool {
         guard let e = estimatedLaunch(app: app, origin: origin) else { return false }
         return Double(e - origin) <= thresholdHours * Double(Microseconds.perHour)
     }
 
-    public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
+    public func forecast(app: Int32, origin: Instant, offset: Int32, minutes: Int) -> Forecast {
         let e = estimatedLaunch(app: app, origin: origin)
         return .point(origin: origin, minutes: minutes, at: e.map { ($0 - origin).inMinutes })
     }
@@ -64,7 +64,7 @@ public struct AndroidHeuristicPredictor: UsePredictor {
 /// Baseline: the next use comes at the same clock time as the last one, a day later.
 public struct DailyRepeatBaseline: UsePredictor {
     public var name: String { "same-time-tomorrow" }
-    private var last: [Microseconds?] = []
+    private var last: [Instant?] = []
     public init() {}
 
     public mutating func observe(_ launch: UsageEvent) {
@@ -73,7 +73,7 @@ public struct DailyRepeatBaseline: UsePredictor {
         last[a] = launch.time
     }
 
-    public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
+    public func forecast(app: Int32, origin: Instant, offset: Int32, minutes: Int) -> Forecast {
         let a = Int(app)
         guard a < last.count, let l = last[a] else { return .none(origin: origin, minutes: minutes) }
         var e = l + Microseconds.perDay
@@ -85,7 +85,7 @@ public struct DailyRepeatBaseline: UsePredictor {
 /// Baseline: the next gap is the same as the last one.
 public struct LastGapBaseline: UsePredictor {
     public var name: String { "last-gap" }
-    private var last: [(Microseconds, Microseconds?)?] = []
+    private var last: [(Instant, Instant?)?] = []
     public init() {}
 
     public mutating func observe(_ launch: UsageEvent) {
@@ -94,7 +94,7 @@ public struct LastGapBaseline: UsePredictor {
         last[a] = (launch.time, last[a]?.0)
     }
 
-    public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
+    public func forecast(app: Int32, origin: Instant, offset: Int32, minutes: Int) -> Forecast {
         let a = Int(app)
         guard a < last.count, let (l, p) = last[a] else { return .none(origin: origin, minutes: minutes) }
         let gap = max(Microseconds.perMinute, p.map { l - $0 } ?? Microseconds.perDay)
@@ -116,10 +116,10 @@ public struct MostFrequentBaseline: UsePredictor {
         while counts.count <= a { counts.append(0) }
         counts[a] += 1
     }
-    public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
+    public func forecast(app: Int32, origin: Instant, offset: Int32, minutes: Int) -> Forecast {
         .none(origin: origin, minutes: minutes)
     }
-    public func nextAppScores(apps: Int, origin: Microseconds, offset: Int32) -> [Double] {
+    public func nextAppScores(apps: Int, origin: Instant, offset: Int32) -> [Double] {
         (0..<apps).map { $0 < counts.count ? counts[$0] : 0 }
     }
 }
@@ -134,12 +134,12 @@ public struct MostRecentBaseline: UsePredictor {
     public mutating func observe(_ launch: UsageEvent) {
         let a = Int(launch.app)
         while last.count <= a { last.append(-.infinity) }
-        last[a] = Double(launch.time)
+        last[a] = Double(launch.time.sinceEpoch)
     }
-    public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
+    public func forecast(app: Int32, origin: Instant, offset: Int32, minutes: Int) -> Forecast {
         .none(origin: origin, minutes: minutes)
     }
-    public func nextAppScores(apps: Int, origin: Microseconds, offset: Int32) -> [Double] {
+    public func nextAppScores(apps: Int, origin: Instant, offset: Int32) -> [Double] {
         (0..<apps).map { $0 < last.count ? last[$0] : -.infinity }
     }
 }
@@ -176,14 +176,14 @@ public struct BlendPredictor: UsePredictor {
         for i in parts.indices { parts[i].observe(launch) }
     }
 
-    public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
+    public func forecast(app: Int32, origin: Instant, offset: Int32, minutes: Int) -> Forecast {
         Forecast.mixture(
             zip(parts, weights).filter { $0.1 > 0 }.map {
                 ($0.0.forecast(app: app, origin: origin, offset: offset, minutes: minutes), $0.1)
             }, origin: origin, minutes: minutes)
     }
 
-    public func nextAppScores(apps: Int, origin: Microseconds, offset: Int32) -> [Double] {
+    public func nextAppScores(apps: Int, origin: Instant, offset: Int32) -> [Double] {
         var scores = [Double](repeating: 0, count: apps)
         for (p, w) in zip(parts, nextAppWeights) where w > 0 {
             let s = Self.normalisedScores(p.nextAppScores(apps: apps, origin: origin, offset: offset))

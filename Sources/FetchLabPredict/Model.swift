@@ -4,7 +4,7 @@ import Foundation
 /// A predictor's answer for one app from an origin: the distribution of the time of the *next*
 /// use over the horizon, minute by minute, and the chance of no use within the horizon.
 public struct Forecast: Sendable {
-    public let origin: Microseconds
+    public let origin: Instant
     /// Probability that the next use falls in minute `i` after the origin.
     public var density: [Double]
     /// Probability of no use within the horizon.
@@ -13,7 +13,7 @@ public struct Forecast: Sendable {
     /// knows it (time-of-day profiles); the planner uses it to plan several fetches a day.
     public var intensity: [Double]?
 
-    public init(origin: Microseconds, density: [Double], beyond: Double, intensity: [Double]? = nil) {
+    public init(origin: Instant, density: [Double], beyond: Double, intensity: [Double]? = nil) {
         self.origin = origin
         self.density = density
         self.beyond = max(0, beyond)
@@ -21,7 +21,7 @@ public struct Forecast: Sendable {
     }
 
     /// No information: no use expected within `minutes`.
-    public static func none(origin: Microseconds, minutes: Int) -> Forecast {
+    public static func none(origin: Instant, minutes: Int) -> Forecast {
         Forecast(origin: origin, density: Array(repeating: 0, count: minutes), beyond: 1)
     }
 
@@ -63,7 +63,7 @@ public struct Forecast: Sendable {
     }
 
     /// A point mass at `minute` (for heuristics that give one estimated time).
-    static func point(origin: Microseconds, minutes: Int, at minute: Double?, probability: Double = 1) -> Forecast {
+    static func point(origin: Instant, minutes: Int, at minute: Double?, probability: Double = 1) -> Forecast {
         var f = Forecast.none(origin: origin, minutes: minutes)
         if let minute, minute >= 0, minute < Double(minutes) {
             f.density[Int(minute)] = probability
@@ -73,7 +73,7 @@ public struct Forecast: Sendable {
     }
 
     /// Builds the next-use distribution from per-minute use probabilities (a discrete hazard).
-    static func fromHazard(origin: Microseconds, hazard: [Double], intensity: [Double]? = nil) -> Forecast {
+    static func fromHazard(origin: Instant, hazard: [Double], intensity: [Double]? = nil) -> Forecast {
         var density = [Double](repeating: 0, count: hazard.count)
         var survive = 1.0
         for (i, h) in hazard.enumerated() {
@@ -86,7 +86,7 @@ public struct Forecast: Sendable {
     /// A weighted mixture of forecasts (weights summing to 1). The next-use densities mix with
     /// the weights; the intensity (all uses, for planning a day) comes from the parts that know
     /// it, their weights renormalised: a part that only knows the next use cannot tell the rest.
-    static func mixture(_ parts: [(Forecast, Double)], origin: Microseconds, minutes: Int) -> Forecast {
+    static func mixture(_ parts: [(Forecast, Double)], origin: Instant, minutes: Int) -> Forecast {
         var density = [Double](repeating: 0, count: minutes)
         var beyond = 0.0
         for (f, w) in parts where w > 0 {
@@ -120,16 +120,16 @@ public protocol UsePredictor: Sendable {
     /// Learns one launch (launches come in time order).
     mutating func observe(_ launch: UsageEvent)
     /// The next-use distribution of `app` over `minutes` from `origin` (local offset `offset`).
-    func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast
+    func forecast(app: Int32, origin: Instant, offset: Int32, minutes: Int) -> Forecast
     /// How likely each app is to be the next one launched, just after `origin`.
-    func nextAppScores(apps: Int, origin: Microseconds, offset: Int32) -> [Double]
+    func nextAppScores(apps: Int, origin: Instant, offset: Int32) -> [Double]
 }
 
 extension UsePredictor {
     public var forecastsTiming: Bool { true }
     public var ranksApps: Bool { true }
 
-    public func nextAppScores(apps: Int, origin: Microseconds, offset: Int32) -> [Double] {
+    public func nextAppScores(apps: Int, origin: Instant, offset: Int32) -> [Double] {
         (0..<apps).map { forecast(app: Int32($0), origin: origin, offset: offset, minutes: 15).total }
     }
 }

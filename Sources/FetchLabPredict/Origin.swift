@@ -3,7 +3,7 @@ import FetchLabCore
 /// The moment a prediction starts from, as asked for (`--at`).
 public enum RequestedOrigin: Sendable, Equatable {
     /// An instant (a time with a UTC offset).
-    case instant(Microseconds)
+    case instant(Instant)
     /// A time on the user's wall clock: microseconds since 1970-01-01 00:00 on that clock.
     case local(Microseconds)
 
@@ -26,7 +26,7 @@ public enum RequestedOrigin: Sendable, Equatable {
             return
         }
         guard let offset = Self.offset(rest) else { return nil }
-        self = .instant(local - .seconds(offset))
+        self = .instant(Instant(sinceEpoch: local - .seconds(offset)))
     }
 
     /// `H:MM`, `HH:MM:SS` or `HH:MM:SS.ffffff` from the start of `rest` (consumed), in microseconds.
@@ -79,7 +79,7 @@ public enum PredictionOrigin {
     /// the user's clock as it was then (the offset of the last launch at or before that local
     /// time, so that a DST change or a trip since does not move it; the first launch's before
     /// the log); by default, the local midnight after the last launch. Nil without launches.
-    public static func resolve(_ requested: RequestedOrigin?, in history: UserHistory) -> Microseconds? {
+    public static func resolve(_ requested: RequestedOrigin?, in history: UserHistory) -> Instant? {
         guard let first = history.launches.first, let last = history.launches.last else { return nil }
         switch requested {
         case .instant(let t):
@@ -87,7 +87,7 @@ public enum PredictionOrigin {
         case .local(let wallClock):
             let seconds = wallClock.wholeSeconds
             let then = history.launches.last { $0.localSeconds <= seconds } ?? first
-            return wallClock - .seconds(Int64(then.offset))
+            return Instant(sinceEpoch: wallClock - .seconds(Int64(then.offset)))
         case nil:
             return LocalCalendar.midnight(after: last.time, offset: last.offset)
         }
@@ -95,7 +95,7 @@ public enum PredictionOrigin {
 
     /// Whole days between the last launch of `history` before `origin` and `origin`, when that
     /// is more than ``staleAfter``; nil when the history is fresh (or empty).
-    public static func staleDays(_ history: UserHistory, origin: Microseconds) -> Int? {
+    public static func staleDays(_ history: UserHistory, origin: Instant) -> Int? {
         guard let last = history.launches.last(where: { $0.time < origin }) else { return nil }
         let age = origin - last.time
         return age > staleAfter ? Int(age / Microseconds.perDay) : nil

@@ -110,7 +110,7 @@ extension PredictionReport {
     /// launches before the origin (`history` may hold later ones; they are not seen), then
     /// forecasts each app and plans its fetches.
     public init(
-        history all: UserHistory, origin: Microseconds, blend template: BlendPredictor, request: PredictionRequest
+        history all: UserHistory, origin: Instant, blend template: BlendPredictor, request: PredictionRequest
     ) throws(PredictionError) {
         let history = all.before(origin)
         guard let last = history.launches.last else { throw .noLaunchesBeforeOrigin(user: all.user.name) }
@@ -126,7 +126,8 @@ extension PredictionReport {
             rows.append(PredictionRow(app: name.name, forecast: f, planner: request.planner))
         }
         rows.sort {
-            ($0.fetches.first?.fetchAt ?? .max, -$0.probability) < ($1.fetches.first?.fetchAt ?? .max, -$1.probability)
+            ($0.fetches.first?.fetchAt ?? .distantFuture, -$0.probability)
+                < ($1.fetches.first?.fetchAt ?? .distantFuture, -$1.probability)
         }
         self.init(
             user: all.user.name, origin: origin, utcOffset: Int(last.offset), horizon: request.horizon,

@@ -85,7 +85,7 @@ public struct ProfilePredictor: UsePredictor {
         return (0..<2).map { t in (0..<1440).map { rate(counts[a], t, $0, w, n) } }
     }
 
-    public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
+    public func forecast(app: Int32, origin: Instant, offset: Int32, minutes: Int) -> Forecast {
         let a = Int(app)
         guard a < counts.count, firstDay != nil else { return .none(origin: origin, minutes: minutes) }
         let local = LocalCalendar.localSeconds(origin, offset: offset)

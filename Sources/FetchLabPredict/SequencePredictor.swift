@@ -62,7 +62,7 @@ public struct SequencePredictor: UsePredictor {
         return p1
     }
 
-    public func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
+    public func forecast(app: Int32, origin: Instant, offset: Int32, minutes: Int) -> Forecast {
         guard let p = previous else { return .none(origin: origin, minutes: minutes) }
         let elapsed = Double(origin - p.time) / 30e6  // in 30-second bins
         guard elapsed < Double(delays.count) else { return .none(origin: origin, minutes: minutes) }
@@ -82,7 +82,7 @@ public struct SequencePredictor: UsePredictor {
         return Forecast(origin: origin, density: density, beyond: 1 - mass)
     }
 
-    public func nextAppScores(apps: Int, origin: Microseconds, offset: Int32) -> [Double] {
+    public func nextAppScores(apps: Int, origin: Instant, offset: Int32) -> [Double] {
         (0..<apps).map { followProbability(Int32($0)) }
     }
 }

@@ -4,14 +4,14 @@ import FetchLabResults
 /// `predict`'s text output.
 public enum PredictionRenderer {
     /// `HH:MM` on the user's clock, `+Nd` when on a later local day than the origin.
-    public static func clock(_ t: Microseconds, offset: Int, origin: Microseconds) -> String {
+    public static func clock(_ t: Instant, offset: Int, origin: Instant) -> String {
         let o = Int32(offset)
         let days = LocalCalendar.day(t, offset: o) - LocalCalendar.day(origin, offset: o)
         return TextFormat.clock(localSeconds: LocalCalendar.localSeconds(t, offset: o)) + (days > 0 ? " +\(days)d" : "")
     }
 
     /// `2024-04-15 08:00 (+02:00)`.
-    public static func stamp(_ t: Microseconds, offset: Int) -> String {
+    public static func stamp(_ t: Instant, offset: Int) -> String {
         let local = LocalCalendar.localSeconds(t, offset: Int32(offset))
         let date = CivilDate(daysSince1970: LocalCalendar.day(localSeconds: local))
         return "\(date) \(TextFormat.clock(localSeconds: local)) (\(TextFormat.offset(offset)))"
@@ -27,7 +27,7 @@ public enum PredictionRenderer {
         ]
         let apps = r.apps.map { TextFormat.escaped($0.app) }
         let width = max(20, (apps.map(\.count).max() ?? 0) + 2)
-        let at = { (t: Microseconds) in clock(t, offset: r.utcOffset, origin: r.origin) }
+        let at = { (t: Instant) in clock(t, offset: r.utcOffset, origin: r.origin) }
         for (row, app) in zip(r.apps, apps) {
             let name = TextFormat.pad(app, width)
             if row.fetches.isEmpty {

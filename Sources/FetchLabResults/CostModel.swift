@@ -120,7 +120,7 @@ public struct CostModel: Sendable, Hashable, Codable {
         for network in [NetworkType.wifi, .cellular] {
             let r = radio(network)
             // (start, index) of this radio's fetches, in start order (ties: input order).
-            var order: [(start: Microseconds, index: Int)] = []
+            var order: [(start: Instant, index: Int)] = []
             order.reserveCapacity(fetches.count)
             for (i, f) in fetches.enumerated() where f.network == network { order.append((f.start, i)) }
             order.sort { $0.start != $1.start ? $0.start < $1.start : $0.index < $1.index }
@@ -139,16 +139,16 @@ extension CostModel.Radio {
     /// pays no promotion, and the earlier one pays its tail only up to the later start. The one
     /// arithmetic of ``CostModel/energy(of:)`` and of the replay's energy of a user's fetches.
     @inlinable public func coalescedJoules(
-        count: Int, start: (Int) -> Microseconds, duration: (Int) -> Microseconds, _ write: (Int, Double) -> Void
+        count: Int, start: (Int) -> Instant, duration: (Int) -> Microseconds, _ write: (Int, Double) -> Void
     ) {
         let promotionJoules = promotion.inSeconds * promotionWatts
-        var busyUntil = Microseconds.min  // end of the last transfer on this radio
+        var busyUntil = Instant.distantPast  // end of the last transfer on this radio
         for n in 0..<count {
             let begins = start(n)
             let lasts = duration(n)
             var joules = lasts.inSeconds * transferWatts
             // Promotion unless the radio is still up (transferring or in its tail).
-            if busyUntil == .min || begins > busyUntil + tail { joules += promotionJoules }
+            if busyUntil == .distantPast || begins > busyUntil + tail { joules += promotionJoules }
             // Tail until the next transfer on this radio begins, at most the whole tail.
             let transferEnd = max(begins + lasts, busyUntil)
             var tailSpan = tail
@@ -173,12 +173,12 @@ public struct AppFetchCost: Sendable, Hashable, Codable {
 
 /// One fetch as the radio sees it.
 public struct RadioUse: Sendable, Hashable {
-    public var start: Microseconds
+    public var start: Instant
     public var duration: Microseconds
     /// `.none` is costed as Wi-Fi (a fetch granted without a network, under `--platform none`).
     public var network: NetworkType
 
-    public init(start: Microseconds, duration: Microseconds, network: NetworkType) {
+    public init(start: Instant, duration: Microseconds, network: NetworkType) {
         self.start = start
         self.duration = duration
         self.network = network == .none ? .wifi : network

@@ -12,8 +12,8 @@ public struct DayTrace: Codable, Sendable, Hashable {
     /// The UTC offset of the user's clock, seconds.
     public var utcOffset: Int32
     /// The local midnight starting the day, and the next one.
-    public var start: Microseconds
-    public var end: Microseconds
+    public var start: Instant
+    public var end: Instant
     /// Why this user and day: "chosen" (asked for) or "representative" (how it was picked).
     public var choice: String
     /// The evaluated apps of the user, in the order `app` indexes below.
@@ -28,7 +28,7 @@ public struct DayTrace: Codable, Sendable, Hashable {
     public var assumedContext: Bool
 
     public init(
-        user: String, day: String, utcOffset: Int32, start: Microseconds, end: Microseconds, choice: String,
+        user: String, day: String, utcOffset: Int32, start: Instant, end: Instant, choice: String,
         apps: [String], context: [ContextStretch], policies: [PolicyDay], assumedContext: Bool = false
     ) {
         self.user = user
@@ -92,8 +92,8 @@ struct AtOffset<Value: EncodableAtOffset>: Encodable {
 
 /// The device state from `start` (inclusive) to `end` (exclusive).
 public struct ContextStretch: Codable, Sendable, Hashable {
-    public var start: Microseconds
-    public var end: Microseconds
+    public var start: Instant
+    public var end: Instant
     public var battery: Double
     public var charging: Bool
     /// Encoded by its name: `wifi`, `cellular` or `none`.
@@ -101,7 +101,7 @@ public struct ContextStretch: Codable, Sendable, Hashable {
     public var lowPower: Bool
 
     public init(
-        start: Microseconds, end: Microseconds, battery: Double, charging: Bool, network: NetworkType, lowPower: Bool
+        start: Instant, end: Instant, battery: Double, charging: Bool, network: NetworkType, lowPower: Bool
     ) {
         self.start = start
         self.end = end
@@ -180,12 +180,12 @@ extension PolicyDay: EncodableAtOffset {
 /// Its detail's fields read as its own (`launch.fresh`).
 @dynamicMemberLookup
 public struct Traced<Detail: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
-    public var time: Microseconds
+    public var time: Instant
     /// Index into ``DayTrace/apps``.
     public var app: Int
     public var detail: Detail
 
-    public init(time: Microseconds, app: Int, detail: Detail) {
+    public init(time: Instant, app: Int, detail: Detail) {
         self.time = time
         self.app = app
         self.detail = detail
@@ -229,7 +229,7 @@ public struct LaunchDetail: Codable, Sendable, Hashable {
 }
 
 extension Traced where Detail == LaunchDetail {
-    public init(time: Microseconds, app: Int, fresh: Bool, stalenessMinutes: Double?) {
+    public init(time: Instant, app: Int, fresh: Bool, stalenessMinutes: Double?) {
         self.init(time: time, app: app, detail: LaunchDetail(fresh: fresh, stalenessMinutes: stalenessMinutes))
     }
 }
@@ -245,7 +245,7 @@ public struct FetchDetail: Codable, Sendable, Hashable {
 }
 
 extension Traced where Detail == FetchDetail {
-    public init(time: Microseconds, app: Int, outcome: String) {
+    public init(time: Instant, app: Int, outcome: String) {
         self.init(time: time, app: app, detail: FetchDetail(outcome: outcome))
     }
 }
@@ -258,7 +258,7 @@ public struct SkipDetail: Codable, Sendable, Hashable {
 }
 
 extension Traced where Detail == SkipDetail {
-    public init(time: Microseconds, app: Int, reason: SkipReason) {
+    public init(time: Instant, app: Int, reason: SkipReason) {
         self.init(time: time, app: app, detail: SkipDetail(reason: reason))
     }
 }

@@ -15,7 +15,7 @@ import Foundation
 /// changes nothing and is safe from several threads at once.
 public struct HistoryCodec: HistoryCoding {
     /// Each app's content updates, as the first history holding the app had them.
-    private var updates: [AppID: [Microseconds]] = [:]
+    private var updates: [AppID: [Instant]] = [:]
 
     public init() {}
 
@@ -70,7 +70,7 @@ public struct HistoryCodec: HistoryCoding {
         let user = UserID(r.string())
         let appCount = Int(r.varint())
         var apps: [AppID] = []
-        var updateTimes: [[Microseconds]] = []
+        var updateTimes: [[Instant]] = []
         apps.reserveCapacity(appCount)
         updateTimes.reserveCapacity(appCount)
         for _ in 0..<appCount {
@@ -129,12 +129,13 @@ private struct ByteWriter {
 
     /// `xs`: their count, then each one's time as its difference from the one before (the first's
     /// from 0), followed by what `rest` writes of it.
-    mutating func list<T>(_ xs: [T], time: (T) -> Microseconds, _ rest: (inout ByteWriter, T) -> Void) {
+    mutating func list<T>(_ xs: [T], time: (T) -> Instant, _ rest: (inout ByteWriter, T) -> Void) {
         varint(UInt64(xs.count))
         var last: Microseconds = 0
         for x in xs {
-            signed(time(x) &- last)
-            last = time(x)
+            let t = time(x).sinceEpoch
+            signed(t &- last)
+            last = t
             rest(&self, x)
         }
     }
@@ -186,14 +187,14 @@ private struct ByteReader {
 
     /// A ``ByteWriter/list(_:time:_:)``: each element made by `element` from the reader (past its
     /// time) and its time.
-    mutating func list<T>(_ element: (inout ByteReader, Microseconds) -> T) -> [T] {
+    mutating func list<T>(_ element: (inout ByteReader, Instant) -> T) -> [T] {
         let count = Int(varint())
         var out: [T] = []
         out.reserveCapacity(count)
         var last: Microseconds = 0
         for _ in 0..<count {
             last = last &+ signed()
-            out.append(element(&self, last))
+            out.append(element(&self, Instant(sinceEpoch: last)))
         }
         return out
     }

@@ -373,9 +373,9 @@ extension ComparisonPartial.User {
         guard apps.count <= PartialLimits.userCount else { throw PartialProblem("apps", "too many apps") }
         for (i, app) in apps.enumerated() { try Check.name(app, "apps[\(i)]") }
         guard Set(apps).count == apps.count else { throw PartialProblem("apps", "an app listed twice") }
-        try Check.within(start, PartialLimits.instants, "start")
-        try Check.within(end, PartialLimits.instants, "end")
-        guard start <= end else { throw PartialProblem("end", "\(end) is before start \(start)") }
+        try Check.within(start.sinceEpoch, PartialLimits.instants, "start")
+        try Check.within(end.sinceEpoch, PartialLimits.instants, "end")
+        guard start <= end else { throw PartialProblem("end", "\(end.sinceEpoch) is before start \(start.sinceEpoch)") }
         try Check.within(offset, PartialLimits.offsetSeconds, "offset")
         try Check.count(pairsWithContent, "pairsWithContent", max: PartialLimits.userCount)
         try Check.atMost(pairsWithContent, apps.count, "pairsWithContent", "the user's pairs")

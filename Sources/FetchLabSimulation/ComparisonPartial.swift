@@ -109,8 +109,8 @@ public struct ComparisonPartial: Sendable, Codable {
         var name: String
         /// The evaluated apps, in the order the user's pairs were replayed.
         var apps: [String]
-        var start: Microseconds
-        var end: Microseconds
+        var start: Instant
+        var end: Instant
         var offset: Int32
         var withoutContext: Bool
         var pairsWithContent: Int

@@ -59,15 +59,15 @@ public struct EvaluationProtocol: Sendable, Hashable {
 /// A user's span under the protocol.
 public struct UserWindow: Sendable, Hashable {
     /// t0: the user's first event.
-    public var firstEvent: Microseconds
+    public var firstEvent: Instant
     /// S: the first scored instant (a local midnight).
-    public var start: Microseconds
+    public var start: Instant
     /// E: the user's last event.
-    public var end: Microseconds
+    public var end: Instant
     /// The UTC offset of the user's clock (of the first launch), for local days.
     public var offset: Int32
 
-    public init(firstEvent: Microseconds, start: Microseconds, end: Microseconds, offset: Int32) {
+    public init(firstEvent: Instant, start: Instant, end: Instant, offset: Int32) {
         self.firstEvent = firstEvent
         self.start = start
         self.end = end
@@ -78,12 +78,12 @@ public struct UserWindow: Sendable, Hashable {
     public var scoredDays: Double { (end - start).inDays }
 
     /// Whether an instant is scored: S ≤ t ≤ E.
-    @inline(__always) public func isScored(_ t: Microseconds) -> Bool { t >= start && t <= end }
+    @inline(__always) public func isScored(_ t: Instant) -> Bool { t >= start && t <= end }
 
     /// The scored local days: S is a local midnight, so day d is [S + d days, S + (d + 1) days) ∩ [S, E],
     /// the last one cut at E.
     public var scoredDayCount: Int { end >= start ? Int((end - start) / Microseconds.perDay) + 1 : 0 }
 
     /// The scored local day (from 0) of a scored instant.
-    @inline(__always) public func scoredDay(of t: Microseconds) -> Int { Int((t - start) / Microseconds.perDay) }
+    @inline(__always) public func scoredDay(of t: Instant) -> Int { Int((t - start) / Microseconds.perDay) }
 }

@@ -11,14 +11,14 @@ public struct PairContext: Sendable {
     /// The app, an index into `history.apps`.
     public var app: Int32
     /// This app's launch times, ascending.
-    public var launches: [Microseconds]
+    public var launches: [Instant]
     /// The user's t0, S, E and clock.
     public var window: UserWindow
     /// The rules of the replay.
     public var evaluation: EvaluationProtocol
 
     public init(
-        history: UserHistory, app: Int32, launches: [Microseconds], window: UserWindow, evaluation: EvaluationProtocol
+        history: UserHistory, app: Int32, launches: [Instant], window: UserWindow, evaluation: EvaluationProtocol
     ) {
         self.history = history
         self.app = app
@@ -29,7 +29,7 @@ public struct PairContext: Sendable {
 
     /// Whether the launch at index `i` is fresh at τ given the last fetch at or before it
     /// (and the previous launch when launches refresh).
-    func isFresh(_ i: Int, lastFetch: Microseconds?, tau: Microseconds) -> Bool {
+    func isFresh(_ i: Int, lastFetch: Instant?, tau: Microseconds) -> Bool {
         let t = launches[i]
         if let f = lastFetch, f <= t, t - f <= tau { return true }
         if evaluation.launchRefreshes, i > 0, t - launches[i - 1] <= tau { return true }
@@ -49,9 +49,9 @@ public struct PairInfo: Sendable {
     /// The UTC offset of the user's clock (local days, time of day).
     public var offset: Int32
     /// t0, the user's first event: the replay starts there.
-    public var firstEvent: Microseconds
+    public var firstEvent: Instant
     /// S, the first scored instant.
-    public var scoredStart: Microseconds
+    public var scoredStart: Instant
     public var evaluation: EvaluationProtocol
     /// Whether this app's content updates are known (and shown to the scheduler).
     public var hasContentUpdates: Bool
@@ -59,7 +59,7 @@ public struct PairInfo: Sendable {
     public var fetchDuration: Microseconds
 
     public init(
-        app: Int32, appName: AppID, appCount: Int, offset: Int32, firstEvent: Microseconds, scoredStart: Microseconds,
+        app: Int32, appName: AppID, appCount: Int, offset: Int32, firstEvent: Instant, scoredStart: Instant,
         evaluation: EvaluationProtocol, hasContentUpdates: Bool, fetchDuration: Microseconds
     ) {
         self.app = app
@@ -76,14 +76,14 @@ public struct PairInfo: Sendable {
 
 /// What became of a request.
 public struct FetchResult: Sendable, Hashable {
-    public var time: Microseconds
+    public var time: Instant
     public var request: FetchRequest
     public var decision: PlatformDecision
     /// For a granted fetch when the app's content updates are known: whether content newer than
     /// the last refresh existed (`newData`) or not (`noData`); nil when unknown or not granted.
     public var newData: Bool?
 
-    public init(time: Microseconds, request: FetchRequest, decision: PlatformDecision, newData: Bool?) {
+    public init(time: Instant, request: FetchRequest, decision: PlatformDecision, newData: Bool?) {
         self.time = time
         self.request = request
         self.decision = decision
@@ -104,13 +104,13 @@ public protocol FetchScheduler {
     var observedEvents: ObservedEvents { get }
     /// When to be woken next (nil: only on events). Read after every call; a time not after the
     /// last wake is not delivered.
-    var nextWake: Microseconds? { get }
+    var nextWake: Instant? { get }
     /// A usage event of any of the user's apps happened (with the device state at that moment).
     mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest?
     /// New content for this app appeared on the server.
     mutating func observe(_ update: ContentUpdate, state: DeviceState) -> FetchRequest?
     /// The timer asked for fired.
-    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest?
+    mutating func wake(at time: Instant, state: DeviceState) -> FetchRequest?
     /// The platform's answer to the request just made.
     mutating func completed(_ result: FetchResult)
     /// The probability the policy stated for the fetch just asked for: that the app is launched
@@ -160,7 +160,7 @@ public protocol FetchPolicy: Sendable {
     var signals: Set<PolicySignal> { get }
     /// The planned fetch times for a pair, ascending (each still goes through the platform).
     /// Fetches outside [S, E] may refresh but are not counted.
-    func fetchTimes(for pair: PairContext) -> [Microseconds]
+    func fetchTimes(for pair: PairContext) -> [Instant]
     /// The scheduler of a causal policy for one pair; nil for a planned policy.
     func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)?
     /// Works only with content-update data (silent push).
@@ -182,7 +182,7 @@ extension FetchPolicy {
     public var role: PolicyRole { .family }
     /// Knows the future launches (an upper bound, not a deployable policy): its ``role`` reads the future.
     public var isClairvoyant: Bool { role.readsFuture }
-    public func fetchTimes(for pair: PairContext) -> [Microseconds] { [] }
+    public func fetchTimes(for pair: PairContext) -> [Instant] { [] }
     public func makeScheduler(_ pair: PairInfo) -> (any FetchScheduler)? { nil }
     public var needsContentUpdates: Bool { false }
     public var needsNotifications: Bool { false }

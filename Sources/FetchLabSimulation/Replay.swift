@@ -79,13 +79,14 @@ public enum Replay {
     /// expired fetch refreshes nothing) or, when launches refresh, the previous launch of the app;
     /// a launch with no refresh before it is not fresh. Only launches and fetches in [S, E] count.
     public static func run(
-        launches: [Microseconds], fetches unsorted: [Microseconds], window: UserWindow, taus: [Microseconds],
+        launches: [Instant], fetches unsorted: [Instant], window: UserWindow, taus: [Microseconds],
         launchRefreshes: Bool
     ) -> PairOutcome {
         let fetches = isSorted(unsorted) ? unsorted : unsorted.sorted()
         return score(
             launches: launches, fetches: fetches.map { DoneFetch(time: $0, expired: false, state: Self.anyState) },
-            content: [], contentCounts: [], window: window, taus: taus, primaryTau: taus.max() ?? 0, launchRefreshes: launchRefreshes,
+            content: [], contentCounts: [], window: window, taus: taus, primaryTau: taus.max() ?? 0,
+            launchRefreshes: launchRefreshes,
             lowBatteryPercent: 0)
     }
 
@@ -93,7 +94,7 @@ public enum Replay {
 
     /// Per launch, how many of `content` (ascending) are at or before it: the newest content a
     /// launch can show is `content[n - 1]`.
-    static func contentCounts(launches: [Microseconds], content: [Microseconds]) -> [Int32] {
+    static func contentCounts(launches: [Instant], content: [Instant]) -> [Int32] {
         var c = 0
         return launches.map { t in
             while c < content.count, content[c] <= t { c += 1 }
@@ -113,7 +114,7 @@ public enum Replay {
     /// when it is the last refresh by fetch at some launch, so the wasted fetches are the scored
     /// unexpired ones less the distinct scored ones used (the last fetch only moves forward).
     static func score(
-        launches: [Microseconds], fetches: [DoneFetch], content: [Microseconds], contentCounts: [Int32],
+        launches: [Instant], fetches: [DoneFetch], content: [Instant], contentCounts: [Int32],
         window: UserWindow, taus: [Microseconds], primaryTau: Microseconds, launchRefreshes: Bool,
         lowBatteryPercent: Double, zeroDays: [Int32]? = nil, skips: [Int]? = nil
     ) -> PairOutcome {
@@ -130,66 +131,66 @@ public enum Replay {
             launches.withUnsafeBufferPointer { l in
                 fetches.withUnsafeBufferPointer { f in
                     content.withUnsafeBufferPointer { u in
-                    contentCounts.withUnsafeBufferPointer { counts in
-                        taus.withUnsafeBufferPointer { tau in
-                            fresh.withUnsafeMutableBufferPointer { fr in
-                                let hasContent = u.count > 0
-                                var j = 0
-                                var hasFetch = false
-                                var lastFetch: Microseconds = 0
-                                var lastFetchIndex = -1
-                                var marked = -1
-                                var credited = -1
-                                for i in 0..<l.count {
-                                    let t = l[i]
-                                    while j < f.count, f[j].time <= t {
-                                        if !f[j].expired {
-                                            lastFetch = f[j].time
-                                            lastFetchIndex = j
-                                            hasFetch = true
+                        contentCounts.withUnsafeBufferPointer { counts in
+                            taus.withUnsafeBufferPointer { tau in
+                                fresh.withUnsafeMutableBufferPointer { fr in
+                                    let hasContent = u.count > 0
+                                    var j = 0
+                                    var hasFetch = false
+                                    var lastFetch = Instant.epoch
+                                    var lastFetchIndex = -1
+                                    var marked = -1
+                                    var credited = -1
+                                    for i in 0..<l.count {
+                                        let t = l[i]
+                                        while j < f.count, f[j].time <= t {
+                                            if !f[j].expired {
+                                                lastFetch = f[j].time
+                                                lastFetchIndex = j
+                                                hasFetch = true
+                                            }
+                                            j += 1
                                         }
-                                        j += 1
-                                    }
-                                    if lastFetchIndex != marked {
-                                        marked = lastFetchIndex
-                                        if lastFetch >= start && lastFetch <= end { usedScored += 1 }
-                                    }
-                                    guard t >= start && t <= end else { continue }
-                                    scored += 1
-                                    let hasPrevious = launchRefreshes && i > 0
-                                    let previous = hasPrevious ? l[i - 1] : 0
-                                    var hasLast = hasFetch
-                                    var last = lastFetch
-                                    if hasPrevious, previous > (hasFetch ? lastFetch : .min) {
-                                        last = previous
-                                        hasLast = true
-                                    }
-                                    if hasContent {
-                                        let c = Int(counts[i])
-                                        contentScored += 1
-                                        if c == 0 || (hasLast && last >= u[c - 1]) { contentFresh += 1 }
-                                    }
-                                    guard hasLast else {
-                                        (stale.baseAddress! + n).initialize(to: Replay.never)
+                                        if lastFetchIndex != marked {
+                                            marked = lastFetchIndex
+                                            if lastFetch >= start && lastFetch <= end { usedScored += 1 }
+                                        }
+                                        guard t >= start && t <= end else { continue }
+                                        scored += 1
+                                        let hasPrevious = launchRefreshes && i > 0
+                                        let previous = hasPrevious ? l[i - 1] : .epoch
+                                        var hasLast = hasFetch
+                                        var last = lastFetch
+                                        if hasPrevious, previous > (hasFetch ? lastFetch : .distantPast) {
+                                            last = previous
+                                            hasLast = true
+                                        }
+                                        if hasContent {
+                                            let c = Int(counts[i])
+                                            contentScored += 1
+                                            if c == 0 || (hasLast && last >= u[c - 1]) { contentFresh += 1 }
+                                        }
+                                        guard hasLast else {
+                                            (stale.baseAddress! + n).initialize(to: Replay.never)
+                                            n += 1
+                                            continue
+                                        }
+                                        let s = t - last
+                                        (stale.baseAddress! + n).initialize(to: s)
                                         n += 1
-                                        continue
-                                    }
-                                    let s = t - last
-                                    (stale.baseAddress! + n).initialize(to: s)
-                                    n += 1
-                                    for k in 0..<tau.count where s <= tau[k] { fr[k] += 1 }
-                                    // Useful: fresh at the primary τ thanks to a fetch, not to the
-                                    // previous launch alone.
-                                    if hasFetch, t - lastFetch <= primaryTau, lastFetchIndex != credited,
-                                        !hasPrevious || t - previous > primaryTau
-                                    {
-                                        credited = lastFetchIndex
-                                        leads.append(t - lastFetch)
+                                        for k in 0..<tau.count where s <= tau[k] { fr[k] += 1 }
+                                        // Useful: fresh at the primary τ thanks to a fetch, not to the
+                                        // previous launch alone.
+                                        if hasFetch, t - lastFetch <= primaryTau, lastFetchIndex != credited,
+                                            !hasPrevious || t - previous > primaryTau
+                                        {
+                                            credited = lastFetchIndex
+                                            leads.append(t - lastFetch)
+                                        }
                                     }
                                 }
                             }
                         }
-                    }
                     }
                 }
             }
@@ -214,8 +215,8 @@ public enum Replay {
             byDay.withUnsafeMutableBufferPointer { days in
                 // The scored day of the last fetch and its span: the next fetch is mostly in it.
                 var day = 0
-                var dayStart = Microseconds.max
-                var dayEnd = Microseconds.min
+                var dayStart = Instant.distantFuture
+                var dayEnd = Instant.distantPast
                 for k in 0..<f.count {
                     let x = f[k]
                     guard x.time >= start && x.time <= end else { continue }
@@ -238,7 +239,7 @@ public enum Replay {
         return out
     }
 
-    static func isSorted(_ xs: [Microseconds]) -> Bool {
+    static func isSorted(_ xs: [Instant]) -> Bool {
         var i = 1
         while i < xs.count {
             if xs[i - 1] > xs[i] { return false }

@@ -164,8 +164,8 @@ public struct ComparisonRun: Sendable {
     var users = 0
     var usersWithoutContext = 0
     var pairsWithContent = 0
-    var firstStart: (Microseconds, Int32)? = nil
-    var lastEnd: (Microseconds, Int32)? = nil
+    var firstStart: (Instant, Int32)? = nil
+    var lastEnd: (Instant, Int32)? = nil
     /// The budget figures' per-user sums (nil: not asked for).
     var budget: BudgetAnalysis?
     /// The budgets of the budget curve, and the one the headline is read at.

@@ -19,7 +19,9 @@ extension Simulator {
         } else {
             var counts: [Int: Int] = [:]
             for pair in user.pairs {
-                for t in pair.launches where window.isScored(t) { counts[LocalCalendar.day(t, offset: offset), default: 0] += 1 }
+                for t in pair.launches where window.isScored(t) {
+                    counts[LocalCalendar.day(t, offset: offset), default: 0] += 1
+                }
             }
             guard let busiest = counts.max(by: { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }) else {
                 return nil
@@ -58,8 +60,8 @@ extension Simulator {
                 for (i, t) in ls.enumerated() {
                     while j < ran.count, ran[j] <= t { j += 1 }
                     guard t >= start, t < end else { continue }
-                    var last: Microseconds? = j > 0 ? ran[j - 1] : nil
-                    if refreshes, i > 0, ls[i - 1] > (last ?? .min) { last = ls[i - 1] }
+                    var last: Instant? = j > 0 ? ran[j - 1] : nil
+                    if refreshes, i > 0, ls[i - 1] > (last ?? .distantPast) { last = ls[i - 1] }
                     let staleness = last.map { t - $0 }
                     launches.append(
                         TracedLaunch(

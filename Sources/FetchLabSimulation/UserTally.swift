@@ -37,7 +37,7 @@ public struct DayTally: Sendable, Hashable {
     /// A user's days from the scored launches of each pair (`launches`, their staleness per
     /// policy in `outcomes`, policy-major as the replay gives them).
     static func days(
-        launches: [[Microseconds]], outcomes: [[PairOutcome]], window: UserWindow, taus: [Microseconds]
+        launches: [[Instant]], outcomes: [[PairOutcome]], window: UserWindow, taus: [Microseconds]
     ) -> [DayTally] {
         var byDay: [Int: DayTally] = [:]
         for (p, times) in launches.enumerated() {

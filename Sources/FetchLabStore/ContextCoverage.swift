@@ -29,8 +29,8 @@ extension UsageQueries {
                     """, arguments: arguments)
             return rows.map { row in
                 func share(_ part: Int, of whole: Int) -> Double? { whole > 0 ? Double(part) / Double(whole) : nil }
-                let first: Microseconds = row[2]
-                let last: Microseconds = row[3]
+                let first = Instant(sinceEpoch: row[2])
+                let last = Instant(sinceEpoch: row[3])
                 let (chargingKnown, networkKnown, lowPowerKnown): (Int, Int, Int) = (row[4], row[6], row[10])
                 return ContextCoverage(
                     user: row[0], samples: row[1], firstSample: first, lastSample: last, first: Self.utc(first),
@@ -76,8 +76,8 @@ extension UsageQueries {
                     ORDER BY u.name
                     """, arguments: [id])
             return rows.map { row in
-                let first: Microseconds? = row[3]
-                let last: Microseconds? = row[4]
+                let first: Instant? = row[3]
+                let last: Instant? = row[4]
                 let launches = first.flatMap { f in last.map { f...max(f, $0) } }
                 return ContextOverlap(user: row[0], firstSample: row[1], lastSample: row[2], launches: launches)
             }
@@ -85,13 +85,13 @@ extension UsageQueries {
     }
 
     /// The first and last launch of every user in the database; nil when there is none.
-    public func launchSpan() throws(StoreError) -> ClosedRange<Microseconds>? {
+    public func launchSpan() throws(StoreError) -> ClosedRange<Instant>? {
         try read { db in
             let row = try Row.fetchOne(
                 db,
                 sql: "SELECT MIN(time), MAX(time) FROM usage_event WHERE kind = \(UsageEventKind.launch.rawValue)")
-            let first: Microseconds? = row?[0]
-            let last: Microseconds? = row?[1]
+            let first: Instant? = row?[0]
+            let last: Instant? = row?[1]
             guard let first, let last else { return nil }
             return first...max(first, last)
         }

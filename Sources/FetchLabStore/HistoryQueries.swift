@@ -40,12 +40,12 @@ extension UsageQueries {
     /// (`UserHistory.events`), never launches; their apps are in `UserHistory.apps` like any other
     /// (`AppID.device` for the device's, launchers and system UI for theirs), with no launch, so never
     /// evaluated.
-    public func history(of user: UserID, before: Microseconds? = nil) throws(StoreError) -> UserHistory? {
+    public func history(of user: UserID, before: Instant? = nil) throws(StoreError) -> UserHistory? {
         try read { db -> UserHistory? in
             guard
                 let userID = try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE name = ?", arguments: [user.name])
             else { return nil }
-            let end = before ?? .max
+            let end = before ?? .distantFuture
             var appIndex: [Int64: Int32] = [:]
             var apps: [AppID] = []
             let appRows = try Row.fetchAll(
@@ -69,7 +69,8 @@ extension UsageQueries {
             try Self.forEachRow(usage) { s in
                 let kind = UsageEventKind(rawValue: Int(sqlite3_column_int64(s, 3))) ?? .launch
                 let event = UsageEvent(
-                    time: sqlite3_column_int64(s, 1), user: 0, app: appIndex[sqlite3_column_int64(s, 0)] ?? 0,
+                    time: Instant(sinceEpoch: sqlite3_column_int64(s, 1)), user: 0,
+                    app: appIndex[sqlite3_column_int64(s, 0)] ?? 0,
                     kind: kind, utcOffset: Self.int(s, 2).map { Int32($0) })
                 if kind == .launch { launches.append(event) } else { events.append(event) }
             }
@@ -83,7 +84,7 @@ extension UsageQueries {
             try Self.forEachRow(samples) { s in
                 context.append(
                     ContextSample(
-                        time: sqlite3_column_int64(s, 0),
+                        time: Instant(sinceEpoch: sqlite3_column_int64(s, 0)),
                         battery: sqlite3_column_type(s, 1) == SQLITE_NULL ? nil : sqlite3_column_double(s, 1),
                         charging: Self.int(s, 2).map { $0 != 0 },
                         network: Self.int(s, 3).flatMap { NetworkType(rawValue: Int($0)) },
@@ -91,14 +92,14 @@ extension UsageQueries {
             }
             // An app's updates are the same for every user: read once (per `UsageQueries`) and
             // shared, not decoded and held again for each user of the app.
-            var updateTimes: [[Microseconds]] = []
+            var updateTimes: [[Instant]] = []
             for row in appRows {
                 let app: Int64 = row[0]
-                let times: [Microseconds]
+                let times: [Instant]
                 if before == nil, let cached = contentCache[app] {
                     times = cached
                 } else {
-                    times = try Int64.fetchAll(
+                    times = try Instant.fetchAll(
                         db, sql: "SELECT time FROM content_update WHERE app_id = ? AND time < ? ORDER BY time",
                         arguments: [app, end]
                     )

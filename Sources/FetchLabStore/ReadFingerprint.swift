@@ -20,8 +20,8 @@ enum ReadFingerprint {
             "session_gap_us": options.sessionGap,
             "reorder_window_us": options.reorderWindow,
             "exclude": options.excludedApps.sorted(),
-            "earliest_us": options.earliest,
-            "latest_us": options.latest,
+            "earliest_us": options.earliest.sinceEpoch,
+            "latest_us": options.latest.sinceEpoch,
         ]
         if let user = options.user { parts["user"] = user }
         // Always written: imports made before the system apps were dropped by default (which kept
@@ -58,8 +58,8 @@ enum ReadFingerprint {
         for (k, v) in options.columnMap { parts["map." + k] = v }
         parts["session_gap_s"] = String(options.sessionGap / .perSecond)
         parts["reorder_window_s"] = String(options.reorderWindow / .perSecond)
-        parts["earliest_us"] = String(options.earliest)
-        parts["latest_us"] = String(options.latest)
+        parts["earliest_us"] = String(options.earliest.sinceEpoch)
+        parts["latest_us"] = String(options.latest.sinceEpoch)
         return json(parts)
     }
 
@@ -80,6 +80,9 @@ enum ReadFingerprint {
     }
 
     private static func json(_ object: [String: Any]) -> String {
+        // Numbers, strings, arrays and objects only: anything else (an `Instant`, not its
+        // `sinceEpoch`) would make every fingerprint the hash of nothing.
+        assert(JSONSerialization.isValidJSONObject(object), "not JSON: \(object)")
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }

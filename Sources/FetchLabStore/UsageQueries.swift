@@ -23,14 +23,7 @@ public struct UsageQueries: Sendable {
     static func date(_ day: Int) -> String { CivilDate(daysSince1970: day).description }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` of an instant.
-    static func utc(_ time: Microseconds) -> String {
-        let day = LocalCalendar.day(time, offset: 0)
-        let second = LocalCalendar.localSeconds(time, offset: 0) - Int64(day) * Seconds.perDay
-        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let clock =
-            "\(two(second / Seconds.perHour)):\(two(second % Seconds.perHour / Seconds.perMinute)):\(two(second % Seconds.perMinute))"
-        return "\(date(day))T\(clock)Z"
-    }
+    static func utc(_ time: Instant) -> String { ISO8601.string(time, offset: 0, style: .logFile) }
 
     /// The names of the apps the database knows.
     public func appNames() throws(StoreError) -> Set<String> {
@@ -137,9 +130,9 @@ public struct UsageQueries: Sendable {
 
 /// Content-update times by app id, shared between threads reading histories.
 final class ContentCache: Sendable {
-    private let times = Mutex<[Int64: [Microseconds]]>([:])
+    private let times = Mutex<[Int64: [Instant]]>([:])
 
-    subscript(app: Int64) -> [Microseconds]? {
+    subscript(app: Int64) -> [Instant]? {
         get { times.withLock { $0[app] } }
         set { times.withLock { $0[app] = newValue } }
     }

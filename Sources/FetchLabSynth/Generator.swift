@@ -111,7 +111,9 @@ public struct Generator: Sendable {
             for u in ContentSimulator.updates(
                 app.content, startDay: options.startDay, days: options.days, seed: options.seed, stream: i)
             {
-                rows.append(ContentUpdate(time: .seconds(Int64(u.utc)), app: Int32(i), utcOffset: Int32(u.offset)))
+                rows.append(
+                    ContentUpdate(
+                        time: Instant(secondsSince1970: Int64(u.utc)), app: Int32(i), utcOffset: Int32(u.offset)))
             }
         }
         rows.sort { $0.time != $1.time ? $0.time < $1.time : $0.app < $1.app }

@@ -11,7 +11,7 @@ struct SimulatedEvent: Sendable, Equatable {
 
     var usageEvent: UsageEvent {
         UsageEvent(
-            time: .seconds(Int64(utc)), user: 0, app: Int32(app), kind: kind, utcOffset: Int32(offset))
+            time: Instant(secondsSince1970: Int64(utc)), user: 0, app: Int32(app), kind: kind, utcOffset: Int32(offset))
     }
 }
 
@@ -26,7 +26,7 @@ struct SimulatedContext: Sendable, Equatable {
 
     var contextSample: ContextSample {
         ContextSample(
-            time: .seconds(Int64(utc)), battery: Double(battery), charging: charging, network: network,
+            time: Instant(secondsSince1970: Int64(utc)), battery: Double(battery), charging: charging, network: network,
             lowPower: lowPower, utcOffset: Int32(offset))
     }
 }

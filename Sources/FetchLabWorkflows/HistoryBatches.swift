@@ -61,7 +61,7 @@ public struct HistoryBatches: Sendable {
 
     /// The histories of up to `limit` users evenly spread over the sorted list (0 = all), only
     /// what happened before `before` when given; users without launches (then) are left out.
-    public func sample(limit: Int, before: Microseconds? = nil) throws -> [UserHistory] {
+    public func sample(limit: Int, before: Instant? = nil) throws -> [UserHistory] {
         try storing {
             var out: [UserHistory] = []
             for name in EvenSample.pick(try queries.usersWithLaunches(), limit: limit) {

@@ -32,7 +32,7 @@ public enum Import {
         /// user's launches in time, once every file is in.
         public var contextOverlaps: [Int64: [ContextOverlap]] = [:]
         /// The first and last launch in the database once every file is in; nil when none.
-        public var launches: ClosedRange<Microseconds>?
+        public var launches: ClosedRange<Instant>?
         /// Whether the import as a whole failed (any problem): the command exits 1.
         public var failed: Bool { problems > 0 }
     }

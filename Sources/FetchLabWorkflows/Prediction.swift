@@ -43,7 +43,7 @@ public enum Prediction {
 
     /// The network and energy each planned fetch is expected to meet, from the same moments of the
     /// user's past days.
-    static func addOutlooks(_ report: inout PredictionReport, samples: [ContextSample], origin: Microseconds) {
+    static func addOutlooks(_ report: inout PredictionReport, samples: [ContextSample], origin: Instant) {
         let cost = CostModel()
         let assumed = !samples.contains { $0.time < origin }
         for a in report.apps.indices {

@@ -34,7 +34,7 @@ public struct HistoryBuilder: Sendable {
 
     /// The instant of `hour:minute` on local day `day` (counted from ``firstDay``), on a clock at
     /// `offset` (``offset`` when nil).
-    public func time(day: Int, hour: Int = 0, minute: Int = 0, offset: Int32? = nil) -> Microseconds {
+    public func time(day: Int, hour: Int = 0, minute: Int = 0, offset: Int32? = nil) -> Instant {
         LocalCalendar.midnight(of: firstDay + day, offset: offset ?? self.offset) + .hours(Int64(hour))
             + .minutes(Int64(minute))
     }
@@ -43,24 +43,24 @@ public struct HistoryBuilder: Sendable {
     @discardableResult
     public mutating func launch(
         _ app: Int32 = 0, day: Int, hour: Int = 0, minute: Int = 0, offset: Int32? = nil
-    ) -> Microseconds {
+    ) -> Instant {
         add(.launch, app, at: time(day: day, hour: hour, minute: minute, offset: offset), offset: offset)
     }
 
     /// Adds a launch of `app` at `time`, and returns it.
     @discardableResult
-    public mutating func launch(_ app: Int32 = 0, at time: Microseconds, offset: Int32? = nil) -> Microseconds {
+    public mutating func launch(_ app: Int32 = 0, at time: Instant, offset: Int32? = nil) -> Instant {
         add(.launch, app, at: time, offset: offset)
     }
 
     /// Adds a close of `app` at `time`, and returns it.
     @discardableResult
-    public mutating func close(_ app: Int32 = 0, at time: Microseconds, offset: Int32? = nil) -> Microseconds {
+    public mutating func close(_ app: Int32 = 0, at time: Instant, offset: Int32? = nil) -> Instant {
         add(.close, app, at: time, offset: offset)
     }
 
-    private mutating func add(_ kind: UsageEventKind, _ app: Int32, at time: Microseconds, offset: Int32?)
-        -> Microseconds
+    private mutating func add(_ kind: UsageEventKind, _ app: Int32, at time: Instant, offset: Int32?)
+        -> Instant
     {
         let event = UsageEvent(time: time, offset: offset ?? self.offset, app: app, kind: kind)
         if kind == .launch { launches.append(event) } else { events.append(event) }

@@ -170,41 +170,41 @@ struct ColumnMapping: ExpressibleByArgument {
 /// after its last (`--latest`: the day's timestamps are accepted).
 struct InstantArgument: ExpressibleByArgument, CustomStringConvertible {
     /// The instant, or the start of the day (midnight UTC).
-    var microseconds: Microseconds
+    var instant: Instant
     /// The day, when one was given without a time.
     var day: CivilDate?
 
-    init(_ microseconds: Microseconds) { self.microseconds = microseconds }
+    init(_ instant: Instant) { self.instant = instant }
 
     /// The day that ends at `end` (a midnight UTC), so that ``end`` is `end` and help shows the
     /// last day accepted.
-    init(through end: Microseconds) {
+    init(through end: Instant) {
         let day = CivilDate(daysSince1970: LocalCalendar.day(end, offset: 0) - 1)
         self.day = day
-        microseconds = LocalCalendar.midnight(of: day.daysSince1970, offset: 0)
+        instant = LocalCalendar.midnight(of: day.daysSince1970, offset: 0)
     }
 
     init?(argument: String) {
         if let day = CivilDate(argument) {
             self.day = day
-            microseconds = LocalCalendar.midnight(of: day.daysSince1970, offset: 0)
+            instant = LocalCalendar.midnight(of: day.daysSince1970, offset: 0)
             return
         }
         var parser = TimestampParser()
         guard let parsed = try? parser.parse(argument) else { return nil }
-        microseconds = parsed.microseconds
+        instant = parsed.time
     }
 
     /// As the first instant of a range (`--earliest`): the instant, or the start of the day.
-    var start: Microseconds { microseconds }
+    var start: Instant { instant }
 
     /// As the first instant after a range (`--latest`): the instant, or the end of the day (the
     /// next midnight UTC).
-    var end: Microseconds { day.map { LocalCalendar.midnight(of: $0.daysSince1970 + 1, offset: 0) } ?? microseconds }
+    var end: Instant { day.map { LocalCalendar.midnight(of: $0.daysSince1970 + 1, offset: 0) } ?? instant }
 
     var description: String {
         if let day { return day.description }
-        return CivilDate(daysSince1970: LocalCalendar.day(microseconds, offset: 0)).description
+        return CivilDate(daysSince1970: LocalCalendar.day(instant, offset: 0)).description
     }
 
     var defaultValueDescription: String { description }

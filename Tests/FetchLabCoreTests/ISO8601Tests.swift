@@ -1,10 +1,11 @@
 import FetchLabCore
 import Foundation
 import Testing
+import _FetchLabTestSupport
 
 @Suite struct ISO8601Tests {
     /// 2024-03-31T01:00:00Z.
-    static let t: Microseconds = .seconds(1_711_846_800)
+    static let t = Instant(secondsSince1970: 1_711_846_800)
 
     @Test func jsonWritesUTCAsAnOffsetAndMillisecondsWhenThereAreAny() {
         #expect(ISO8601.string(Self.t, offset: 7200, style: .json) == "2024-03-31T03:00:00+02:00")

@@ -1,5 +1,6 @@
 import FetchLabCore
 import Testing
+import _FetchLabTestSupport
 
 /// Signals (unlock, screen on, notification, system UI) are event kinds of their own: named,
 /// read back from their names and the sources' spellings, and never launches.

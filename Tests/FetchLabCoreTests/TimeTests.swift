@@ -1,5 +1,6 @@
 import FetchLabCore
 import Testing
+import _FetchLabTestSupport
 
 @Suite struct CivilDateTests {
     @Test(arguments: Array(stride(from: -800_000, to: 800_000, by: 997)))
@@ -45,14 +46,15 @@ import Testing
     @Test func localDaysFollowTheOffset() {
         // 2024-03-31T23:30:00Z is already April 1st in Berlin (+02:00) and still March 31st in New York.
         let t =
-            Microseconds.seconds(Int64(CivilDate(year: 2024, month: 3, day: 31).daysSince1970) * Seconds.perDay)
+            Instant(secondsSince1970: Int64(CivilDate(year: 2024, month: 3, day: 31).daysSince1970) * Seconds.perDay)
             + .hours(23) + .minutes(30)
         let april1 = CivilDate(year: 2024, month: 4, day: 1).daysSince1970
         #expect(LocalCalendar.day(t, offset: 7200) == april1)
         #expect(LocalCalendar.day(t, offset: -14_400) == april1 - 1)
         #expect(LocalCalendar.midnight(after: t, offset: 7200) == LocalCalendar.midnight(of: april1 + 1, offset: 7200))
         #expect(
-            LocalCalendar.midnight(of: april1, offset: 7200) == t - .hours(23) - .minutes(30) - .hours(2) + .days(1))
+            LocalCalendar.midnight(of: april1, offset: 7200) == t - (Microseconds.hours(23) + .minutes(30) + .hours(2))
+                + .days(1))
         #expect(LocalCalendar.day(-1, offset: 0) == -1)
         #expect(Microseconds(-1).wholeSeconds == -1)
     }

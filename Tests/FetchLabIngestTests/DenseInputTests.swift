@@ -1,9 +1,10 @@
-import _FetchLabTestSupport
 import FetchLabCore
-@testable import FetchLabIngest
 import FetchLabResults
 import Foundation
 import Testing
+import _FetchLabTestSupport
+
+@testable import FetchLabIngest
 
 /// Foreground logs with many samples inside `--reorder-window` (the reader used to re-sort all of
 /// them on every line): the order and counts must match a plain sort-then-sessionise reference,
@@ -12,7 +13,7 @@ import Testing
     static let start = CivilDate(year: 2023, month: 12, day: 19).daysSince1970
 
     /// `YYYY-MM-DD HH:MM:SS.ffffff` of an instant (UTC).
-    static func stamp(_ t: Microseconds) -> String {
+    static func stamp(_ t: Instant) -> String {
         let seconds = t.wholeSeconds
         let day = LocalCalendar.day(localSeconds: seconds)
         let s = Int(seconds - Int64(day) * Seconds.perDay)
@@ -28,11 +29,11 @@ import Testing
     /// A dense log: about four samples a second of a few apps (including an excluded launcher),
     /// with exact duplicates, samples at the same instant, and samples moved back by up to
     /// `maxLateness` (some of them beyond a window of that size).
-    static func denseLog(seed: UInt64, count: Int, maxLateness: Microseconds) -> [(Microseconds, String)] {
+    static func denseLog(seed: UInt64, count: Int, maxLateness: Microseconds) -> [(Instant, String)] {
         var rng = SplitMix64(seed: seed)
         var t = LocalCalendar.midnight(of: start, offset: 0) + .hours(8)
         var app = "com.app0"
-        var out: [(Microseconds, String)] = []
+        var out: [(Instant, String)] = []
         for _ in 0..<count {
             let r = rng.next() % 100
             if r < 3, let last = out.last {
@@ -69,12 +70,12 @@ import Testing
     /// sort the rest by (time, app in first-seen order, line), drop exact duplicates and excluded
     /// apps, merge samples of the same app within the session gap.
     static func reference(
-        _ samples: [(Microseconds, String)], window: Microseconds, gap: Microseconds, excluded: String
+        _ samples: [(Instant, String)], window: Microseconds, gap: Microseconds, excluded: String
     ) -> Outcome {
         var outcome = Outcome()
-        var newest = Microseconds.min
+        var newest = Instant.distantPast
         var ids: [String: Int] = [:]
-        var kept: [(time: Microseconds, app: Int, line: Int, name: String)] = []
+        var kept: [(time: Instant, app: Int, line: Int, name: String)] = []
         for (line, (t, name)) in samples.enumerated() {
             if t < newest && newest - t > window {
                 outcome.rejected += 1
@@ -86,8 +87,8 @@ import Testing
             kept.append((t, id, line, name))
         }
         kept.sort { ($0.time, $0.app, $0.line) < ($1.time, $1.app, $1.line) }
-        var last: (Microseconds, Int)?
-        var session: (app: Int, time: Microseconds)?
+        var last: (Instant, Int)?
+        var session: (app: Int, time: Instant)?
         for s in kept {
             if let l = last, l == (s.time, s.app) {
                 outcome.duplicate += 1
@@ -101,7 +102,7 @@ import Testing
             if let se = session, se.app == s.app, s.time - se.time <= gap {
                 outcome.merged += 1
             } else {
-                outcome.launches.append("\(s.time) \(s.name)")
+                outcome.launches.append("\(s.time.sinceEpoch) \(s.name)")
             }
             session = (s.app, s.time)
         }
@@ -121,7 +122,7 @@ import Testing
         }
         let expected = Self.reference(
             samples, window: window, gap: ReadOptions().sessionGap, excluded: "com.android.launcher")
-        let launches = result.usage.map { "\($0.time) \(result.apps[Int($0.app)])" }
+        let launches = result.usage.map { "\($0.time.sinceEpoch) \(result.apps[Int($0.app)])" }
         #expect(launches.count == expected.launches.count)
         #expect(launches == expected.launches)
         let c = result.counts

@@ -192,7 +192,7 @@ import _FetchLabTestSupport
         #expect(c.accepted == c.rows - c.rejected)
     }
 
-    static func line(_ time: Microseconds, _ app: String) -> String {
+    static func line(_ time: Instant, _ app: String) -> String {
         let seconds = time.wholeSeconds
         let day = LocalCalendar.day(localSeconds: seconds)
         let s = Int(seconds - Int64(day) * Seconds.perDay)
@@ -204,8 +204,8 @@ import _FetchLabTestSupport
 
 extension TimestampParser {
     /// The microseconds of an ISO-8601 text (tests).
-    fileprivate func parseCopy(_ text: String) throws -> Microseconds {
+    fileprivate func parseCopy(_ text: String) throws -> Instant {
         var copy = self
-        return try copy.parse(text).microseconds
+        return try copy.parse(text).time
     }
 }

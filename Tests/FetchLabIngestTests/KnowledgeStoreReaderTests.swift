@@ -1,19 +1,20 @@
-import _FetchLabTestSupport
 import FetchLabCore
-@testable import FetchLabIngest
 import FetchLabResults
 import Foundation
 import GRDBSQLite
 import Testing
+import _FetchLabTestSupport
+
+@testable import FetchLabIngest
 
 /// The Knowledge store reader on real SQLite files built from `Resources/knowledgeC-schema.sql`.
 @Suite struct KnowledgeStoreReaderTests {
     typealias O = KnowledgeStoreFixture.Object
     let dir = TemporaryDirectory()
 
-    /// Microseconds since 1970 of an ISO-8601 UTC date.
-    func us(_ iso: String) -> Microseconds {
-        Microseconds(((KnowledgeStoreFixture.coreData(iso) + 978_307_200) * 1e6).rounded())
+    /// The instant of an ISO-8601 UTC date.
+    func us(_ iso: String) -> Instant {
+        Instant(sinceEpoch: Microseconds(((KnowledgeStoreFixture.coreData(iso) + 978_307_200) * 1e6).rounded()))
     }
 
     func store(_ objects: [O], name: String = "knowledgeC.db", sql: String = "") throws -> String {
@@ -223,11 +224,21 @@ import Testing
     @Test func oddBytesInIdsAreKeptApartOrRejectedByName() throws {
         let path = try store(
             [
-                O(1, "/app/inFocus", start: "2024-03-01T10:00:00Z", end: "2024-03-01T10:01:00Z", string: "com.a", source: 1),
-                O(2, "/app/inFocus", start: "2024-03-01T10:00:00Z", end: "2024-03-01T10:01:00Z", string: "com.a", source: 2),
-                O(3, "/app/inFocus", start: "2024-03-01T11:00:00Z", end: "2024-03-01T11:01:00Z", string: "x", source: 1),
-                O(4, "/app/inFocus", start: "2024-03-01T12:00:00Z", end: "2024-03-01T12:01:00Z", string: "y", source: 1),
-                O(5, "/app/inFocus", start: "2024-03-01T13:00:00Z", end: "2024-03-01T13:01:00Z", string: "z", source: 1),
+                O(
+                    1, "/app/inFocus", start: "2024-03-01T10:00:00Z", end: "2024-03-01T10:01:00Z", string: "com.a",
+                    source: 1),
+                O(
+                    2, "/app/inFocus", start: "2024-03-01T10:00:00Z", end: "2024-03-01T10:01:00Z", string: "com.a",
+                    source: 2),
+                O(
+                    3, "/app/inFocus", start: "2024-03-01T11:00:00Z", end: "2024-03-01T11:01:00Z", string: "x",
+                    source: 1),
+                O(
+                    4, "/app/inFocus", start: "2024-03-01T12:00:00Z", end: "2024-03-01T12:01:00Z", string: "y",
+                    source: 1),
+                O(
+                    5, "/app/inFocus", start: "2024-03-01T13:00:00Z", end: "2024-03-01T13:01:00Z", string: "z",
+                    source: 1),
                 O(6, "/device/batteryPercentage", start: "2024-03-01T10:00:00Z", double: 80, source: 1),
             ],
             sql: """

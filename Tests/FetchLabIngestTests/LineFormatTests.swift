@@ -1,9 +1,10 @@
-import _FetchLabTestSupport
 import FetchLabCore
-@testable import FetchLabIngest
 import FetchLabResults
 import Foundation
 import Testing
+import _FetchLabTestSupport
+
+@testable import FetchLabIngest
 
 /// A stateful line format is one type conforming to ``LineFormat``: the reader asks it what it
 /// needs (is a line a row, may the names restart, what is left at the end, did the file fail)
@@ -48,7 +49,7 @@ import Testing
             guard let run else { return }
             sink.batch.usage.append(
                 UsageEvent(
-                    time: .days(19_800) + .seconds(Int64(run.line)), user: sink.fixedUser ?? 0, app: run.app,
+                    time: .epoch + .days(19_800) + .seconds(Int64(run.line)), user: sink.fixedUser ?? 0, app: run.app,
                     kind: .launch, utcOffset: nil))
             self.run = nil
         }

@@ -1,9 +1,10 @@
-import _FetchLabTestSupport
 import FetchLabCore
-@testable import FetchLabIngest
 import FetchLabResults
 import Foundation
 import Testing
+import _FetchLabTestSupport
+
+@testable import FetchLabIngest
 
 /// Everything a reader produced from one file.
 struct ReadResult {
@@ -60,7 +61,7 @@ func readError(
         let text = "Date,Time,user,app\n2024-03-01,2024-03-01T12:00:00Z,u1,com.a\n"
         let mapped = try read(text) { $0.columnMap = ["Time": "timestamp"] }
         #expect(mapped.rejects.map(\.reason) == [])
-        #expect(mapped.usage.map(\.time) == [Microseconds.seconds(1_709_294_400)])
+        #expect(mapped.usage.map(\.time) == [Instant(secondsSince1970: 1_709_294_400)])
         // Without a mapping, separate Date and Time columns fail at the header naming the maps.
         #expect(readError(text).contains("--map Date=date --map Time=time"))
     }
@@ -215,8 +216,8 @@ func readError(
         var parser = TimestampParser()
         #expect(options.sessionGap == 5 * .perMinute)
         #expect(options.reorderWindow == .perHour)
-        #expect(options.earliest == (try parser.parse("2000-01-01T00:00:00Z")).microseconds)
-        #expect(options.latest == (try parser.parse("2100-01-01T00:00:00Z")).microseconds)
+        #expect(options.earliest == (try parser.parse("2000-01-01T00:00:00Z")).time)
+        #expect(options.latest == (try parser.parse("2100-01-01T00:00:00Z")).time)
     }
 }
 
@@ -224,7 +225,8 @@ func readError(
 /// line break (`\r\n` in a CRLF file, `\n` in an LF file), and a lone CR in a field stays.
 @Suite struct QuotedLineBreakTests {
     @Test func aCRLFInsideAQuotedFieldIsKept() throws {
-        let crlf = try read("timestamp,user,app\r\n2024-03-01T12:00:00Z,u,\"first\r\nsecond\"\r\n2024-03-01T12:05:00Z,u,b\r\n")
+        let crlf = try read(
+            "timestamp,user,app\r\n2024-03-01T12:00:00Z,u,\"first\r\nsecond\"\r\n2024-03-01T12:05:00Z,u,b\r\n")
         #expect(crlf.rejects.isEmpty, "\(crlf.rejects)")
         #expect(crlf.usageApps == ["first\r\nsecond", "b"])
         let lf = try read("timestamp,user,app\n2024-03-01T12:00:00Z,u,\"first\nsecond\"\n")

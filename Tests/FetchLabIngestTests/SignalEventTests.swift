@@ -223,7 +223,7 @@ import _FetchLabTestSupport
         #expect(r.context.count == 8)
         #expect(r.usage.allSatisfy { $0.kind == .screenOn && r.apps[Int($0.app)] == AppID.device.name })
         #expect(
-            r.usage.map { "\(r.users[Int($0.user)]) \(($0.time / 1_000) - t0)" } == [
+            r.usage.map { "\(r.users[Int($0.user)]) \(($0.time.sinceEpoch / 1_000) - t0)" } == [
                 "d1 0", "d2 30000", "d1 40000",
             ])
         #expect(r.counts.derived == 3 && r.counts.signals == 3 && r.counts.rows == 8)
@@ -237,22 +237,22 @@ enum ForegroundTimes {
     static func text(_ seconds: Int) -> String {
         let day = CivilDate(daysSince1970: start + seconds / 86_400)
         let s = seconds % 86_400
-        return "\(day) \(clock(Microseconds(s) * .perSecond))"
+        return "\(day) \(clock(Instant(secondsSince1970: Int64(s))))"
     }
 
     /// `HH:MM:SS` of an instant (UTC).
-    static func clock(_ us: Microseconds) -> String {
-        let s = Int((us / .perSecond) % 86_400)
+    static func clock(_ t: Instant) -> String {
+        let s = Int((t.sinceEpoch / .perSecond) % 86_400)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(two(s / 3600)):\(two(s / 60 % 60)):\(two(s % 60))"
     }
 
     /// The instant of `YYYY-MM-DD HH:MM:SS` (UTC).
-    static func us(_ text: String) -> Microseconds {
+    static func us(_ text: String) -> Instant {
         let parts = text.split(separator: " ")
         let date = parts[0].split(separator: "-").map { Int($0)! }
         let time = parts[1].split(separator: ":").map { Int64($0)! }
         let day = CivilDate(year: date[0], month: date[1], day: date[2]).daysSince1970
-        return (Int64(day) * 86_400 + time[0] * 3600 + time[1] * 60 + time[2]) * .perSecond
+        return Instant(secondsSince1970: Int64(day) * 86_400 + time[0] * 3600 + time[1] * 60 + time[2])
     }
 }

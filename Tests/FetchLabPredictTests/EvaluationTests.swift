@@ -9,7 +9,7 @@ import Testing
 /// Records, at every question, whether it has been shown a launch at or after the origin.
 struct SpyPredictor: UsePredictor {
     var name: String { "spy" }
-    var latest: Microseconds = .min
+    var latest = Instant.distantPast
     let violations = Counter()
 
     final class Counter: @unchecked Sendable {
@@ -26,12 +26,12 @@ struct SpyPredictor: UsePredictor {
 
     mutating func observe(_ launch: UsageEvent) { latest = max(latest, launch.time) }
 
-    func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
+    func forecast(app: Int32, origin: Instant, offset: Int32, minutes: Int) -> Forecast {
         violations.record(latest >= origin)
         return .none(origin: origin, minutes: minutes)
     }
 
-    func nextAppScores(apps: Int, origin: Microseconds, offset: Int32) -> [Double] {
+    func nextAppScores(apps: Int, origin: Instant, offset: Int32) -> [Double] {
         violations.record(latest >= origin)
         return Array(repeating: 0, count: apps)
     }

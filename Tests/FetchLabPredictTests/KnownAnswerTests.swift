@@ -36,18 +36,18 @@ enum Histories {
     }
 
     /// UTC microseconds of local midnight of day `d` (from `start`) at `offset`.
-    static func midnight(_ d: Int, offset: Int32 = 7200) -> Microseconds {
+    static func midnight(_ d: Int, offset: Int32 = 7200) -> Instant {
         LocalCalendar.midnight(of: start + d, offset: offset)
     }
 
-    static func trained<P: UsePredictor>(_ p: P, on h: UserHistory, before t: Microseconds) -> P {
+    static func trained<P: UsePredictor>(_ p: P, on h: UserHistory, before t: Instant) -> P {
         var p = p
         for l in h.launches where l.time < t { p.observe(l) }
         return p
     }
 
     /// Local "HH:MM" of a UTC instant at +02:00.
-    static func clock(_ t: Microseconds, offset: Int64 = 7200) -> Double {
+    static func clock(_ t: Instant, offset: Int64 = 7200) -> Double {
         Double((t.wholeSeconds + offset) % Seconds.perDay) / Double(Seconds.perMinute)
     }
 }

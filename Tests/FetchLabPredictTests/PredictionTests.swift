@@ -9,7 +9,7 @@ import _FetchLabTestSupport
 enum Daily {
     static let firstDay = CivilDate(year: 2024, month: 3, day: 4).daysSince1970  // a Monday
 
-    static func at(day: Int, hour: Int64, offset: Int32) -> Microseconds {
+    static func at(day: Int, hour: Int64, offset: Int32) -> Instant {
         LocalCalendar.midnight(of: firstDay + day, offset: offset) + .hours(hour)
     }
 
@@ -203,7 +203,7 @@ struct TimingRanker: UsePredictor {
     var forecastsTiming: Bool { true }
     var ranksApps: Bool { false }
     mutating func observe(_ launch: UsageEvent) {}
-    func forecast(app: Int32, origin: Microseconds, offset: Int32, minutes: Int) -> Forecast {
+    func forecast(app: Int32, origin: Instant, offset: Int32, minutes: Int) -> Forecast {
         .point(origin: origin, minutes: minutes, at: 30)
     }
 }
@@ -267,7 +267,7 @@ struct TimingRanker: UsePredictor {
     /// a minute on, not a division by zero.
     @Test func launchesAtOneInstantDoNotDivideByZero() throws {
         var p = AndroidHeuristicPredictor()
-        let t: Microseconds = .days(19_800)
+        let t = Instant.epoch + .days(19_800)
         for _ in 0..<3 { p.observe(UsageEvent(time: t, offset: 0, app: 0)) }
         let estimate = try #require(p.estimatedLaunch(app: 0, origin: t + .hours(2)))
         #expect(estimate >= t + .hours(2) && estimate <= t + .hours(2) + .minutes(1))
@@ -278,7 +278,7 @@ struct TimingRanker: UsePredictor {
     /// older than a week, or after the origin, do not count.
     @Test func theEstimateIsTheLastLaunchPlusTheWeeksMeanGap() throws {
         var p = AndroidHeuristicPredictor()
-        let t: Microseconds = .days(19_800)
+        let t = Instant.epoch + .days(19_800)
         for day in 0..<10 { p.observe(UsageEvent(time: t + .days(Int64(day)), offset: 0, app: 0)) }
         p.observe(UsageEvent(time: t + .days(9) + .minutes(30), offset: 0, app: 0))
         // At 9 d 1 h: the week holds days 3 to 9 and 9 d 30 min, 8 launches.

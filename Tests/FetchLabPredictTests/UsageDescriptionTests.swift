@@ -13,7 +13,7 @@ import Testing
     /// ahead of UTC.
     static func launch(_ day: Int, _ hour: Int, _ minute: Int, app: Int32, offset: Int32 = 0) -> UsageEvent {
         let local = Int64(day) * 86_400 + Int64(hour) * 3_600 + Int64(minute) * 60
-        return UsageEvent(time: (local - Int64(offset)) * Microseconds.perSecond, offset: offset, app: app)
+        return UsageEvent(time: Instant(secondsSince1970: local - Int64(offset)), offset: offset, app: app)
     }
 
     static func history(_ launches: [UsageEvent], apps: Int = 5) -> UserHistory {

@@ -57,7 +57,8 @@ import _FetchLabTestSupport
         r.settings.platform = .ios
         r.settings.platformRules = PlatformModel(kind: .ios)
         let html = HTMLReport.render(r, source: "x")
-        #expect(html.contains("its battery, power-saving and network rules read assumed context, not observed, for 2 of"))
+        #expect(
+            html.contains("its battery, power-saving and network rules read assumed context, not observed, for 2 of"))
         r.settings.usersWithoutContext = 0
         #expect(!HTMLReport.render(r, source: "x").contains("rules read assumed context"))
     }
@@ -76,7 +77,9 @@ import _FetchLabTestSupport
         #expect(html.contains("this user has no context samples"))
         r.settings.contextDefaults.battery = 55
         r.settings.contextDefaults.network = .cellular
-        #expect(HTMLReport.render(r, source: "x").contains(">assumed: no context samples (cellular, 55 %, not charging)</text>"))
+        #expect(
+            HTMLReport.render(r, source: "x").contains(
+                ">assumed: no context samples (cellular, 55 %, not charging)</text>"))
     }
 
     /// `assumed_context` is written only when true (a trace with observed context encodes as
@@ -103,14 +106,14 @@ import _FetchLabTestSupport
         let object = try #require(
             try JSONSerialization.jsonObject(with: try JSONEncoder().encode(trace)) as? [String: Any])
         #expect(object["start"] as? String == "2024-03-08T01:00:00+01:00")
-        #expect(object["start_us"] as? Int64 == trace.start)
+        #expect(object["start_us"] as? Int64 == trace.start.sinceEpoch)
         #expect(object["end"] as? String == "2024-03-09T01:00:00+01:00")
         let stretch = try #require((object["context"] as? [[String: Any]])?.last)
         #expect(stretch["start"] as? String == "2024-03-08T08:00:00+01:00")
         let day = try #require((object["policies"] as? [[String: Any]])?.first)
         let fetch = try #require((day["fetches"] as? [[String: Any]])?.first)
         #expect(fetch["time"] as? String == "2024-03-08T08:54:00+01:00")
-        #expect(fetch["time_us"] as? Int64 == trace.policies[0].fetches[0].time)
+        #expect(fetch["time_us"] as? Int64 == trace.policies[0].fetches[0].time.sinceEpoch)
         let skip = try #require((day["skips"] as? [[String: Any]])?.first)
         #expect(skip["time"] as? String == "2024-03-08T23:00:00+01:00")
         let launch = try #require((day["launches"] as? [[String: Any]])?.first)
@@ -135,7 +138,9 @@ import _FetchLabTestSupport
         object["context"] = (object["context"] as? [[String: Any]])?.map { old($0, ["start", "end"]) }
         object["policies"] = (object["policies"] as? [[String: Any]])?.map { day in
             var day = day
-            for k in ["launches", "fetches", "skips"] { day[k] = (day[k] as? [[String: Any]])?.map { old($0, ["time"]) } }
+            for k in ["launches", "fetches", "skips"] {
+                day[k] = (day[k] as? [[String: Any]])?.map { old($0, ["time"]) }
+            }
             return day
         }
         let data = try JSONSerialization.data(withJSONObject: object)

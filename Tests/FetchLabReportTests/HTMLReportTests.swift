@@ -76,8 +76,8 @@ import _FetchLabTestSupport
     }
 
     static func trace(_ names: [String]) -> DayTrace {
-        let start: Microseconds = 1_709_856_000 * Microseconds.perSecond
-        func at(_ hour: Double) -> Microseconds { start + Microseconds(hour * Double(Microseconds.perHour)) }
+        let start = Instant(secondsSince1970: 1_709_856_000)
+        func at(_ hour: Double) -> Instant { start + Microseconds(hour * Double(Microseconds.perHour)) }
         let days = names.enumerated().map { k, name in
             PolicyDay(
                 name: name,
@@ -358,17 +358,18 @@ import _FetchLabTestSupport
         }
         var r = ComparisonReport(settings: settings, policies: policies)
         r.boundCurve = [[0, 0.1], [1, 0.4], [2, 0.6], [4, 0.8], [16, 1]]
-        let start: Microseconds = 1_709_856_000 * Microseconds.perSecond
+        let start = Instant(secondsSince1970: 1_709_856_000)
         let days = policies.map { p in
             let every =
                 p.metrics.fetchesPerAppDay > 0 ? Microseconds.perDay / Microseconds(p.metrics.fetchesPerAppDay) : 0
             var fetches: [TracedFetch] = []
             if every > 0 {
                 for a in apps.indices {
-                    for t in stride(from: start, to: start + Microseconds.perDay, by: Int(every)) {
+                    for k in stride(from: 0, to: Microseconds.perDay, by: Int(every)) {
                         fetches.append(
                             TracedFetch(
-                                time: t, app: a, outcome: ["useful", "wasted", "used", "expired"][fetches.count % 4]))
+                                time: start + k, app: a,
+                                outcome: ["useful", "wasted", "used", "expired"][fetches.count % 4]))
                     }
                 }
             }
@@ -383,7 +384,7 @@ import _FetchLabTestSupport
             return PolicyDay(name: p.name, launches: launches, fetches: fetches, skips: skips)
         }
         let context = (0..<96).map { i in
-            let from: Microseconds = start + Microseconds(i) * 15 * Microseconds.perMinute
+            let from = start + Microseconds(i) * 15 * Microseconds.perMinute
             let level: Double = 100 - Double(i) * 0.8
             return ContextStretch(
                 start: from, end: from + 15 * Microseconds.perMinute, battery: level, charging: i < 20,

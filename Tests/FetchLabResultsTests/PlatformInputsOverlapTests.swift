@@ -5,10 +5,11 @@ import Testing
 /// Issue 46: a user counts among the users with context only when the samples overlap the
 /// launches in time (samples from another year are read by no replay).
 @Suite struct PlatformInputsOverlapTests {
+    /// Samples and launches at these spans after 1970.
     func history(samples: [Microseconds], launches: [Microseconds]) -> UserHistory {
         UserHistory(
-            user: "u", apps: ["com.a"], launches: launches.map { UsageEvent(time: $0, offset: 0, app: 0) },
-            context: samples.map { ContextSample(time: $0, battery: 50) })
+            user: "u", apps: ["com.a"], launches: launches.map { UsageEvent(time: .epoch + $0, offset: 0, app: 0) },
+            context: samples.map { ContextSample(time: .epoch + $0, battery: 50) })
     }
 
     @Test func samplesApartFromTheLaunchesDoNotCount() {

@@ -1,6 +1,5 @@
-import Testing
-
 import FetchLabCore
+import Testing
 
 @testable import FetchLabScale
 
@@ -9,14 +8,14 @@ import FetchLabCore
 /// equal times, non-ASCII names; an app's content updates are shared again when they were.
 @Suite struct HistoryCodecTests {
     /// A seeded history with every kind of value.
-    static func history(seed: UInt64, updates: [[Microseconds]]) -> UserHistory {
+    static func history(seed: UInt64, updates: [[Instant]]) -> UserHistory {
         var rng = SplitMix64(seed: seed)
         func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
         let apps = (0..<updates.count).map { AppID("app \($0) — é\(seed)") }
-        var t: Microseconds = -1_000_000 + Microseconds(rng.next() % 1_000)
+        var t = Instant(sinceEpoch: -1_000_000 + Microseconds(rng.next() % 1_000))
         func events(_ n: Int) -> [UsageEvent] {
             (0..<n).map { _ in
-                t += pick([0, 1, 999, 3_600_000_000, Microseconds(rng.next() % 100_000_000_000)])
+                t += pick([0, 1, 999, 3_600_000_000, Microseconds(rng.next() % 100_000_000_000)] as [Microseconds])
                 return UsageEvent(
                     time: t, user: pick([0, 0, 7, -3]), app: Int32(rng.next() % UInt64(apps.count)),
                     kind: pick(UsageEventKind.allCases), utcOffset: pick([nil, 0, 7_200, -36_000, Int32.min]))
@@ -25,7 +24,7 @@ import FetchLabCore
         let launches = events(Int(rng.next() % 300))
         let others = events(Int(rng.next() % 50))
         let context = (0..<Int(rng.next() % 200)).map { _ -> ContextSample in
-            t += pick([0, 60_000_000, Microseconds(rng.next() % 10_000_000_000)])
+            t += pick([0, 60_000_000, Microseconds(rng.next() % 10_000_000_000)] as [Microseconds])
             return ContextSample(
                 time: t, user: pick([0, 2]), battery: pick([nil, 0, 100, 57.3, Double(rng.next() % 1000) / 7]),
                 charging: pick([nil, true, false]),
@@ -49,7 +48,7 @@ import FetchLabCore
 
     @Test func historiesReadBackExactly() {
         var codec = HistoryCodec()
-        let shared: [[Microseconds]] = [[], [5, 9, 9, 1_000_000_000_000], [-4, 3]]
+        let shared: [[Instant]] = [[], [5, 9, 9, 1_000_000_000_000], [-4, 3]]
         var written: [(UserHistory, [UInt8])] = []
         for seed in UInt64(1)...200 {
             let h = Self.history(seed: seed, updates: seed % 3 == 0 ? [[1], [2, 3], [4]] : shared)
@@ -66,7 +65,7 @@ import FetchLabCore
     /// a mark (no copy, and the decoded histories share the array); another array is written whole.
     @Test func anAppsContentUpdatesAreWrittenOnceAndSharedAgain() {
         var codec = HistoryCodec()
-        let times = (0..<5_000).map { Microseconds($0) * 60_000_000 }
+        let times = (0..<5_000).map { Instant(sinceEpoch: Microseconds($0) * 60_000_000) }
         let first = Self.history(seed: 1, updates: [times])
         let second = Self.history(seed: 1, updates: [times])
         let other = Self.history(seed: 1, updates: [Array(times.dropLast())])
@@ -87,14 +86,14 @@ import FetchLabCore
     @Test func theBytesAreFewerThanTheHistorysMemory() {
         var codec = HistoryCodec()
         var rng = SplitMix64(seed: 5)
-        var t: Microseconds = 1_700_000_000_000_000
+        var t: Instant = 1_700_000_000_000_000
         let launches = (0..<3_000).map { _ -> UsageEvent in
             t += Microseconds(rng.next() % 3_600_000_000)
             return UsageEvent(time: t, offset: 3_600, app: Int32(rng.next() % 10))
         }
         var context: [ContextSample] = []
         for i in 0..<8_000 {
-            let time: Microseconds = 1_700_000_000_000_000 + Microseconds(i) * 900_000_000
+            let time = Instant(sinceEpoch: 1_700_000_000_000_000 + Microseconds(i) * 900_000_000)
             let battery = Double(i % 100)
             context.append(
                 ContextSample(

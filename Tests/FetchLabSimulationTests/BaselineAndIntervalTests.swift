@@ -9,7 +9,7 @@ import Testing
 
 /// A generated population (the synthetic generator's habits and sessions).
 private func generated(users: Int, days: Int = 24, seed: UInt64) -> [UserHistory] {
-    let options = GenerateOptions(users: users, days: days, seed: seed, startDay: Int(day0 / .perDay))
+    let options = GenerateOptions(users: users, days: days, seed: seed, startDay: Int(day0.sinceEpoch / .perDay))
     guard let generator = try? Generator(options: options) else { return [] }
     return generator.simulate(users: 0..<users).map(\.history)
 }

@@ -10,7 +10,7 @@ import _FetchLabTestSupport
 /// The clairvoyant bound, the fixed-interval baseline and freshness at a budget (DOMAIN.md,
 /// "Evaluation protocol").
 @Suite struct ClairvoyantBoundTests {
-    static func minutes(_ m: [Int64]) -> [Microseconds] { m.map { .minutes($0) } }
+    static func minutes(_ m: [Int64]) -> [Instant] { m.map { .epoch + .minutes($0) } }
 
     @Test func onePairByHand() {
         // Targets at 0, 10, 20 min, τ = 15 min: one fetch covers two, two cover all three.
@@ -42,7 +42,7 @@ import _FetchLabTestSupport
     }
 
     /// c(k) by trying every set of k fetch positions (fetches at targets suffice).
-    static func bruteForce(_ targets: [Microseconds], tau: Microseconds) -> [Int] {
+    static func bruteForce(_ targets: [Instant], tau: Microseconds) -> [Int] {
         let n = targets.count
         var best = [Int](repeating: 0, count: n + 1)
         for mask in 0..<(1 << n) {
@@ -99,8 +99,8 @@ import _FetchLabTestSupport
             var bound = ClairvoyantBound()
             var pairs: [(c: [Int], days: Double)] = []
             for _ in 0..<(1 + Int(next(4))) {
-                var t: Microseconds = 0
-                let targets = (0..<(1 + Int(next(9)))).map { _ -> Microseconds in
+                var t: Instant = 0
+                let targets = (0..<(1 + Int(next(9)))).map { _ -> Instant in
                     t += .minutes(Int64(next(40)))
                     return t
                 }
@@ -133,15 +133,15 @@ struct RandomCausalPolicy: FetchPolicy {
     struct RandomScheduler: FetchScheduler {
         var draws: SeededDraws
         var chance: Double
-        var pending: Microseconds? = nil
-        var nextWake: Microseconds? { pending }
+        var pending: Instant? = nil
+        var nextWake: Instant? { pending }
         mutating func draw() -> Double { draws.unit() }
         mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
             if draw() < chance { return .fetch }
             if pending == nil, draw() < chance { pending = event.time + Microseconds(draw() * 3_600e6) }
             return nil
         }
-        mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
+        mutating func wake(at time: Instant, state: DeviceState) -> FetchRequest? {
             pending = nil
             return .fetch
         }
@@ -410,8 +410,8 @@ extension ClairvoyantBoundTests {
         func user() -> ClairvoyantBound {
             var b = ClairvoyantBound()
             for _ in 0..<(1 + Int(rng.next() % 5)) {
-                var t: Microseconds = 0
-                let targets = (0..<Int(rng.next() % 12)).map { _ -> Microseconds in
+                var t: Instant = 0
+                let targets = (0..<Int(rng.next() % 12)).map { _ -> Instant in
                     t += .minutes(Int64(1 + rng.next() % 40))
                     return t
                 }

@@ -3,8 +3,9 @@ import FetchLabResults
 import Foundation
 import Testing
 
-@testable import FetchLabSimulation
 import struct _FetchLabTestSupport.SeededDraws
+
+@testable import FetchLabSimulation
 
 /// The fetches that ran for each evaluated pair (the platform's answers included).
 func runs(_ h: UserHistory, _ policy: any FetchPolicy, evaluation e: EvaluationProtocol, platform: PlatformKind = .none)
@@ -17,12 +18,12 @@ func runs(_ h: UserHistory, _ policy: any FetchPolicy, evaluation e: EvaluationP
 }
 
 /// One launch a day at `minute` past local midnight, for `days` days.
-func daily(at minutes: [Int64], days: Int64, app: Int32 = 0) -> [(Microseconds, Int32)] {
+func daily(at minutes: [Int64], days: Int64, app: Int32 = 0) -> [(Instant, Int32)] {
     (0..<days).flatMap { d in minutes.map { (day0 + .days(d) + .minutes($0), app) } }
 }
 
 /// The minute of the local day of an instant (UTC clock).
-func minuteOfDay(_ t: Microseconds) -> Int64 {
+func minuteOfDay(_ t: Instant) -> Int64 {
     (t - LocalCalendar.midnight(of: LocalCalendar.day(t, offset: 0), offset: 0)) / .perMinute
 }
 
@@ -37,10 +38,10 @@ func randomUsers(_ count: Int, days: Int64 = 16, apps: Int32 = 3, seed: UInt64 =
 }
 
 /// A pseudo-random launch stream of `apps` apps over `days` days (seeded).
-func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microseconds, Int32)] {
+func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Instant, Int32)] {
     var draws = SeededDraws(seed: seed)
     var t = day0
-    var out: [(Microseconds, Int32)] = []
+    var out: [(Instant, Int32)] = []
     while t < day0 + .days(days) {
         let x = draws.next()
         t += .seconds(60 + Int64(x >> 33) % 10_800)
@@ -75,7 +76,7 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
 
     @Test func backsOffAfterRepeatedNoData() throws {
         let launches = daily(at: [8 * 60, 12 * 60, 18 * 60, 22 * 60], days: 21)
-        func fetches(updates: [Microseconds]) throws -> Int {
+        func fetches(updates: [Instant]) throws -> Int {
             let h = UserHistory(
                 user: "u", apps: ["com.app0"], launches: launches.map { UsageEvent(time: $0.0, offset: 0, app: $0.1) },
                 contentUpdates: updates.map { ContentUpdate(time: $0, app: 0, utcOffset: 0) })
@@ -93,7 +94,7 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
 
 @Suite struct WorkManagerTests {
     /// Context samples every 30 minutes from `day0` for `days` days.
-    func context(days: Int64, _ sample: (Microseconds) -> ContextSample) -> [ContextSample] {
+    func context(days: Int64, _ sample: (Instant) -> ContextSample) -> [ContextSample] {
         (0..<(days * 48)).map { sample(day0 + .minutes($0 * 30)) }
     }
 
@@ -166,7 +167,7 @@ func randomLaunches(seed: UInt64, days: Int64, apps: Int32 = 1) -> [(Microsecond
 }
 
 @Suite struct PushTests {
-    func user(updates: [Microseconds]) -> UserHistory {
+    func user(updates: [Instant]) -> UserHistory {
         UserHistory(
             user: "u", apps: ["com.app0"],
             launches: daily(at: [9 * 60], days: 4).map { UsageEvent(time: $0.0, offset: 0, app: 0) },
@@ -336,17 +337,17 @@ final class CallLog: @unchecked Sendable {
     enum Call: Equatable {
         /// The scheduler was made (the wake it asks for from the start).
         case created
-        case event(Microseconds)
-        case update(Microseconds)
-        case wake(Microseconds)
-        case completed(Microseconds)
+        case event(Instant)
+        case update(Instant)
+        case wake(Instant)
+        case completed(Instant)
     }
     /// A call, and the wake the scheduler asked for after it.
-    typealias Entry = (call: Call, asked: Microseconds?)
+    typealias Entry = (call: Call, asked: Instant?)
     private let lock = NSLock()
     private var entries: [Int32: [Entry]] = [:]
 
-    func record(app: Int32, _ call: Call, asked: Microseconds?) {
+    func record(app: Int32, _ call: Call, asked: Instant?) {
         lock.lock()
         defer { lock.unlock() }
         entries[app, default: []].append((call, asked))
@@ -379,7 +380,7 @@ struct SpyScheduler: FetchScheduler {
     var inner: any FetchScheduler
     let app: Int32
     let log: CallLog
-    var nextWake: Microseconds? { inner.nextWake }
+    var nextWake: Instant? { inner.nextWake }
 
     mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
         let r = inner.observe(event, state: state)
@@ -391,7 +392,7 @@ struct SpyScheduler: FetchScheduler {
         log.record(app: app, .update(update.time), asked: inner.nextWake)
         return r
     }
-    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
+    mutating func wake(at time: Instant, state: DeviceState) -> FetchRequest? {
         let r = inner.wake(at: time, state: state)
         log.record(app: app, .wake(time), asked: inner.nextWake)
         return r
@@ -434,8 +435,8 @@ struct SpyScheduler: FetchScheduler {
                 #expect(logs.keys.sorted() == [0, 1, 2])
                 var requests = 0
                 for (app, entries) in logs {
-                    var now = Microseconds.min
-                    var asked: Microseconds? = nil
+                    var now = Instant.distantPast
+                    var asked: Instant? = nil
                     var answerable = false
                     for (call, next) in entries {
                         switch call {

@@ -10,7 +10,7 @@ import Testing
 @Suite struct IOSSystemSchedulerTests {
     /// One app over `days` days from day0; each day's launch times (offsets from its midnight).
     static func usage(days: Int, _ times: (Int) -> [Microseconds]) -> UserHistory {
-        var launches: [Microseconds] = []
+        var launches: [Instant] = []
         for d in 0..<days { launches += times(d).map { day0 + .days(Int64(d)) + $0 } }
         return user(launches: launches)
     }
@@ -83,7 +83,7 @@ import Testing
         #expect(!scored.isEmpty)
         for f in scored {
             let local = f.time - LocalCalendar.midnight(of: LocalCalendar.day(f.time, offset: 0), offset: 0)
-            #expect(local == .hours(12) - .minutes(10))
+            #expect(local == Microseconds.hours(12) - .minutes(10))
         }
         // One wake a day; the other hourly requests were not acted on.
         let days = LocalCalendar.day(user.window.end, offset: 0) - LocalCalendar.day(user.window.start, offset: 0) + 1

@@ -5,14 +5,14 @@ import Foundation
 import Testing
 
 import struct _FetchLabTestSupport.HistoryBuilder
+import struct _FetchLabTestSupport.SeededDraws
 
 @testable import FetchLabSimulation
-import struct _FetchLabTestSupport.SeededDraws
 
 /// The times of the requests a policy made for pair 0 of `h` before `cut` (all the user's pairs
 /// replayed together, as a comparison replays them).
-func requestTimes(_ policy: any FetchPolicy, _ h: UserHistory, _ e: EvaluationProtocol, before cut: Microseconds)
-    throws -> [Microseconds]
+func requestTimes(_ policy: any FetchPolicy, _ h: UserHistory, _ e: EvaluationProtocol, before cut: Instant)
+    throws -> [Instant]
 {
     let window = try #require(e.window(of: h))
     let setup = UserSetup(history: h, window: window, evaluation: e, context: ContextDefaults())
@@ -27,7 +27,7 @@ func requestTimes(_ policy: any FetchPolicy, _ h: UserHistory, _ e: EvaluationPr
     /// at other hours, never followed by A.
     func sequenceHabit(days: Int, seed: UInt64 = 11) -> UserHistory {
         var draws = SeededDraws(seed: seed)
-        var h = HistoryBuilder(apps: ["a", "x", "filler"], firstDay: Int(day0 / .perDay))
+        var h = HistoryBuilder(apps: ["a", "x", "filler"], firstDay: Int(day0.sinceEpoch / .perDay))
         for d in 0..<days {
             for k in 0..<3 {
                 let x = draws.next()
@@ -41,7 +41,7 @@ func requestTimes(_ policy: any FetchPolicy, _ h: UserHistory, _ e: EvaluationPr
 
     /// A generated population (the synthetic generator's sessions and habits).
     static let population: [UserHistory] = {
-        let options = GenerateOptions(users: 8, days: 35, seed: 26, startDay: Int(day0 / .perDay))
+        let options = GenerateOptions(users: 8, days: 35, seed: 26, startDay: Int(day0.sinceEpoch / .perDay))
         guard let generator = try? Generator(options: options) else { return [] }
         return generator.simulate(users: 0..<8).map(\.history)
     }()
@@ -86,7 +86,7 @@ func requestTimes(_ policy: any FetchPolicy, _ h: UserHistory, _ e: EvaluationPr
     /// one fetch a day (a third of its launches fresh), the shared threshold gives A its three and
     /// C little, and the user's apps together still spend about the budget.
     @Test func aUsersBudgetGoesToTheAppWhoseLaunchesArePredictable() throws {
-        var h = HistoryBuilder(apps: ["a", "x", "filler", "c"], firstDay: Int(day0 / .perDay))
+        var h = HistoryBuilder(apps: ["a", "x", "filler", "c"], firstDay: Int(day0.sinceEpoch / .perDay))
         var draws = SeededDraws(seed: 3)
         let days = 28
         for d in 0..<days {
@@ -140,7 +140,7 @@ func requestTimes(_ policy: any FetchPolicy, _ h: UserHistory, _ e: EvaluationPr
     /// When A follows an unlock (and no launch of another app comes before it), the unlock is
     /// the moment to fetch: with the unlocks shown, A is fresh; without them, much less often.
     @Test func anUnlockBeforeAColdLaunchIsAMomentToFetch() throws {
-        var h = HistoryBuilder(apps: ["a", "filler", AppID.device], firstDay: Int(day0 / .perDay))
+        var h = HistoryBuilder(apps: ["a", "filler", AppID.device], firstDay: Int(day0.sinceEpoch / .perDay))
         var unlocks: [UsageEvent] = []
         var draws = SeededDraws(seed: 5)
         for d in 0..<21 {

@@ -4,13 +4,14 @@ import FetchLabResults
 import Foundation
 import Testing
 
-@testable import FetchLabSimulation
 import struct _FetchLabTestSupport.SeededDraws
+
+@testable import FetchLabSimulation
 
 /// A user with one app: launches, other events and context samples at given times.
 func user(
-    launches: [Microseconds], events: [(Microseconds, UsageEventKind)] = [], context: [ContextSample] = [],
-    content: [Microseconds] = []
+    launches: [Instant], events: [(Instant, UsageEventKind)] = [], context: [ContextSample] = [],
+    content: [Instant] = []
 ) -> UserHistory {
     UserHistory(
         user: "u", apps: ["com.app0"], launches: launches.map { UsageEvent(time: $0, offset: 0, app: 0) },
@@ -31,12 +32,12 @@ let scoredDay = day0 + .days(1)
     let cost = CostModel()
 
     @Test func aLoneCellularFetchPaysPromotionTransferAndTail() {
-        let e = cost.energy(of: [RadioUse(start: 0, duration: .seconds(3), network: .cellular)])
+        let e = cost.energy(of: [RadioUse(start: .epoch, duration: .seconds(3), network: .cellular)])
         let expected = 0.260 * 1.210 + 3 * 1.288 + 11.576 * 1.060
         #expect(abs(e[0] - expected) < 1e-9)
         // Most of it is promotion and tail, and Wi-Fi is several times cheaper.
         #expect(11.576 * 1.060 > e[0] / 2)
-        let wifi = cost.energy(of: [RadioUse(start: 0, duration: .seconds(3), network: .wifi)])
+        let wifi = cost.energy(of: [RadioUse(start: .epoch, duration: .seconds(3), network: .wifi)])
         #expect(abs(wifi[0] - (0.079 * 0.124 + 3 * 0.54 + 0.238 * 0.119)) < 1e-9)
         #expect(e[0] / wifi[0] > 5)
     }
@@ -45,8 +46,8 @@ let scoredDay = day0 + .days(1)
         // The second starts 2 s after the first ends: inside the tail. One promotion, the first
         // one's tail cut to 2 s, one full tail after the second.
         let uses = [
-            RadioUse(start: 0, duration: .seconds(3), network: .cellular),
-            RadioUse(start: .seconds(5), duration: .seconds(3), network: .cellular),
+            RadioUse(start: .epoch, duration: .seconds(3), network: .cellular),
+            RadioUse(start: .epoch + .seconds(5), duration: .seconds(3), network: .cellular),
         ]
         let e = cost.energy(of: uses)
         #expect(abs(e[0] - (0.260 * 1.210 + 3 * 1.288 + 2 * 1.060)) < 1e-9)
@@ -56,13 +57,15 @@ let scoredDay = day0 + .days(1)
         #expect(apart[0] + apart[1] > e[0] + e[1] + 10)
         // Order of the input does not matter; radios do not share a tail.
         #expect(cost.energy(of: uses.reversed()) == e.reversed())
-        let mixed = cost.energy(of: [uses[0], RadioUse(start: .seconds(5), duration: .seconds(3), network: .wifi)])
+        let mixed = cost.energy(of: [
+            uses[0], RadioUse(start: .epoch + .seconds(5), duration: .seconds(3), network: .wifi),
+        ])
         #expect(abs(mixed[0] - (0.260 * 1.210 + 3 * 1.288 + 11.576 * 1.060)) < 1e-9)
     }
 
     @Test func chargingCostsNoBatteryAndCellularCountsData() {
         let launches = (0..<4).map { scoredDay + .hours(Int64(2 + 3 * $0)) }
-        let fetches = launches.map { $0 - .minutes(5) }
+        let fetches = launches.map { $0 - Microseconds.minutes(5) }
         for (charging, network) in [(true, NetworkType.cellular), (false, .cellular), (false, .wifi)] {
             let h = user(
                 launches: [day0] + launches,
@@ -118,7 +121,7 @@ let scoredDay = day0 + .days(1)
     @Test func iosRefusesOnLowPowerLowBatteryNoNetworkRefreshOffAndTooSoon() {
         let t = scoredDay + .hours(1)
         func skips(
-            _ context: [ContextSample], events: [(Microseconds, UsageEventKind)] = [], times: [Microseconds]? = nil
+            _ context: [ContextSample], events: [(Instant, UsageEventKind)] = [], times: [Instant]? = nil
         )
             -> [SkipReason: Int]
         {
@@ -302,7 +305,7 @@ let scoredDay = day0 + .days(1)
         var samples: [ContextSample] = []
         for d in 0..<30 {
             let network: NetworkType = d % 2 == 0 ? .wifi : .cellular
-            let at: Microseconds = day0 + .days(Int64(d)) + .hours(9)
+            let at: Instant = day0 + .days(Int64(d)) + .hours(9)
             samples.append(ContextSample(time: at, battery: 60, charging: d % 4 == 0, network: network))
         }
         let origin = day0 + .days(30)
@@ -313,13 +316,13 @@ let scoredDay = day0 + .days(1)
         #expect(o.wifi == 0.5 && o.cellular == 0.5 && o.offline == 0)
         #expect(o.charging == 0.25)
         let cost = CostModel()
-        let wifi = cost.energy(of: [RadioUse(start: 0, duration: .seconds(3), network: .wifi)])[0]
-        let cell = cost.energy(of: [RadioUse(start: 0, duration: .seconds(3), network: .cellular)])[0]
+        let wifi = cost.energy(of: [RadioUse(start: .epoch, duration: .seconds(3), network: .wifi)])[0]
+        let cell = cost.energy(of: [RadioUse(start: .epoch, duration: .seconds(3), network: .cellular)])[0]
         #expect(abs(o.joules - (2 * wifi + 4 * cell) / 8) < 1e-9)
         // Samples after the origin are not read.
-        let later: Microseconds = origin + .hours(1)
+        let later: Instant = origin + .hours(1)
         let future = samples + [ContextSample(time: later, network: NetworkType.none)]
-        let at: Microseconds = origin + .hours(9)
+        let at: Instant = origin + .hours(9)
         let a = FetchOutlook.estimate(at: at, samples: future, origin: origin, duration: .seconds(3))
         let b = FetchOutlook.estimate(at: at, samples: samples, origin: origin, duration: .seconds(3))
         #expect(a == b)

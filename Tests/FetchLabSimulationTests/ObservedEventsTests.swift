@@ -119,9 +119,9 @@ import Testing
 private struct Outcome: Equatable {
     var fetches: [DoneFetch]
     var skips: [Int]
-    var stated: [Microseconds]
+    var stated: [Instant]
     var probabilities: [Double]
-    var skipLog: [Microseconds]
+    var skipLog: [Instant]
     var reasons: [SkipReason]
 
     init(_ run: PairRun) {

@@ -4,9 +4,9 @@ import Foundation
 import Testing
 
 import struct _FetchLabTestSupport.HistoryBuilder
+import struct _FetchLabTestSupport.SeededDraws
 
 @testable import FetchLabSimulation
-import struct _FetchLabTestSupport.SeededDraws
 
 @Suite struct PredictivePolicyTests {
     /// Apps 0 (A) and 1 (B); for `days` days, B three times a day at varying hours and A two
@@ -14,7 +14,7 @@ import struct _FetchLabTestSupport.SeededDraws
     /// when `always`.
     func followers(days: Int, seed: UInt64 = 7, always: Bool = true) -> UserHistory {
         var draws = SeededDraws(seed: seed)
-        var h = HistoryBuilder(apps: ["a", "b"], firstDay: Int(day0 / .perDay))
+        var h = HistoryBuilder(apps: ["a", "b"], firstDay: Int(day0.sinceEpoch / .perDay))
         for d in 0..<days {
             for k in 0..<3 {
                 let x = draws.next()
@@ -52,7 +52,7 @@ import struct _FetchLabTestSupport.SeededDraws
 
     @Test func aDailyHabitIsFetchedJustBefore() throws {
         // A launch at 12:05 every day, and a filler app to make the days.
-        var b = HistoryBuilder(apps: ["noon"], firstDay: Int(day0 / .perDay))
+        var b = HistoryBuilder(apps: ["noon"], firstDay: Int(day0.sinceEpoch / .perDay))
         for d in 0..<21 { b.launch(day: d, hour: 12, minute: 5) }
         let h = b.build()
         let policy = try #require(PolicyRegistry.parse("predictive(15m,0.55)").first)
@@ -177,7 +177,7 @@ import struct _FetchLabTestSupport.SeededDraws
 
     @Test func launchesInLaterGapBinsAreCountedFromEitherEnd() {
         var s = UseSignals(app: 0, tau: .minutes(15), lead: .hours(1), launchRefreshes: true, offset: 0)
-        var t: Microseconds = 0
+        var t: Instant = 0
         var rng = SplitMix64(seed: 3)
         for _ in 0..<500 {
             t += .minutes(Int64(16 + rng.next() % 2_000))

@@ -12,13 +12,13 @@ import struct _FetchLabTestSupport.SeededDraws
     /// `Replay.score` as it was before it counted wasted fetches without a per-pair array: the
     /// reference the one-pass version must equal.
     static func referenceScore(
-        launches: [Microseconds], fetches: [DoneFetch], content: [Microseconds], window: UserWindow,
+        launches: [Instant], fetches: [DoneFetch], content: [Instant], window: UserWindow,
         taus: [Microseconds], primaryTau: Microseconds, launchRefreshes: Bool, lowBatteryPercent: Double
     ) -> PairOutcome {
         var out = PairOutcome(
             scored: 0, fresh: [Int](repeating: 0, count: taus.count), fetches: 0, days: window.scoredDays)
         var j = 0
-        var lastFetch: Microseconds? = nil
+        var lastFetch: Instant? = nil
         var lastFetchIndex = -1
         var usedFetch = [Bool](repeating: false, count: fetches.count)
         out.fetchesByDay = [Int32](repeating: 0, count: window.scoredDayCount)
@@ -35,9 +35,9 @@ import struct _FetchLabTestSupport.SeededDraws
             if lastFetchIndex >= 0 { usedFetch[lastFetchIndex] = true }
             guard window.isScored(t) else { continue }
             out.scored += 1
-            let previous: Microseconds? = launchRefreshes && i > 0 ? launches[i - 1] : nil
+            let previous: Instant? = launchRefreshes && i > 0 ? launches[i - 1] : nil
             var last = lastFetch
-            if let p = previous, p > (last ?? .min) { last = p }
+            if let p = previous, p > (last ?? .distantPast) { last = p }
             if !content.isEmpty {
                 while c < content.count, content[c] <= t { c += 1 }
                 out.contentScored += 1
@@ -76,7 +76,7 @@ import struct _FetchLabTestSupport.SeededDraws
         let window = UserWindow(firstEvent: day0, start: day0 + .days(3), end: day0 + .days(12), offset: 0)
         let taus: [Microseconds] = [.minutes(5), .minutes(15), .minutes(60)]
         for round in 0..<300 {
-            var launches: [Microseconds] = []
+            var launches: [Instant] = []
             var t = day0
             while t < window.end {
                 t += .seconds(Int64(r.below(UInt64(1 + round % 7) * 9_000)))
@@ -86,8 +86,9 @@ import struct _FetchLabTestSupport.SeededDraws
             var f = day0 + .seconds(Int64(r.below(20_000)))
             while f < window.end + .hours(2) {
                 // Now and then a fetch at a launch's instant.
-                let time = r.below(5) == 0 && !launches.isEmpty ? max(f, launches[Int(r.below(UInt64(launches.count)))]) : f
-                if time >= (fetches.last?.time ?? .min) {
+                let time =
+                    r.below(5) == 0 && !launches.isEmpty ? max(f, launches[Int(r.below(UInt64(launches.count)))]) : f
+                if time >= (fetches.last?.time ?? .distantPast) {
                     let state = DeviceState(
                         battery: Double(r.below(100)), charging: r.below(3) == 0, network: .wifi, lowPower: false)
                     fetches.append(DoneFetch(time: time, expired: r.below(4) == 0, state: state))
@@ -98,7 +99,8 @@ import struct _FetchLabTestSupport.SeededDraws
             for refreshes in [false, true] {
                 let a = Replay.score(
                     launches: launches, fetches: fetches, content: content,
-                    contentCounts: Replay.contentCounts(launches: launches, content: content), window: window, taus: taus,
+                    contentCounts: Replay.contentCounts(launches: launches, content: content), window: window,
+                    taus: taus,
                     primaryTau: .minutes(15), launchRefreshes: refreshes, lowBatteryPercent: 20)
                 let b = Self.referenceScore(
                     launches: launches, fetches: fetches, content: content, window: window, taus: taus,

@@ -11,7 +11,7 @@ import _FetchLabTestSupport
     /// App 0 is evaluated, app 1 another app, app 2 the device.
     static let apps: [AppID] = ["com.a", "com.b", AppID.device]
 
-    static func add(_ kind: UsageEventKind, _ app: Int32, _ time: Microseconds, to b: inout HistoryBuilder) {
+    static func add(_ kind: UsageEventKind, _ app: Int32, _ time: Instant, to b: inout HistoryBuilder) {
         b.events.append(UsageEvent(time: time, offset: b.offset, app: app, kind: kind))
     }
 
@@ -32,7 +32,7 @@ import _FetchLabTestSupport
     static func bound(_ history: UserHistory, evaluation: EvaluationProtocol) -> ClairvoyantBound {
         var bound = ClairvoyantBound()
         guard let w = evaluation.window(of: history) else { return bound }
-        var byApp = [[Microseconds]](repeating: [], count: history.apps.count)
+        var byApp = [[Instant]](repeating: [], count: history.apps.count)
         for l in history.launches { byApp[Int(l.app)].append(l.time) }
         for app in evaluation.evaluatedApps(of: history) {
             let (targets, scored) = ClairvoyantBound.targets(
@@ -152,7 +152,7 @@ import _FetchLabTestSupport
     }
 
     /// c(k) of one pair by trying every set of k allowed moments.
-    static func bruteForce(_ targets: [Microseconds], moments: [Microseconds], tau: Microseconds) -> [Int] {
+    static func bruteForce(_ targets: [Instant], moments: [Instant], tau: Microseconds) -> [Int] {
         let m = moments.count
         var best = [Int](repeating: 0, count: m + 1)
         for mask in 0..<(1 << m) {
@@ -180,7 +180,7 @@ import _FetchLabTestSupport
             func draw(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
             rules.launchRefreshes = seed % 2 == 0
             var b = HistoryBuilder(apps: ["a", "b", "c", AppID.device])
-            func at() -> Microseconds { b.time(day: 1, minute: draw(240)) }
+            func at() -> Instant { b.time(day: 1, minute: draw(240)) }
             b.launch(0, day: 1)  // t0 = S: a midnight
             b.launch(0, day: 1, hour: 4)
             for _ in 0..<(1 + draw(4)) { b.launch(0, at: at()) }
@@ -194,7 +194,7 @@ import _FetchLabTestSupport
             let w = try #require(rules.window(of: history))
             let (c, bound) = Self.ceilings(history, evaluation: rules, budgets: budgets)
             // Expected: brute force per pair, then the fractional optimum over the pairs' hulls.
-            var byApp = [[Microseconds]](repeating: [], count: 4)
+            var byApp = [[Instant]](repeating: [], count: 4)
             for l in history.launches { byApp[Int(l.app)].append(l.time) }
             let scored = Self.bound(history, evaluation: rules)
             let pairsApps = rules.evaluatedApps(of: history)

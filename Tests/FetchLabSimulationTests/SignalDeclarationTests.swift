@@ -1,6 +1,6 @@
-import Foundation
 import FetchLabCore
 import FetchLabResults
+import Foundation
 import Testing
 
 @testable import FetchLabSimulation
@@ -66,7 +66,8 @@ import Testing
             #expect(liar.fetches.map(\.time) == own.filter { $0.time <= user.window.end }.map(\.time))
             #expect(honest.fetches.count > liar.fetches.count)
             // Declaring no context, it is told the neutral state (Wi-Fi), never the cellular one.
-            let blind = PolicyRunner.run(Greedy(declared: [], onCellularOnly: true), pair: pair, of: user, settings: settings)
+            let blind = PolicyRunner.run(
+                Greedy(declared: [], onCellularOnly: true), pair: pair, of: user, settings: settings)
             let sighted = PolicyRunner.run(
                 Greedy(declared: [.context], onCellularOnly: true), pair: pair, of: user, settings: settings)
             #expect(blind.fetches.isEmpty)
@@ -81,9 +82,10 @@ import Testing
         #expect(PolicyScope(signals: [.ownLaunches, .otherLaunches]) == .os)
         #expect(PolicyScope(signals: [.deviceSignals]) == .os)
         #expect(PolicyScope(signals: [.ownLaunches, .future]) == .clairvoyant)
-        for app in ["fixed(1h)", "never", "ios-adaptive", "workmanager", "android-prefetch", "push", "learned-app(2)",
-            "notification-refresh", "budgeted(2)", "predictive(15m,0.3,gap+time-of-day)"]
-        {
+        for app in [
+            "fixed(1h)", "never", "ios-adaptive", "workmanager", "android-prefetch", "push", "learned-app(2)",
+            "notification-refresh", "budgeted(2)", "predictive(15m,0.3,gap+time-of-day)",
+        ] {
             #expect(try scope(app) == .app, "\(app)")
         }
         for os in ["learned(2)", "learned-cost-aware(40j)", "predictive(15m,0.3)", "predictive-cost-aware(15m,0.3)"] {
@@ -132,7 +134,8 @@ import Testing
     @Test func theReportCarriesSignalsAndScope() throws {
         let policies = try PolicyRegistry.parseList("fixed(1h),learned(2),learned-app(2),oracle")
         let histories = ObservedEventsTests.users().map(\.history)
-        let report = Simulator(evaluation: evaluation(warmUp: 1, minLaunches: 20)).compare(histories, policies: policies)
+        let report = Simulator(evaluation: evaluation(warmUp: 1, minLaunches: 20)).compare(
+            histories, policies: policies)
         #expect(report.policies.map(\.scope) == [.app, .os, .app, .clairvoyant])
         #expect(report.policies[2].signals == [.ownLaunches, .notifications])
         let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as! [String: Any]
@@ -157,9 +160,9 @@ private struct Greedy: FetchPolicy {
 
 private struct GreedyScheduler: FetchScheduler {
     let onCellularOnly: Bool
-    var nextWake: Microseconds? { nil }
+    var nextWake: Instant? { nil }
     mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
         !onCellularOnly || state.network == .cellular ? .fetch : nil
     }
-    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? { nil }
+    mutating func wake(at time: Instant, state: DeviceState) -> FetchRequest? { nil }
 }

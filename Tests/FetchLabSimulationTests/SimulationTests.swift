@@ -10,18 +10,18 @@ import struct _FetchLabTestSupport.SeededDraws
 
 /// A policy fetching at given times (for hand-made timelines).
 struct AtTimes: FetchPolicy {
-    var times: [Microseconds]
+    var times: [Instant]
     var name: String { "at-times" }
     var family: String { "test" }
     var signals: Set<PolicySignal> { [] }
     var summary: String { "fixed times" }
-    func fetchTimes(for pair: PairContext) -> [Microseconds] { times }
+    func fetchTimes(for pair: PairContext) -> [Instant] { times }
 }
 
 /// 2024-03-04, a Monday, at UTC midnight.
-let day0: Microseconds = .days(19_786)
+let day0 = Instant.epoch + .days(19_786)
 
-func history(_ launches: [(Microseconds, Int32)], apps: Int = 1, offset: Int32 = 0, events: [Microseconds] = [])
+func history(_ launches: [(Instant, Int32)], apps: Int = 1, offset: Int32 = 0, events: [Instant] = [])
     -> UserHistory
 {
     UserHistory(
@@ -58,7 +58,7 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
     @Test func oracleIsFullyFreshAtTau() {
         var draws = SeededDraws(seed: 42)
         var t = day0
-        var launches: [(Microseconds, Int32)] = []
+        var launches: [(Instant, Int32)] = []
         for _ in 0..<2_000 {
             let x = draws.next()
             t += .seconds(Int64(x >> 33) % 7_200)
@@ -116,7 +116,7 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
     }
 
     @Test func appsNeedTwentyLaunchesInTheWholeLog() {
-        var launches: [(Microseconds, Int32)] = []
+        var launches: [(Instant, Int32)] = []
         for i in 0..<20 { launches.append((day0 + .hours(Int64(i * 12)), 0)) }
         for i in 0..<19 { launches.append((day0 + .hours(Int64(i * 12 + 1)), 1)) }
         let h = history(launches, apps: 2)
@@ -159,7 +159,7 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
             let window = UserWindow(firstEvent: day0, start: s, end: s + .days(1) - 1, offset: 0)
             let pair = PairContext(
                 history: history([]), app: 0, launches: times, window: window, evaluation: e)
-            func fresh(_ fetches: [Microseconds]) -> Int {
+            func fresh(_ fetches: [Instant]) -> Int {
                 Replay.run(
                     launches: times, fetches: fetches, window: window, taus: [.minutes(15)], launchRefreshes: refreshes
                 ).fresh[0]
@@ -169,7 +169,7 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
             let got = fresh(chosen)
             let candidates = Array(Set(times + (0..<6).map { _ in s + .minutes(Int64(next(260))) })).sorted()
             var best = 0
-            func search(_ from: Int, _ left: Int, _ picked: [Microseconds]) {
+            func search(_ from: Int, _ left: Int, _ picked: [Instant]) {
                 best = max(best, fresh(picked))
                 guard left > 0 else { return }
                 for i in from..<candidates.count { search(i + 1, left - 1, picked + [candidates[i]]) }
@@ -183,10 +183,10 @@ func evaluation(warmUp: Int = 1, minLaunches: Int = 1, refreshes: Bool = true) -
         let offset: Int32 = -5 * 3_600
         let s = LocalCalendar.midnight(of: 19_787, offset: offset)
         // Two local days of four launches an hour apart each.
-        var times: [Microseconds] = []
+        var times: [Instant] = []
         for d in 0..<2 {
             for h in 0..<4 {
-                let day: Microseconds = s + Microseconds.days(Int64(d))
+                let day = s + Microseconds.days(Int64(d))
                 times.append(day + Microseconds.hours(Int64(8 + h)))
             }
         }

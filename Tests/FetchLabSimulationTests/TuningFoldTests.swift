@@ -6,7 +6,7 @@ import Testing
 
 /// One app of `user`, a close at day 0's midnight (t0, the fixed intervals' anchor) and launches at
 /// the given times.
-private func user(_ name: String, _ launches: [Microseconds]) -> UserHistory {
+private func user(_ name: String, _ launches: [Instant]) -> UserHistory {
     var h = history(launches.sorted().map { ($0, 0) }, events: [day0])
     h.user = UserID(name)
     return h
@@ -27,7 +27,7 @@ private let freshness = Objective(metric: .fresh(.minutes(15)), maximize: true)
 private let threeFolds = TuningSplit.time(trainUntil: nil, folds: 3)
 
 /// A launch at 00:05 every day of `days`, and one at `hour`:05.
-private func daily(_ days: Range<Int64>, at hour: Int64) -> [Microseconds] {
+private func daily(_ days: Range<Int64>, at hour: Int64) -> [Instant] {
     days.flatMap { d in [day0 + .days(d) + .minutes(5), day0 + .days(d) + .hours(hour) + .minutes(5)] }
 }
 

@@ -5,19 +5,19 @@ import Testing
 @testable import FetchLabSimulation
 
 /// Apps (index 0: "com.app0" …) launched at the given times, for one user.
-private func user(_ name: String, _ launches: [(Microseconds, Int32)], apps: Int) -> UserHistory {
+private func user(_ name: String, _ launches: [(Instant, Int32)], apps: Int) -> UserHistory {
     var h = history(launches.sorted { $0.0 < $1.0 }, apps: apps)
     h.user = UserID(name)
     return h
 }
 
 /// A launch every `step` from 12:00 on day 0 through `days` days.
-private func stream(every step: Microseconds, days: Int64, app: Int32 = 0) -> [(Microseconds, Int32)] {
-    stride(from: day0 + .hours(12), to: day0 + .hours(12) + .days(days), by: Int(step)).map { ($0, app) }
+private func stream(every step: Microseconds, days: Int64, app: Int32 = 0) -> [(Instant, Int32)] {
+    stride(from: 0, to: Microseconds.days(days), by: Int(step)).map { (day0 + .hours(12) + $0, app) }
 }
 
 /// A launch at 12:10 every day (fixed intervals fetch at 12:00 from the user's first launch at 12:00).
-private func noon(days: Int64, app: Int32) -> [(Microseconds, Int32)] {
+private func noon(days: Int64, app: Int32) -> [(Instant, Int32)] {
     (0..<days).map { (day0 + .days($0) + .hours(12) + .minutes(10), app) }
 }
 

@@ -7,7 +7,7 @@ import Testing
 
 /// One app of `name`, a close at day 0's midnight (t0, the fixed intervals' anchor) and launches at
 /// the given times.
-private func user(_ name: String, _ launches: [Microseconds]) -> UserHistory {
+private func user(_ name: String, _ launches: [Instant]) -> UserHistory {
     var h = history(launches.sorted().map { ($0, 0) }, events: [day0])
     h.user = UserID(name)
     return h
@@ -17,11 +17,11 @@ private func user(_ name: String, _ launches: [Microseconds]) -> UserHistory {
 /// on one day in four (a different day for each user) one at 12:05 too.
 private func users(_ n: Int, shiftFrom: Int = 30) -> [UserHistory] {
     (0..<n).map { i in
-        var launches: [Microseconds] = []
+        var launches: [Instant] = []
         for d in 0..<30 {
-            let day: Microseconds = day0 + .days(Int64(d))
+            let day = day0 + .days(Int64(d))
             let shift: Microseconds = d >= shiftFrom ? .hours(6) : 0
-            let first: Microseconds = day + shift + .minutes(5)
+            let first = day + shift + .minutes(5)
             launches.append(first)
             if (d * 7 + i) % 4 == 0 { launches.append(day + .hours(12) + .minutes(5)) }
         }
@@ -55,9 +55,9 @@ private func contains(_ ci: [Double]?, _ x: Double) -> Bool {
     /// fetching at midnight, keeps half fresh for one fetch a day, where the baseline keeps about
     /// 1 % (gain about 49 points). The level prefers fixed(15m), the gain fixed(24h): the gain wins.
     @Test func theChoiceIsByTheGainOverTheFixedBaselineNotTheLevel() throws {
-        var launches: [Microseconds] = []
+        var launches: [Instant] = []
         for d in Int64(0)..<30 {
-            let day: Microseconds = day0 + .days(d)
+            let day = day0 + Microseconds.days(d)
             launches += [day + .minutes(5), day + .hours(12) + .minutes(5)]
         }
         let h = user("u", launches)
@@ -142,15 +142,15 @@ private func contains(_ ci: [Double]?, _ x: Double) -> Bool {
     /// Three folds (TuningFoldTests' data): fold 3's own pick fixed(24h) misses fresh@15m>=0.45 on
     /// its test part (33.3 %); the other folds' picks hold, and the chosen fixed(8h) holds on all.
     @Test func aFoldsOwnPickThatBrokeItsConstraintIsNamed() throws {
-        func daily(_ days: Range<Int64>, at hour: Int64) -> [Microseconds] {
-            var out: [Microseconds] = []
+        func daily(_ days: Range<Int64>, at hour: Int64) -> [Instant] {
+            var out: [Instant] = []
             for d in days {
-                let day: Microseconds = day0 + .days(d)
+                let day = day0 + Microseconds.days(d)
                 out += [day + .minutes(5), day + .hours(hour) + .minutes(5)]
             }
             return out
         }
-        let extra: [Microseconds] = (31..<41).map { (d: Int) -> Microseconds in
+        let extra: [Instant] = (31..<41).map { (d: Int) -> Instant in
             day0 + .days(Int64(d)) + .hours(16) + .minutes(5)
         }
         let r = try tune(

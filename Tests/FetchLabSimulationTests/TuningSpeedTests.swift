@@ -227,7 +227,7 @@ import Testing
             guard let window = e.window(of: h) else { continue }
             let user = UserSetup(history: h, window: window, evaluation: e, context: ContextDefaults())
             var cursor = 0
-            var probe = day0 - .hours(1)
+            var probe = day0 - Microseconds.hours(1)
             for _ in 0..<2_000 {
                 // Mostly forward, sometimes back.
                 probe += Microseconds(rng.next() % 1_200_000_000) - (rng.next() % 5 == 0 ? 3_000_000_000 : 0)

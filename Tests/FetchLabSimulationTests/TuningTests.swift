@@ -6,7 +6,7 @@ import Testing
 @testable import FetchLabSimulation
 
 /// A history of one app named `user`, launches at the given times.
-private func named(_ user: String, _ launches: [Microseconds]) -> UserHistory {
+private func named(_ user: String, _ launches: [Instant]) -> UserHistory {
     var h = history(launches.map { ($0, 0) })
     h.user = UserID(user)
     return h
@@ -208,10 +208,10 @@ private let freshness = Objective(metric: .fresh(.minutes(15)), maximize: true)
     /// the extra test-period launches would favour fixed(8h) had they reached selection.
     @Test func noTestPeriodLaunchReachesSelection() throws {
         let cutDay: Int64 = 10
-        func launches(extra: Bool) -> [Microseconds] {
+        func launches(extra: Bool) -> [Instant] {
             [day0]
-                + (Int64(0)..<20).flatMap { d -> [Microseconds] in
-                    let day = day0 + .days(d)
+                + (Int64(0)..<20).flatMap { d -> [Instant] in
+                    let day = day0 + Microseconds.days(d)
                     return [day + .minutes(1), day + .hours(12) + .minutes(1)]
                         + (extra && d > cutDay ? [day + .hours(16) + .minutes(1)] : [])
                 }
@@ -220,7 +220,7 @@ private let freshness = Objective(metric: .fresh(.minutes(15)), maximize: true)
         let extra = named("u", launches(extra: true))
         let energy = Objective(metric: .energy, maximize: false)
         let e = evaluation(warmUp: 1, minLaunches: 20, refreshes: false)
-        let cut = CivilDate(daysSince1970: Int(day0 / .perDay + cutDay))
+        let cut = CivilDate(daysSince1970: Int(day0.sinceEpoch / .perDay + cutDay))
         let a = try tune(
             [plain], family: "fixed", objective: energy, constraints: "fresh@15m>=0.5", evaluation: e,
             split: .time(trainUntil: cut, folds: 1))
@@ -232,7 +232,7 @@ private let freshness = Objective(metric: .fresh(.minutes(15)), maximize: true)
         #expect(b.folds[0].tried == a.folds[0].tried)
         // The held-out days do differ, and had they been trained on, another setting would win.
         #expect(b.folds[0].chosenTest.fresh15 < a.folds[0].chosenTest.fresh15)
-        let late = CivilDate(daysSince1970: Int(day0 / .perDay + 18))
+        let late = CivilDate(daysSince1970: Int(day0.sinceEpoch / .perDay + 18))
         let leaky = try tune(
             [extra], family: "fixed", objective: energy, constraints: "fresh@15m>=0.5", evaluation: e,
             split: .time(trainUntil: late, folds: 1))

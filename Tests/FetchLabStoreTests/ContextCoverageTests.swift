@@ -42,7 +42,8 @@ import _FetchLabTestSupport
     @Test func datesAndTimesAreCivil() {
         #expect(UsageQueries.date(0) == "1970-01-01")
         #expect(UsageQueries.date(19_783) == "2024-03-01")
-        #expect(UsageQueries.utc(1_709_294_400_000_000 + Microseconds.minutes(Int64(5)) + 7) == "2024-03-01T12:05:00Z")
+        #expect(
+            UsageQueries.utc(Instant(sinceEpoch: 1_709_294_400_000_000) + .minutes(5) + 7) == "2024-03-01T12:05:00Z")
         #expect(UsageQueries.utc(-1) == "1969-12-31T23:59:59Z")
     }
 }

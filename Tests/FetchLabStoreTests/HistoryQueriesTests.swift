@@ -50,7 +50,7 @@ import _FetchLabTestSupport
         let f = try populated()
         let h = try #require(try UsageQueries(database: f.db).history(of: UserID("u1")))
         #expect(h.apps == [AppID("com.mail"), AppID("com.news")])
-        let t0 = try ISO.microseconds("2024-03-01T10:00:00Z")
+        let t0 = try ISO.instant("2024-03-01T10:00:00Z")
         #expect(h.launches.map(\.time) == [t0, t0 + .hours(3)])
         #expect(h.launches.map(\.app) == [1, 0])
         #expect(h.launches.map(\.offset) == [7_200, 0])
@@ -61,11 +61,11 @@ import _FetchLabTestSupport
         #expect(h.context.map(\.network) == [.wifi, .cellular, nil])
         #expect(h.context.map(\.lowPower) == [false, nil, true])
         // Each app's updates, in time order; the unused app's are not the user's.
-        #expect(h.updateTimes[0] == [try ISO.microseconds("2024-03-01T07:00:00Z")])
+        #expect(h.updateTimes[0] == [try ISO.instant("2024-03-01T07:00:00Z")])
         #expect(
             h.updateTimes[1] == [
-                try ISO.microseconds("2024-03-01T06:00:00Z"), try ISO.microseconds("2024-03-01T09:00:00Z"),
-                try ISO.microseconds("2024-03-02T06:00:00Z"),
+                try ISO.instant("2024-03-01T06:00:00Z"), try ISO.instant("2024-03-01T09:00:00Z"),
+                try ISO.instant("2024-03-02T06:00:00Z"),
             ])
         #expect(h.contentUpdates.map(\.app) == [1, 0, 1, 1])
     }
@@ -74,7 +74,7 @@ import _FetchLabTestSupport
         let f = try populated()
         let h = try #require(
             try UsageQueries(database: f.db).history(
-                of: UserID("u1"), before: try ISO.microseconds("2024-03-01T12:00:00Z")))
+                of: UserID("u1"), before: try ISO.instant("2024-03-01T12:00:00Z")))
         #expect(h.launches.count == 1)
         #expect(h.updateTimes[1].count == 2)
         #expect(h.updateTimes[0].count == 1)
@@ -117,9 +117,9 @@ extension Int32 {
 
 /// ISO 8601 instants for expectations.
 private enum ISO {
-    static func microseconds(_ text: String) throws -> Microseconds {
+    static func instant(_ text: String) throws -> Instant {
         let f = ISO8601DateFormatter()
         let date = try #require(f.date(from: text))
-        return Microseconds(date.timeIntervalSince1970) * 1_000_000
+        return Instant(sinceEpoch: Microseconds(date.timeIntervalSince1970) * 1_000_000)
     }
 }

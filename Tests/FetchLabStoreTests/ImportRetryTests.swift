@@ -1,11 +1,12 @@
-import _FetchLabTestSupport
 import FetchLabCore
 import FetchLabIngest
 import FetchLabResults
-@testable import FetchLabStore
 import Foundation
 import GRDB
 import Testing
+import _FetchLabTestSupport
+
+@testable import FetchLabStore
 
 /// "The same import" is the same content read with the same options, and only when it gave rows.
 @Suite struct ImportRetryTests {
@@ -92,7 +93,7 @@ import Testing
             ("excludes", { $0.excludedApps = ["*launcher*"] }),
             ("keep system apps", { $0.keepSystemApps = true }),
             ("earliest", { $0.earliest = 0 }),
-            ("latest", { $0.latest = .days(365) }),
+            ("latest", { $0.latest = .epoch + .days(365) }),
         ]
         var seen: Set<String> = [base]
         for (name, change) in changes {

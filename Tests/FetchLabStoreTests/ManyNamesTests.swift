@@ -47,7 +47,7 @@ import _FetchLabTestSupport
             let rejected = rng.next() % 50 == 0
             e.text += "\(t.wholeSeconds),\(csvField(user)),\(csvField(app)),\(rejected ? "bogus" : "launch")\n"
             if rejected || app.hasPrefix("com.ads.") { continue }
-            e.rows.append("\(user)|\(app)|\(t)")
+            e.rows.append("\(user)|\(app)|\(t.sinceEpoch)")
             e.users.insert(user)
             e.apps.insert(app)
         }
@@ -118,7 +118,7 @@ import _FetchLabTestSupport
             first.rows
             + second.rows.map { row -> String in
                 let parts = row.split(separator: "|", omittingEmptySubsequences: false)
-                return "\(parts[0])|\(parts[1])|\(Int64(parts[2])! + .days(1))"
+                return "\(parts[0])|\(parts[1])|\(Int64(parts[2])! + Microseconds.days(1))"
             }
         #expect(try Self.stored(f) == expected.sorted())
         #expect(try f.count("user") == first.users.union(second.users).count)
@@ -149,7 +149,7 @@ import _FetchLabTestSupport
             apps += batch.newApps
             #expect(users.count <= 30 + 2 * options.batchSize)
             for u in batch.usage where !apps[Int(u.app)].hasPrefix("com.ads.") {
-                rows.append("\(users[Int(u.user)])|\(apps[Int(u.app)])|\(u.time)")
+                rows.append("\(users[Int(u.user)])|\(apps[Int(u.app)])|\(u.time.sinceEpoch)")
             }
         }
         #expect(restarts > 10)

@@ -1,17 +1,19 @@
-import _FetchLabTestSupport
 import FetchLabCore
 import FetchLabIngest
 import FetchLabResults
-@testable import FetchLabStore
 import Foundation
 import Testing
+import _FetchLabTestSupport
+
+@testable import FetchLabStore
 
 @Suite struct UsageRunSorterTests {
     func rows(_ n: Int, seed: UInt64) -> [UsageEvent] {
         var rng = SplitMix64(seed: seed)
         return (0..<n).map { _ in
             UsageEvent(
-                time: Int64.random(in: 0..<1_000, using: &rng), user: Int32.random(in: 0..<5, using: &rng),
+                time: Instant(sinceEpoch: Int64.random(in: 0..<1_000, using: &rng)),
+                user: Int32.random(in: 0..<5, using: &rng),
                 app: Int32.random(in: 0..<4, using: &rng), kind: UsageEventKind.allCases.randomElement(using: &rng)!,
                 utcOffset: Bool.random(using: &rng) ? nil : 3600)
         }
@@ -34,7 +36,8 @@ import Testing
         // The same multiset, in key order (ties in the key may come in any order).
         #expect(output.count == input.count)
         #expect(zip(output, output.dropFirst()).allSatisfy { !UsageRunSorter.precedes($1, $0) })
-        let key = { (r: UsageEvent) in "\(r.user) \(r.app) \(r.time) \(r.kind.rawValue) \(r.utcOffset ?? -1)" }
+        let key = { (r: UsageEvent) in "\(r.user) \(r.app) \(r.time.sinceEpoch) \(r.kind.rawValue) \(r.utcOffset ?? -1)"
+        }
         #expect(output.map(key).sorted() == input.map(key).sorted())
         // Drained means empty: the sorter can be reused.
         #expect(sorter.count == 0)
@@ -51,7 +54,8 @@ import Testing
         // Interleaved with other keys, so that runs hold more than the tied rows.
         for (i, offset) in offsets.enumerated() {
             try sorter.append(UsageEvent(time: 500, user: 1, app: 2, kind: .launch, utcOffset: offset))
-            try sorter.append(UsageEvent(time: Int64(999 - i), user: 1, app: 2, kind: .launch, utcOffset: nil))
+            try sorter.append(
+                UsageEvent(time: Instant(sinceEpoch: Int64(999 - i)), user: 1, app: 2, kind: .launch, utcOffset: nil))
         }
         let output = try drained(sorter)
         let tied = output.filter { $0.time == 500 }
@@ -95,7 +99,8 @@ import Testing
         lines += lines[1...500]  // exact duplicates, far from their originals
         let text = lines.joined(separator: "\n") + "\n"
         let (results, summaries) = try importEachWay(
-            text, runRows: [1 << 19, 333], stored: "SELECT user, app, time_us, event FROM usage_events ORDER BY 1, 2, 3")
+            text, runRows: [1 << 19, 333], stored: "SELECT user, app, time_us, event FROM usage_events ORDER BY 1, 2, 3"
+        )
         #expect(results[0] == results[1])
         #expect(summaries[0].inserted.usageEvents == summaries[1].inserted.usageEvents)
         #expect(summaries[1].counts.duplicate == summaries[0].counts.duplicate)
@@ -110,7 +115,7 @@ import Testing
         return (0..<users).flatMap { user in
             (0..<perUser).map { _ in
                 UsageEvent(
-                    time: Int64.random(in: 0..<60, using: &rng), user: Int32(user),
+                    time: Instant(sinceEpoch: Int64.random(in: 0..<60, using: &rng)), user: Int32(user),
                     app: Int32.random(in: 0..<3, using: &rng), kind: .launch,
                     utcOffset: Int32.random(in: 0..<4, using: &rng) * 3600)
             }
@@ -163,7 +168,7 @@ import Testing
         #expect(output.count == input.count)
         func firstOfEachKey(_ rows: [UsageEvent]) -> [String: Int32] {
             var kept: [String: Int32] = [:]
-            for r in rows { kept["\(r.user) \(r.app) \(r.time)", default: r.utcOffset ?? -1] += 0 }
+            for r in rows { kept["\(r.user) \(r.app) \(r.time.sinceEpoch)", default: r.utcOffset ?? -1] += 0 }
             return kept
         }
         #expect(firstOfEachKey(output) == firstOfEachKey(input))
@@ -177,7 +182,7 @@ import Testing
             // The same UTC instant whatever the offset: equal keys that differ in their offset.
             let offset = (row.utcOffset ?? 0) / 3600
             lines.append(
-                "2024-03-01T1\(offset):10:\(10 + row.time % 50)+0\(offset):00,u\(100 + row.user),com.app\(row.app),launch"
+                "2024-03-01T1\(offset):10:\(10 + row.time.sinceEpoch % 50)+0\(offset):00,u\(100 + row.user),com.app\(row.app),launch"
             )
         }
         let text = lines.joined(separator: "\n") + "\n"

@@ -316,13 +316,13 @@ extension ContextSample {
 
     @Test func timestampsAreWrittenInTheLocalTimeOfTheirOffset() {
         var out: [UInt8] = []
-        ISOTimestamp.append(.seconds(1_711_846_800), offset: 7200, to: &out)
+        ISOTimestamp.append(Instant(secondsSince1970: 1_711_846_800), offset: 7200, to: &out)
         #expect(String(decoding: out, as: UTF8.self) == "2024-03-31T03:00:00+02:00")
         out.removeAll()
-        ISOTimestamp.append(.seconds(1_711_846_800), offset: -19_800, to: &out)
+        ISOTimestamp.append(Instant(secondsSince1970: 1_711_846_800), offset: -19_800, to: &out)
         #expect(String(decoding: out, as: UTF8.self) == "2024-03-30T19:30:00-05:30")
         out.removeAll()
-        ISOTimestamp.append(.seconds(-1), offset: nil, to: &out)
+        ISOTimestamp.append(Instant(secondsSince1970: -1), offset: nil, to: &out)
         #expect(String(decoding: out, as: UTF8.self) == "1969-12-31T23:59:59Z")
     }
 }

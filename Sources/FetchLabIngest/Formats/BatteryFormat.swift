@@ -20,7 +20,7 @@ enum BatteryFormat: DatasetFormat {
 
     static func decode(_ row: Row, into sink: inout RecordSink) throws(RowProblem) {
         let ts = try sink.time(of: row)
-        var sample = ContextSample(time: ts.microseconds, user: try sink.user(of: row))
+        var sample = ContextSample(time: ts.time, user: try sink.user(of: row))
         if let b = row.value(.battery) { sample.battery = try FieldText.percentage(b, column: "level") }
         if let s = row.value(.charging) {
             switch String(decoding: s, as: UTF8.self) {

@@ -17,6 +17,6 @@ enum ContentFormat: DelimitedFormat {
         let ts = try sink.time(of: row)
         guard let appName = row.value(.app) else { throw RowProblem("empty app") }
         let app = try sink.app(appName)
-        sink.accept(ContentUpdate(time: ts.microseconds, app: app))
+        sink.accept(ContentUpdate(time: ts.time, app: app))
     }
 }

@@ -15,7 +15,7 @@ enum FetchLabContextFormat: DelimitedFormat {
 
     static func decode(_ row: Row, into sink: inout RecordSink) throws(RowProblem) {
         let ts = try sink.time(of: row)
-        var sample = ContextSample(time: ts.microseconds, user: try sink.user(of: row))
+        var sample = ContextSample(time: ts.time, user: try sink.user(of: row))
         if let b = row.value(.battery) { sample.battery = try FieldText.percentage(b, column: "battery") }
         if let c = row.value(.charging) { sample.charging = try FieldText.bool(c, column: "charging") }
         if let n = row.value(.network) {

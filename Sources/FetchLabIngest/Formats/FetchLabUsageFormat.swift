@@ -34,12 +34,12 @@ enum FetchLabUsageFormat: DelimitedFormat {
             closeAfter = try Self.duration(text)
         }
         let app = try sink.app(appName)
-        sink.accept(UsageEvent(time: ts.microseconds, user: user, app: app, kind: kind, utcOffset: ts.utcOffsetSeconds))
+        sink.accept(UsageEvent(time: ts.time, user: user, app: app, kind: kind, utcOffset: ts.utcOffsetSeconds))
         if let closeAfter {
             sink.batch.counts.derived += 1
             sink.accept(
                 UsageEvent(
-                    time: ts.microseconds + closeAfter, user: user, app: app, kind: .close,
+                    time: ts.time + closeAfter, user: user, app: app, kind: .close,
                     utcOffset: ts.utcOffsetSeconds))
         }
     }
@@ -60,7 +60,7 @@ enum FetchLabUsageFormat: DelimitedFormat {
             app = try sink.app(appName)
         }
         sink.batch.counts.accepted += 1
-        sink.signal(UsageEvent(time: ts.microseconds, user: user, app: app, kind: kind, utcOffset: ts.utcOffsetSeconds))
+        sink.signal(UsageEvent(time: ts.time, user: user, app: app, kind: kind, utcOffset: ts.utcOffsetSeconds))
     }
 
     /// The longest use a duration may give.

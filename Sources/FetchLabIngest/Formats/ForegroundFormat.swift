@@ -47,18 +47,18 @@ struct ForegroundFormat: LineFormat {
     /// Lines accepted so far (orders samples with the same time and app: the first one read wins).
     private var arrivals: UInt32 = 0
     /// The newest time accepted so far.
-    private var newest = Microseconds.min
+    private var newest = Instant.distantPast
     /// The last sample released (to drop exact duplicates).
-    private var lastTime = Microseconds.min
+    private var lastTime = Instant.distantPast
     private var lastApp: Int32 = -1
     /// The last sample that was neither dropped nor a signal: the session a sample of the same
     /// app may join.
     private var sessionApp: Int32 = -1
-    private var sessionLast = Microseconds.min
+    private var sessionLast = Instant.distantPast
     /// The last sample that was not dropped (an app's or a signal's): the signal a sample of the
     /// same system-UI app may join.
     private var streamApp: Int32 = -1
-    private var streamLast = Microseconds.min
+    private var streamLast = Instant.distantPast
     /// Set when the window held more than `maxPending` samples: the file cannot be read with this
     /// window. The reader stops with this message.
     private(set) var failure: String?
@@ -126,7 +126,7 @@ struct ForegroundFormat: LineFormat {
         if appField.contains(0x2C) { throw RowProblem("expected 2 fields (timestamp,package), found more") }
         guard appField.count > 0 else { throw RowProblem("empty package name") }
         let ts = try sink.time(tsField)
-        let time = ts.microseconds
+        let time = ts.time
         if time < newest && newest - time > reorderWindow {
             throw RowProblem(
                 "out of order by more than \(Quantity.format(duration: reorderWindow)) (raise --reorder-window)")
@@ -148,9 +148,9 @@ struct ForegroundFormat: LineFormat {
     }
 
     /// Samples before this instant are settled: any later line is at least `newest - reorderWindow`.
-    private var settledBefore: Microseconds {
-        let (settled, overflow) = newest.subtractingReportingOverflow(reorderWindow)
-        return overflow ? Microseconds.min : settled
+    private var settledBefore: Instant {
+        let (settled, overflow) = newest.sinceEpoch.subtractingReportingOverflow(reorderWindow)
+        return overflow ? .distantPast : Instant(sinceEpoch: settled)
     }
 
     /// Sessionises the samples no later line can precede (all of them at the end of the file).
@@ -159,7 +159,7 @@ struct ForegroundFormat: LineFormat {
     }
 
     /// Releases, in order, the pending samples earlier than `cutoff` (all of them when nil).
-    private mutating func release(before cutoff: Microseconds?, into sink: inout RecordSink) {
+    private mutating func release(before cutoff: Instant?, into sink: inout RecordSink) {
         while let next = pending.min, cutoff.map({ next.time < $0 }) ?? true {
             pending.removeMin()
             release(next, into: &sink)
@@ -223,14 +223,14 @@ struct ForegroundFormat: LineFormat {
 /// so memory follows the number of pending samples.
 struct ReorderBuffer {
     struct Sample: Comparable {
-        var time: Microseconds
+        var time: Instant
         var app: Int32
         /// Order of arrival, to break ties between equal (time, app) samples (wraps after 2^32 lines).
         var arrival: UInt32
         /// UTC offset in seconds; `Int32.min` when the line had none (keeps the sample at 24 bytes).
         private var offset: Int32
 
-        init(time: Microseconds, app: Int32, arrival: UInt32, offset: Int32?) {
+        init(time: Instant, app: Int32, arrival: UInt32, offset: Int32?) {
             self.time = time
             self.app = app
             self.arrival = arrival

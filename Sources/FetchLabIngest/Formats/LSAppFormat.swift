@@ -35,6 +35,6 @@ enum LSAppFormat: DatasetFormat {
             }
         }
         let app = try sink.app(appName)
-        sink.accept(UsageEvent(time: ts.microseconds, user: user, app: app, kind: kind, utcOffset: ts.utcOffsetSeconds))
+        sink.accept(UsageEvent(time: ts.time, user: user, app: app, kind: kind, utcOffset: ts.utcOffsetSeconds))
     }
 }

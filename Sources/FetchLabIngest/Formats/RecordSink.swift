@@ -12,8 +12,8 @@ struct RecordSink {
     private var timestamps: TimestampParser
     /// A split timestamp's date and time joined (reused from row to row).
     private var joined: [UInt8] = []
-    private let earliest: Microseconds
-    private let latest: Microseconds
+    private let earliest: Instant
+    private let latest: Instant
     private let excludes: GlobSet
     /// ``ReadOptions/systemApps`` when the format drops them (``dropSystemApps()``), else empty.
     private var systemApps = GlobSet([])
@@ -81,8 +81,8 @@ struct RecordSink {
         let readAsUTC = timestamps.readAsUTC
         do { ts = try timestamps.parse(field) } catch { throw RowProblem(error.message) }
         if timestamps.readAsUTC != readAsUTC { batch.counts.readAsUTC += 1 }
-        if ts.microseconds < earliest || ts.microseconds >= latest {
-            if Self.isPlaceholder(ts.microseconds) {
+        if ts.time < earliest || ts.time >= latest {
+            if Self.isPlaceholder(ts.time) {
                 batch.counts.placeholders += 1
                 throw RowProblem(
                     "timestamp \(FieldText.quoted(field)) is a placeholder (epoch 0, 1970-01-01): rejected; nothing to change"
@@ -97,8 +97,8 @@ struct RecordSink {
 
     /// Whether an out-of-range instant is a placeholder within a day of epoch 0 (1970-01-01) rather than a
     /// date outside the range: rejected all the same, but no range to change.
-    static func isPlaceholder(_ us: Microseconds) -> Bool {
-        us.magnitude < ReadOptions.placeholderDistance.magnitude
+    static func isPlaceholder(_ time: Instant) -> Bool {
+        time.sinceEpoch.magnitude < ReadOptions.placeholderDistance.magnitude
     }
 
     /// The instant of a row's timestamp column.
@@ -123,8 +123,8 @@ struct RecordSink {
     }
 
     /// `YYYY-MM-DD` of an instant (UTC).
-    static func isoDate(_ us: Microseconds) -> String {
-        CivilDate(daysSince1970: LocalCalendar.day(us, offset: 0)).description
+    static func isoDate(_ time: Instant) -> String {
+        CivilDate(daysSince1970: LocalCalendar.day(time, offset: 0)).description
     }
 
     // MARK: Names

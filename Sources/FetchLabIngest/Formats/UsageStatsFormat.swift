@@ -58,13 +58,13 @@ struct UsageStatsFormat: LineFormat {
         var resumed: Set<Int> = []
         /// The app in front left it at `leftAt` (a close waiting for the session gap).
         var left = false
-        var leftAt = Microseconds.min
+        var leftAt = Instant.distantPast
         var leftOffset: Int32?
-        var newest = Microseconds.min
+        var newest = Instant.distantPast
         /// The app of the last resume not dropped (a use's or a system-UI screen's), and when: the
         /// signal a resume of the same system-UI app within the gap continues.
         var resumedApp: Int32 = -1
-        var resumedAt = Microseconds.min
+        var resumedAt = Instant.distantPast
     }
 
     let sessionGap: Microseconds
@@ -172,7 +172,7 @@ struct UsageStatsFormat: LineFormat {
         hasher.combine(bytes: line)
         let key = hasher.finalize()
         var state = states[user] ?? UserState()
-        let time = ts.microseconds
+        let time = ts.time
         if seen.contains(key) {
             sink.batch.counts.duplicate += 1
             return
@@ -266,7 +266,7 @@ struct UsageStatsFormat: LineFormat {
     /// continues (the previous resume not dropped is of the same app, at most the gap earlier).
     /// Sessions do not see it.
     private func signal(
-        _ app: Int32, at time: Microseconds, offset: Int32?, user: Int32, state: inout UserState,
+        _ app: Int32, at time: Instant, offset: Int32?, user: Int32, state: inout UserState,
         into sink: inout RecordSink
     ) {
         defer {

@@ -91,7 +91,7 @@ public final class KnowledgeStoreReader: RecordSource {
 
     private struct OpenUse {
         var app: Int32
-        var end: Microseconds
+        var end: Instant
         var offset: Int32?
     }
 
@@ -357,7 +357,8 @@ public final class KnowledgeStoreReader: RecordSource {
         guard type == SQLITE_TEXT || type == SQLITE_BLOB,
             let raw = sqlite3_column_blob(s, column) ?? sqlite3_column_text(s, column).map(UnsafeRawPointer.init)
         else {
-            throw RowProblem(type == SQLITE_NULL ? "no bundle id (ZVALUESTRING is NULL)" : "empty bundle id (ZVALUESTRING)")
+            throw RowProblem(
+                type == SQLITE_NULL ? "no bundle id (ZVALUESTRING is NULL)" : "empty bundle id (ZVALUESTRING)")
         }
         let bytes = UnsafeRawBufferPointer(start: raw, count: Int(sqlite3_column_bytes(s, column)))
         if bytes.isEmpty { throw RowProblem("empty bundle id (ZVALUESTRING)") }
@@ -420,7 +421,8 @@ public final class KnowledgeStoreReader: RecordSource {
                     sink.batch.counts.accepted += 1
                     if value == 1 {
                         let device = sink.device()
-                        sink.signal(UsageEvent(time: start, user: user, app: device, kind: .screenOn, utcOffset: offset))
+                        sink.signal(
+                            UsageEvent(time: start, user: user, app: device, kind: .screenOn, utcOffset: offset))
                     } else {
                         sink.batch.counts.excluded += 1
                     }
@@ -485,14 +487,14 @@ public final class KnowledgeStoreReader: RecordSource {
 
     // MARK: Columns
 
-    /// A Core Data date column as microseconds since 1970, within `--earliest`..<`--latest`.
-    private func time(_ s: OpaquePointer, _ column: Int32, _ name: String) throws(RowProblem) -> Microseconds {
+    /// A Core Data date column as an instant, within `--earliest`..<`--latest`.
+    private func time(_ s: OpaquePointer, _ column: Int32, _ name: String) throws(RowProblem) -> Instant {
         let type = sqlite3_column_type(s, column)
         if type == SQLITE_NULL { throw RowProblem("\(name) is NULL") }
         guard type == SQLITE_FLOAT || type == SQLITE_INTEGER else { throw RowProblem("\(name) is not a number") }
         let seconds = sqlite3_column_double(s, column)
         guard seconds.isFinite, abs(seconds) < 1e11 else { throw RowProblem("\(name) \(seconds) is not a date") }
-        let us = Microseconds(((seconds + Self.referenceDate) * 1e6).rounded())
+        let us = Instant(sinceEpoch: Microseconds(((seconds + Self.referenceDate) * 1e6).rounded()))
         if us < options.earliest || us >= options.latest {
             throw RowProblem(
                 "\(name) \(seconds) is outside \(RecordSink.isoDate(options.earliest))..\(RecordSink.isoDate(options.latest))"
@@ -531,7 +533,9 @@ public final class KnowledgeStoreReader: RecordSource {
     /// A device id as a user name: its text, or — when its bytes are not UTF-8 — each byte that is
     /// not part of valid UTF-8 written `\xFF`, so that two devices never become one name.
     private static func deviceName(_ s: OpaquePointer, _ column: Int32) -> String? {
-        guard sqlite3_column_type(s, column) != SQLITE_NULL, let raw = sqlite3_column_blob(s, column) else { return nil }
+        guard sqlite3_column_type(s, column) != SQLITE_NULL, let raw = sqlite3_column_blob(s, column) else {
+            return nil
+        }
         let bytes = UnsafeRawBufferPointer(start: raw, count: Int(sqlite3_column_bytes(s, column)))
         if let text = String(validating: bytes, as: UTF8.self), !text.contains("\u{0}") { return text }
         var out = ""
@@ -540,7 +544,8 @@ public final class KnowledgeStoreReader: RecordSource {
             // The longest valid UTF-8 sequence starting here (1 to 4 bytes), else the byte escaped.
             var taken = false
             for length in stride(from: min(4, bytes.count - i), through: 1, by: -1) {
-                if let piece = String(validating: UnsafeRawBufferPointer(rebasing: bytes[i..<(i + length)]), as: UTF8.self),
+                if let piece = String(
+                    validating: UnsafeRawBufferPointer(rebasing: bytes[i..<(i + length)]), as: UTF8.self),
                     piece.unicodeScalars.count == 1, piece != "\u{0}"
                 {
                     out += piece

@@ -13,8 +13,8 @@ public enum EpochUnit: String, Sendable, CaseIterable {
 
 /// A parsed instant.
 public struct ParsedTimestamp: Sendable, Hashable {
-    /// Microseconds since 1970-01-01T00:00:00Z.
-    public var microseconds: Int64
+    /// The instant.
+    public var time: Instant
     /// The UTC offset of the local time as written, when known: the explicit offset
     /// (`0` for `Z`), or the offset of the parser's time zone at that instant for a
     /// local date-time. `nil` for epoch numbers and for local date-times read as UTC
@@ -22,8 +22,8 @@ public struct ParsedTimestamp: Sendable, Hashable {
     public var utcOffsetSeconds: Int32?
 
     /// Creates a parsed timestamp.
-    public init(microseconds: Int64, utcOffsetSeconds: Int32? = nil) {
-        self.microseconds = microseconds
+    public init(time: Instant, utcOffsetSeconds: Int32? = nil) {
+        self.time = time
         self.utcOffsetSeconds = utcOffsetSeconds
     }
 }
@@ -274,15 +274,16 @@ public struct TimestampParser: Sendable {
     private mutating func instant(local: Int64, micros: Int, offset: Int32?) throws(TimestampError) -> ParsedTimestamp {
         if let offset {
             return ParsedTimestamp(
-                microseconds: .seconds(local - Int64(offset)) + Int64(micros), utcOffsetSeconds: offset)
+                time: Instant(sinceEpoch: .seconds(local - Int64(offset)) + Int64(micros)), utcOffsetSeconds: offset)
         }
         guard timeZone != nil else {
             readAsUTC += 1
-            return ParsedTimestamp(microseconds: .seconds(local) + Int64(micros), utcOffsetSeconds: nil)
+            return ParsedTimestamp(time: Instant(sinceEpoch: .seconds(local) + Int64(micros)), utcOffsetSeconds: nil)
         }
         let zoneOffset = try localOffset(local)
         return ParsedTimestamp(
-            microseconds: .seconds(local - Int64(zoneOffset)) + Int64(micros), utcOffsetSeconds: zoneOffset)
+            time: Instant(sinceEpoch: .seconds(local - Int64(zoneOffset)) + Int64(micros)), utcOffsetSeconds: zoneOffset
+        )
     }
 
     // MARK: - Time zone offsets
@@ -405,7 +406,7 @@ public struct TimestampParser: Sendable {
         if overflow || micros > Int64.max / 2 {
             throw TimestampError(message: "timestamp \(Self.quote(p, n)) is out of range for an epoch number")
         }
-        return ParsedTimestamp(microseconds: negative ? -micros : micros, utcOffsetSeconds: nil)
+        return ParsedTimestamp(time: Instant(sinceEpoch: negative ? -micros : micros), utcOffsetSeconds: nil)
     }
 
     // MARK: - Messages

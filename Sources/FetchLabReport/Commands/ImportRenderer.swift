@@ -111,7 +111,7 @@ public enum ImportRenderer {
     /// - devices with no launches whose samples overlap no launch at all: one warning for all the
     ///   files, since mapping them to a user cannot help.
     public static func contextWarnings(
-        _ summaries: [ImportSummary], overlaps: [Int64: [ContextOverlap]], launches: ClosedRange<Microseconds>?
+        _ summaries: [ImportSummary], overlaps: [Int64: [ContextOverlap]], launches: ClosedRange<Instant>?
     ) -> [String] {
         var lines: [String] = []
         var apart: [(path: String, format: LogFormat, overlap: ContextOverlap)] = []
@@ -141,8 +141,8 @@ public enum ImportRenderer {
             if let line = unmatchedContext(s, names: mappable) { lines.append(line) }
         }
         if let launches, !apart.isEmpty {
-            let first = apart.map(\.overlap.firstSample).min() ?? 0
-            let last = apart.map(\.overlap.lastSample).max() ?? 0
+            let first = apart.map(\.overlap.firstSample).min() ?? .epoch
+            let last = apart.map(\.overlap.lastSample).max() ?? .epoch
             let names = apart.map(\.overlap.user)
             let files = Set(apart.map(\.path)).count
             let noun = apart.allSatisfy { $0.format == .battery } ? "device" : "user"
@@ -160,7 +160,7 @@ public enum ImportRenderer {
     }
 
     /// `YYYY-MM-DD to YYYY-MM-DD` (UTC) of a span; one date when it is one day.
-    static func days(_ span: ClosedRange<Microseconds>) -> String {
+    static func days(_ span: ClosedRange<Instant>) -> String {
         let first = CivilDate(daysSince1970: LocalCalendar.day(span.lowerBound, offset: 0)).description
         let last = CivilDate(daysSince1970: LocalCalendar.day(span.upperBound, offset: 0)).description
         return first == last ? first : "\(first) to \(last)"

@@ -30,10 +30,10 @@ extension HTMLReport {
         let height = rowsBottom + 34 + legend.height + 14
         let hours = Double(max(trace.end - trace.start, Microseconds.perHour)) / Double(Microseconds.perHour)
         let x = LinearScale(domain: 0...hours, from: left, to: width - right)
-        func px(_ t: Microseconds) -> Double {
+        func px(_ t: Instant) -> Double {
             x.position(min(max(Double(t - trace.start) / Double(Microseconds.perHour), 0), hours))
         }
-        func clock(_ t: Microseconds) -> String {
+        func clock(_ t: Instant) -> String {
             let minutes = Int((t - trace.start) / Microseconds.perMinute)
             return TextFormat.two(minutes / 60) + ":" + TextFormat.two(minutes % 60)
         }

@@ -29,11 +29,11 @@ public struct FetchOutlook: Sendable, Codable, Equatable {
 
 public struct PlannedFetch: Sendable, Codable, Equatable {
     /// When to fetch (UTC microseconds).
-    public var fetchAt: Microseconds
+    public var fetchAt: Instant
     /// The expected use it serves (median of the predicted bump), and an 80 % interval around it.
-    public var expectedUse: Microseconds
-    public var intervalLow: Microseconds
-    public var intervalHigh: Microseconds
+    public var expectedUse: Instant
+    public var intervalLow: Instant
+    public var intervalHigh: Instant
     /// The probability that the app is launched within the freshness window after `fetchAt`
     /// (in [fetchAt, fetchAt + freshness]): the ``score`` mapped by the planner's calibration;
     /// the score itself when the planner is not calibrated.
@@ -45,7 +45,7 @@ public struct PlannedFetch: Sendable, Codable, Equatable {
     public var outlook: FetchOutlook? = nil
 
     public init(
-        fetchAt: Microseconds, expectedUse: Microseconds, intervalLow: Microseconds, intervalHigh: Microseconds,
+        fetchAt: Instant, expectedUse: Instant, intervalLow: Instant, intervalHigh: Instant,
         probability: Double, score: Double, outlook: FetchOutlook? = nil
     ) {
         self.fetchAt = fetchAt

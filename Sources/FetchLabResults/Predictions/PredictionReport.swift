@@ -6,9 +6,9 @@ public struct PredictionRow: Sendable, Equatable {
     public var app: String
     /// Probability of a use within the horizon.
     public var probability: Double
-    public var expectedNext: Microseconds?
-    public var intervalLow: Microseconds?
-    public var intervalHigh: Microseconds?
+    public var expectedNext: Instant?
+    public var intervalLow: Instant?
+    public var intervalHigh: Instant?
     public var fetches: [PlannedFetch]
     /// The planner's score of the busiest freshness window: the expected uses in it, capped at 1.
     /// A fetch needs at least the threshold.
@@ -17,8 +17,8 @@ public struct PredictionRow: Sendable, Equatable {
     public var noFetchReason: String?
 
     public init(
-        app: String, probability: Double, expectedNext: Microseconds?, intervalLow: Microseconds?,
-        intervalHigh: Microseconds?, fetches: [PlannedFetch], peakScore: Double, noFetchReason: String?
+        app: String, probability: Double, expectedNext: Instant?, intervalLow: Instant?,
+        intervalHigh: Instant?, fetches: [PlannedFetch], peakScore: Double, noFetchReason: String?
     ) {
         self.app = app
         self.probability = probability
@@ -34,7 +34,7 @@ public struct PredictionRow: Sendable, Equatable {
 /// What `predict` says about one user from one origin.
 public struct PredictionReport: Encodable, Sendable {
     public var user: String
-    public var origin: Microseconds
+    public var origin: Instant
     /// The user's UTC offset at the origin (that of the last launch before it), seconds.
     public var utcOffset: Int
     /// How far ahead, and how long before each expected use its fetch is planned (JSON
@@ -50,7 +50,7 @@ public struct PredictionReport: Encodable, Sendable {
     public var apps: [PredictionRow]
 
     public init(
-        user: String, origin: Microseconds, utcOffset: Int, horizon: Microseconds, lead: Microseconds,
+        user: String, origin: Instant, utcOffset: Int, horizon: Microseconds, lead: Microseconds,
         threshold: Double, blendWeights: [String: Double], apps: [PredictionRow], freshness: Microseconds = .minutes(30)
     ) {
         self.freshness = freshness

@@ -7,9 +7,9 @@ import FetchLabCore
 public struct ContextCoverage: Sendable, Codable, Hashable {
     public var user: String
     public var samples: Int
-    /// First and last sample (UTC, microseconds) and the same as `YYYY-MM-DDTHH:MM:SSZ`.
-    public var firstSample: Microseconds
-    public var lastSample: Microseconds
+    /// First and last sample (written as UTC microseconds) and the same as `YYYY-MM-DDTHH:MM:SSZ`.
+    public var firstSample: Instant
+    public var lastSample: Instant
     public var first: String
     public var last: String
     /// UTC calendar days from the first to the last sample, both included.
@@ -27,7 +27,7 @@ public struct ContextCoverage: Sendable, Codable, Hashable {
     public var lowPowerShare: Double?
 
     public init(
-        user: String, samples: Int, firstSample: Microseconds, lastSample: Microseconds, first: String, last: String,
+        user: String, samples: Int, firstSample: Instant, lastSample: Instant, first: String, last: String,
         daysCovered: Int, chargingKnown: Int, chargingShare: Double?, networkKnown: Int, wifiShare: Double?,
         cellularShare: Double?, noNetworkShare: Double?, lowPowerKnown: Int, lowPowerShare: Double?
     ) {
@@ -54,14 +54,13 @@ public struct ContextCoverage: Sendable, Codable, Hashable {
 /// replay, even with the user named right.
 public struct ContextOverlap: Sendable, Hashable {
     public var user: String
-    /// First and last sample of the import (UTC, microseconds).
-    public var firstSample: Microseconds
-    public var lastSample: Microseconds
+    /// First and last sample of the import.
+    public var firstSample: Instant
+    public var lastSample: Instant
     /// The user's first and last launch; nil when the user has none.
-    public var launches: ClosedRange<Microseconds>?
+    public var launches: ClosedRange<Instant>?
 
-    public init(user: String, firstSample: Microseconds, lastSample: Microseconds, launches: ClosedRange<Microseconds>?)
-    {
+    public init(user: String, firstSample: Instant, lastSample: Instant, launches: ClosedRange<Instant>?) {
         self.user = user
         self.firstSample = firstSample
         self.lastSample = lastSample
@@ -69,7 +68,7 @@ public struct ContextOverlap: Sendable, Hashable {
     }
 
     /// The samples' span.
-    public var samples: ClosedRange<Microseconds> { firstSample...lastSample }
+    public var samples: ClosedRange<Instant> { firstSample...lastSample }
 
     /// Whether the samples' span meets the user's launches' (false when the user has none).
     public var overlapsLaunches: Bool { launches.map { $0.overlaps(samples) } ?? false }

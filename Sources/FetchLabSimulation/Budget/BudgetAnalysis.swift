@@ -22,7 +22,7 @@ struct UserBudgetSums: Sendable, Codable {
         fresh = outcomes.map { $0.reduce(0) { $0 + $1.fresh[primary] } }
         fetchesPerDay = outcomes.map { $0.reduce(0) { $0 + $1.fetchesPerDay } }
         let w = user.window
-        var targetsByPair: [[Microseconds]] = []
+        var targetsByPair: [[Instant]] = []
         for pair in user.pairs {
             let (targets, scored) = ClairvoyantBound.targets(
                 launches: pair.launches, window: w, tau: tau, launchRefreshes: launchRefreshes)

@@ -28,7 +28,7 @@ public struct ClairvoyantBound: PairedBound, Sendable, Hashable, Codable {
         var unit: Bool
 
         /// Targets `times` (ascending) of a pair with `days` scored days, at `tau`.
-        public init(targets times: [Microseconds], days: Double, tau: Microseconds) {
+        public init(targets times: [Instant], days: Double, tau: Microseconds) {
             self.init(targets: times, fetchMoments: times, days: days, tau: tau)
         }
 
@@ -36,7 +36,7 @@ public struct ClairvoyantBound: PairedBound, Sendable, Hashable, Codable {
         /// the latest such moment at or before `times[i]` (at most τ before it, non-decreasing), where
         /// a fetch covering target i as its earliest is best (per-signal ceilings); the bound's own
         /// pairs fetch at the targets themselves.
-        init(targets times: [Microseconds], fetchMoments moments: [Microseconds], days: Double, tau: Microseconds) {
+        init(targets times: [Instant], fetchMoments moments: [Instant], days: Double, tau: Microseconds) {
             precondition(moments.count == times.count, "one fetch moment per target")
             var next = [Int32](repeating: 0, count: times.count)
             var j = 0
@@ -76,9 +76,9 @@ public struct ClairvoyantBound: PairedBound, Sendable, Hashable, Codable {
     /// The targets of one pair: scored launches not fresh without a fetch (with launch refreshes,
     /// those more than τ after the app's previous launch, scored or not; without, every scored launch).
     public static func targets(
-        launches: [Microseconds], window: UserWindow, tau: Microseconds, launchRefreshes: Bool
-    ) -> (targets: [Microseconds], scored: Int) {
-        var targets: [Microseconds] = []
+        launches: [Instant], window: UserWindow, tau: Microseconds, launchRefreshes: Bool
+    ) -> (targets: [Instant], scored: Int) {
+        var targets: [Instant] = []
         var scored = 0
         for (i, t) in launches.enumerated() where window.isScored(t) {
             scored += 1

@@ -20,7 +20,7 @@ struct DayFigures: Sendable, Hashable, Codable {
     /// A user's days, from its pairs' launches, targets (the scored launches not fresh without a
     /// fetch) and each policy's outcomes at the primary τ.
     init(
-        window w: UserWindow, launches: [[Microseconds]], targets: [[Microseconds]], outcomes: [[PairOutcome]],
+        window w: UserWindow, launches: [[Instant]], targets: [[Instant]], outcomes: [[PairOutcome]],
         tau: Microseconds
     ) {
         policies = outcomes.count

@@ -40,7 +40,7 @@ public struct SignalCeilingSums: Sendable {
             self.init()
             return
         }
-        var byApp = [[Microseconds]](repeating: [], count: history.apps.count)
+        var byApp = [[Instant]](repeating: [], count: history.apps.count)
         for l in history.launches where Int(l.app) < byApp.count { byApp[Int(l.app)].append(l.time) }
         self.init(
             history: history, window: window, pairs: apps.map { ($0, byApp[Int($0)]) }, tau: evaluation.primaryTau,
@@ -49,11 +49,11 @@ public struct SignalCeilingSums: Sendable {
 
     /// The sums of one user's evaluated pairs (app, its launch times ascending).
     init(
-        history: UserHistory, window: UserWindow, pairs: [(app: Int32, launches: [Microseconds])], tau: Microseconds,
+        history: UserHistory, window: UserWindow, pairs: [(app: Int32, launches: [Instant])], tau: Microseconds,
         launchRefreshes: Bool, keepPairs: Bool
     ) {
-        var device: [Microseconds] = []
-        var notifications = [[Microseconds]](repeating: [], count: history.apps.count)
+        var device: [Instant] = []
+        var notifications = [[Instant]](repeating: [], count: history.apps.count)
         for e in history.events where e.kind.isSignal {
             if window.isScored(e.time) { signalEvents[e.kind, default: 0] += 1 }
             if e.kind == .notification {
@@ -72,10 +72,10 @@ public struct SignalCeilingSums: Sendable {
             free += scored - targets.count
             let notes = Int(app) < notifications.count ? notifications[Int(app)] : []
             // Per set, the coverable targets and the latest moment of the set at or before each.
-            var kept = [[Microseconds]](repeating: [], count: 3)
-            var moments = [[Microseconds]](repeating: [], count: 3)
+            var kept = [[Instant]](repeating: [], count: 3)
+            var moments = [[Instant]](repeating: [], count: 3)
             var (j, d, n) = (0, 0, 0)
-            var latest = [Microseconds](repeating: .min, count: 3)
+            var latest = [Instant](repeating: .distantPast, count: 3)
             for t in targets {
                 while j < launches.count, launches[j].time <= t {
                     if launches[j].app != app { latest[0] = launches[j].time }
@@ -90,7 +90,7 @@ public struct SignalCeilingSums: Sendable {
                     n += 1
                 }
                 let earliest = max(window.start, t - tau)
-                var m = Microseconds.min
+                var m = Instant.distantPast
                 for s in 0..<3 {
                     m = max(m, latest[s])
                     if m >= earliest {

@@ -6,17 +6,17 @@ import FetchLabResults
 /// reports the network leaves the battery as it was).
 public struct ContextTimeline: Sendable {
     struct Track<Value: Sendable>: Sendable {
-        var times: [Microseconds] = []
+        var times: [Instant] = []
         var values: [Value] = []
 
-        mutating func append(_ t: Microseconds, _ v: Value?) {
+        mutating func append(_ t: Instant, _ v: Value?) {
             guard let v else { return }
             times.append(t)
             values.append(v)
         }
 
         /// The value of the last sample at or before `t`, if it is at most `hold` old.
-        func value(at t: Microseconds, hold: Microseconds) -> Value? {
+        func value(at t: Instant, hold: Microseconds) -> Value? {
             let lo = times.count(upTo: t)
             guard lo > 0, t - times[lo - 1] <= hold else { return nil }
             return values[lo - 1]
@@ -24,7 +24,7 @@ public struct ContextTimeline: Sendable {
 
         /// ``value(at:hold:)`` for times asked in ascending order: `lo` is the count of samples
         /// at or before the previous time, moved on instead of searched for.
-        @inline(__always) func value(at t: Microseconds, hold: Microseconds, from lo: inout Int) -> Value? {
+        @inline(__always) func value(at t: Instant, hold: Microseconds, from lo: inout Int) -> Value? {
             while lo < times.count, times[lo] <= t { lo += 1 }
             guard lo > 0, t - times[lo - 1] <= hold else { return nil }
             return values[lo - 1]
@@ -55,9 +55,9 @@ public struct ContextTimeline: Sendable {
 
     /// The instants at which the state may change: every sample, and every instant a sampled
     /// value stops holding (unsorted, may repeat).
-    public func changePoints() -> [Microseconds] {
-        var out: [Microseconds] = []
-        func add(_ times: [Microseconds]) {
+    public func changePoints() -> [Instant] {
+        var out: [Instant] = []
+        func add(_ times: [Instant]) {
             for t in times {
                 out.append(t)
                 out.append(t + defaults.hold + 1)
@@ -71,7 +71,7 @@ public struct ContextTimeline: Sendable {
     }
 
     /// The state at each of `times` (ascending): ``state(at:)`` of each, walking the samples once.
-    public func states(at times: [Microseconds]) -> [DeviceState] {
+    public func states(at times: [Instant]) -> [DeviceState] {
         let h = defaults.hold
         var cursors = (0, 0, 0, 0)
         return times.map { t in
@@ -84,7 +84,7 @@ public struct ContextTimeline: Sendable {
     }
 
     /// The state at `t`.
-    public func state(at t: Microseconds) -> DeviceState {
+    public func state(at t: Instant) -> DeviceState {
         let h = defaults.hold
         return DeviceState(
             battery: battery.value(at: t, hold: h) ?? defaults.battery,

@@ -8,7 +8,7 @@ extension FetchOutlook {
     /// value holding as the replay holds it, else the stated default), and the energy a lone fetch
     /// of `duration` would draw from the battery in each of those states, averaged.
     public static func estimate(
-        at t: Microseconds, samples: [ContextSample], origin: Microseconds, duration: Microseconds,
+        at t: Instant, samples: [ContextSample], origin: Instant, duration: Microseconds,
         cost: CostModel = CostModel(), defaults: ContextDefaults = ContextDefaults(), days: Int = 14
     ) -> FetchOutlook {
         let timeline = ContextTimeline(samples: samples.filter { $0.time < origin }, defaults: defaults)
@@ -29,7 +29,7 @@ extension FetchOutlook {
             if state.charging {
                 charging += 1
             } else {
-                joules += cost.energy(of: [RadioUse(start: 0, duration: duration, network: state.network)])[0]
+                joules += cost.energy(of: [RadioUse(start: .epoch, duration: duration, network: state.network)])[0]
             }
         }
         let n = Double(days)

@@ -51,65 +51,66 @@ enum FixedReplay {
                 var n = 0
                 launches.withUnsafeBufferPointer { l in
                     user.content[p].withUnsafeBufferPointer { u in
-                    user.contentCounts[p].withUnsafeBufferPointer { counts in
-                        taus.withUnsafeBufferPointer { x in
-                            fresh.withUnsafeMutableBufferPointer { fr in
-                                let hasContent = u.count > 0
-                                var lastK: Int64 = -1
-                                var credited: Int64 = -1
-                                // The fetch index of the last launch and the span [from, to) of
-                                // launch times with that index: the next launch mostly falls in
-                                // it or the next one, so one division per launch is rarely needed.
-                                var k: Int64 = 0
-                                var spanKnown = false
-                                var from: Microseconds = 0
-                                var to: Microseconds = 0
-                                for i in 0..<l.count {
-                                    let t = l[i]
-                                    if spanKnown && t >= from && t < to {
-                                    } else if spanKnown && t >= to && t - to < interval {
-                                        k += 1
-                                        from = to
-                                        to = from + interval
-                                    } else {
-                                        k = (t - t0) / interval
-                                        // Before t0 the quotient rounds toward zero: no span.
-                                        spanKnown = t >= t0
-                                        from = t0 + k * interval
-                                        to = from + interval
-                                    }
-                                    let fetch = t0 + k * interval
-                                    if k != lastK {
-                                        lastK = k
-                                        if k >= first && k <= last { used += 1 }
-                                    }
-                                    guard w.isScored(t) else { continue }
-                                    scored += 1
-                                    let hasPrevious = refreshes && i > 0
-                                    let previous = hasPrevious ? l[i - 1] : fetch
-                                    let refreshed = max(fetch, previous)
-                                    if hasContent {
-                                        let c = Int(counts[i])
-                                        contentScored += 1
-                                        if c == 0 || refreshed >= u[c - 1] { contentFresh += 1 }
-                                    }
-                                    let s = t - refreshed
-                                    (stale.baseAddress! + n).initialize(to: s)
-                                    n += 1
-                                    for j in 0..<x.count where s <= x[j] { fr[j] += 1 }
-                                    if t - fetch <= tau, k != credited, !hasPrevious || t - previous > tau {
-                                        credited = k
-                                        leads.append(t - fetch)
+                        user.contentCounts[p].withUnsafeBufferPointer { counts in
+                            taus.withUnsafeBufferPointer { x in
+                                fresh.withUnsafeMutableBufferPointer { fr in
+                                    let hasContent = u.count > 0
+                                    var lastK: Int64 = -1
+                                    var credited: Int64 = -1
+                                    // The fetch index of the last launch and the span [from, to) of
+                                    // launch times with that index: the next launch mostly falls in
+                                    // it or the next one, so one division per launch is rarely needed.
+                                    var k: Int64 = 0
+                                    var spanKnown = false
+                                    var from = Instant.epoch
+                                    var to = Instant.epoch
+                                    for i in 0..<l.count {
+                                        let t = l[i]
+                                        if spanKnown && t >= from && t < to {
+                                        } else if spanKnown && t >= to && t - to < interval {
+                                            k += 1
+                                            from = to
+                                            to = from + interval
+                                        } else {
+                                            k = (t - t0) / interval
+                                            // Before t0 the quotient rounds toward zero: no span.
+                                            spanKnown = t >= t0
+                                            from = t0 + k * interval
+                                            to = from + interval
+                                        }
+                                        let fetch = t0 + k * interval
+                                        if k != lastK {
+                                            lastK = k
+                                            if k >= first && k <= last { used += 1 }
+                                        }
+                                        guard w.isScored(t) else { continue }
+                                        scored += 1
+                                        let hasPrevious = refreshes && i > 0
+                                        let previous = hasPrevious ? l[i - 1] : fetch
+                                        let refreshed = max(fetch, previous)
+                                        if hasContent {
+                                            let c = Int(counts[i])
+                                            contentScored += 1
+                                            if c == 0 || refreshed >= u[c - 1] { contentFresh += 1 }
+                                        }
+                                        let s = t - refreshed
+                                        (stale.baseAddress! + n).initialize(to: s)
+                                        n += 1
+                                        for j in 0..<x.count where s <= x[j] { fr[j] += 1 }
+                                        if t - fetch <= tau, k != credited, !hasPrevious || t - previous > tau {
+                                            credited = k
+                                            leads.append(t - fetch)
+                                        }
                                     }
                                 }
                             }
                         }
                     }
-                    }
                 }
                 written = n
             }
-            var o = PairOutcome(scored: scored, fresh: fresh, fetches: Int(inSpan), days: w.scoredDays, skips: zeroSkips)
+            var o = PairOutcome(
+                scored: scored, fresh: fresh, fetches: Int(inSpan), days: w.scoredDays, skips: zeroSkips)
             o.contentScored = contentScored
             o.contentFresh = contentFresh
             o.staleness = staleness

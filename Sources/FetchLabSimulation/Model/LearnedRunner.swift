@@ -40,12 +40,12 @@ extension PolicyRunner {
 /// Where a replay of the learned family tells each question its models were asked.
 protocol QuestionLog {
     /// Pair `pair`'s model gave `probability` at `t`, asked at a launch of another app or not.
-    mutating func asked(pair: Int, at t: Microseconds, probability: Double, atLaunch: Bool)
+    mutating func asked(pair: Int, at t: Instant, probability: Double, atLaunch: Bool)
 }
 
 /// Keeps no question (a comparison's replay).
 struct NoQuestionLog: QuestionLog {
-    @inline(__always) mutating func asked(pair: Int, at t: Microseconds, probability: Double, atLaunch: Bool) {}
+    @inline(__always) mutating func asked(pair: Int, at t: Instant, probability: Double, atLaunch: Bool) {}
 }
 
 extension PolicyRunner {
@@ -128,7 +128,7 @@ extension PolicyRunner {
     /// One moment of a group's replay for pair `p`: the shared model asked once (when it is a
     /// question), then every policy advances its controller and chooses.
     private static func decide<Log: QuestionLog>(
-        _ trigger: DecisionTrigger, app other: Int32, pair p: Int, at t: Microseconds, device: DeviceState,
+        _ trigger: DecisionTrigger, app other: Int32, pair p: Int, at t: Instant, device: DeviceState,
         _ models: inout [NextUseModel], _ schedulers: inout [[LearnedScheduler]], _ states: inout [[RunState]],
         _ controllers: inout [SpendController], _ questions: inout Log
     ) {
@@ -160,7 +160,9 @@ extension PolicyRunner {
         guard !policies.isEmpty else { return [] }
         let pair = user.pairs[index]
         let info = self.info(pair: index, of: user)
-        var schedulers = policies.map { LearnedScheduler(policy: LearnedPolicy(budget: .fetches($0.budget)), pair: info) }
+        var schedulers = policies.map {
+            LearnedScheduler(policy: LearnedPolicy(budget: .fetches($0.budget)), pair: info)
+        }
         // Each policy's controller, held apart from its scheduler so that it is changed in place
         // (a copy out and back would share, then copy, its pending fetches at every moment).
         var controllers = schedulers.map(\.controller)
@@ -176,7 +178,7 @@ extension PolicyRunner {
         var wake = schedulers[0].nextWake
         // One moment for every policy: the model asked once, then each policy chooses under its
         // own controller (holding the pair's share, as a scheduler alone sets it at every call).
-        func decide(_ trigger: DecisionTrigger, app other: Int32, at t: Microseconds, device: DeviceState) {
+        func decide(_ trigger: DecisionTrigger, app other: Int32, at t: Instant, device: DeviceState) {
             let asked = LearnedScheduler.asks(model, launchRefreshes: launchRefreshes, tau: tau, at: t)
             let answer = asked ? model.ask(trigger, app: other, at: t) : 0
             let shown = view.state(device)

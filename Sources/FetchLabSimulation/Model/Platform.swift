@@ -34,14 +34,14 @@ public struct PlatformGate: Sendable {
     public let model: PlatformModel
     var forceQuit = false
     var refreshOff = false
-    var lastUse: Microseconds? = nil
-    var lastRun: Microseconds? = nil
-    var pushes: [Microseconds] = []
+    var lastUse: Instant? = nil
+    var lastRun: Instant? = nil
+    var pushes: [Instant] = []
     var runsToday = 0
     var today = Int.min
     /// iOS: the app's launches within the wake budget's window (oldest first), and today's budget
     /// (nil: no limit).
-    var recentLaunches: [Microseconds] = []
+    var recentLaunches: [Instant] = []
     var wakeBudgetToday: Int? = nil
     let offset: Int32
 
@@ -67,7 +67,7 @@ public struct PlatformGate: Sendable {
 
     /// Grants or refuses a request at `t` in state `state`, for a fetch taking `duration`.
     public mutating func decide(
-        _ request: FetchRequest, at t: Microseconds, state: DeviceState, duration: Microseconds
+        _ request: FetchRequest, at t: Instant, state: DeviceState, duration: Microseconds
     ) -> PlatformDecision {
         let m = model
         switch m.kind {
@@ -124,7 +124,7 @@ public struct PlatformGate: Sendable {
     }
 
     /// The App Standby deferral at `t`, from how recently the app was used.
-    func deferral(at t: Microseconds) -> Microseconds {
+    func deferral(at t: Instant) -> Microseconds {
         guard let used = lastUse else { return model.rareDeferral }
         let since = t - used
         if since <= .hours(1) { return 0 }

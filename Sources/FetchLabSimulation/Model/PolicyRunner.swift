@@ -20,7 +20,7 @@ public struct ReplaySettings: Sendable, Hashable, Codable {
 
 /// A fetch that ran (granted, or expired after spending its budget), with the device state then.
 public struct DoneFetch: Sendable, Hashable {
-    public var time: Microseconds
+    public var time: Instant
     public var expired: Bool
     public var state: DeviceState
 }
@@ -32,9 +32,9 @@ public struct PairRun: Sendable {
     /// Requests refused or expired in [S, E], by `SkipReason` (indexed as `allCases`).
     public var skips = [Int](repeating: 0, count: SkipReason.allCases.count)
     /// The probability the policy stated for each granted fetch in [S, E] (time, p).
-    public var stated: [(time: Microseconds, p: Double)] = []
+    public var stated: [(time: Instant, p: Double)] = []
     /// Every refusal with its time, when asked for (traces).
-    public var skipLog: [(time: Microseconds, reason: SkipReason)] = []
+    public var skipLog: [(time: Instant, reason: SkipReason)] = []
 }
 
 /// Everything about one user the policies' replays share: built once per user.
@@ -46,11 +46,11 @@ struct UserSetup: Sendable {
     var events: [UsageEvent]
     /// Per evaluated pair: the app's own usage events, and its content updates, in time order.
     var appEvents: [[UsageEvent]]
-    var content: [[Microseconds]]
+    var content: [[Instant]]
     var timeline: ContextTimeline
     /// The context as stretches of constant state: `stretchStarts[i]` begins `stretchStates[i]`
-    /// (the first stretch starts at `Microseconds.min`).
-    var stretchStarts: [Microseconds]
+    /// (the first stretch starts at `Instant.distantPast`).
+    var stretchStarts: [Instant]
     var stretchStates: [DeviceState]
 
     /// Per evaluated pair: the duration and size of one fetch of its app.
@@ -65,7 +65,7 @@ struct UserSetup: Sendable {
     ) {
         self.history = history
         self.window = window
-        var launchesByApp = [[Microseconds]](repeating: [], count: history.apps.count)
+        var launchesByApp = [[Instant]](repeating: [], count: history.apps.count)
         for l in history.launches where Int(l.app) < launchesByApp.count { launchesByApp[Int(l.app)].append(l.time) }
         let apps = evaluation.evaluatedApps(of: history)
         pairs = apps.map { app in
@@ -82,10 +82,10 @@ struct UserSetup: Sendable {
         timeline = ContextTimeline(samples: history.context, defaults: context)
         var points = timeline.changePoints()
         points.sort()
-        var times: [Microseconds] = [.min]
+        var times: [Instant] = [.distantPast]
         times.reserveCapacity(points.count + 1)
         for (i, t) in points.enumerated() where i == 0 || points[i - 1] != t { times.append(t) }
-        var starts: [Microseconds] = []
+        var starts: [Instant] = []
         var states: [DeviceState] = []
         for (t, s) in zip(times, timeline.states(at: times)) where states.last != s {
             starts.append(t)
@@ -109,16 +109,16 @@ struct UserSetup: Sendable {
     }
 
     /// The device state at `t` (one binary search).
-    @inline(__always) func state(at t: Microseconds) -> DeviceState {
+    @inline(__always) func state(at t: Instant) -> DeviceState {
         stretchStates[stretch(at: t)]
     }
 
     /// The index of the stretch holding `t`.
-    func stretch(at t: Microseconds) -> Int { stretchStarts.count(upTo: t) - 1 }
+    func stretch(at t: Instant) -> Int { stretchStarts.count(upTo: t) - 1 }
 
     /// ``state(at:)`` for times that mostly move forward: `cursor` (the stretch of the previous
     /// call) is tried and stepped a few stretches on before falling back to a binary search.
-    @inline(__always) func state(at t: Microseconds, cursor i: inout Int) -> DeviceState {
+    @inline(__always) func state(at t: Instant, cursor i: inout Int) -> DeviceState {
         let n = stretchStarts.count
         if i < n, stretchStarts[i] <= t {
             var j = i
@@ -176,7 +176,8 @@ enum PolicyRunner {
             } else if let s = scheduler as? WorkManagerScheduler {
                 drive(s, view: view, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
             } else {
-                drive(scheduler, view: view, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
+                drive(
+                    scheduler, view: view, user: user, pair: pair, index: index, state: &state, everyEvent: everyEvent)
             }
         } else if settings.platform.kind == .none {
             // Nothing can refuse: every planned time runs (the fast path of fixed and oracles).
@@ -213,8 +214,8 @@ enum PolicyRunner {
     /// The time of the next usage event (`events[u]`) or content update (`content[c]`), nil when
     /// both are used up.
     @inline(__always) static func nextInput(
-        _ events: [UsageEvent], _ u: Int, _ content: [Microseconds], _ c: Int
-    ) -> Microseconds? {
+        _ events: [UsageEvent], _ u: Int, _ content: [Instant], _ c: Int
+    ) -> Instant? {
         switch (u < events.count, c < content.count) {
         case (true, true): min(events[u].time, content[c])
         case (true, false): events[u].time
@@ -237,7 +238,7 @@ enum PolicyRunner {
         let end = user.window.end
         var u = 0
         var c = 0
-        var lastWake = Microseconds.min
+        var lastWake = Instant.distantPast
         var cursor = 0
         while true {
             let te = nextInput(events, u, content, c)
@@ -278,13 +279,13 @@ enum PolicyRunner {
     struct RunState {
         var gate: PlatformGate
         let window: UserWindow
-        let content: [Microseconds]
+        let content: [Instant]
         let duration: Microseconds
         let launchRefreshes: Bool
         var run = PairRun()
         /// Keep every refusal with its time (for a trace).
         var logSkips = false
-        var lastRefresh: Microseconds? = nil
+        var lastRefresh: Instant? = nil
         var contentIndex = 0
 
         /// The state of a replay of pair `index` of `user` under `settings`.
@@ -296,7 +297,7 @@ enum PolicyRunner {
         }
 
         init(
-            gate: PlatformGate, window: UserWindow, content: [Microseconds], duration: Microseconds,
+            gate: PlatformGate, window: UserWindow, content: [Instant], duration: Microseconds,
             launchRefreshes: Bool
         ) {
             self.gate = gate
@@ -317,7 +318,7 @@ enum PolicyRunner {
             if event.kind == .launch, launchRefreshes { lastRefresh = event.time }
         }
 
-        mutating func handle(_ request: FetchRequest, at t: Microseconds, device: DeviceState) -> FetchResult {
+        mutating func handle(_ request: FetchRequest, at t: Instant, device: DeviceState) -> FetchResult {
             let decision = gate.decide(request, at: t, state: device, duration: duration)
             var newData: Bool? = nil
             switch decision {

@@ -102,7 +102,7 @@ extension PolicyRunner {
             return d
         }
         var states = policies.map { _ in RunState(pair: index, of: user, settings: settings) }
-        var lastWakes = [Microseconds](repeating: .min, count: policies.count)
+        var lastWakes = [Instant](repeating: .distantPast, count: policies.count)
         // What the group is shown: what any of them declared (the sequence estimate's other apps'
         // launches change no decision of the others: `SignalDeclarationTests`); each decider is
         // told the device's state only when it reads context.
@@ -110,7 +110,8 @@ extension PolicyRunner {
         let views = policies.map { SignalView(everyEvent ? Set(PolicySignal.allCases) : $0.signals, app: pair.app) }
         let events =
             everyEvent
-            ? user.events : SignalView(union, app: pair.app).filter(user.events(PredictiveScheduler.observed, pair: index))
+            ? user.events
+            : SignalView(union, app: pair.app).filter(user.events(PredictiveScheduler.observed, pair: index))
         let content = user.content[index]
         let end = user.window.end
         var u = 0
@@ -119,16 +120,16 @@ extension PolicyRunner {
         // The earliest instant any decider would wake at (a wake it has not had yet), as of the
         // last time they were all visited: no decider wakes before it, so inputs before it (most
         // of them) skip the visit. `.min`: not known.
-        var earliest = Microseconds.min
+        var earliest = Instant.distantPast
         // The decider's next wake it has not had yet (`.max`: none).
-        func pending(_ k: Int) -> Microseconds {
-            guard let w = deciders[k].nextWake, w > lastWakes[k] else { return .max }
+        func pending(_ k: Int) -> Instant {
+            guard let w = deciders[k].nextWake, w > lastWakes[k] else { return .distantFuture }
             return w
         }
         while true {
             let te = nextInput(events, u, content, c)
             if earliest <= end, te.map({ earliest < $0 }) ?? true {
-                var next = Microseconds.max
+                var next = Instant.distantFuture
                 for k in deciders.indices {
                     while let tw = deciders[k].nextWake, tw > lastWakes[k], tw <= end, te.map({ tw < $0 }) ?? true {
                         lastWakes[k] = tw
@@ -151,7 +152,7 @@ extension PolicyRunner {
                 let cold = event.kind == .launch && signals.isCold(at: t)
                 signals.learn(event)
                 let follow = signals.follow(event, cold: cold)
-                var next = Microseconds.max
+                var next = Instant.distantFuture
                 for k in deciders.indices {
                     if event.app == pair.app { states[k].observe(event) }
                     if let r = deciders[k].observe(

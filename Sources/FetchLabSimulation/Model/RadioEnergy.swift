@@ -10,7 +10,7 @@ import FetchLabResults
 enum RadioEnergy {
     /// One fetch on one radio: its start, how long it transfers, and its place in the input.
     struct Use {
-        var start: Microseconds
+        var start: Instant
         var duration: Microseconds
         var index: Int
     }
@@ -46,7 +46,8 @@ enum RadioEnergy {
 
     /// Writes the joules of one radio's fetches (in input order) at their indices.
     static func add(
-        _ uses: inout [Use], radio r: CostModel.Radio, scratch: inout [Use], into out: UnsafeMutableBufferPointer<Double>
+        _ uses: inout [Use], radio r: CostModel.Radio, scratch: inout [Use],
+        into out: UnsafeMutableBufferPointer<Double>
     ) {
         guard !uses.isEmpty else { return }
         sortByStart(&uses, scratch: &scratch)

@@ -50,7 +50,7 @@ struct SignalView: Sendable {
     }
 
     /// The content updates shown: all or none.
-    func content(_ updates: [Microseconds]) -> [Microseconds] { contentUpdates ? updates : [] }
+    func content(_ updates: [Instant]) -> [Instant] { contentUpdates ? updates : [] }
 
     /// What a planned policy (``FetchPolicy/fetchTimes(for:)``) is given of its pair: everything
     /// when it reads the future (an oracle) or when `reveal`; otherwise the user's window and
@@ -79,7 +79,7 @@ struct SignalFilteredScheduler<Inner: FetchScheduler>: FetchScheduler {
     let view: SignalView
 
     var observedEvents: ObservedEvents { inner.observedEvents }
-    var nextWake: Microseconds? { inner.nextWake }
+    var nextWake: Instant? { inner.nextWake }
     var statedProbability: Double? { inner.statedProbability }
 
     mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
@@ -90,7 +90,7 @@ struct SignalFilteredScheduler<Inner: FetchScheduler>: FetchScheduler {
         view.contentUpdates ? inner.observe(update, state: view.state(state)) : nil
     }
 
-    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
+    mutating func wake(at time: Instant, state: DeviceState) -> FetchRequest? {
         inner.wake(at: time, state: view.state(state))
     }
 

@@ -68,9 +68,9 @@ struct AndroidPrefetchScheduler: FetchScheduler {
     let launchRefreshes: Bool
     var predictor: AndroidHeuristicPredictor
     /// The last run asked for, or the last launch when launches refresh.
-    var lastRefresh: Microseconds? = nil
-    var lastLaunch: Microseconds? = nil
-    private(set) var nextWake: Microseconds?
+    var lastRefresh: Instant? = nil
+    var lastLaunch: Instant? = nil
+    private(set) var nextWake: Instant?
 
     init(policy: AndroidPrefetchPolicy, pair: PairInfo) {
         self.policy = policy
@@ -89,7 +89,7 @@ struct AndroidPrefetchScheduler: FetchScheduler {
         return nil
     }
 
-    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
+    mutating func wake(at time: Instant, state: DeviceState) -> FetchRequest? {
         nextWake = time + AndroidPrefetchPolicy.check
         guard lastRefresh.map({ time - $0 >= policy.period }) ?? true,
             predictor.wouldPrefetch(app: app, origin: time)

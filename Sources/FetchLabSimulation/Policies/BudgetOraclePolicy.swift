@@ -24,12 +24,12 @@ public struct BudgetOraclePolicy: FetchPolicy {
         "clairvoyant: at most \(budget) fetch\(budget == 1 ? "" : "es") a day, placed at launches to cover the most"
     }
 
-    public func fetchTimes(for pair: PairContext) -> [Microseconds] {
+    public func fetchTimes(for pair: PairContext) -> [Instant] {
         let tau = pair.evaluation.primaryTau
         let w = pair.window
-        var out: [Microseconds] = []
+        var out: [Instant] = []
         var scratch = CoverScratch()
-        var stale: [Microseconds] = []
+        var stale: [Instant] = []
         let refreshes = pair.evaluation.launchRefreshes
         pair.launches.withUnsafeBufferPointer { l in
             var i = 0
@@ -64,16 +64,16 @@ public struct BudgetOraclePolicy: FetchPolicy {
     /// At most `k` fetch times, each one of `points` (ascending), covering the most points, a
     /// fetch at p covering [p, p + τ]. Exact; deterministic: among equally good choices the earliest
     /// launches get the fetches (which fixes fresh@τ at the other τ too).
-    public static func bestCover(_ points: [Microseconds], k: Int, tau: Microseconds) -> [Microseconds] {
+    public static func bestCover(_ points: [Instant], k: Int, tau: Microseconds) -> [Instant] {
         var scratch = CoverScratch()
-        var out: [Microseconds] = []
+        var out: [Instant] = []
         bestCover(points, k: k, tau: tau, scratch: &scratch, into: &out)
         return out
     }
 
     /// ``bestCover(_:k:tau:)`` appending to `out`.
     static func bestCover(
-        _ points: [Microseconds], k: Int, tau: Microseconds, scratch: inout CoverScratch, into out: inout [Microseconds]
+        _ points: [Instant], k: Int, tau: Microseconds, scratch: inout CoverScratch, into out: inout [Instant]
     ) {
         let n = points.count
         guard n > 0, k > 0 else { return }

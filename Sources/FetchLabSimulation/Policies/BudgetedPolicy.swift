@@ -98,7 +98,7 @@ struct BudgetedLearner {
     var benefit: SlotHistogram
     /// Per slot: the cost of a fetch at its start, as seen (its mean).
     var cost: SlotHistogram
-    var lastLaunch: Microseconds? = nil
+    var lastLaunch: Instant? = nil
 
     init(budget: BudgetedPolicy.Budget, pair: PairInfo) {
         app = pair.app
@@ -117,7 +117,7 @@ struct BudgetedLearner {
     }
 
     /// The first wake: the end of the slot of the pair's first event.
-    func firstWake(_ pair: PairInfo) -> Microseconds { benefit.slotStart(pair.firstEvent) + SlotHistogram.slotLength }
+    func firstWake(_ pair: PairInfo) -> Instant { benefit.slotStart(pair.firstEvent) + SlotHistogram.slotLength }
 
     func cost(in state: DeviceState) -> Double {
         state.network == .cellular && !state.charging ? cellularCost : wifiCost
@@ -145,7 +145,7 @@ struct BudgetedLearner {
         var benefit: Double
     }
 
-    mutating func wake(at time: Microseconds, state: DeviceState) -> Moment {
+    mutating func wake(at time: Instant, state: DeviceState) -> Moment {
         benefit.advance(to: time)
         cost.advance(to: time)
         let slot = benefit.slot(of: time)
@@ -208,7 +208,7 @@ struct BudgetedScheduler: FetchScheduler {
     var observedEvents: ObservedEvents { .ownApp }
     var learner: BudgetedLearner
     var spend: BudgetSpend
-    private(set) var nextWake: Microseconds?
+    private(set) var nextWake: Instant?
 
     init(budget: BudgetedPolicy.Budget, pair: PairInfo) {
         learner = BudgetedLearner(budget: budget, pair: pair)
@@ -221,7 +221,7 @@ struct BudgetedScheduler: FetchScheduler {
         return nil
     }
 
-    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
+    mutating func wake(at time: Instant, state: DeviceState) -> FetchRequest? {
         nextWake = time + SlotHistogram.slotLength
         let moment = learner.wake(at: time, state: state)
         return spend.decide(moment) { learner.better(than: moment.benefit / moment.cost, after: moment.slot) }
@@ -249,8 +249,8 @@ extension CostModel {
     /// cellular, joules: what a joule budget counts.
     func loneFetchEnergy(duration: Microseconds) -> (wifi: Double, cellular: Double) {
         let energy = energy(of: [
-            RadioUse(start: 0, duration: duration, network: .wifi),
-            RadioUse(start: .days(1), duration: duration, network: .cellular),
+            RadioUse(start: .epoch, duration: duration, network: .wifi),
+            RadioUse(start: .epoch + .days(1), duration: duration, network: .cellular),
         ])
         return (energy[0], energy[1])
     }

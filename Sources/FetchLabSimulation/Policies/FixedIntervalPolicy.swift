@@ -29,9 +29,9 @@ public struct FixedIntervalPolicy: FetchPolicy {
     /// `setMinimumBackgroundFetchInterval(T)`: a floor, not a timer, where the platform decides.
     public func requestedMinimumInterval(for pair: PairInfo) -> Microseconds? { interval }
 
-    public func fetchTimes(for pair: PairContext) -> [Microseconds] {
+    public func fetchTimes(for pair: PairContext) -> [Instant] {
         let w = pair.window
-        var out: [Microseconds] = []
+        var out: [Instant] = []
         out.reserveCapacity(Int((w.end - w.firstEvent) / interval) + 1)
         var t = w.firstEvent
         while t <= w.end {

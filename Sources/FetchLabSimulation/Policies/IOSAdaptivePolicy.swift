@@ -84,10 +84,10 @@ struct IOSAdaptiveScheduler: FetchScheduler {
     /// Per slot: the last local day a launch in it was counted.
     var counted: [Int]
     var backoff = 0
-    var lastFetch: Microseconds? = nil
+    var lastFetch: Instant? = nil
     var fetchDay = Int.min
     var fetchesToday = 0
-    private(set) var nextWake: Microseconds? = nil
+    private(set) var nextWake: Instant? = nil
 
     init(_ pair: PairInfo, policy: IOSAdaptivePolicy) {
         app = pair.app
@@ -112,7 +112,7 @@ struct IOSAdaptiveScheduler: FetchScheduler {
         return nil
     }
 
-    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
+    mutating func wake(at time: Instant, state: DeviceState) -> FetchRequest? {
         usage.advance(to: time)
         let day = LocalCalendar.day(time, offset: offset)
         if day != fetchDay {
@@ -137,7 +137,7 @@ struct IOSAdaptiveScheduler: FetchScheduler {
 
     /// The next planned fetch after `now`: over today and the next three days, the expected
     /// launches of each day's most used slots, `lead` earlier, not before the spacing allows.
-    mutating func plan(after now: Microseconds) {
+    mutating func plan(after now: Instant) {
         let spacing = minimumInterval << Int64(backoff)
         let earliest = max(now + 1, lastFetch.map { $0 + spacing } ?? now + 1)
         let today = LocalCalendar.day(now, offset: offset)
@@ -145,7 +145,7 @@ struct IOSAdaptiveScheduler: FetchScheduler {
             .filter { usage.perDay($0) >= IOSAdaptivePolicy.launchShare }
             .sorted { usage.perDay($0) != usage.perDay($1) ? usage.perDay($0) > usage.perDay($1) : $0 < $1 }
             .prefix(IOSAdaptivePolicy.maxPerDay)
-        var best: Microseconds? = nil
+        var best: Instant? = nil
         for day in today...(today + 3) {
             for slot in slots {
                 let t = usage.start(of: slot, day: day) + .minutes(fractional: usage.mean(slot)) - lead

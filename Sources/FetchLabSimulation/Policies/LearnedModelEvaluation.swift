@@ -18,7 +18,7 @@ public enum LearnedModelEvaluation {
     /// - Returns: the scores summed over every user.
     public static func evaluate(
         _ histories: [UserHistory], evaluation: EvaluationProtocol = EvaluationProtocol(),
-        heldOutStart: @Sendable (UserHistory) -> Microseconds?
+        heldOutStart: @Sendable (UserHistory) -> Instant?
     ) -> LearnedModelScore {
         let parts = ParallelMap.map(histories) { h -> Tally in
             guard let start = heldOutStart(h), let window = evaluation.window(of: h) else { return Tally() }
@@ -33,11 +33,11 @@ public enum LearnedModelEvaluation {
     /// The questions of a replay, in the order asked.
     struct Questions: QuestionLog {
         var pair: [Int32] = []
-        var time: [Microseconds] = []
+        var time: [Instant] = []
         var probability: [Double] = []
         var atLaunch: [Bool] = []
 
-        mutating func asked(pair p: Int, at t: Microseconds, probability q: Double, atLaunch launch: Bool) {
+        mutating func asked(pair p: Int, at t: Instant, probability q: Double, atLaunch launch: Bool) {
             pair.append(Int32(p))
             time.append(t)
             probability.append(q)
@@ -79,7 +79,7 @@ public enum LearnedModelEvaluation {
         }
     }
 
-    static func score(_ user: UserSetup, from start: Microseconds, tau: Microseconds) -> Tally {
+    static func score(_ user: UserSetup, from start: Instant, tau: Microseconds) -> Tally {
         var log = Questions()
         _ = PolicyRunner.runLearned(
             LearnedPolicy(budget: .fetches(1)), user: user, settings: ReplaySettings(), logSkips: false,

@@ -25,14 +25,14 @@ struct LearnedScheduler: FetchScheduler {
     /// a user's mean Wi-Fi fetch under a shared controller.
     var costUnit: Double
     var model: NextUseModel
-    var lastRefresh: Microseconds? = nil
+    var lastRefresh: Instant? = nil
     var pendingCost = 0.0
     /// The model's probability for the fetch just asked for (before the stated correction).
     var pendingModelled = 0.0
     /// The controller of a pair replayed alone.
     var controller: SpendController
     var allocation: BudgetAllocation
-    private(set) var nextWake: Microseconds?
+    private(set) var nextWake: Instant?
     private(set) var statedProbability: Double? = nil
 
     static let timerStep: Microseconds = .minutes(15)
@@ -57,7 +57,7 @@ struct LearnedScheduler: FetchScheduler {
         controller = SpendController(daily: daily, start: pair.firstEvent)
         allocation = BudgetAllocation(app: pair.app, appCount: pair.appCount, tau: tau)
         model = NextUseModel(app: pair.app, tau: tau, offset: pair.offset, appCount: pair.appCount)
-        nextWake = (pair.firstEvent / Self.timerStep + 1) * Self.timerStep
+        nextWake = Instant(sinceEpoch: (pair.firstEvent.sinceEpoch / Self.timerStep + 1) * Self.timerStep)
     }
 
     /// The cost of a fetch now in the controller's units (1 for a fetch budget).
@@ -66,7 +66,7 @@ struct LearnedScheduler: FetchScheduler {
     }
 
     mutating func decide(
-        _ trigger: DecisionTrigger, app other: Int32, at t: Microseconds, state: DeviceState,
+        _ trigger: DecisionTrigger, app other: Int32, at t: Instant, state: DeviceState,
         controller: inout SpendController
     ) -> FetchRequest? {
         controller.advance(to: t)
@@ -77,14 +77,14 @@ struct LearnedScheduler: FetchScheduler {
     /// Whether `model` is asked at `t`: within τ after a launch of the app (when launches
     /// refresh) a launch is fresh anyway, neither a moment to fetch nor a trial of "a launch that
     /// needs a fetch".
-    static func asks(_ model: NextUseModel, launchRefreshes: Bool, tau: Microseconds, at t: Microseconds) -> Bool {
+    static func asks(_ model: NextUseModel, launchRefreshes: Bool, tau: Microseconds, at t: Instant) -> Bool {
         !(launchRefreshes && model.lastLaunch.map { t - $0 <= tau } ?? false)
     }
 
     /// The decision at `t` once the model answered `p` (the controller already advanced to `t`):
     /// what ``decide(_:app:at:state:controller:)`` does after asking. A group of learned policies
     /// replayed together asks one model and lets each policy choose.
-    mutating func choose(_ p: Double, at t: Microseconds, state: DeviceState, controller: inout SpendController)
+    mutating func choose(_ p: Double, at t: Instant, state: DeviceState, controller: inout SpendController)
         -> FetchRequest?
     {
         controller.stated.expire(app: app, before: t - tau)
@@ -145,13 +145,13 @@ struct LearnedScheduler: FetchScheduler {
     }
 
     /// The pair's app was launched at `t`: its fetches' outcomes, and the refresh of a launch.
-    mutating func launchedOwnApp(at t: Microseconds, controller: inout SpendController) {
+    mutating func launchedOwnApp(at t: Instant, controller: inout SpendController) {
         controller.stated.launched(app: app, at: t, tau: tau)
         if launchRefreshes { lastRefresh = t }
     }
 
     /// ``FetchScheduler/wake(at:state:)`` under the given controller.
-    mutating func wake(at time: Microseconds, state: DeviceState, controller: inout SpendController) -> FetchRequest? {
+    mutating func wake(at time: Instant, state: DeviceState, controller: inout SpendController) -> FetchRequest? {
         nextWake = time + Self.timerStep
         model.expire(before: time)
         return decide(.timer, app: -1, at: time, state: state, controller: &controller)
@@ -182,7 +182,7 @@ struct LearnedScheduler: FetchScheduler {
         return observe(event, state: state, controller: &c)
     }
 
-    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
+    mutating func wake(at time: Instant, state: DeviceState) -> FetchRequest? {
         var c = controller
         c.share = allocation.share
         defer { controller = c }
@@ -213,7 +213,7 @@ struct StatedCalibration {
     var hits = [Double](repeating: 0, count: bins)
     var trials = [Double](repeating: 0, count: bins)
     /// Fetches awaiting their label: (app, time, model probability), oldest first.
-    var pending: [(app: Int32, time: Microseconds, p: Double)] = []
+    var pending: [(app: Int32, time: Instant, p: Double)] = []
     /// The resolved fetches (counted in cells of model probability 0.001 wide, so that a refit
     /// costs the same however many there are), and the isotonic map fitted on them.
     var resolved = IsotonicFit()
@@ -232,24 +232,24 @@ struct StatedCalibration {
         return (hits[b] + Self.weight * p) / (trials[b] + Self.weight)
     }
 
-    mutating func fetched(app: Int32, at t: Microseconds, modelled p: Double) {
+    mutating func fetched(app: Int32, at t: Instant, modelled p: Double) {
         pending.append((app, t, p))
     }
 
     /// The app's fetches made before `t` are misses (their τ has passed by t + τ).
-    mutating func expire(app: Int32, before t: Microseconds) {
+    mutating func expire(app: Int32, before t: Instant) {
         // Fetches are pending in time order: none before `t`, nothing to resolve.
         guard let oldest = pending.first, oldest.time < t else { return }
         resolve { $0.app == app && $0.time < t ? false : nil }
     }
 
     /// The app was launched at `t`: its fetches within τ before are hits, older ones misses.
-    mutating func launched(app: Int32, at t: Microseconds, tau: Microseconds) {
+    mutating func launched(app: Int32, at t: Instant, tau: Microseconds) {
         guard let oldest = pending.first, oldest.time < t else { return }
         resolve { $0.app == app && $0.time < t ? t - $0.time <= tau : nil }
     }
 
-    private mutating func resolve(_ label: ((app: Int32, time: Microseconds, p: Double)) -> Bool?) {
+    private mutating func resolve(_ label: ((app: Int32, time: Instant, p: Double)) -> Bool?) {
         var changed = false
         pending.removeAll { f in
             guard let hit = label(f) else { return false }
@@ -293,9 +293,9 @@ struct SpendController {
     }
     /// The probability threshold: `exp(logThreshold)`.
     private(set) var threshold: Double
-    private(set) var clock: Microseconds
+    private(set) var clock: Instant
 
-    init(daily: Double, start: Microseconds) {
+    init(daily: Double, start: Instant) {
         self.daily = daily
         step = min(1, Self.dailyStep / max(daily, 1e-3))
         clock = start
@@ -303,7 +303,7 @@ struct SpendController {
     }
 
     /// Lets time pass: the threshold falls at the budget's rate.
-    mutating func advance(to t: Microseconds) {
+    mutating func advance(to t: Instant) {
         guard t > clock else { return }
         logThreshold = max(Self.lowest, logThreshold - step * daily * share * Double(t - clock) / 86_400e6)
         clock = t
@@ -330,7 +330,7 @@ struct BudgetAllocation {
     static let established = 20
     let app: Int32
     let tau: Microseconds
-    var last: [Microseconds]
+    var last: [Instant]
     var launches: [Int32]
     var needy: [Double]
     var sum = 0.0
@@ -342,17 +342,17 @@ struct BudgetAllocation {
         self.app = app
         self.tau = tau
         let n = max(appCount, Int(app) + 1)
-        last = [Microseconds](repeating: .min, count: n)
+        last = [Instant](repeating: .distantPast, count: n)
         launches = [Int32](repeating: 0, count: n)
         needy = [Double](repeating: 0, count: n)
     }
 
     @inline(__always) static func weight(_ x: Double) -> Double { x * x.squareRoot() }
 
-    mutating func launched(_ other: Int32, at t: Microseconds) {
+    mutating func launched(_ other: Int32, at t: Instant) {
         let a = Int(other)
         guard a >= 0, a < last.count else { return }
-        let isNeedy = last[a] == .min || t - last[a] > tau
+        let isNeedy = last[a] == .distantPast || t - last[a] > tau
         last[a] = t
         launches[a] += 1
         let old = needy[a]

@@ -10,7 +10,7 @@ public struct NeverPolicy: FetchPolicy {
     /// Reads nothing.
     public var signals: Set<PolicySignal> { [] }
     public var summary: String { "no background fetch; content is only as fresh as the launches make it" }
-    public func fetchTimes(for pair: PairContext) -> [Microseconds] { [] }
+    public func fetchTimes(for pair: PairContext) -> [Instant] { [] }
 }
 
 extension NeverPolicy: PolicyFamily {

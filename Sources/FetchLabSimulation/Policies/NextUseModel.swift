@@ -66,17 +66,17 @@ struct NextUseModel {
     var binTrials = [Double](repeating: 0, count: calibrationBins)
 
     // What the model knows of the past.
-    var lastLaunch: Microseconds? = nil
-    var lastAnyLaunch: Microseconds? = nil
+    var lastLaunch: Instant? = nil
+    var lastAnyLaunch: Instant? = nil
     var lastAnyApp: Int32 = -1
     var beforeLastApp: Int32 = -1
     var sessionLength = 0
     var rate = 0.0
-    var rateTime: Microseconds = 0
+    var rateTime = Instant.epoch
 
     /// Trials awaiting their label, oldest first from `head`.
     struct Trial {
-        var time: Microseconds
+        var time: Instant
         var raw: Double
         /// The raw probability's log-odds (clamped as ``logit(_:)`` clamps).
         var z: Double
@@ -136,7 +136,7 @@ struct NextUseModel {
         return min(gapBins - 2, Int((1 + minutes).exponent))
     }
 
-    func slot(_ t: Microseconds) -> Int {
+    func slot(_ t: Instant) -> Int {
         let local = LocalCalendar.localSeconds(t, offset: offset)
         let day = LocalCalendar.day(localSeconds: local)
         let hour = Int((local - Int64(day) * Seconds.perDay) / 3_600)
@@ -145,7 +145,7 @@ struct NextUseModel {
 
     /// Asks the model at `t`, triggered by `trigger` (`other`: the app launched, for a launch);
     /// the trial is kept for learning once its label is known. Returns the calibrated probability.
-    mutating func ask(_ trigger: DecisionTrigger, app other: Int32, at t: Microseconds) -> Double {
+    mutating func ask(_ trigger: DecisionTrigger, app other: Int32, at t: Instant) -> Double {
         let k = key(trigger, app: other)
         // The app before the trigger: for a launch, the one before it (it was already learned).
         let beforeApp = trigger == .launch ? beforeLastApp : lastAnyApp
@@ -199,18 +199,18 @@ struct NextUseModel {
     }
 
     /// The app's launches per day, decayed.
-    func currentRate(at t: Microseconds) -> Double {
+    func currentRate(at t: Instant) -> Double {
         decayedRate(at: t) * 86_400e6 / (Self.rateHalfLife / M_LN2)
     }
 
     /// The launch count decayed to `t`: 0 before the first launch, whenever `t` is (the decay from
     /// `rateTime` 0 to an instant long before 1970 is infinite, and 0 × ∞ is not a number).
-    @inline(__always) func decayedRate(at t: Microseconds) -> Double {
+    @inline(__always) func decayedRate(at t: Instant) -> Double {
         rate > 0 ? rate * exp(-Double(t - rateTime) / Self.rateHalfLife * M_LN2) : 0
     }
 
     /// Resolves the trials whose τ has passed by `t` as misses.
-    mutating func expire(before t: Microseconds) {
+    mutating func expire(before t: Instant) {
         while head < pending.count, pending[head].time + tau < t {
             learn(head, hit: false)
             head += 1
@@ -219,7 +219,7 @@ struct NextUseModel {
     }
 
     /// A launch at `t` of any app: the pair's app resolves every open trial as a hit.
-    mutating func launched(_ other: Int32, at t: Microseconds) {
+    mutating func launched(_ other: Int32, at t: Instant) {
         expire(before: t)
         if other == app {
             while head < pending.count, pending[head].time < t {
@@ -279,7 +279,7 @@ struct NextUseModel {
 
     /// A resolved trial as `TrialLog` gets it: `T,app,offset,time,trigger,hit,raw,x0,…,x14`.
     private static func line(_ trial: Trial, x: Features, app: Int32, offset: Int32, hit: Bool) -> String {
-        var line = "T,\(app),\(offset),\(trial.time),\(trial.trigger),\(hit ? 1 : 0),\(trial.raw)"
+        var line = "T,\(app),\(offset),\(trial.time.sinceEpoch),\(trial.trigger),\(hit ? 1 : 0),\(trial.raw)"
         for i in 0..<15 { line += ",\(x[i])" }
         return line
     }

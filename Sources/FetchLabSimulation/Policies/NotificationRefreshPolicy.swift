@@ -87,8 +87,8 @@ struct NotificationRefreshScheduler: FetchScheduler {
     var observedEvents: ObservedEvents { .ownApp }
     let app: Int32
     let spacing: Microseconds
-    var last: Microseconds? = nil
-    var nextWake: Microseconds? { nil }
+    var last: Instant? = nil
+    var nextWake: Instant? { nil }
 
     mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
         guard event.kind == .notification, event.app == app else { return nil }
@@ -97,5 +97,5 @@ struct NotificationRefreshScheduler: FetchScheduler {
         return .push
     }
 
-    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? { nil }
+    mutating func wake(at time: Instant, state: DeviceState) -> FetchRequest? { nil }
 }

@@ -14,15 +14,15 @@ public struct OraclePolicy: FetchPolicy {
         "clairvoyant: a fetch at every scored launch not already fresh at τ (knows the future launches)"
     }
 
-    public func fetchTimes(for pair: PairContext) -> [Microseconds] {
+    public func fetchTimes(for pair: PairContext) -> [Instant] {
         // `PairContext.isFresh` over the launches' buffer, the last fetch kept at hand.
         let tau = pair.evaluation.primaryTau
         let refreshes = pair.evaluation.launchRefreshes
         let w = pair.window
-        var out: [Microseconds] = []
+        var out: [Instant] = []
         pair.launches.withUnsafeBufferPointer { l in
             var hasFetch = false
-            var lastFetch: Microseconds = 0
+            var lastFetch = Instant.epoch
             for i in 0..<l.count {
                 let t = l[i]
                 guard w.isScored(t) else { continue }

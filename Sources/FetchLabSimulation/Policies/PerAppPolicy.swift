@@ -37,7 +37,7 @@ public struct PerAppPolicy: FetchPolicy {
 
     func policy(of app: String) -> any FetchPolicy { assignments[app] ?? fallback }
 
-    public func fetchTimes(for pair: PairContext) -> [Microseconds] {
+    public func fetchTimes(for pair: PairContext) -> [Instant] {
         policy(of: pair.history.apps[Int(pair.app)].name).fetchTimes(for: pair)
     }
 

@@ -22,7 +22,7 @@ struct OnlineCalibration {
     var statedSum = [Double](repeating: 0, count: Signal.allCases.count)
     var hitSum = [Double](repeating: 0, count: Signal.allCases.count)
     /// Trials awaiting their label, oldest first: `cell` is the signal's bin in ``hits``/``trials``.
-    var pending: [(time: Microseconds, signal: Signal, cell: Int, p: Double)] = []
+    var pending: [(time: Instant, signal: Signal, cell: Int, p: Double)] = []
 
     static func bin(_ p: Double) -> Int { min(binsPerSignal - 1, max(0, Int(p * Double(binsPerSignal)))) }
     /// The index in ``hits`` and ``trials`` of bin `b` of signal `s`.
@@ -36,13 +36,13 @@ struct OnlineCalibration {
         return (hits[c] + Self.priorWeight * prior) / (trials[c] + Self.priorWeight)
     }
 
-    mutating func record(_ p: Double, _ s: Signal, at t: Microseconds) {
+    mutating func record(_ p: Double, _ s: Signal, at t: Instant) {
         assert(pending.last.map { $0.time <= t } ?? true, "trials out of time order")
         pending.append((t, s, Self.cell(s, Self.bin(p)), p))
     }
 
     /// A cold launch at `t` resolves the trials whose window holds it as hits.
-    mutating func coldLaunch(at t: Microseconds) {
+    mutating func coldLaunch(at t: Instant) {
         pending.removeAll { trial in
             guard trial.time < t, t <= trial.time + lead else { return false }
             hits[trial.cell] += 1
@@ -54,7 +54,7 @@ struct OnlineCalibration {
     }
 
     /// Trials whose window ended before `t` are misses.
-    mutating func expire(before t: Microseconds) {
+    mutating func expire(before t: Instant) {
         // Trials are recorded as the replay's clock advances, so the first is the oldest: when it
         // has not expired, none has (the common case, checked without touching the array).
         guard let first = pending.first, first.time + lead < t else { return }
@@ -90,7 +90,7 @@ struct PredictiveScheduler: FetchScheduler {
             launchRefreshes: pair.evaluation.launchRefreshes, offset: pair.offset, appCount: pair.appCount)
     }
 
-    var nextWake: Microseconds? { decider.nextWake }
+    var nextWake: Instant? { decider.nextWake }
     var statedProbability: Double? { decider.statedProbability }
 
     mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? {
@@ -100,7 +100,7 @@ struct PredictiveScheduler: FetchScheduler {
             event, cold: cold, follow: signals.follow(event, cold: cold), state: state, signals: signals)
     }
 
-    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
+    mutating func wake(at time: Instant, state: DeviceState) -> FetchRequest? {
         decider.wake(at: time, state: state, signals: signals)
     }
 
@@ -113,15 +113,15 @@ struct PredictiveDecider {
     let policy: PredictivePolicy
     let tau: Microseconds
     /// Last refresh of this app (a fetch, or a launch when launches refresh).
-    var lastRefresh: Microseconds? = nil
+    var lastRefresh: Instant? = nil
     /// The next gap bin to consider after the last launch, and the next slot start.
-    var nextGap: Microseconds? = nil { didSet { cacheWake() } }
+    var nextGap: Instant? = nil { didSet { cacheWake() } }
     var gapBin = 0
     /// Today's remaining time-of-day fetches (time, probability), and the next local midnight.
-    var planned: [(time: Microseconds, p: Double)] = [] { didSet { cacheWake() } }
-    var nextMidnight: Microseconds { didSet { cacheWake() } }
+    var planned: [(time: Instant, p: Double)] = [] { didSet { cacheWake() } }
+    var nextMidnight: Instant { didSet { cacheWake() } }
     /// ``nextWake``, kept as the three it is made of change (the replay asks for it at every event).
-    private var wakeAt: Microseconds = .max
+    private var wakeAt: Instant = .distantFuture
     var calibration: OnlineCalibration
     /// The probability stated for the last fetch asked for (calibrated).
     var statedProbability: Double? = nil
@@ -153,19 +153,19 @@ struct PredictiveDecider {
     var sharedPlans: SharedPlans? = nil
 
     /// A decision point of `signal` at `t`: recorded as a trial, answered calibrated.
-    mutating func consider(_ raw: Double, _ signal: OnlineCalibration.Signal, at t: Microseconds) -> Double {
+    mutating func consider(_ raw: Double, _ signal: OnlineCalibration.Signal, at t: Instant) -> Double {
         guard raw >= floor else { return 0 }
         calibration.record(raw, signal, at: t)
         return calibration.calibrated(raw, signal)
     }
 
-    mutating func decide(_ p: Double, at t: Microseconds, state: DeviceState) -> FetchRequest? {
+    mutating func decide(_ p: Double, at t: Instant, state: DeviceState) -> FetchRequest? {
         guard !covered(at: t), wants(p, state: state) else { return nil }
         statedProbability = p
         return .fetch
     }
 
-    var nextWake: Microseconds? { wakeAt }
+    var nextWake: Instant? { wakeAt }
 
     /// The earliest of the next planned fetch, the next midnight and the next gap bin.
     private mutating func cacheWake() {
@@ -175,7 +175,7 @@ struct PredictiveDecider {
     }
 
     /// Whether the last refresh still keeps launches up to `t + lead` fresh.
-    func covered(at t: Microseconds) -> Bool {
+    func covered(at t: Instant) -> Bool {
         guard let r = lastRefresh else { return false }
         return r + tau >= t + policy.lead
     }
@@ -210,7 +210,7 @@ struct PredictiveDecider {
     /// The next gap bin at or after `gapBin` whose hazard passes the threshold (the bins are
     /// learned, so the lowest threshold of the policy decides whether to wake; `wants` decides).
     /// Only the gap bins holding a gap can pass a threshold above 0 (``UseSignals/firstGapBin(from:hazardAtLeast:)``).
-    mutating func advanceGap(from launch: Microseconds, signals: UseSignals) {
+    mutating func advanceGap(from launch: Instant, signals: UseSignals) {
         let last = signals.gapBins.count - 1
         guard gapBin < last, usesGap else {
             gapBin = max(gapBin, last)
@@ -229,7 +229,7 @@ struct PredictiveDecider {
         nextGap = launch + signals.gapStart + Microseconds(gapBin) * policy.lead
     }
 
-    mutating func wake(at t: Microseconds, state: DeviceState, signals: UseSignals) -> FetchRequest? {
+    mutating func wake(at t: Instant, state: DeviceState, signals: UseSignals) -> FetchRequest? {
         calibration.expire(before: t)
         var p = 0.0
         if let g = nextGap, g <= t {

@@ -47,8 +47,8 @@ struct PushScheduler: FetchScheduler {
     /// Pushes follow content updates alone.
     var observedEvents: ObservedEvents { .ownApp }
     let spacing: Microseconds
-    var lastPush: Microseconds? = nil
-    private(set) var nextWake: Microseconds? = nil
+    var lastPush: Instant? = nil
+    private(set) var nextWake: Instant? = nil
 
     mutating func observe(_ event: UsageEvent, state: DeviceState) -> FetchRequest? { nil }
 
@@ -62,7 +62,7 @@ struct PushScheduler: FetchScheduler {
         return .push
     }
 
-    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
+    mutating func wake(at time: Instant, state: DeviceState) -> FetchRequest? {
         lastPush = time
         nextWake = nil
         return .push

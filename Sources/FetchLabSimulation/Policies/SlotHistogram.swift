@@ -28,22 +28,22 @@ struct SlotHistogram: Sendable {
     }
 
     /// The slot of an instant on the user's clock.
-    func slot(of t: Microseconds) -> Int {
+    func slot(of t: Instant) -> Int {
         Int((t - LocalCalendar.midnight(of: LocalCalendar.day(t, offset: offset), offset: offset)) / Self.slotLength)
     }
 
     /// The start of slot `slot` of local day `day`.
-    func start(of slot: Int, day: Int) -> Microseconds {
+    func start(of slot: Int, day: Int) -> Instant {
         LocalCalendar.midnight(of: day, offset: offset) + Int64(slot) * Self.slotLength
     }
 
     /// The start of the slot holding `t`.
-    func slotStart(_ t: Microseconds) -> Microseconds {
+    func slotStart(_ t: Instant) -> Instant {
         start(of: slot(of: t), day: LocalCalendar.day(t, offset: offset))
     }
 
     /// Ages the counts to the local day of `t` (times come in non-decreasing order).
-    mutating func advance(to t: Microseconds) {
+    mutating func advance(to t: Instant) {
         let today = LocalCalendar.day(t, offset: offset)
         guard let d = day else {
             day = today

@@ -15,7 +15,7 @@ struct UseSignals {
     var followedBy: [Int]
     /// Recent launches of other apps (time, app), the last `lead`, not yet credited: in time
     /// order, each app at most once.
-    var recent: [(time: Microseconds, app: Int32)] = []
+    var recent: [(time: Instant, app: Int32)] = []
 
     // Time since last use: counts of the gaps after τ in bins of `lead`; the last bin is "later".
     var gapBins: [Int]
@@ -26,7 +26,7 @@ struct UseSignals {
     /// the bins a threshold above 0 can pass.
     private(set) var heldGapBins: [Int] = []
     private(set) var heldHazards: [Double]
-    var lastLaunch: Microseconds? = nil
+    var lastLaunch: Instant? = nil
 
     // Time of day, weekdays and weekends apart: the (local day, 5-minute bin) of every cold launch.
     var coldBins: [(day: Int, bin: Int)] = []
@@ -97,7 +97,7 @@ struct UseSignals {
     }
 
     /// Whether a launch of this app at `t` would be cold.
-    func isCold(at t: Microseconds) -> Bool { !launchRefreshes || lastLaunch.map { t - $0 > tau } ?? true }
+    func isCold(at t: Instant) -> Bool { !launchRefreshes || lastLaunch.map { t - $0 > tau } ?? true }
 
     /// P(a cold launch of this app within `lead` after a launch of `other`, this app not used within τ).
     func follow(_ other: Int32) -> Double {

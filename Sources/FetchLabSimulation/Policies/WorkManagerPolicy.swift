@@ -149,17 +149,17 @@ struct WorkManagerScheduler: FetchScheduler {
     var observedEvents: ObservedEvents { .ownApp }
     let policy: WorkManagerPolicy
     /// The start of period 0 (the enqueue time, moved by a realignment).
-    var anchor: Microseconds
+    var anchor: Instant
     let app: Int32
     let offset: Int32
-    private(set) var nextWake: Microseconds?
+    private(set) var nextWake: Instant?
     /// Aligned: launches per 15-minute slot of the local day over the last 14 days (by local day
     /// of the launch), and the slot the windows are aligned to.
     var recent: [(day: Int, slot: Int)] = []
     var counts = [Int](repeating: 0, count: 96)
     var habit: Int? = nil
 
-    init(policy: WorkManagerPolicy, firstEvent: Microseconds, app: Int32 = 0, offset: Int32 = 0) {
+    init(policy: WorkManagerPolicy, firstEvent: Instant, app: Int32 = 0, offset: Int32 = 0) {
         self.policy = policy
         anchor = firstEvent
         self.app = app
@@ -185,14 +185,14 @@ struct WorkManagerScheduler: FetchScheduler {
         habit = best
         // The next end of a window at the habit's slot start: windows end at anchor + k·period.
         let habitLocal = Int64(day) * Seconds.perDay + Int64(best) * 15 * 60
-        var end: Microseconds = .seconds(habitLocal - Int64(offset))
+        var end = Instant(secondsSince1970: habitLocal - Int64(offset))
         while end - policy.flex <= event.time { end += .days(1) }
         anchor = end - policy.period
         nextWake = end - policy.flex
         return nil
     }
 
-    mutating func wake(at time: Microseconds, state: DeviceState) -> FetchRequest? {
+    mutating func wake(at time: Instant, state: DeviceState) -> FetchRequest? {
         guard policy.constraints.hold(in: state) else {
             nextWake = time + WorkManagerPolicy.recheck
             return nil

@@ -4,7 +4,7 @@ import Foundation
 
 extension Tuner {
     /// The local midnight after `cut` on the user's clock (nil: no cut, or no launch).
-    static func end(of h: UserHistory, at cut: CivilDate?) -> Microseconds? {
+    static func end(of h: UserHistory, at cut: CivilDate?) -> Instant? {
         guard let cut, let offset = h.launches.first?.offset else { return nil }
         return LocalCalendar.midnight(of: cut.daysSince1970 + 1, offset: offset)
     }
