@@ -1,9 +1,78 @@
-/// A span of time in microseconds (a duration, an offset, a lead): FetchLab keeps every duration
-/// in this one unit, and the constants and constructors below are the only place the conversion
-/// factors are written. A moment is an ``Instant``, not a number of microseconds: the difference
-/// of two instants is a span, an instant plus a span is an instant, and the sum of two instants
-/// does not compile.
-public typealias Microseconds = Int64
+/// A span of time in microseconds (a duration, an offset, a lead, τ): FetchLab keeps every
+/// duration in this one unit, and the constants and constructors below are the only place the
+/// conversion factors are written. A moment is an ``Instant``: the difference of two instants is a
+/// span, an instant plus a span is an instant, and the sum of two instants does not compile.
+///
+/// A span is not a count either: spans add and subtract; a span times or divided by a number is a
+/// span; a span divided by a span is a number (how many fit); a span times a span does not compile.
+/// Converting to a number is explicit (`Double(span)`, `Int(span)`, ``value``, ``inMinutes``), and
+/// an integer literal is a number of microseconds (`260_000`, `0`). The layout is one `Int64`.
+@frozen public struct Microseconds: Hashable, Comparable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible
+{
+    /// The number of microseconds.
+    public var value: Int64
+
+    @inlinable @inline(__always) public init(_ value: Int64) { self.value = value }
+    @inlinable @inline(__always) public init(integerLiteral value: Int64) { self.value = value }
+    /// `n` microseconds (a count read from elsewhere: an `Int`, a `UInt64` draw).
+    @inlinable @inline(__always) public init(_ n: Int) { value = Int64(n) }
+    @inlinable @inline(__always) public init(_ n: UInt64) { value = Int64(n) }
+    /// `x` microseconds, truncated towards zero as `Int64(x)` does (round first for the nearest).
+    @inlinable @inline(__always) public init(_ x: Double) { value = Int64(x) }
+
+    @inlinable @inline(__always) public static func == (a: Self, b: Self) -> Bool { a.value == b.value }
+    @inlinable @inline(__always) public static func < (a: Self, b: Self) -> Bool { a.value < b.value }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+    @inlinable @inline(__always) public static func + (a: Self, b: Self) -> Self { Self(a.value + b.value) }
+    @inlinable @inline(__always) public static func - (a: Self, b: Self) -> Self { Self(a.value - b.value) }
+    @inlinable @inline(__always) public static prefix func - (a: Self) -> Self { Self(-a.value) }
+    @inlinable @inline(__always) public static func += (a: inout Self, b: Self) { a.value += b.value }
+    @inlinable @inline(__always) public static func -= (a: inout Self, b: Self) { a.value -= b.value }
+    /// `n` times the span.
+    @inlinable @inline(__always) public static func * (a: Self, n: Int64) -> Self { Self(a.value * n) }
+    @inlinable @inline(__always) public static func * (n: Int64, a: Self) -> Self { Self(n * a.value) }
+    /// The span divided into `n` parts (rounding towards zero).
+    @inlinable @inline(__always) public static func / (a: Self, n: Int64) -> Self { Self(a.value / n) }
+    /// How many times `b` fits in `a` (rounding towards zero).
+    @inlinable @inline(__always) public static func / (a: Self, b: Self) -> Int64 { a.value / b.value }
+    /// What is left of `a` after whole `b`s (the sign of `a`, as `%`).
+    @inlinable @inline(__always) public static func % (a: Self, b: Self) -> Self { Self(a.value % b.value) }
+
+    /// The shortest and longest spans 64 bits hold.
+    @inlinable public static var min: Self { Self(Int64.min) }
+    @inlinable public static var max: Self { Self(Int64.max) }
+
+    /// The number, as `Int64` prints it (`"\(span)"` writes what it did when spans were `Int64`).
+    public var description: String { value.description }
+}
+
+/// A span is written as its number of microseconds (a JSON number).
+extension Microseconds: Codable {
+    public init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(Int64.self) }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(value)
+    }
+}
+
+/// The length of a span, whichever way it points.
+@inlinable public func abs(_ s: Microseconds) -> Microseconds { Microseconds(Swift.abs(s.value)) }
+
+extension Double {
+    /// A span's number of microseconds.
+    @inlinable @inline(__always) public init(_ s: Microseconds) { self = Double(s.value) }
+}
+
+extension Int {
+    /// A span's number of microseconds.
+    @inlinable @inline(__always) public init(_ s: Microseconds) { self = Int(s.value) }
+}
+
+extension Int64 {
+    /// A span's number of microseconds.
+    @inlinable @inline(__always) public init(_ s: Microseconds) { self = s.value }
+}
 
 /// A moment in time: a number of microseconds since 1970-01-01T00:00:00Z (UTC). An event's time,
 /// a fetch's, a day's midnight. The layout is one `Int64`, so an array of instants is an array of
@@ -20,8 +89,8 @@ public typealias Microseconds = Int64
     /// 1970-01-01T00:00:00Z.
     @inlinable public static var epoch: Instant { Instant(sinceEpoch: 0) }
     /// Earlier and later than any instant a log holds: the bounds of "no time yet" and "never".
-    @inlinable public static var distantPast: Instant { Instant(sinceEpoch: .min) }
-    @inlinable public static var distantFuture: Instant { Instant(sinceEpoch: .max) }
+    @inlinable public static var distantPast: Instant { Instant(sinceEpoch: Microseconds.min) }
+    @inlinable public static var distantFuture: Instant { Instant(sinceEpoch: Microseconds.max) }
 
     @inlinable @inline(__always) public static func == (a: Instant, b: Instant) -> Bool { a.sinceEpoch == b.sinceEpoch }
     @inlinable @inline(__always) public static func < (a: Instant, b: Instant) -> Bool { a.sinceEpoch < b.sinceEpoch }
@@ -63,16 +132,16 @@ extension Instant: Codable {
 
 extension Microseconds {
     /// Microseconds in one second, minute, hour and day.
-    public static let perSecond: Microseconds = 1_000_000
-    public static let perMinute: Microseconds = 60 * perSecond
-    public static let perHour: Microseconds = 60 * perMinute
-    public static let perDay: Microseconds = 24 * perHour
+    @inlinable public static var perSecond: Microseconds { 1_000_000 }
+    @inlinable public static var perMinute: Microseconds { 60_000_000 }
+    @inlinable public static var perHour: Microseconds { 3_600_000_000 }
+    @inlinable public static var perDay: Microseconds { 86_400_000_000 }
 
     /// A span of whole seconds, minutes, hours or days, in microseconds.
-    @inline(__always) public static func seconds(_ n: Int64) -> Microseconds { n * perSecond }
-    @inline(__always) public static func minutes(_ n: Int64) -> Microseconds { n * perMinute }
-    @inline(__always) public static func hours(_ n: Int64) -> Microseconds { n * perHour }
-    @inline(__always) public static func days(_ n: Int64) -> Microseconds { n * perDay }
+    @inlinable @inline(__always) public static func seconds(_ n: Int64) -> Microseconds { n * perSecond }
+    @inlinable @inline(__always) public static func minutes(_ n: Int64) -> Microseconds { n * perMinute }
+    @inlinable @inline(__always) public static func hours(_ n: Int64) -> Microseconds { n * perHour }
+    @inlinable @inline(__always) public static func days(_ n: Int64) -> Microseconds { n * perDay }
 
     /// The longest span a duration may be: about 100,000 years, far inside what 64 bits of
     /// microseconds hold, so that sums and products of a few durations cannot overflow either.
@@ -80,14 +149,14 @@ extension Microseconds {
 
     /// `seconds` rounded to the microsecond, nil when it is not a number, infinite, or longer
     /// (either way) than ``longestSpan``: the one checked conversion from a number of seconds.
-    @inline(__always) public static func checked(seconds: Double) -> Microseconds? {
+    @inlinable @inline(__always) public static func checked(seconds: Double) -> Microseconds? {
         let us = (seconds * 1e6).rounded()
         guard us.isFinite, abs(us) <= Double(longestSpan) else { return nil }
         return Microseconds(us)
     }
 
     /// A span of fractional minutes, rounded to the microsecond.
-    @inline(__always) public static func minutes(fractional x: Double) -> Microseconds {
+    @inlinable @inline(__always) public static func minutes(fractional x: Double) -> Microseconds {
         Microseconds((x * Double(perMinute)).rounded())
     }
 
@@ -104,13 +173,13 @@ extension Microseconds {
     }
 
     /// This span in (fractional) seconds, minutes, hours or days.
-    @inline(__always) public var inSeconds: Double { Double(self) / Double(Self.perSecond) }
-    @inline(__always) public var inMinutes: Double { Double(self) / Double(Self.perMinute) }
-    @inline(__always) public var inHours: Double { Double(self) / Double(Self.perHour) }
-    @inline(__always) public var inDays: Double { Double(self) / Double(Self.perDay) }
+    @inlinable @inline(__always) public var inSeconds: Double { Double(self) / Double(Self.perSecond) }
+    @inlinable @inline(__always) public var inMinutes: Double { Double(self) / Double(Self.perMinute) }
+    @inlinable @inline(__always) public var inHours: Double { Double(self) / Double(Self.perHour) }
+    @inlinable @inline(__always) public var inDays: Double { Double(self) / Double(Self.perDay) }
 
     /// Whole seconds, rounding towards minus infinity (so that instants before 1970 floor too).
-    @inline(__always) public var wholeSeconds: Int64 {
+    @inlinable @inline(__always) public var wholeSeconds: Int64 {
         self >= 0 ? self / Self.perSecond : (self - Self.perSecond + 1) / Self.perSecond
     }
 }

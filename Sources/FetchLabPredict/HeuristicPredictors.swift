@@ -22,7 +22,7 @@ public struct AndroidHeuristicPredictor: UsePredictor {
         let a = Int(launch.app)
         while recent.count <= a { recent.append([]) }
         recent[a].append(launch.time)
-        let cutoff = launch.time - Int64(lookbackDays * Double(Microseconds.perDay))
+        let cutoff = launch.time - Microseconds(lookbackDays * Double(Microseconds.perDay))
         if let first = recent[a].firstIndex(where: { $0 >= cutoff }), first > 0 { recent[a].removeFirst(first) }
     }
 
@@ -30,7 +30,7 @@ public struct AndroidHeuristicPredictor: UsePredictor {
     public func estimatedLaunch(app: Int32, origin: Instant) -> Instant? {
         let a = Int(app)
         guard a < recent.count else { return nil }
-        let cutoff = origin - Int64(lookbackDays * Double(Microseconds.perDay))
+        let cutoff = origin - Microseconds(lookbackDays * Double(Microseconds.perDay))
         // The launches in [cutoff, origin]: the first, the last and how many (asked every 15
         // minutes of a replay, so without building the list).
         var first: Instant? = nil

@@ -49,7 +49,7 @@ public enum RequestedOrigin: Sendable, Equatable {
                 guard !fraction.isEmpty else { return nil }
                 rest = rest.dropFirst(1 + fraction.count)
                 let digits = String((fraction + "000000").prefix(6))
-                time += Int64(digits) ?? 0
+                time += Microseconds(Int64(digits) ?? 0)
             }
         }
         return time

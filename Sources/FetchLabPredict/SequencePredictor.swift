@@ -27,7 +27,7 @@ public struct SequencePredictor: UsePredictor {
 
     private static func key(_ a: Int32, _ b: Int32) -> Int64 { Int64(a) << 32 | Int64(UInt32(bitPattern: b)) }
 
-    private var windowMicros: Int64 { .minutes(fractional: windowMinutes) }
+    private var windowMicros: Microseconds { .minutes(fractional: windowMinutes) }
 
     public mutating func observe(_ launch: UsageEvent) {
         if let p = previous {

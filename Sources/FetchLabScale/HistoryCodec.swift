@@ -131,9 +131,9 @@ private struct ByteWriter {
     /// from 0), followed by what `rest` writes of it.
     mutating func list<T>(_ xs: [T], time: (T) -> Instant, _ rest: (inout ByteWriter, T) -> Void) {
         varint(UInt64(xs.count))
-        var last: Microseconds = 0
+        var last: Int64 = 0
         for x in xs {
-            let t = time(x).sinceEpoch
+            let t = time(x).sinceEpoch.value
             signed(t &- last)
             last = t
             rest(&self, x)
@@ -191,10 +191,10 @@ private struct ByteReader {
         let count = Int(varint())
         var out: [T] = []
         out.reserveCapacity(count)
-        var last: Microseconds = 0
+        var last: Int64 = 0
         for _ in 0..<count {
             last = last &+ signed()
-            out.append(element(&self, Instant(sinceEpoch: last)))
+            out.append(element(&self, Instant(sinceEpoch: Microseconds(last))))
         }
         return out
     }

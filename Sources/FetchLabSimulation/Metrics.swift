@@ -51,7 +51,7 @@ public struct DurationHistogram: Sendable, Hashable {
     /// `minutes` (whole minutes are bin edges below a day).
     public func share(atMostMinutes minutes: Double) -> Double {
         guard total > 0 else { return 0 }
-        let limit = Self.bin(Microseconds((minutes * 60).rounded()) * .perSecond)
+        let limit = Self.bin(.perSecond * Int64((minutes * 60).rounded()))
         var n = 0
         for b in 0..<min(limit, counts.count) { n += Int(counts[b]) }
         return Double(n) / Double(total)

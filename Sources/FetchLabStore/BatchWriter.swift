@@ -115,7 +115,7 @@ struct BatchWriter {
         for row in batch.content.sorted(by: { ($0.app, $0.time) < ($1.app, $1.time) }) {
             let s = insertContent.sqliteStatement
             sqlite3_bind_int64(s, 1, try app(row.app))
-            sqlite3_bind_int64(s, 2, row.time.sinceEpoch)
+            sqlite3_bind_int64(s, 2, row.time.sinceEpoch.value)
             try step(s)
             if sqlite3_changes(connection) == 1 { inserted.contentUpdates += 1 } else { counts.duplicate += 1 }
         }
@@ -174,7 +174,7 @@ struct BatchWriter {
     private func bindUsage(_ s: OpaquePointer?, _ row: UsageEvent, at p: Int32) {
         sqlite3_bind_int64(s, p, Int64(row.user))
         sqlite3_bind_int64(s, p + 1, Int64(row.app))
-        sqlite3_bind_int64(s, p + 2, row.time.sinceEpoch)
+        sqlite3_bind_int64(s, p + 2, row.time.sinceEpoch.value)
         sqlite3_bind_int64(s, p + 3, Int64(row.kind.rawValue))
         if let offset = row.utcOffset {
             sqlite3_bind_int64(s, p + 4, Int64(offset))
@@ -190,7 +190,7 @@ struct BatchWriter {
             let userID = try user(row.user)
             contextUsers.insert(userID)
             sqlite3_bind_int64(s, 1, userID)
-            sqlite3_bind_int64(s, 2, row.time.sinceEpoch)
+            sqlite3_bind_int64(s, 2, row.time.sinceEpoch.value)
             Self.bind(s, 3, row.battery)
             Self.bind(s, 4, row.charging.map { $0 ? 1 : 0 })
             Self.bind(s, 5, row.network.map(\.rawValue))
@@ -202,7 +202,7 @@ struct BatchWriter {
                 continue
             }
             // Same user and time as a stored sample: a duplicate if it says the same thing.
-            let existing = try Row.fetchOne(selectContext, arguments: [userID, row.time.sinceEpoch])
+            let existing = try Row.fetchOne(selectContext, arguments: [userID, row.time.sinceEpoch.value])
             let same =
                 existing.map {
                     $0[0] as Double? == row.battery && $0[1] as Bool? == row.charging

@@ -69,7 +69,7 @@ extension UsageQueries {
             try Self.forEachRow(usage) { s in
                 let kind = UsageEventKind(rawValue: Int(sqlite3_column_int64(s, 3))) ?? .launch
                 let event = UsageEvent(
-                    time: Instant(sinceEpoch: sqlite3_column_int64(s, 1)), user: 0,
+                    time: Instant(sinceEpoch: Microseconds(sqlite3_column_int64(s, 1))), user: 0,
                     app: appIndex[sqlite3_column_int64(s, 0)] ?? 0,
                     kind: kind, utcOffset: Self.int(s, 2).map { Int32($0) })
                 if kind == .launch { launches.append(event) } else { events.append(event) }
@@ -84,7 +84,7 @@ extension UsageQueries {
             try Self.forEachRow(samples) { s in
                 context.append(
                     ContextSample(
-                        time: Instant(sinceEpoch: sqlite3_column_int64(s, 0)),
+                        time: Instant(sinceEpoch: Microseconds(sqlite3_column_int64(s, 0))),
                         battery: sqlite3_column_type(s, 1) == SQLITE_NULL ? nil : sqlite3_column_double(s, 1),
                         charging: Self.int(s, 2).map { $0 != 0 },
                         network: Self.int(s, 3).flatMap { NetworkType(rawValue: Int($0)) },

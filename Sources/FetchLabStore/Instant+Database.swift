@@ -4,10 +4,10 @@ import GRDBSQLite
 
 /// An instant is stored as its microseconds since 1970 (the `time` columns' INTEGER).
 extension Instant: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { sinceEpoch.databaseValue }
+    public var databaseValue: DatabaseValue { sinceEpoch.value.databaseValue }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Instant? {
-        Int64.fromDatabaseValue(dbValue).map(Instant.init(sinceEpoch:))
+        Int64.fromDatabaseValue(dbValue).map { Instant(sinceEpoch: Microseconds($0)) }
     }
 }
 
@@ -15,6 +15,15 @@ extension Instant: DatabaseValueConvertible {
 extension Instant: StatementColumnConvertible {
     @inline(__always)
     public init(sqliteStatement: SQLiteStatement, index: CInt) {
-        self.init(sinceEpoch: sqlite3_column_int64(sqliteStatement, index))
+        self.init(sinceEpoch: Microseconds(sqlite3_column_int64(sqliteStatement, index)))
+    }
+}
+
+/// A span is stored as its microseconds (an INTEGER).
+extension Microseconds: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { value.databaseValue }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Microseconds? {
+        Int64.fromDatabaseValue(dbValue).map { Microseconds($0) }
     }
 }

@@ -17,11 +17,11 @@ enum ReadFingerprint {
             "time_zone": options.timeZone?.identifier ?? "UTC",
             "epoch_unit": options.epochUnit.rawValue,
             "column_map": options.columnMap,
-            "session_gap_us": options.sessionGap,
-            "reorder_window_us": options.reorderWindow,
+            "session_gap_us": options.sessionGap.value,
+            "reorder_window_us": options.reorderWindow.value,
             "exclude": options.excludedApps.sorted(),
-            "earliest_us": options.earliest.sinceEpoch,
-            "latest_us": options.latest.sinceEpoch,
+            "earliest_us": options.earliest.sinceEpoch.value,
+            "latest_us": options.latest.sinceEpoch.value,
         ]
         if let user = options.user { parts["user"] = user }
         // Always written: imports made before the system apps were dropped by default (which kept
@@ -58,8 +58,8 @@ enum ReadFingerprint {
         for (k, v) in options.columnMap { parts["map." + k] = v }
         parts["session_gap_s"] = String(options.sessionGap / .perSecond)
         parts["reorder_window_s"] = String(options.reorderWindow / .perSecond)
-        parts["earliest_us"] = String(options.earliest.sinceEpoch)
-        parts["latest_us"] = String(options.latest.sinceEpoch)
+        parts["earliest_us"] = String(options.earliest.sinceEpoch.value)
+        parts["latest_us"] = String(options.latest.sinceEpoch.value)
         return json(parts)
     }
 

@@ -51,7 +51,7 @@ public struct UsageQueries: Sendable {
                     arguments += [app]
                 }
                 let localSeconds =
-                    "(\(Self.floorDivision("e.time", by: Microseconds.perSecond)) + COALESCE(e.utc_offset, 0))"
+                    "(\(Self.floorDivision("e.time", by: Microseconds.perSecond.value)) + COALESCE(e.utc_offset, 0))"
                 let hours = Self.floorDivision(localSeconds, by: Seconds.perHour)
                 let sql = """
                     SELECT u.name, a.name, \(Self.floorDivision(localSeconds, by: Seconds.perDay)) AS day,

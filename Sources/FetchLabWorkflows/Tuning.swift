@@ -34,7 +34,7 @@ public enum Tuning {
         let partials = try search.map(TunePartialFile.read)
         var tuner = tuner
         if let timeBudget {
-            let deadline = ContinuousClock.now + .microseconds(timeBudget)
+            let deadline = ContinuousClock.now + .microseconds(timeBudget.value)
             tuner.budgetSpent = { ContinuousClock.now >= deadline }
         }
         let (batches, names) = try Comparison.population(at: path, selection, cost: tuner.simulator.settings.cost)

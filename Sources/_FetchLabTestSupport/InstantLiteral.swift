@@ -5,7 +5,7 @@ import FetchLabCore
 /// the fixtures write moments as numbers, as the logs do. The library's modules do not import this module,
 /// so an instant there is always made explicitly (`Instant(sinceEpoch:)`, `.epoch + span`).
 extension Instant: ExpressibleByIntegerLiteral {
-    public init(integerLiteral value: Int64) { self.init(sinceEpoch: value) }
+    public init(integerLiteral value: Int64) { self.init(sinceEpoch: Microseconds(value)) }
 }
 
 extension Instant {

@@ -36,7 +36,7 @@ import _FetchLabTestSupport
             for fetch in app["fetches"] as? [[String: Any]] ?? [] {
                 let at = try #require(fetch["fetchAt_us"] as? Int64)
                 let use = try #require(fetch["expectedUse_us"] as? Int64)
-                #expect(abs((use - at).inMinutes - 15) < 0.01)
+                #expect(abs(Microseconds(use - at).inMinutes - 15) < 0.01)
                 // The network and energy expected then, from the same moments of past days.
                 let outlook = try #require(fetch["outlook"] as? [String: Any])
                 let shares = ["wifi", "cellular", "offline"].compactMap { outlook[$0] as? Double }
@@ -196,9 +196,13 @@ import _FetchLabTestSupport
         try population()
         let text = try dir.fetchlab(["evaluate-predictors", "--db", db, "--every", "24"])
         #expect(text.status == 0, "\(text.err)")
-        #expect(text.out.contains("\nlearned model (learned(B)'s, asked at every moment a policy may act), on held-out time:"))
+        #expect(
+            text.out.contains(
+                "\nlearned model (learned(B)'s, asked at every moment a policy may act), on held-out time:"))
         #expect(text.out.contains("\n  P(launch of the app within 15 min): "))
-        #expect(text.out.contains("\n  the next launch that needs a fetch, ranked at the launch of another app before it: "))
+        #expect(
+            text.out.contains("\n  the next launch that needs a fetch, ranked at the launch of another app before it: ")
+        )
         let json = try dir.fetchlab(["evaluate-predictors", "--db", db, "--every", "24", "--format", "json"])
         let model = try #require(try json.json()["learnedModel"] as? [String: Any])
         let questions = try #require(model["questions"] as? Int)

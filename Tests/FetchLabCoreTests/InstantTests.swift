@@ -8,8 +8,8 @@ import _FetchLabTestSupport
 @Suite struct InstantTests {
     /// A moment from about 1900 to 2100 and a span of up to about 100 days either way.
     static func draw(_ draws: inout SeededDraws) -> (Instant, Microseconds) {
-        let t = Instant(sinceEpoch: Int64(draws.below(6_300_000_000_000_000)) - 2_200_000_000_000_000)
-        let span = Int64(draws.below(17_280_000_000_000)) - 8_640_000_000_000
+        let t = Instant(sinceEpoch: Microseconds(Int64(draws.below(6_300_000_000_000_000)) - 2_200_000_000_000_000))
+        let span = Microseconds(Int64(draws.below(17_280_000_000_000)) - 8_640_000_000_000)
         return (t, span)
     }
 
@@ -58,5 +58,34 @@ import _FetchLabTestSupport
         #expect(Instant.epoch.description == "1970-01-01T00:00:00.000Z")
         #expect(Instant(sinceEpoch: -1).wholeSeconds == -1)
         #expect(LocalCalendar.day(Instant(sinceEpoch: -1), offset: 0) == -1)
+    }
+}
+
+/// A span is a number of microseconds with the arithmetic of spans: what it computes, prints and
+/// writes is what `Int64` did, and a span divided by a span is a count.
+@Suite struct SpanTests {
+    @Test func spansAddScaleAndDivideAsTheirNumbers() {
+        withEvery(seed: 1...300) { draws in
+            let a = Microseconds(Int64(draws.below(1 << 40)) - (1 << 39))
+            let b = Microseconds(Int64(draws.below(1 << 30)) + 1)
+            let n = Int64(draws.below(1_000)) + 1
+            #expect((a + b).value == a.value + b.value && (a - b).value == a.value - b.value)
+            #expect((a * n).value == a.value * n && (n * a) == a * n && (a * n) / n == a)
+            #expect(a / b == a.value / b.value && (a % b).value == a.value % b.value)
+            #expect(b * (a / b) + a % b == a, "whole parts and the rest make the span")
+            #expect(abs(a).value == Swift.abs(a.value) && -(-a) == a)
+            #expect((a < b) == (a.value < b.value))
+            #expect(Double(a) == Double(a.value) && Int64(a) == a.value && Int(b) == Int(b.value))
+        }
+        #expect(Microseconds.minutes(90) / .hours(1) == 1 && Microseconds.minutes(90) % .hours(1) == .minutes(30))
+        #expect(Microseconds.days(1) == 24 * .hours(1) && Microseconds.perDay.inHours == 24)
+    }
+
+    @Test func aSpanPrintsAndIsWrittenAsItsNumber() throws {
+        let span: Microseconds = 260_000
+        #expect("\(span)" == "260000" && "\(-span)" == "-260000")
+        #expect(
+            String(decoding: try JSONEncoder().encode([span, .max]), as: UTF8.self) == "[260000,9223372036854775807]")
+        #expect(try JSONDecoder().decode(Microseconds.self, from: Data("-5".utf8)) == -5)
     }
 }

@@ -48,7 +48,7 @@ import _FetchLabTestSupport
             if r < 15 { app = r < 8 ? "com.android.launcher" : "com.app\(rng.next() % 6)" }
             if r < 25 && r >= 20 {
                 // Out of order: up to `maxLateness` back, a fifth of them beyond it.
-                let late = Microseconds(rng.next() % UInt64(maxLateness + maxLateness / 4))
+                let late = Microseconds(rng.next() % UInt64((maxLateness + maxLateness / Int64(4)).value))
                 out.append((t - late, "com.app\(rng.next() % 6)"))
                 continue
             }

@@ -55,14 +55,15 @@ struct TimestampParserTests {
         ] as [(String, Int64, Int32)])
     func isoWithOffset(text: String, micros: Int64, offset: Int32) throws {
         let value = try parse(text)
-        #expect(value.time.sinceEpoch == micros)
+        #expect(value.time.sinceEpoch.value == micros)
         #expect(value.utcOffsetSeconds == offset)
     }
 
     @Test("an explicit offset wins over the parser's zone")
     func explicitOffsetBeatsZone() throws {
         let value = try parse("2023-12-19T13:09:55Z", zone: "America/New_York")
-        #expect(value == ParsedTimestamp(time: Instant(sinceEpoch: Self.base * Self.µs), utcOffsetSeconds: 0))
+        #expect(
+            value == ParsedTimestamp(time: Instant(sinceEpoch: Microseconds(Self.base * Self.µs)), utcOffsetSeconds: 0))
     }
 
     @Test("quotes and blanks around the field are stripped")
@@ -70,7 +71,7 @@ struct TimestampParserTests {
         for text in [
             "  2023-12-19T13:09:55Z ", "\"2023-12-19T13:09:55Z\"", " \" 2023-12-19T13:09:55Z \"\r\n", "\t1702991395\t",
         ] {
-            #expect(try parse(text).time.sinceEpoch == Self.base * Self.µs, "\(text)")
+            #expect(try parse(text).time.sinceEpoch.value == Self.base * Self.µs, "\(text)")
         }
         #expect(errorMessage("\"\"") == "empty timestamp")
         #expect(errorMessage("   ") == "empty timestamp")
@@ -84,7 +85,7 @@ struct TimestampParserTests {
         let value = try bytes.withUnsafeBytes { all in
             try parser.parse(UnsafeRawBufferPointer(rebasing: all[2..<26]))
         }
-        #expect(value.time.sinceEpoch == Self.base * Self.µs + 131_000)
+        #expect(value.time.sinceEpoch.value == Self.base * Self.µs + 131_000)
         #expect(throws: TimestampError.self) { try parser.parse(UnsafeRawBufferPointer(start: nil, count: 0)) }
     }
 
@@ -94,21 +95,25 @@ struct TimestampParserTests {
     func localAsUTC() throws {
         #expect(
             try parse("2023-12-19 13:09:55.131000")
-                == ParsedTimestamp(time: Instant(sinceEpoch: Self.base * Self.µs + 131_000)))
-        #expect(try parse("2023-12-19T13:09:55") == ParsedTimestamp(time: Instant(sinceEpoch: Self.base * Self.µs)))
-        #expect(try parse("2023-12-19 13:09") == ParsedTimestamp(time: Instant(sinceEpoch: (Self.base - 55) * Self.µs)))
-        #expect(try parse("1969-12-31 23:59:59.5").time.sinceEpoch == -500_000)
-        #expect(try parse("0001-01-01 00:00:00").time.sinceEpoch == -62_135_596_800 * Self.µs)
-        #expect(try parse("9999-12-31 23:59:59.999999").time.sinceEpoch == 253_402_300_799 * Self.µs + 999_999)
+                == ParsedTimestamp(time: Instant(sinceEpoch: Microseconds(Self.base * Self.µs + 131_000))))
+        #expect(
+            try parse("2023-12-19T13:09:55")
+                == ParsedTimestamp(time: Instant(sinceEpoch: Microseconds(Self.base * Self.µs))))
+        #expect(
+            try parse("2023-12-19 13:09")
+                == ParsedTimestamp(time: Instant(sinceEpoch: Microseconds((Self.base - 55) * Self.µs))))
+        #expect(try parse("1969-12-31 23:59:59.5").time.sinceEpoch.value == -500_000)
+        #expect(try parse("0001-01-01 00:00:00").time.sinceEpoch.value == -62_135_596_800 * Self.µs)
+        #expect(try parse("9999-12-31 23:59:59.999999").time.sinceEpoch.value == 253_402_300_799 * Self.µs + 999_999)
     }
 
     @Test("local date-times in a zone with a :30 offset (Asia/Kolkata)")
     func kolkata() throws {
         let value = try parse("2023-12-19 18:39:55.131000", zone: "Asia/Kolkata")
-        #expect(value.time.sinceEpoch == Self.base * Self.µs + 131_000)
+        #expect(value.time.sinceEpoch.value == Self.base * Self.µs + 131_000)
         #expect(value.utcOffsetSeconds == 19_800)
         let minutes = try parse("2023-12-19 18:39", zone: "Asia/Kolkata")
-        #expect(minutes.time.sinceEpoch == (Self.base - 55) * Self.µs)
+        #expect(minutes.time.sinceEpoch.value == (Self.base - 55) * Self.µs)
     }
 
     @Test("America/New_York: standard, daylight, the spring gap and the fall-back hour")
@@ -118,10 +123,12 @@ struct TimestampParserTests {
         let spring: Int64 = 1_710_054_000
         #expect(
             try parse("2024-03-10 01:59:59", zone: zone)
-                == ParsedTimestamp(time: Instant(sinceEpoch: (spring - 1) * Self.µs), utcOffsetSeconds: -18_000))
+                == ParsedTimestamp(
+                    time: Instant(sinceEpoch: Microseconds((spring - 1) * Self.µs)), utcOffsetSeconds: -18_000))
         #expect(
             try parse("2024-03-10 03:00:00", zone: zone)
-                == ParsedTimestamp(time: Instant(sinceEpoch: spring * Self.µs), utcOffsetSeconds: -14_400))
+                == ParsedTimestamp(time: Instant(sinceEpoch: Microseconds(spring * Self.µs)), utcOffsetSeconds: -14_400)
+        )
         #expect(
             errorMessage("2024-03-10 02:30:00", zone: zone)
                 == "local time 2024-03-10 02:30:00 does not exist in America/New_York (DST gap)")
@@ -132,17 +139,21 @@ struct TimestampParserTests {
         let firstOccurrence: Int64 = 1_730_611_800  // 2024-11-03 05:30Z = 01:30 EDT
         #expect(
             try parse("2024-11-03 01:30:00", zone: zone)
-                == ParsedTimestamp(time: Instant(sinceEpoch: firstOccurrence * Self.µs), utcOffsetSeconds: -14_400))
+                == ParsedTimestamp(
+                    time: Instant(sinceEpoch: Microseconds(firstOccurrence * Self.µs)), utcOffsetSeconds: -14_400))
         #expect(try parse("2024-11-03 00:59:59", zone: zone).utcOffsetSeconds == -14_400)
-        #expect(try parse("2024-11-03 01:59:59", zone: zone).time.sinceEpoch == (firstOccurrence + 1_799) * Self.µs)
+        #expect(
+            try parse("2024-11-03 01:59:59", zone: zone).time.sinceEpoch.value == (firstOccurrence + 1_799) * Self.µs)
         #expect(
             try parse("2024-11-03 02:00:00", zone: zone)
                 == ParsedTimestamp(
-                    time: Instant(sinceEpoch: (firstOccurrence + 5_400) * Self.µs), utcOffsetSeconds: -18_000))
+                    time: Instant(sinceEpoch: Microseconds((firstOccurrence + 5_400) * Self.µs)),
+                    utcOffsetSeconds: -18_000))
         // Winter and summer far from transitions.
         #expect(
             try parse("2023-12-19 08:09:55", zone: zone)
-                == ParsedTimestamp(time: Instant(sinceEpoch: Self.base * Self.µs), utcOffsetSeconds: -18_000))
+                == ParsedTimestamp(
+                    time: Instant(sinceEpoch: Microseconds(Self.base * Self.µs)), utcOffsetSeconds: -18_000))
         #expect(try parse("2023-07-01 12:00", zone: zone).utcOffsetSeconds == -14_400)
     }
 
@@ -155,12 +166,13 @@ struct TimestampParserTests {
         let springInstant: Int64 = 1_711_846_800  // 2024-03-31 01:00Z = 03:00 CEST
         #expect(
             try parse("2024-03-31 03:00:00", zone: zone)
-                == ParsedTimestamp(time: Instant(sinceEpoch: springInstant * Self.µs), utcOffsetSeconds: 7_200))
+                == ParsedTimestamp(
+                    time: Instant(sinceEpoch: Microseconds(springInstant * Self.µs)), utcOffsetSeconds: 7_200))
         #expect(try parse("2024-03-31 01:59:59", zone: zone).utcOffsetSeconds == 3_600)
         let first: Int64 = 1_729_989_000  // 2024-10-27 00:30Z = 02:30 CEST
         #expect(
             try parse("2024-10-27 02:30:00", zone: zone)
-                == ParsedTimestamp(time: Instant(sinceEpoch: first * Self.µs), utcOffsetSeconds: 7_200))
+                == ParsedTimestamp(time: Instant(sinceEpoch: Microseconds(first * Self.µs)), utcOffsetSeconds: 7_200))
         #expect(try parse("2024-10-27 03:00:00", zone: zone).utcOffsetSeconds == 3_600)
     }
 
@@ -182,10 +194,10 @@ struct TimestampParserTests {
                 let text = TimestampFormatting.iso(
                     micros: (utc + offset) * 1_000_000, separator: " ", offset: nil, fractionDigits: 0)
                 let value = try parser.parse(text)
-                if value.time.sinceEpoch != utc * 1_000_000 {
+                if value.time.sinceEpoch.value != utc * 1_000_000 {
                     // Only allowed for the second occurrence of a repeated local time:
                     // the parser returns the earlier instant, on the larger offset.
-                    let earlier = value.time.sinceEpoch / 1_000_000
+                    let earlier = value.time.sinceEpoch.value / 1_000_000
                     #expect(earlier < utc, "\(identifier) \(text)")
                     #expect(Int64(value.utcOffsetSeconds ?? 0) > offset, "\(identifier) \(text)")
                     let check = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(earlier)))
@@ -221,19 +233,19 @@ struct TimestampParserTests {
         ] as [(String, Int64)])
     func epochAuto(text: String, micros: Int64) throws {
         let value = try parse(text)
-        #expect(value.time.sinceEpoch == micros)
+        #expect(value.time.sinceEpoch.value == micros)
         #expect(value.utcOffsetSeconds == nil)
     }
 
     @Test("epoch numbers in a stated unit")
     func epochUnits() throws {
-        #expect(try parse("1702991395", unit: .seconds).time.sinceEpoch == Self.base * Self.µs)
-        #expect(try parse("1702991395", unit: .milliseconds).time.sinceEpoch == Self.base * 1_000)
-        #expect(try parse("1702991395", unit: .microseconds).time.sinceEpoch == Self.base)
-        #expect(try parse("1702991395131", unit: .seconds).time.sinceEpoch == 1_702_991_395_131 * Self.µs)
-        #expect(try parse("12.5", unit: .milliseconds).time.sinceEpoch == 12_500)
-        #expect(try parse("12.5", unit: .microseconds).time.sinceEpoch == 12)
-        #expect(try parse("100000000000000000", unit: .microseconds).time.sinceEpoch == 100_000_000_000_000_000)
+        #expect(try parse("1702991395", unit: .seconds).time.sinceEpoch.value == Self.base * Self.µs)
+        #expect(try parse("1702991395", unit: .milliseconds).time.sinceEpoch.value == Self.base * 1_000)
+        #expect(try parse("1702991395", unit: .microseconds).time.sinceEpoch.value == Self.base)
+        #expect(try parse("1702991395131", unit: .seconds).time.sinceEpoch.value == 1_702_991_395_131 * Self.µs)
+        #expect(try parse("12.5", unit: .milliseconds).time.sinceEpoch.value == 12_500)
+        #expect(try parse("12.5", unit: .microseconds).time.sinceEpoch.value == 12)
+        #expect(try parse("100000000000000000", unit: .microseconds).time.sinceEpoch.value == 100_000_000_000_000_000)
         #expect(EpochUnit.allCases.count == 4)
     }
 
@@ -248,8 +260,8 @@ struct TimestampParserTests {
 
     @Test("leap days")
     func leapDays() throws {
-        #expect(try parse("2024-02-29T00:00:00Z").time.sinceEpoch == 1_709_164_800 * Self.µs)
-        #expect(try parse("2000-02-29 12:00").time.sinceEpoch == (951_782_400 + 43_200) * Self.µs)
+        #expect(try parse("2024-02-29T00:00:00Z").time.sinceEpoch.value == 1_709_164_800 * Self.µs)
+        #expect(try parse("2000-02-29 12:00").time.sinceEpoch.value == (951_782_400 + 43_200) * Self.µs)
         #expect(
             errorMessage("2023-02-29 00:00:00") == "timestamp \"2023-02-29 00:00:00\" has invalid day 29 for 2023-02")
         #expect(errorMessage("1900-02-29 00:00:00")?.contains("invalid day 29 for 1900-02") == true)
@@ -304,8 +316,8 @@ struct TimestampParserTests {
 
     @Test("a leap second is clamped to :59.999999")
     func leapSecond() throws {
-        #expect(try parse("2016-12-31T23:59:60Z").time.sinceEpoch == 1_483_228_799 * Self.µs + 999_999)
-        #expect(try parse("2016-12-31T23:59:60.5Z").time.sinceEpoch == 1_483_228_799 * Self.µs + 999_999)
+        #expect(try parse("2016-12-31T23:59:60Z").time.sinceEpoch.value == 1_483_228_799 * Self.µs + 999_999)
+        #expect(try parse("2016-12-31T23:59:60.5Z").time.sinceEpoch.value == 1_483_228_799 * Self.µs + 999_999)
     }
 
     // MARK: Round trip
@@ -328,18 +340,18 @@ struct TimestampParserTests {
                 micros: truncated + Int64(offset ?? 0) * 1_000_000, separator: separator, offset: offset,
                 fractionDigits: digits)
             let value = try utcParser.parse(text)
-            #expect(value.time.sinceEpoch == truncated, "\(text)")
+            #expect(value.time.sinceEpoch.value == truncated, "\(text)")
             #expect(value.utcOffsetSeconds.map(Int.init) == offset, "\(text)")
 
             // Kolkata has had +05:30 since 1945.
             if micros > 0 {
                 let local = TimestampFormatting.iso(
                     micros: truncated + 19_800 * 1_000_000, separator: separator, offset: nil, fractionDigits: digits)
-                #expect(try kolkata.parse(local).time.sinceEpoch == truncated, "\(local)")
+                #expect(try kolkata.parse(local).time.sinceEpoch.value == truncated, "\(local)")
             }
             // Epoch seconds with a fraction.
             let epoch = TimestampFormatting.epochSeconds(truncated)
-            #expect(try utcParser.parse(epoch).time.sinceEpoch == truncated, "\(epoch)")
+            #expect(try utcParser.parse(epoch).time.sinceEpoch.value == truncated, "\(epoch)")
         }
     }
 }

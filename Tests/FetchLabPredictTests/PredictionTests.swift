@@ -282,7 +282,7 @@ struct TimingRanker: UsePredictor {
         for day in 0..<10 { p.observe(UsageEvent(time: t + .days(Int64(day)), offset: 0, app: 0)) }
         p.observe(UsageEvent(time: t + .days(9) + .minutes(30), offset: 0, app: 0))
         // At 9 d 1 h: the week holds days 3 to 9 and 9 d 30 min, 8 launches.
-        let gap = (Microseconds.days(6) + .minutes(30)) / 7
+        let gap = (Microseconds.days(6) + .minutes(30)) / Int64(7)
         #expect(p.estimatedLaunch(app: 0, origin: t + .days(9) + .hours(1)) == t + .days(9) + .minutes(30) + gap)
         // At 9 d 10 min the later launch has not happened: days 3 to 9, a day apart.
         #expect(p.estimatedLaunch(app: 0, origin: t + .days(9) + .minutes(10)) == t + .days(10))

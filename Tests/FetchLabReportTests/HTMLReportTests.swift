@@ -365,26 +365,26 @@ import _FetchLabTestSupport
             var fetches: [TracedFetch] = []
             if every > 0 {
                 for a in apps.indices {
-                    for k in stride(from: 0, to: Microseconds.perDay, by: Int(every)) {
+                    for k in stride(from: 0, to: Microseconds.perDay.value, by: Int(every)) {
                         fetches.append(
                             TracedFetch(
-                                time: start + k, app: a,
+                                time: start + Microseconds(k), app: a,
                                 outcome: ["useful", "wasted", "used", "expired"][fetches.count % 4]))
                     }
                 }
             }
             let launches = (0..<60).map { i in
                 TracedLaunch(
-                    time: start + Microseconds(i) * 20 * Microseconds.perMinute, app: i % apps.count, fresh: i % 3 == 0,
+                    time: start + Microseconds.perMinute * Int64(i * 20), app: i % apps.count, fresh: i % 3 == 0,
                     stalenessMinutes: Double(i))
             }
             let skips = (0..<10).map { i in
-                TracedSkip(time: start + Microseconds(i) * Microseconds.perHour, app: i % 12, reason: .lowBattery)
+                TracedSkip(time: start + Microseconds.perHour * Int64(i), app: i % 12, reason: .lowBattery)
             }
             return PolicyDay(name: p.name, launches: launches, fetches: fetches, skips: skips)
         }
         let context = (0..<96).map { i in
-            let from = start + Microseconds(i) * 15 * Microseconds.perMinute
+            let from = start + Microseconds.perMinute * Int64(i * 15)
             let level: Double = 100 - Double(i) * 0.8
             return ContextStretch(
                 start: from, end: from + 15 * Microseconds.perMinute, battery: level, charging: i < 20,

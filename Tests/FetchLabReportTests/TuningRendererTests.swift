@@ -26,7 +26,7 @@ import _FetchLabTestSupport
                 fetchesPerAppDay: 1, never: 0.28, baseline: 0.29, scoredLaunches: 900, users: 2, units: 40)
         }
         let promise = TuningPromise(
-            training: side(0.399, 0.061), heldOut: side(0.363, 0.048), intervalOver: .days, tau: 15 * .perMinute,
+            training: side(0.399, 0.061), heldOut: side(0.363, 0.048), intervalOver: .days, tau: .minutes(15),
             resamples: 1_000, seed: 1)
         r.folds[0].promise = promise
         r.folds[1].promise = promise
@@ -237,13 +237,13 @@ import _FetchLabTestSupport
                 ConstraintCheck(constraint: "fetches<=2/app/day", value: i == 0 ? 0.9 : 2.5, held: i == 0)
             ]
             r.folds[i].testInterval = HeldOutInterval(
-                tau: 15 * .perMinute, fresh: r.folds[i].chosenTest.fresh15, low: i == 0 ? 0.5 : nil,
+                tau: .minutes(15), fresh: r.folds[i].chosenTest.fresh15, low: i == 0 ? 0.5 : nil,
                 high: i == 0 ? 0.7 : nil,
                 users: r.folds[i].testUsers!, scoredLaunches: r.folds[i].chosenTest.scoredLaunches, resamples: 1_000,
                 seed: 1)
         }
         r.heldOut = HeldOutInterval(
-            tau: 15 * .perMinute, fresh: 0.617, low: 0.52, high: 0.7, users: 12, scoredLaunches: 700, resamples: 1_000,
+            tau: .minutes(15), fresh: 0.617, low: 0.52, high: 0.7, users: 12, scoredLaunches: 700, resamples: 1_000,
             seed: 1)
         r.warnings = ["few to measure on (fold 2: 1 user, 300 scored launches)"]
         let text = TuningRenderer.text(r)

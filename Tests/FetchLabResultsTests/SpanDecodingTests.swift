@@ -79,7 +79,7 @@ import _FetchLabTestSupport
     /// Minutes are a lossy way to write microseconds, but not for any span a report holds: every
     /// span within a year either way, in whole microseconds, reads back as the span written.
     @Test func everySpanWithinAYearReadsBackExactlyThroughMinutes() throws {
-        let year = UInt64(Microseconds.days(366))
+        let year = UInt64(Microseconds.days(366).value)
         try withEvery(seed: 1...20) { draws in
             // All 64 bits of each draw (`below` keeps 31: spans of half an hour at most).
             let drawn = (0..<500).map { _ in Microseconds(draws.next() % (2 * year)) - Microseconds(year) }

@@ -42,7 +42,8 @@ import Testing
             }
             let updates = (0..<300).map { _ in
                 ContentUpdate(
-                    time: day0 + Microseconds(rng.next() % UInt64(Microseconds.days(18))), app: Int32(rng.next() % 4),
+                    time: day0 + Microseconds(rng.next() % UInt64(Microseconds.days(18).value)),
+                    app: Int32(rng.next() % 4),
                     utcOffset: 0)
             }
             let h = UserHistory(

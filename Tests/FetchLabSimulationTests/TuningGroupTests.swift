@@ -13,7 +13,9 @@ private func user(_ name: String, _ launches: [(Instant, Int32)], apps: Int) -> 
 
 /// A launch every `step` from 12:00 on day 0 through `days` days.
 private func stream(every step: Microseconds, days: Int64, app: Int32 = 0) -> [(Instant, Int32)] {
-    stride(from: 0, to: Microseconds.days(days), by: Int(step)).map { (day0 + .hours(12) + $0, app) }
+    stride(from: 0, to: Microseconds.days(days).value, by: Int(step)).map {
+        (day0 + .hours(12) + Microseconds($0), app)
+    }
 }
 
 /// A launch at 12:10 every day (fixed intervals fetch at 12:00 from the user's first launch at 12:00).

@@ -16,7 +16,7 @@ import _FetchLabTestSupport
             for t in times { try db.execute(sql: "INSERT INTO t(time) VALUES (?)", arguments: [t]) }
         }
         try db.read { db in
-            #expect(try Int64.fetchAll(db, sql: "SELECT time FROM t ORDER BY id") == times.map(\.sinceEpoch))
+            #expect(try Int64.fetchAll(db, sql: "SELECT time FROM t ORDER BY id") == times.map(\.sinceEpoch.value))
             #expect(try Instant.fetchAll(db, sql: "SELECT time FROM t ORDER BY id") == times)
             let row = try #require(try Row.fetchOne(db, sql: "SELECT MIN(time), MAX(time) FROM t"))
             #expect(row[0] as Instant == Instant(sinceEpoch: -1))

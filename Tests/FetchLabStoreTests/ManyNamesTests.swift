@@ -118,7 +118,7 @@ import _FetchLabTestSupport
             first.rows
             + second.rows.map { row -> String in
                 let parts = row.split(separator: "|", omittingEmptySubsequences: false)
-                return "\(parts[0])|\(parts[1])|\(Int64(parts[2])! + Microseconds.days(1))"
+                return "\(parts[0])|\(parts[1])|\(Int64(parts[2])! + Microseconds.days(1).value)"
             }
         #expect(try Self.stored(f) == expected.sorted())
         #expect(try f.count("user") == first.users.union(second.users).count)

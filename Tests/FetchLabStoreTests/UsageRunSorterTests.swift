@@ -12,7 +12,7 @@ import _FetchLabTestSupport
         var rng = SplitMix64(seed: seed)
         return (0..<n).map { _ in
             UsageEvent(
-                time: Instant(sinceEpoch: Int64.random(in: 0..<1_000, using: &rng)),
+                time: Instant(sinceEpoch: Microseconds(Int64.random(in: 0..<1_000, using: &rng))),
                 user: Int32.random(in: 0..<5, using: &rng),
                 app: Int32.random(in: 0..<4, using: &rng), kind: UsageEventKind.allCases.randomElement(using: &rng)!,
                 utcOffset: Bool.random(using: &rng) ? nil : 3600)
@@ -55,7 +55,9 @@ import _FetchLabTestSupport
         for (i, offset) in offsets.enumerated() {
             try sorter.append(UsageEvent(time: 500, user: 1, app: 2, kind: .launch, utcOffset: offset))
             try sorter.append(
-                UsageEvent(time: Instant(sinceEpoch: Int64(999 - i)), user: 1, app: 2, kind: .launch, utcOffset: nil))
+                UsageEvent(
+                    time: Instant(sinceEpoch: Microseconds(Int64(999 - i))), user: 1, app: 2, kind: .launch,
+                    utcOffset: nil))
         }
         let output = try drained(sorter)
         let tied = output.filter { $0.time == 500 }
@@ -115,7 +117,7 @@ import _FetchLabTestSupport
         return (0..<users).flatMap { user in
             (0..<perUser).map { _ in
                 UsageEvent(
-                    time: Instant(sinceEpoch: Int64.random(in: 0..<60, using: &rng)), user: Int32(user),
+                    time: Instant(sinceEpoch: Microseconds(Int64.random(in: 0..<60, using: &rng))), user: Int32(user),
                     app: Int32.random(in: 0..<3, using: &rng), kind: .launch,
                     utcOffset: Int32.random(in: 0..<4, using: &rng) * 3600)
             }

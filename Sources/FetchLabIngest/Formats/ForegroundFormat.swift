@@ -149,8 +149,8 @@ struct ForegroundFormat: LineFormat {
 
     /// Samples before this instant are settled: any later line is at least `newest - reorderWindow`.
     private var settledBefore: Instant {
-        let (settled, overflow) = newest.sinceEpoch.subtractingReportingOverflow(reorderWindow)
-        return overflow ? .distantPast : Instant(sinceEpoch: settled)
+        let (settled, overflow) = newest.sinceEpoch.value.subtractingReportingOverflow(reorderWindow.value)
+        return overflow ? .distantPast : Instant(sinceEpoch: Microseconds(settled))
     }
 
     /// Sessionises the samples no later line can precede (all of them at the end of the file).

@@ -98,7 +98,7 @@ struct RecordSink {
     /// Whether an out-of-range instant is a placeholder within a day of epoch 0 (1970-01-01) rather than a
     /// date outside the range: rejected all the same, but no range to change.
     static func isPlaceholder(_ time: Instant) -> Bool {
-        time.sinceEpoch.magnitude < ReadOptions.placeholderDistance.magnitude
+        time.sinceEpoch.value.magnitude < ReadOptions.placeholderDistance.value.magnitude
     }
 
     /// The instant of a row's timestamp column.

@@ -101,7 +101,7 @@ public struct TimestampParser: Sendable {
     private static let slotSeconds: Int64 = 15 * Seconds.perMinute
     private static let maxCachedSlots = 65_536
     private static let complexSlot = Int32.min
-    private static let microsecondsPerMillisecond = Microseconds.perSecond / 1_000
+    private static let microsecondsPerMillisecond = Microseconds.perSecond.value / 1_000
 
     /// Creates a parser.
     /// - Parameters:
@@ -274,15 +274,18 @@ public struct TimestampParser: Sendable {
     private mutating func instant(local: Int64, micros: Int, offset: Int32?) throws(TimestampError) -> ParsedTimestamp {
         if let offset {
             return ParsedTimestamp(
-                time: Instant(sinceEpoch: .seconds(local - Int64(offset)) + Int64(micros)), utcOffsetSeconds: offset)
+                time: Instant(sinceEpoch: .seconds(local - Int64(offset)) + Microseconds(micros)),
+                utcOffsetSeconds: offset)
         }
         guard timeZone != nil else {
             readAsUTC += 1
-            return ParsedTimestamp(time: Instant(sinceEpoch: .seconds(local) + Int64(micros)), utcOffsetSeconds: nil)
+            return ParsedTimestamp(
+                time: Instant(sinceEpoch: .seconds(local) + Microseconds(micros)), utcOffsetSeconds: nil)
         }
         let zoneOffset = try localOffset(local)
         return ParsedTimestamp(
-            time: Instant(sinceEpoch: .seconds(local - Int64(zoneOffset)) + Int64(micros)), utcOffsetSeconds: zoneOffset
+            time: Instant(sinceEpoch: .seconds(local - Int64(zoneOffset)) + Microseconds(micros)),
+            utcOffsetSeconds: zoneOffset
         )
     }
 
@@ -395,7 +398,7 @@ public struct TimestampParser: Sendable {
         var overflow = false
         switch unit {
         case .seconds, .auto:
-            (micros, overflow) = value.multipliedReportingOverflow(by: Microseconds.perSecond)
+            (micros, overflow) = value.multipliedReportingOverflow(by: Microseconds.perSecond.value)
             micros += fraction
         case .milliseconds:
             (micros, overflow) = value.multipliedReportingOverflow(by: Self.microsecondsPerMillisecond)
@@ -406,7 +409,8 @@ public struct TimestampParser: Sendable {
         if overflow || micros > Int64.max / 2 {
             throw TimestampError(message: "timestamp \(Self.quote(p, n)) is out of range for an epoch number")
         }
-        return ParsedTimestamp(time: Instant(sinceEpoch: negative ? -micros : micros), utcOffsetSeconds: nil)
+        return ParsedTimestamp(
+            time: Instant(sinceEpoch: Microseconds(negative ? -micros : micros)), utcOffsetSeconds: nil)
     }
 
     // MARK: - Messages

@@ -138,7 +138,7 @@ struct IOSAdaptiveScheduler: FetchScheduler {
     /// The next planned fetch after `now`: over today and the next three days, the expected
     /// launches of each day's most used slots, `lead` earlier, not before the spacing allows.
     mutating func plan(after now: Instant) {
-        let spacing = minimumInterval << Int64(backoff)
+        let spacing = Microseconds(minimumInterval.value << Int64(backoff))
         let earliest = max(now + 1, lastFetch.map { $0 + spacing } ?? now + 1)
         let today = LocalCalendar.day(now, offset: offset)
         let slots = (0..<SlotHistogram.slotCount)

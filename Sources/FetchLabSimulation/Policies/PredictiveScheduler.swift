@@ -226,7 +226,7 @@ struct PredictiveDecider {
             }
             gapBin = b
         }
-        nextGap = launch + signals.gapStart + Microseconds(gapBin) * policy.lead
+        nextGap = launch + signals.gapStart + policy.lead * Int64(gapBin)
     }
 
     mutating func wake(at t: Instant, state: DeviceState, signals: UseSignals) -> FetchRequest? {

@@ -113,7 +113,7 @@ extension AndroidPrefetchPolicy: PlatformTranslatable {
                 model: self,
                 snippet: """
                     val job = JobInfo.Builder(REFRESH_JOB, ComponentName(context, RefreshJobService::class.java))
-                        .setPrefetch(true).setPeriodic(\(period / 1_000)L).build()
+                        .setPrefetch(true).setPeriodic(\(period.value / 1_000)L).build()
                     context.getSystemService(JobScheduler::class.java).schedule(job)
                     """,
                 note: "the system runs it when the app's estimated next launch is near")
