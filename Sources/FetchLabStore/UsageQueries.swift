@@ -85,7 +85,8 @@ public struct UsageQueries: Sendable {
                         close()
                         result.append(
                             AppUsage(
-                                user: userName, app: appName, launches: 0, firstLaunch: .max, lastLaunch: .min,
+                                user: userName, app: appName, launches: 0, firstLaunch: .distantFuture,
+                                lastLaunch: .distantPast,
                                 daysCovered: 0, activeDays: 0, launchesPerDay: 0,
                                 hourly: Array(repeating: 0, count: 24), localTime: false))
                         minDay = .max

@@ -5,9 +5,9 @@ public struct AppUsage: Sendable, Codable, Hashable {
     public var user: String
     public var app: String
     public var launches: Int
-    /// First and last launch (UTC, microseconds).
-    public var firstLaunch: Microseconds
-    public var lastLaunch: Microseconds
+    /// First and last launch.
+    public var firstLaunch: Instant
+    public var lastLaunch: Instant
     /// The local dates (YYYY-MM-DD) of the first and last launch.
     public var firstDay = ""
     public var lastDay = ""
@@ -23,7 +23,7 @@ public struct AppUsage: Sendable, Codable, Hashable {
     public var localTime: Bool
 
     public init(
-        user: String, app: String, launches: Int, firstLaunch: Microseconds, lastLaunch: Microseconds,
+        user: String, app: String, launches: Int, firstLaunch: Instant, lastLaunch: Instant,
         firstDay: String = "", lastDay: String = "", daysCovered: Int, activeDays: Int, launchesPerDay: Double,
         hourly: [Int], localTime: Bool
     ) {
