@@ -148,11 +148,9 @@ extension Microseconds {
     public static let longestSpan: Microseconds = 100_000 * 365 * perDay
 
     /// `seconds` rounded to the microsecond, nil when it is not a number, infinite, or longer
-    /// (either way) than ``longestSpan``: the one checked conversion from a number of seconds.
-    @inlinable @inline(__always) public static func checked(seconds: Double) -> Microseconds? {
-        let us = (seconds * 1e6).rounded()
-        guard us.isFinite, abs(us) <= Double(longestSpan) else { return nil }
-        return Microseconds(us)
+    /// (either way) than ``longestSpan``: the checked conversion of a duration someone typed.
+    public static func checked(seconds: Double) -> Microseconds? {
+        checked(seconds, per: perSecond, within: Double(longestSpan))
     }
 
     /// A span of fractional minutes, rounded to the microsecond.
@@ -167,8 +165,15 @@ extension Microseconds {
     /// `x` units of `unit` (``perSecond``, ``perMinute``, ``perHour``, ``perDay``), rounded to the
     /// microsecond; nil when that is not a number or beyond ±2⁶² µs, as ``minutes(checked:)``.
     public static func checked(_ x: Double, per unit: Microseconds) -> Microseconds? {
+        checked(x, per: unit, within: 0x1p62)
+    }
+
+    /// `x` units of `unit`, rounded to the microsecond; nil when that is not a number or its
+    /// magnitude passes `limit` microseconds. The one checked conversion: the two above differ
+    /// only in their limit.
+    private static func checked(_ x: Double, per unit: Microseconds, within limit: Double) -> Microseconds? {
         let us = (x * Double(unit)).rounded()
-        guard us.isFinite, abs(us) <= 0x1p62 else { return nil }
+        guard us.isFinite, abs(us) <= limit else { return nil }
         return Microseconds(us)
     }
 

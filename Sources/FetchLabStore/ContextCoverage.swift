@@ -29,8 +29,8 @@ extension UsageQueries {
                     """, arguments: arguments)
             return rows.map { row in
                 func share(_ part: Int, of whole: Int) -> Double? { whole > 0 ? Double(part) / Double(whole) : nil }
-                let first = Instant(sinceEpoch: row[2])
-                let last = Instant(sinceEpoch: row[3])
+                let first: Instant = row[2]
+                let last: Instant = row[3]
                 let (chargingKnown, networkKnown, lowPowerKnown): (Int, Int, Int) = (row[4], row[6], row[10])
                 return ContextCoverage(
                     user: row[0], samples: row[1], firstSample: first, lastSample: last, first: Self.utc(first),

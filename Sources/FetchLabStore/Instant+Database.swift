@@ -18,12 +18,3 @@ extension Instant: StatementColumnConvertible {
         self.init(sinceEpoch: Microseconds(sqlite3_column_int64(sqliteStatement, index)))
     }
 }
-
-/// A span is stored as its microseconds (an INTEGER).
-extension Microseconds: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { value.databaseValue }
-
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Microseconds? {
-        Int64.fromDatabaseValue(dbValue).map { Microseconds($0) }
-    }
-}
